@@ -1,0 +1,15 @@
+/** Time enters the core through this, so tests can drive backoff and timeouts without waiting. */
+export interface Clock {
+  now(): number;
+  /** Calls fn after ms; returns a function that cancels it. Timers never keep the process alive. */
+  setTimeout(fn: () => void, ms: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};

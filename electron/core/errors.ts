@@ -1,0 +1,23 @@
+/**
+ * An error meant for a person: what went wrong, with the context they need (which server, file, line)
+ * and what to do about it. Never carries a secret value.
+ */
+export class UserError extends Error {
+  readonly hint: string | undefined;
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'UserError';
+    this.hint = options.hint;
+  }
+
+  /** message plus hint, as shown in the CLI, logs and the UI */
+  get display(): string {
+    return this.hint ? `${this.message} — ${this.hint}` : this.message;
+  }
+}
+
+export function describeError(err: unknown): string {
+  if (err instanceof UserError) return err.display;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, openSync, writeSync, fsyncSync, closeSync, renameSync, statSync, realpathSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Replaces a file's content so that readers see either the old or the new bytes, never a mix:
+ * temp file beside the target, fsync, rename. A symlink is followed and its target written (dotfile
+ * managers symlink settings files); the file's mode is kept. `beforeRename` runs last, so a caller can
+ * re-check that nobody changed the file meanwhile and throw to abandon the write.
+ */
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { mode?: number; beforeRename?: (target: string) => void } = {},
+): void {
+  const target = resolveTarget(path);
+  const dir = dirname(target);
+  mkdirSync(dir, { recursive: true });
+  const mode = options.mode ?? existingMode(target) ?? 0o644;
+  const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', mode);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    options.beforeRename?.(target);
+    renameSync(temp, target);
+  } catch (err) {
+    unlinkSync(temp);
+    throw err;
+  }
+  syncDirectory(dir);
+}
+
+function resolveTarget(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    // Does not exist yet (or a dangling link): write where it was asked.
+    return path;
+  }
+}
+
+function existingMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes the rename itself durable; not possible on Windows, where it is skipped. */
+function syncDirectory(dir: string): void {
+  if (process.platform === 'win32') return;
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on directories; the rename has still happened.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

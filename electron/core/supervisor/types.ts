@@ -1,0 +1,68 @@
+import type { ServerStatus } from '../../../shared/status.ts';
+
+/**
+ * How to reach one server, fully resolved (secrets in clear). Lives only in memory, only for the
+ * moment of spawning or connecting; `redact` lists the secret values to scrub from its output.
+ */
+export type LaunchPlan =
+  | {
+      transport: 'stdio';
+      /** absolute path of the program */
+      command: string;
+      args: string[];
+      cwd: string | undefined;
+      /** the complete environment of the child (the caller merges process env and the server's env) */
+      env: Record<string, string>;
+      redact: string[];
+    }
+  | {
+      transport: 'http';
+      url: string;
+      headers: Record<string, string>;
+      redact: string[];
+    };
+
+/**
+ * What the supervisor is asked to keep running: one entry per approved, enabled server.
+ * `prepare` resolves references and may throw a UserError (missing secret, command not found,
+ * keychain locked) which puts the server into `error` with that message.
+ */
+export interface DesiredServer {
+  name: string;
+  fingerprint: string;
+  transport: 'stdio' | 'http';
+  prepare(): Promise<LaunchPlan>;
+}
+
+/** Timing from design.md ("Server lifecycle"); overridable for tests and benches. */
+export interface SupervisorTimings {
+  initializeTimeoutMs: number; // 60 s
+  pingIntervalMs: number; // 30 s
+  pingTimeoutMs: number; // 10 s
+  pingMissesBeforeRestart: number; // 3
+  backoffInitialMs: number; // 1 s
+  backoffMaxMs: number; // 60 s
+  backoffJitter: number; // 0.2
+  stableResetMs: number; // 60 s
+  crashLoopFailures: number; // 5
+  crashLoopWindowMs: number; // 5 min
+  stopStdinGraceMs: number; // 2 s
+  stopTermGraceMs: number; // 3 s
+}
+
+export const DEFAULT_TIMINGS: SupervisorTimings = {
+  initializeTimeoutMs: 60_000,
+  pingIntervalMs: 30_000,
+  pingTimeoutMs: 10_000,
+  pingMissesBeforeRestart: 3,
+  backoffInitialMs: 1_000,
+  backoffMaxMs: 60_000,
+  backoffJitter: 0.2,
+  stableResetMs: 60_000,
+  crashLoopFailures: 5,
+  crashLoopWindowMs: 5 * 60_000,
+  stopStdinGraceMs: 2_000,
+  stopTermGraceMs: 3_000,
+};
+
+export type SupervisedStatus = Omit<ServerStatus, 'fingerprint'> & { fingerprint: string };

@@ -1,0 +1,106 @@
+import Conf from 'conf';
+import { dirname, basename } from 'node:path';
+import {
+  AppStateSchema,
+  type AppState,
+  type Approval,
+  type LaunchConfig,
+} from '../../../shared/schema/state.ts';
+import { UserError } from '../errors.ts';
+
+export type TrustDecision = 'approved' | 'denied' | 'pending';
+
+/**
+ * state.json: approvals (name → fingerprint and the launch config approved), denials and app settings.
+ * Owned by the app, never by servers.json, so editing servers.json cannot approve itself.
+ */
+export class AppStateStore {
+  readonly #conf: Conf<AppState>;
+  readonly #file: string;
+
+  constructor(stateFile: string) {
+    this.#file = stateFile;
+    this.#conf = new Conf<AppState>({
+      cwd: dirname(stateFile),
+      configName: basename(stateFile, '.json'),
+      // Approvals are security decisions: written atomically, readable only by this user.
+      configFileMode: 0o600,
+      clearInvalidConfig: false,
+    });
+  }
+
+  read(): AppState {
+    const parsed = AppStateSchema.safeParse(this.#conf.store);
+    if (!parsed.success) {
+      throw new UserError(
+        `${this.#file} is not valid Switchboard state: ${parsed.error.issues[0]?.message}`,
+        {
+          hint: 'move it aside to start with no approvals (every server will ask again)',
+        },
+      );
+    }
+    return parsed.data;
+  }
+
+  decision(name: string, fingerprint: string): TrustDecision {
+    const state = this.read();
+    if (state.approvals[name]?.fingerprint === fingerprint) return 'approved';
+    if (state.denials[name]?.fingerprint === fingerprint) return 'denied';
+    return 'pending';
+  }
+
+  approval(name: string): Approval | undefined {
+    return this.read().approvals[name];
+  }
+
+  approve(
+    name: string,
+    fingerprint: string,
+    config: LaunchConfig,
+    source: Approval['source'],
+    now: number,
+  ): void {
+    const state = this.read();
+    state.approvals[name] = { fingerprint, config, source, approvedAt: now };
+    delete state.denials[name];
+    this.#write(state);
+  }
+
+  deny(name: string, fingerprint: string, now: number): void {
+    const state = this.read();
+    state.denials[name] = { fingerprint, deniedAt: now };
+    delete state.approvals[name];
+    this.#write(state);
+  }
+
+  /** Forgets a removed server, so re-adding it later asks again. */
+  forget(name: string): void {
+    const state = this.read();
+    if (!(name in state.approvals) && !(name in state.denials)) return;
+    delete state.approvals[name];
+    delete state.denials[name];
+    this.#write(state);
+  }
+
+  setToolsHash(name: string, toolsHash: string): void {
+    const state = this.read();
+    const approval = state.approvals[name];
+    if (!approval || approval.toolsHash === toolsHash) return;
+    approval.toolsHash = toolsHash;
+    this.#write(state);
+  }
+
+  bridgePort(): number | undefined {
+    return this.read().bridge?.port;
+  }
+
+  setBridgePort(port: number): void {
+    const state = this.read();
+    state.bridge = { port };
+    this.#write(state);
+  }
+
+  #write(state: AppState): void {
+    this.#conf.store = state;
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { EditorIdSchema } from '../editors.ts';
+
+/**
+ * Server names become URL path segments (`/mcp/<name>`) and tool-name prefixes (`<name>__<tool>`,
+ * which must match ^[a-zA-Z0-9_-]{1,64}$), so they are limited to that alphabet.
+ */
+export const SERVER_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,48}$/;
+export const ServerNameSchema = z
+  .string()
+  .regex(SERVER_NAME_PATTERN, 'server names may use only letters, digits, "-" and "_" (at most 48)');
+
+/**
+ * `command` is spawned without a shell, so a shell command line in it would not do what it says.
+ * Whitespace and shell metacharacters mean someone pasted `npx -y pkg` into `command`.
+ */
+export const SHELL_FORM_PATTERN = /[\s;&|<>`$(){}*?!'"]/;
+const PROGRAM_PATTERN = /^[^\s;&|<>`$(){}*?!'"]+$/;
+
+const StringMap = z.record(z.string(), z.string());
+
+const common = {
+  $comment: z.string().optional(),
+  enabled: z.boolean().default(true).describe('false keeps the server configured but never started'),
+  editors: z
+    .array(EditorIdSchema)
+    .optional()
+    .describe('Editors that get this server; default: every enabled editor'),
+};
+
+export const StdioServerSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z
+      .string()
+      .min(1, 'command is empty')
+      .regex(PROGRAM_PATTERN, 'command must be a program, not a shell command line: put arguments in "args"')
+      .describe('Program to run (no shell). Arguments go in "args".'),
+    args: z.array(z.string()).default([]),
+    env: StringMap.default({}).describe('Use ${secret:NAME} for secrets and ${env:NAME} for your environment'),
+    cwd: z.string().min(1).optional(),
+    ...common,
+  })
+  .strict();
+
+export const RemoteServerSchema = z
+  .object({
+    type: z.enum(['http', 'streamable-http', 'sse']).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http:// or https:// address' }),
+    headers: StringMap.default({}).describe('Use ${secret:NAME} for credentials'),
+    ...common,
+  })
+  .strict();
+
+export const ServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema]);
+
+export const ServersFileSchema = z
+  .object({
+    $schema: z.string().optional(),
+    mcpServers: z.record(ServerNameSchema, ServerConfigSchema).default({}),
+  })
+  .strict();
+
+export type StdioServerConfig = z.infer<typeof StdioServerSchema>;
+export type RemoteServerConfig = z.infer<typeof RemoteServerSchema>;
+export type ServerConfig = z.infer<typeof ServerConfigSchema>;
+export type ServersFile = z.infer<typeof ServersFileSchema>;
+/** What a person writes (defaults not yet applied). */
+export type ServerConfigInput = z.input<typeof ServerConfigSchema>;
+
+export function isRemote(config: ServerConfig): config is RemoteServerConfig {
+  return 'url' in config;
+}
