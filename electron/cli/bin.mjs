@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The `switchboard` command. Switchboard's sources are TypeScript that Node >= 22.18 runs directly;
+// inside `npm run`/`npx` the bundled Node 24 (devDependency "node") comes first on PATH.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  console.error(
+    `switchboard needs Node 22.18 or newer (this is ${process.version}).\n` +
+      'Run it through npm so the bundled Node is used: npx switchboard …  (or npm run serve)',
+  );
+  process.exit(1);
+}
+const { main } = await import('./main.ts');
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,58 @@
+import { UserError } from '../../core/errors.ts';
+import { moveSecret } from '../../core/secrets/move.ts';
+import type { CliContext } from '../context.ts';
+import { UsageError } from '../output.ts';
+
+const USAGE =
+  'usage: switchboard secret set NAME        (value on stdin)\n' +
+  '       switchboard secret list\n' +
+  '       switchboard secret rm NAME\n' +
+  '       switchboard secret move SERVER KEY [SECRET_NAME]   (literal in servers.json → keychain)';
+
+export async function secretCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'set': {
+      const name = only(rest);
+      const value = (await readAll(ctx.stdin)).replace(/\r?\n$/, '');
+      if (value === '') throw new UserError('no secret value on stdin', { hint: `pipe it in: printf %s "$VALUE" | switchboard secret set ${name}` });
+      await ctx.keychain().set(name, value);
+      ctx.output.out(`Stored secret "${name}" in the keychain. Use it as \${secret:${name}}.`);
+      return 0;
+    }
+    case 'list': {
+      if (rest.length) throw new UsageError(USAGE);
+      const names = await ctx.keychain().list();
+      ctx.output.out(names.length ? names.sort().join('\n') : 'No secrets stored. Add one with: switchboard secret set NAME');
+      return 0;
+    }
+    case 'rm': {
+      const name = only(rest);
+      const deleted = await ctx.keychain().delete(name);
+      if (!deleted) throw new UserError(`no secret named "${name}" in the keychain`);
+      ctx.output.out(`Deleted secret "${name}".`);
+      return 0;
+    }
+    case 'move': {
+      const [server, key, secretName, ...extra] = rest;
+      if (!server || !key || extra.length) throw new UsageError(USAGE);
+      const stored = await moveSecret({ serversFile: ctx.home.serversFile, keychain: ctx.keychain(), server, key, ...(secretName ? { secretName } : {}) });
+      ctx.output.out(`Moved ${key} of "${server}" into the keychain as "${stored}"; servers.json now says \${secret:${stored}}.`);
+      ctx.output.out(`The server's config changed, so approve it again: switchboard approve ${server}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+function only(rest: string[]): string {
+  if (rest.length !== 1 || !rest[0]) throw new UsageError(USAGE);
+  return rest[0];
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}

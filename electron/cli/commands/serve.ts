@@ -1,0 +1,47 @@
+import { parseArgs } from 'node:util';
+import { startHeadless } from '../../headless/serve.ts';
+import { UserError } from '../../core/errors.ts';
+import type { CliContext } from '../context.ts';
+import { findInstance } from '../instance.ts';
+import { UsageError } from '../output.ts';
+
+/** Runs Switchboard in the foreground until SIGINT/SIGTERM, then stops every server cleanly. */
+export async function serveCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' } }, strict: true });
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number (1-65535)');
+  }
+  const running = findInstance(ctx.home);
+  if (running) {
+    throw new UserError(`Switchboard is already running for ${ctx.home.root} (pid ${running.pid}, port ${running.port})`, {
+      hint: 'use `switchboard status`, or stop that one first',
+    });
+  }
+  const headless = await startHeadless({ home: ctx.home, keychain: ctx.keychain(), env: ctx.env, port });
+  const report = headless.core.status();
+  ctx.output.out(`Switchboard is running (home: ${ctx.home.root}).`);
+  ctx.output.out(`Bridge and control API: http://127.0.0.1:${headless.port}/`);
+  ctx.output.out(`${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`);
+  if (report.configError) ctx.output.err(`servers.json has errors:\n${report.configError}`);
+  for (const s of report.servers.filter((s) => s.state === 'pending-approval')) {
+    ctx.output.out(`Waiting for approval: ${s.name} (run: switchboard approve ${s.name})`);
+  }
+
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      ctx.output.out(`\n${signal}: stopping every server…`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
+  });
+  await headless.stop();
+  ctx.output.out('Stopped.');
+  return 0;
+}

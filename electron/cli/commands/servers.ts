@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { ServerConfigSchema, type ServerConfigInput } from '../../../shared/schema/servers.ts';
+import { removeServer, setServer } from '../../core/config/edit.ts';
+import { readServersFile } from '../../core/config/servers-file.ts';
+import { UserError } from '../../core/errors.ts';
+import type { CliContext } from '../context.ts';
+import { UsageError } from '../output.ts';
+import { singleName } from './trust.ts';
+
+const ADD_USAGE =
+  'usage: switchboard add NAME [--env KEY=VALUE]… -- COMMAND [ARGS…]\n' +
+  '       switchboard add NAME --url URL [--header KEY=VALUE]…';
+
+/** Adds (or replaces) a server in servers.json; it then waits for approval like any other change. */
+export async function addCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const dashes = argv.indexOf('--');
+  const own = dashes >= 0 ? argv.slice(0, dashes) : argv;
+  const commandLine = dashes >= 0 ? argv.slice(dashes + 1) : [];
+  const { values, positionals } = parseArgs({
+    args: own,
+    options: {
+      env: { type: 'string', multiple: true, default: [] },
+      header: { type: 'string', multiple: true, default: [] },
+      url: { type: 'string' },
+      cwd: { type: 'string' },
+    },
+    allowPositionals: true,
+  });
+  const name = positionals[0];
+  if (!name || positionals.length !== 1) throw new UsageError(ADD_USAGE);
+  let config: ServerConfigInput;
+  if (values.url !== undefined) {
+    if (commandLine.length) throw new UsageError(`a server is either a URL or a command, not both\n${ADD_USAGE}`);
+    config = { url: values.url, headers: pairs(values.header, '--header') };
+  } else {
+    const [command, ...args] = commandLine;
+    if (!command) throw new UsageError(ADD_USAGE);
+    config = { command, args, env: pairs(values.env, '--env'), ...(values.cwd ? { cwd: values.cwd } : {}) };
+  }
+  const checked = ServerConfigSchema.safeParse(config);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new UserError(`server "${name}": ${issue?.path.join('.') || 'config'}: ${issue?.message}`);
+  }
+  const existing = readServersFile(ctx.home.serversFile);
+  if (!existing.ok) {
+    throw new UserError(`${ctx.home.serversFile} has errors; fix them first (see: switchboard status)`);
+  }
+  const replacing = existing.servers.has(name);
+  setServer(ctx.home.serversFile, name, config);
+  ctx.output.out(`${replacing ? 'Updated' : 'Added'} "${name}" in ${ctx.home.serversFile}.`);
+  ctx.output.out(`It needs your approval before it runs: switchboard approve ${name}`);
+  return 0;
+}
+
+export async function removeCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const name = singleName(argv, 'remove');
+  const existing = readServersFile(ctx.home.serversFile);
+  if (existing.ok && !existing.servers.has(name)) throw new UserError(`no server named "${name}" in ${ctx.home.serversFile}`);
+  removeServer(ctx.home.serversFile, name);
+  ctx.output.out(`Removed "${name}" from ${ctx.home.serversFile}.`);
+  return 0;
+}
+
+function pairs(items: string[], flag: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${flag} takes KEY=VALUE (got "${item.includes('=') ? item : item.slice(0, 20)}")`);
+    result[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return result;
+}

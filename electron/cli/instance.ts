@@ -1,0 +1,99 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ActionResultSchema,
+  ApiErrorSchema,
+  ApiRoutes,
+  InstanceInfoSchema,
+  LogsResponseSchema,
+  type InstanceInfo,
+  type ServerAction,
+} from '../../shared/api.ts';
+import type { LogLine } from '../../shared/logs.ts';
+import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
+import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
+import { UserError } from '../core/errors.ts';
+import type { HomePaths } from '../core/home.ts';
+import type { z } from 'zod';
+
+export function instanceFile(home: HomePaths): string {
+  return join(home.run, 'serve.json');
+}
+
+/**
+ * The running `switchboard serve` for this home, if any: its run/serve.json names a live pid.
+ * A stale file (the instance was killed) is removed.
+ */
+export function findInstance(home: HomePaths): InstanceInfo | undefined {
+  let info: InstanceInfo;
+  try {
+    info = InstanceInfoSchema.parse(JSON.parse(readFileSync(instanceFile(home), 'utf8')));
+  } catch {
+    return undefined;
+  }
+  try {
+    process.kill(info.pid, 0);
+    return info;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EPERM') return info;
+    rmSync(instanceFile(home), { force: true });
+    return undefined;
+  }
+}
+
+/** Talks to a running instance over its control API (127.0.0.1, control token). */
+export class InstanceClient {
+  readonly #base: string;
+  readonly #token: string;
+
+  constructor(info: InstanceInfo, token: string) {
+    this.#base = `http://127.0.0.1:${info.port}`;
+    this.#token = token;
+  }
+
+  static connect(home: HomePaths): InstanceClient | undefined {
+    const info = findInstance(home);
+    if (!info) return undefined;
+    const token = readToken(home.tokens, CONTROL_TOKEN);
+    if (!token) throw new UserError(`Switchboard is running (pid ${info.pid}) but ${join(home.tokens, CONTROL_TOKEN)} is missing`);
+    return new InstanceClient(info, token);
+  }
+
+  async status(): Promise<StatusReport> {
+    return StatusReportSchema.parse(await this.#request('GET', ApiRoutes.status));
+  }
+
+  async action(name: string, action: ServerAction): Promise<z.infer<typeof ActionResultSchema>> {
+    return ActionResultSchema.parse(await this.#request('POST', ApiRoutes.serverAction(name, action)));
+  }
+
+  async logs(name: string, limit: number): Promise<LogLine[]> {
+    return LogsResponseSchema.parse(await this.#request('GET', `${ApiRoutes.logs(name)}?limit=${limit}`)).lines;
+  }
+
+  /** Opens /api/events; returns the response body as a stream of SSE frames. */
+  async events(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const res = await fetch(this.#base + ApiRoutes.events, { headers: this.#headers(), signal });
+    if (!res.ok || !res.body) throw new UserError(`Switchboard refused the event stream (HTTP ${res.status})`);
+    return res.body;
+  }
+
+  #headers(): Record<string, string> {
+    return { authorization: `Bearer ${this.#token}` };
+  }
+
+  async #request(method: string, path: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(this.#base + path, { method, headers: this.#headers() });
+    } catch (err) {
+      throw new UserError(`cannot reach the running Switchboard at ${this.#base}`, { cause: err, hint: 'is `switchboard serve` still running?' });
+    }
+    const body: unknown = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const parsed = ApiErrorSchema.safeParse(body);
+      throw new UserError(parsed.success ? parsed.data.error : `Switchboard answered HTTP ${res.status}`);
+    }
+    return body;
+  }
+}

@@ -1,0 +1,83 @@
+import { describeError, UserError } from '../core/errors.ts';
+import { resolveHome } from '../core/home.ts';
+import { OsKeychain } from '../core/secrets/keychain.ts';
+import { approveCommand, denyCommand } from './commands/trust.ts';
+import { addCommand, removeCommand } from './commands/servers.ts';
+import { lifecycleCommand } from './commands/lifecycle.ts';
+import { logsCommand } from './commands/logs.ts';
+import { secretCommand } from './commands/secret.ts';
+import { serveCommand } from './commands/serve.ts';
+import { statusCommand } from './commands/status.ts';
+import type { CliContext } from './context.ts';
+import { processOutput, UsageError } from './output.ts';
+
+const HELP = `switchboard — one MCP setup, every editor
+
+usage: switchboard <command> [options]
+
+  serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
+  status [--json]                  every server's state, pid, restarts, tools, last error
+  approve NAME | deny NAME         trust decisions (approve prints exactly what it approves)
+  start NAME | stop NAME | restart NAME
+  logs NAME [--follow] [--lines N] a server's log
+  add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
+  remove NAME                      remove a server from servers.json
+  secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
+
+Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
+
+type Command = (ctx: CliContext, argv: string[]) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  status: statusCommand,
+  approve: approveCommand,
+  deny: denyCommand,
+  start: (ctx, argv) => lifecycleCommand(ctx, 'start', argv),
+  stop: (ctx, argv) => lifecycleCommand(ctx, 'stop', argv),
+  restart: (ctx, argv) => lifecycleCommand(ctx, 'restart', argv),
+  logs: logsCommand,
+  add: addCommand,
+  remove: removeCommand,
+  secret: secretCommand,
+};
+
+export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
+  let keychain: OsKeychain | undefined;
+  return {
+    home: resolveHome(env),
+    env,
+    output: processOutput,
+    stdin: process.stdin,
+    keychain: () => (keychain ??= new OsKeychain()),
+  };
+}
+
+/** Runs one CLI invocation; returns the exit code (0 ok, 1 failure, 2 usage). */
+export async function main(argv: string[], ctx: CliContext = defaultContext()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    ctx.output.out(HELP);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    ctx.output.err(`switchboard: unknown command "${name}"\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    return await command(ctx, rest);
+  } catch (err) {
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+      ctx.output.err(`switchboard ${name}: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof UserError) {
+      ctx.output.err(`switchboard ${name}: ${describeError(err)}`);
+      return 1;
+    }
+    ctx.output.err(`switchboard ${name}: unexpected error: ${describeError(err)}`);
+    if (ctx.env.SWITCHBOARD_DEBUG) ctx.output.err(String((err as Error).stack));
+    return 1;
+  }
+}

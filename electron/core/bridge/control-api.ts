@@ -1,0 +1,78 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerActionSchema, type ApiEvent } from '../../../shared/api.ts';
+import type { Core } from '../core.ts';
+import { describeError, UserError } from '../errors.ts';
+import { HttpError, sendJson } from './http-util.ts';
+
+/**
+ * /api/...: status, trust decisions, start/stop/restart, logs, and /api/events (server-sent events).
+ * Authentication and Host/Origin checks happen before a request reaches here (bridge/http-server.ts).
+ */
+export function createControlApi(core: Core) {
+  const subscribers = new Set<ServerResponse>();
+  const broadcast = (event: ApiEvent) => {
+    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    for (const res of subscribers) res.write(frame);
+  };
+  const onStatus = (status: ApiEvent & { type: 'status' }) => broadcast(status);
+  core.events.on('status', (status) => onStatus({ type: 'status', status }));
+  core.events.on('removed', (name) => broadcast({ type: 'removed', name }));
+  core.events.on('log', (line) => broadcast({ type: 'log', line }));
+  core.events.on('config', (report) => broadcast({ type: 'config', report }));
+  const keepAlive = setInterval(() => {
+    for (const res of subscribers) res.write(': keep-alive\n\n');
+  }, 15_000);
+  keepAlive.unref();
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname;
+    if (path === '/api/status' && req.method === 'GET') return sendJson(res, 200, core.status());
+    if (path === '/api/events' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(`data: ${JSON.stringify({ type: 'config', report: core.status() } satisfies ApiEvent)}\n\n`);
+      subscribers.add(res);
+      req.on('close', () => subscribers.delete(res));
+      return;
+    }
+    const match = /^\/api\/servers\/([^/]+)\/([a-z]+)$/.exec(path);
+    if (!match) throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
+    const name = decodeURIComponent(match[1] ?? '');
+    const action = match[2] ?? '';
+    try {
+      if (action === 'logs' && req.method === 'GET') {
+        const limit = Math.min(Number(url.searchParams.get('limit') ?? 500) || 500, 10_000);
+        return sendJson(res, 200, { lines: core.logs(name, limit) });
+      }
+      const parsed = ServerActionSchema.safeParse(action);
+      if (!parsed.success || req.method !== 'POST') throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
+      switch (parsed.data) {
+        case 'approve':
+          return sendJson(res, 200, { ok: true, approval: core.approve(name, 'cli') });
+        case 'deny':
+          core.deny(name);
+          break;
+        case 'start':
+          await core.startServer(name);
+          break;
+        case 'stop':
+          await core.stopServer(name);
+          break;
+        case 'restart':
+          await core.restartServer(name);
+          break;
+      }
+      return sendJson(res, 200, { ok: true });
+    } catch (err) {
+      if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
+      throw err;
+    }
+  }
+
+  function close(): void {
+    clearInterval(keepAlive);
+    for (const res of subscribers) res.end();
+    subscribers.clear();
+  }
+
+  return { handle, close };
+}

@@ -1,0 +1,285 @@
+import { EventEmitter } from 'node:events';
+import { basename } from 'node:path';
+import type { ApprovalResult } from '../../shared/api.ts';
+import type { LogLine } from '../../shared/logs.ts';
+import { isRemote } from '../../shared/schema/servers.ts';
+import type { ServerSourceSchema } from '../../shared/schema/state.ts';
+import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import type { z } from 'zod';
+import { systemClock, type Clock } from './clock.ts';
+import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
+import { watchFile } from './config/watch.ts';
+import { UserError } from './errors.ts';
+import type { HomePaths } from './home.ts';
+import { prepareLaunch } from './launch-plan.ts';
+import type { Keychain } from './secrets/keychain.ts';
+import { serverEntry, type ServerEntry } from './server-entry.ts';
+import { Supervisor } from './supervisor/supervisor.ts';
+import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
+import { AppStateStore } from './trust/app-state.ts';
+import { describeLaunch } from './trust/command-line.ts';
+import type { CommandLookup } from './trust/resolve-command.ts';
+
+export interface CoreOptions {
+  home: HomePaths;
+  keychain: Keychain;
+  /** the environment servers inherit and ${env:…} reads */
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  clock?: Clock;
+  timings?: Partial<SupervisorTimings>;
+  /** PATH used to find commands; on macOS the login shell's (see supervisor/login-path.ts) */
+  commandPath?: string | undefined;
+  /** watch servers.json and apply edits live (serve mode) */
+  watch?: boolean;
+}
+
+export interface CoreEvents {
+  status: [ServerStatus];
+  removed: [string];
+  log: [LogLine];
+  /** servers.json was (re)read: the config error changed, or servers were added/removed */
+  config: [StatusReport];
+}
+
+type ServerSource = z.infer<typeof ServerSourceSchema>;
+
+/**
+ * Switchboard's headless heart: servers.json + trust + secrets + supervision. Plain Node; the
+ * Electron shell, `switchboard serve` and the CLI are composition roots over it.
+ *
+ * `load()` alone reads the files (what the CLI does when no instance runs); `start()` also runs the
+ * approved servers and follows edits of servers.json.
+ */
+export class Core {
+  readonly events = new EventEmitter<CoreEvents>();
+  readonly home: HomePaths;
+  readonly state: AppStateStore;
+  readonly #keychain: Keychain;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #platform: NodeJS.Platform;
+  readonly #clock: Clock;
+  readonly #timings: Partial<SupervisorTimings>;
+  readonly #commandPath: string | undefined;
+  readonly #watch: boolean;
+  #entries = new Map<string, ServerEntry>();
+  #problems: ConfigProblem[] = [];
+  #supervisor: Supervisor | undefined;
+  #watcher: { close(): Promise<void> } | undefined;
+
+  constructor(options: CoreOptions) {
+    this.home = options.home;
+    this.#keychain = options.keychain;
+    this.#env = options.env ?? process.env;
+    this.#platform = options.platform ?? process.platform;
+    this.#clock = options.clock ?? systemClock;
+    this.#timings = options.timings ?? {};
+    this.#commandPath = options.commandPath ?? this.#env.PATH;
+    this.#watch = options.watch ?? false;
+    this.state = new AppStateStore(options.home.stateFile);
+  }
+
+  get running(): boolean {
+    return this.#supervisor !== undefined;
+  }
+
+  /** Reads servers.json. An invalid file keeps the last good servers in force and records the problems. */
+  load(): void {
+    const result = readServersFile(this.home.serversFile);
+    if (!result.ok) {
+      this.#problems = result.problems;
+      return;
+    }
+    this.#problems = [];
+    const lookup = (cwd: string | undefined): CommandLookup => ({
+      path: this.#commandPath,
+      pathExt: this.#env.PATHEXT,
+      cwd: cwd ?? this.home.root,
+      platform: this.#platform,
+    });
+    this.#entries = new Map([...result.servers].map(([name, config]) => [name, serverEntry(name, config, lookup)]));
+  }
+
+  async start(): Promise<void> {
+    if (this.#supervisor) return;
+    this.#supervisor = new Supervisor({
+      clock: this.#clock,
+      timings: this.#timings,
+      runDir: this.home.run,
+      logsDir: this.home.logs,
+    });
+    this.#supervisor.on('status', (status) => this.events.emit('status', this.#withTrust(status.name) ?? status));
+    this.#supervisor.on('log', (line) => this.events.emit('log', line));
+    await this.#supervisor.reapOrphans();
+    this.load();
+    this.#apply();
+    if (this.#watch) this.#watcher = watchFile(this.home.serversFile, () => this.reload());
+  }
+
+  /** Re-reads servers.json and applies it: only servers whose fingerprint changed restart. */
+  reload(): void {
+    const before = new Set(this.#entries.keys());
+    this.load();
+    for (const name of before) if (!this.#entries.has(name)) this.events.emit('removed', name);
+    this.#apply();
+    this.events.emit('config', this.status());
+  }
+
+  configError(): string | null {
+    return this.#problems.length ? formatProblems(this.#problems, basename(this.home.serversFile)) : null;
+  }
+
+  configProblems(): readonly ConfigProblem[] {
+    return this.#problems;
+  }
+
+  entries(): ReadonlyMap<string, ServerEntry> {
+    return this.#entries;
+  }
+
+  status(): StatusReport {
+    return {
+      live: this.running,
+      configError: this.configError(),
+      servers: [...this.#entries.keys()].map((name) => this.#withTrust(name)).filter((s) => s !== undefined),
+    };
+  }
+
+  /** Approves the server's exact current launch config and starts it if Switchboard is running. */
+  approve(name: string, source: ServerSource = 'cli'): ApprovalResult {
+    const entry = this.#entry(name);
+    if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
+    this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
+    this.#apply();
+    return { name, fingerprint: entry.fingerprint, launch: describeLaunch(entry.launch) };
+  }
+
+  /** Keeps the server from running until its config changes. */
+  deny(name: string): void {
+    const entry = this.#entry(name);
+    this.state.deny(name, entry.fingerprint, this.#clock.now());
+    this.#apply();
+  }
+
+  async startServer(name: string): Promise<void> {
+    this.#requireRunnable(name);
+    await this.#requireSupervisor().start(name);
+  }
+
+  async stopServer(name: string): Promise<void> {
+    this.#entry(name);
+    await this.#requireSupervisor().stop(name);
+  }
+
+  async restartServer(name: string): Promise<void> {
+    this.#requireRunnable(name);
+    await this.#requireSupervisor().restart(name);
+  }
+
+  logs(name: string, limit = 500): LogLine[] {
+    this.#entry(name);
+    return this.#supervisor?.logs(name, limit) ?? [];
+  }
+
+  supervisor(): Supervisor | undefined {
+    return this.#supervisor;
+  }
+
+  /** Stops every server (no orphans) and the file watcher. */
+  async shutdown(): Promise<void> {
+    await this.#watcher?.close();
+    this.#watcher = undefined;
+    const supervisor = this.#supervisor;
+    this.#supervisor = undefined;
+    await supervisor?.shutdown();
+  }
+
+  #apply(): void {
+    if (!this.#supervisor) return;
+    const desired: DesiredServer[] = [];
+    for (const entry of this.#entries.values()) {
+      if (!entry.config.enabled || entry.refusal) continue;
+      if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
+      desired.push({
+        name: entry.name,
+        fingerprint: entry.fingerprint,
+        transport: isRemote(entry.config) ? 'http' : 'stdio',
+        prepare: () =>
+          prepareLaunch(entry, {
+            keychain: this.#keychain,
+            env: this.#env,
+            commandPath: this.#commandPath,
+            platform: this.#platform,
+            home: this.home.root,
+          }),
+      });
+    }
+    this.#supervisor.reconcile(desired);
+    // Servers that left the desired set but are still configured changed state (pending, denied, …).
+    for (const entry of this.#entries.values()) {
+      if (!desired.some((d) => d.name === entry.name)) {
+        const status = this.#withTrust(entry.name);
+        if (status) this.events.emit('status', status);
+      }
+    }
+  }
+
+  /** A server's status as a person should see it: trust and config decide before the supervisor does. */
+  #withTrust(name: string): ServerStatus | undefined {
+    const entry = this.#entries.get(name);
+    if (!entry) return undefined;
+    const base: ServerStatus = {
+      name,
+      state: 'stopped',
+      transport: entry.launch.transport,
+      pid: null,
+      restarts: 0,
+      lastError: null,
+      since: null,
+      nextRetryAt: null,
+      toolCount: null,
+      fingerprint: entry.fingerprint,
+    };
+    if (!entry.config.enabled) return { ...base, state: 'disabled' };
+    if (entry.refusal) return { ...base, state: 'error', lastError: entry.refusal };
+    const decision = this.state.decision(name, entry.fingerprint);
+    if (decision === 'denied') return { ...base, state: 'denied' };
+    if (decision === 'pending') return { ...base, state: 'pending-approval' };
+    const live = this.#supervisor?.statusOf(name);
+    return live ? { ...live, fingerprint: entry.fingerprint } : base;
+  }
+
+  #entry(name: string): ServerEntry {
+    const entry = this.#entries.get(name);
+    if (!entry) {
+      const known = [...this.#entries.keys()];
+      throw new UserError(`no server named "${name}" in ${this.home.serversFile}`, {
+        hint: known.length ? `configured servers: ${known.join(', ')}` : 'add one with: switchboard add NAME -- COMMAND ARGS…',
+      });
+    }
+    return entry;
+  }
+
+  #requireRunnable(name: string): void {
+    const status = this.#withTrust(name);
+    if (status?.state === 'pending-approval') {
+      throw new UserError(`server "${name}" is waiting for approval`, { hint: `run: switchboard approve ${name}` });
+    }
+    if (status?.state === 'denied') {
+      throw new UserError(`server "${name}" was denied`, { hint: `approve it with: switchboard approve ${name}` });
+    }
+    if (status?.state === 'disabled') {
+      throw new UserError(`server "${name}" is disabled`, { hint: 'set "enabled": true in servers.json' });
+    }
+    if (status?.state === 'error' && this.#entries.get(name)?.refusal) {
+      throw new UserError(`server "${name}" cannot start: ${status.lastError}`);
+    }
+  }
+
+  #requireSupervisor(): Supervisor {
+    if (!this.#supervisor) {
+      throw new UserError('Switchboard is not running', { hint: 'start it with: switchboard serve' });
+    }
+    return this.#supervisor;
+  }
+}

@@ -1,0 +1,52 @@
+import { isRemote } from '../../shared/schema/servers.ts';
+import { UserError } from './errors.ts';
+import type { Keychain } from './secrets/keychain.ts';
+import { resolveRecord } from './secrets/references.ts';
+import type { ServerEntry } from './server-entry.ts';
+import type { LaunchPlan } from './supervisor/types.ts';
+import { resolveCommand } from './trust/resolve-command.ts';
+
+export interface LaunchDeps {
+  keychain: Keychain;
+  env: NodeJS.ProcessEnv;
+  commandPath: string | undefined;
+  platform: NodeJS.Platform;
+  /** where a server without `cwd` runs */
+  home: string;
+}
+
+/**
+ * Resolves an approved server into what to spawn or connect to, at the last moment and only in
+ * memory: the command's absolute path, ${secret:…} from the keychain and ${env:…} from the environment.
+ */
+export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promise<LaunchPlan> {
+  const { config, name } = entry;
+  if (isRemote(config)) {
+    const headers = await resolveRecord(config.headers, { keychain: deps.keychain, env: deps.env, server: name, field: 'header' });
+    return { transport: 'http', url: config.url, headers: headers.values, redact: headers.secrets };
+  }
+  const cwd = config.cwd ?? deps.home;
+  const command = resolveCommand(config.command, { path: deps.commandPath, pathExt: deps.env.PATHEXT, cwd, platform: deps.platform });
+  if (!command) {
+    throw new UserError(`server "${name}": command "${config.command}" was not found`, {
+      hint: 'install it, or give its absolute path in "command"',
+    });
+  }
+  if (command !== entry.launch.command) {
+    // PATH changed since approval: a different program would run than the one approved.
+    throw new UserError(`server "${name}": "${config.command}" now resolves to ${command}, not the approved ${entry.launch.command}`, {
+      hint: `approve the new program with: switchboard approve ${name}`,
+    });
+  }
+  const env = await resolveRecord(config.env, { keychain: deps.keychain, env: deps.env, server: name, field: 'env' });
+  const inherited = Object.fromEntries(Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  if (deps.commandPath) inherited.PATH = deps.commandPath;
+  return {
+    transport: 'stdio',
+    command,
+    args: config.args,
+    cwd,
+    env: { ...inherited, ...env.values },
+    redact: env.secrets,
+  };
+}

@@ -1,0 +1,32 @@
+import { isRemote, type ServerConfig } from '../../shared/schema/servers.ts';
+import type { LaunchConfig } from '../../shared/schema/state.ts';
+import { findLiteralSecrets } from './secrets/detect.ts';
+import { fingerprintOf, launchConfigOf } from './trust/fingerprint.ts';
+import { resolveCommand, type CommandLookup } from './trust/resolve-command.ts';
+
+/** One configured server as the core sees it: its config, what it would launch, and why it may not. */
+export interface ServerEntry {
+  name: string;
+  config: ServerConfig;
+  launch: LaunchConfig;
+  fingerprint: string;
+  /** set when the config itself is refused (a literal secret): it cannot be approved or run as is */
+  refusal: string | undefined;
+}
+
+export function serverEntry(name: string, config: ServerConfig, lookup: (cwd: string | undefined) => CommandLookup): ServerEntry {
+  const resolved = isRemote(config) ? undefined : resolveCommand(config.command, lookup(config.cwd));
+  const launch = launchConfigOf(config, resolved);
+  const findings = findLiteralSecrets(config);
+  const refusal =
+    findings.length === 0
+      ? undefined
+      : findings
+          .map(
+            (f) =>
+              `${f.field === 'env' ? 'env' : 'header'} ${f.key} holds a literal secret (${f.reason}); ` +
+              `move it to the keychain: switchboard secret move ${name} ${f.key}`,
+          )
+          .join('; ');
+  return { name, config, launch, fingerprint: fingerprintOf(launch), refusal };
+}

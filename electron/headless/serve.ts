@@ -1,0 +1,68 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { DEFAULT_BRIDGE_PORT } from '../../shared/api.ts';
+import type { Clock } from '../core/clock.ts';
+import { Core } from '../core/core.ts';
+import { writeFileAtomic } from '../core/fs/atomic-write.ts';
+import { CONTROL_TOKEN, ensureToken } from '../core/bridge/auth.ts';
+import { BridgeServer } from '../core/bridge/http-server.ts';
+import type { HomePaths } from '../core/home.ts';
+import type { Keychain } from '../core/secrets/keychain.ts';
+import { resolveLoginPath } from '../core/supervisor/login-path.ts';
+import type { SupervisorTimings } from '../core/supervisor/types.ts';
+import { instanceFile } from '../cli/instance.ts';
+
+export interface HeadlessOptions {
+  home: HomePaths;
+  keychain: Keychain;
+  env?: NodeJS.ProcessEnv;
+  /** bridge port; default: the one in state.json, else DEFAULT_BRIDGE_PORT. 0 picks a free port. */
+  port?: number | undefined;
+  clock?: Clock;
+  timings?: Partial<SupervisorTimings>;
+}
+
+export interface Headless {
+  core: Core;
+  bridge: BridgeServer;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `switchboard serve`'s composition root: the core (servers, trust, secrets, supervision, live
+ * reload) plus the bridge on 127.0.0.1, and run/serve.json so the CLI can find it.
+ */
+export async function startHeadless(options: HeadlessOptions): Promise<Headless> {
+  const { home } = options;
+  const env = options.env ?? process.env;
+  for (const dir of [home.root, home.run, home.logs]) mkdirSync(dir, { recursive: true });
+  const controlToken = ensureToken(home.tokens, CONTROL_TOKEN);
+  const core = new Core({
+    home,
+    keychain: options.keychain,
+    env,
+    watch: true,
+    commandPath: await resolveLoginPath(env),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.timings ? { timings: options.timings } : {}),
+  });
+  const port = options.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
+  const bridge = new BridgeServer({ core, port, controlToken });
+  const boundPort = await bridge.listen();
+  try {
+    await core.start();
+  } catch (err) {
+    await bridge.close();
+    throw err;
+  }
+  writeFileAtomic(instanceFile(home), JSON.stringify({ pid: process.pid, port: boundPort, startedAt: Date.now() }) + '\n');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await core.shutdown();
+      await bridge.close();
+      rmSync(instanceFile(home), { force: true });
+    })());
+  return { core, bridge, port: boundPort, stop };
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { formatProblems, parseServersFile } from '../../../electron/core/config/servers-file.ts';
+
+function problemsOf(text: string): string {
+  const result = parseServersFile(text);
+  if (result.ok) throw new Error('expected the file to be rejected');
+  return formatProblems(result.problems, 'servers.json');
+}
+
+describe('servers.json parsing', () => {
+  it('accepts JSONC with comments and trailing commas, applying defaults', () => {
+    const result = parseServersFile(`{
+      // my servers
+      "mcpServers": {
+        "everything": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-everything",], },
+        /* remote */
+        "docs": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${secret:docs}" } },
+      },
+    }`);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.servers.get('everything')).toEqual({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-everything'],
+      env: {},
+      enabled: true,
+    });
+    expect(result.servers.get('docs')).toMatchObject({ url: 'https://example.com/mcp', enabled: true });
+  });
+
+  it('treats an empty or missing file as no servers', () => {
+    expect(parseServersFile('')).toMatchObject({ ok: true });
+    expect(parseServersFile('\uFEFF{"mcpServers": {}}')).toMatchObject({ ok: true });
+  });
+
+  it('reports bad JSON with line and column', () => {
+    expect(problemsOf('{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}')).toBe(
+      'servers.json:4:5: not valid JSON: expected ","',
+    );
+  });
+
+  it('reports a wrong type with the server, the field path and its line/column', () => {
+    const text = '{\n  "mcpServers": {\n    "github": {\n      "command": "npx",\n      "args": "-y server-github"\n    }\n  }\n}';
+    expect(problemsOf(text)).toBe(
+      'servers.json:5:7: server "github", field "args": Invalid input: expected array, received string',
+    );
+  });
+
+  it('refuses a shell command line in "command" and says to use args', () => {
+    const text = '{"mcpServers": {"gh": {"command": "npx -y @modelcontextprotocol/server-github"}}}';
+    expect(problemsOf(text)).toBe(
+      'servers.json:1:24: server "gh", field "command": command must be a program, not a shell command line: put arguments in "args"',
+    );
+    expect(problemsOf('{"mcpServers": {"gh": {"command": "server;rm"}}}')).toContain('put arguments in "args"');
+  });
+
+  it('names unknown fields, so a typo is not silently ignored', () => {
+    expect(problemsOf('{"mcpServers": {"gh": {"command": "npx", "arg": ["x"]}}}')).toBe(
+      'servers.json:1:42: server "gh": unknown field "arg"',
+    );
+  });
+
+  it('requires exactly one of command and url', () => {
+    expect(problemsOf('{"mcpServers": {"x": {"args": []}}}')).toContain('needs "command" (a local program) or "url"');
+    expect(problemsOf('{"mcpServers": {"x": {"command": "a", "url": "https://e.com"}}}')).toContain('has both');
+  });
+
+  it('rejects server names that cannot be URL segments or tool prefixes', () => {
+    expect(problemsOf('{"mcpServers": {"my server": {"command": "a"}}}')).toContain('server name "my server"');
+  });
+
+  it('rejects non-http urls and unknown editors', () => {
+    expect(problemsOf('{"mcpServers": {"x": {"url": "file:///etc/passwd"}}}')).toContain('url must be an http');
+    expect(problemsOf('{"mcpServers": {"x": {"command": "a", "editors": ["notepad"]}}}')).toContain('field "editors.0"');
+  });
+});
