@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ApprovalResult } from '../../shared/api.ts';
 import type { LogLine } from '../../shared/logs.ts';
@@ -90,6 +91,19 @@ export class Core {
       this.#problems = result.problems;
       return;
     }
+    if (result.text.trim() === '' && this.#entries.size > 0) {
+      // An empty file is more likely a save in progress or a mistake than a wish to stop everything.
+      this.#problems = [
+        {
+          message: `the file is empty; the ${this.#entries.size} configured server(s) keep running. To remove them all, write {"mcpServers": {}}`,
+          server: undefined,
+          path: [],
+          line: undefined,
+          column: undefined,
+        },
+      ];
+      return;
+    }
     this.#problems = [];
     const lookup = (cwd: string | undefined): CommandLookup => ({
       path: this.#commandPath,
@@ -102,6 +116,7 @@ export class Core {
 
   async start(): Promise<void> {
     if (this.#supervisor) return;
+    mkdirSync(this.home.root, { recursive: true });
     this.#supervisor = new Supervisor({
       clock: this.#clock,
       timings: this.#timings,
@@ -113,7 +128,7 @@ export class Core {
     await this.#supervisor.reapOrphans();
     this.load();
     this.#apply();
-    if (this.#watch) this.#watcher = watchFile(this.home.serversFile, () => this.reload());
+    if (this.#watch) this.#watcher = await watchFile(this.home.serversFile, () => this.reload());
   }
 
   /** Re-reads servers.json and applies it: only servers whose fingerprint changed restart. */

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
  * Calls onChange whenever the file is created, changed, replaced (editors save by rename) or removed.
  * Watches the folder, not the file, so a rename-save or a file created later is still seen.
  */
-export function watchFile(file: string, onChange: () => void, debounceMs = 50): { close(): Promise<void> } {
+export async function watchFile(file: string, onChange: () => void, debounceMs = 50): Promise<{ close(): Promise<void> }> {
   let timer: NodeJS.Timeout | undefined;
   const fire = () => {
     clearTimeout(timer);
@@ -21,6 +21,8 @@ export function watchFile(file: string, onChange: () => void, debounceMs = 50): 
   watcher.on('all', (_event, path) => {
     if (path === file) fire();
   });
+  // Until chokidar is ready, a change could go unseen.
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     close: async () => {
       clearTimeout(timer);

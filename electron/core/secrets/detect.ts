@@ -1,0 +1,248 @@
+import { literalParts } from './references.ts';
+
+/**
+ * Finds secrets written literally into a server's config, so the core can refuse to run it and offer
+ * the one-step fix (move it to the keychain). A finding names the field and key and why — never the
+ * value, so it can go into errors, logs and the UI as is.
+ */
+export interface SecretFinding {
+  field: 'env' | 'headers';
+  key: string;
+  reason: string;
+}
+
+interface ConfigWithValues {
+  env?: Record<string, string> | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
+export function findLiteralSecrets(config: ConfigWithValues): SecretFinding[] {
+  const findings: SecretFinding[] = [];
+  for (const field of ['env', 'headers'] as const) {
+    for (const [key, value] of Object.entries(config[field] ?? {})) {
+      const reason = literalSecretReason(key, value);
+      if (reason) findings.push({ field, key, reason });
+    }
+  }
+  return findings;
+}
+
+/** Why `value` under `key` counts as a literal secret, or undefined if it does not. */
+export function literalSecretReason(key: string, value: string): string | undefined {
+  // What was written literally: references are cut out, and so is an auth scheme ("Bearer ${secret:x}").
+  const literal = stripAuthScheme(literalParts(value)).trim();
+  if (literal === '' || /^[\s\p{P}\p{S}]*$/u.test(literal)) return undefined;
+
+  const known = knownSecretFormat(literal);
+  if (known) return `looks like ${known}`;
+  if (hasUrlPassword(literal)) return 'URL with an embedded password';
+
+  const keyKind = secretKeyKind(key);
+  if (keyKind && !isHarmlessUnderSecretKey(literal, keyKind)) {
+    return 'literal value under a secret-like name';
+  }
+  return randomLookingPart(literal);
+}
+
+function randomLookingPart(literal: string): string | undefined {
+  for (const word of literal.split(/[\s,;]+/)) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) {
+      if (urlHasRandomPart(word)) return 'URL carrying a random-looking token';
+      continue;
+    }
+    if (isFilePath(word)) continue;
+    // --api-key=…, user:token
+    if (word.split(/[=:]+/).some((part) => isRandomLooking(part)))
+      return 'random-looking value (high entropy)';
+  }
+  return undefined;
+}
+
+// ---- key names ------------------------------------------------------------------------------------
+
+/**
+ * "strong": the name says the value is a secret (PASSWORD, SECRET, CREDENTIAL, PAT, Authorization).
+ * "token" and "key" also name harmless things (TOKEN_LIMIT=4096, SORT_KEY=name), so plain numbers are
+ * let through under them, and under KEY also lowercase words.
+ */
+export type SecretKeyKind = 'strong' | 'token' | 'key';
+
+export function secretKeyKind(key: string): SecretKeyKind | undefined {
+  const parts = wordParts(key);
+  const joined = parts.join('');
+  if (/password|passwd|passphrase|secret|credential|authorization|cookie/.test(joined)) return 'strong';
+  // PAT only as a whole word part: GITHUB_PAT, githubPat — not PATH or PATTERN.
+  if (parts.includes('pat') || parts.includes('pats')) return 'strong';
+  // token, accessToken, AUTH_TOKEN; not MAX_TOKENS (a count) or TOKENIZER.
+  if (parts.some((p) => /token(?!s$|iz|is)/.test(p))) return 'token';
+  // key, apiKey, API_KEY, X-Api-Key, KEY_ID, keys; not KEYBOARD or KEYWORD.
+  if (
+    parts.some(
+      (p) => /key(s)?$/.test(p) || (/^key/.test(p) && !/^key(board|word|map|frame|space|stroke)/.test(p)),
+    )
+  ) {
+    return 'key';
+  }
+  return undefined;
+}
+
+export function isSecretLikeKey(key: string): boolean {
+  return secretKeyKind(key) !== undefined;
+}
+
+/** "GITHUB_PAT" → [github, pat]; "xApiKey" → [x, api, key]; "X-Api-Key" → [x, api, key] */
+function wordParts(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+// ---- values ---------------------------------------------------------------------------------------
+
+const AUTH_SCHEME = /^\s*(bearer|basic|token|bot|digest|apikey)\s+/i;
+
+function stripAuthScheme(value: string): string {
+  return value.replace(AUTH_SCHEME, '');
+}
+
+/** Values that are plainly not secrets even under a secret-like name: flags, paths, plain URLs. */
+function isHarmlessUnderSecretKey(value: string, kind: SecretKeyKind): boolean {
+  if (/^(true|false|yes|no|on|off|none|null|enabled|disabled)$/i.test(value)) return true;
+  // A file that holds the secret is not the secret: GOOGLE_APPLICATION_CREDENTIALS=/path/key.json.
+  if (isFilePath(value)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !hasUrlPassword(value) && !urlHasRandomPart(value))
+    return true;
+  // TOKEN_LIMIT=4096, KEY_SIZE=2048: counts are not tokens.
+  if (kind !== 'strong' && /^\d{1,9}$/.test(value)) return true;
+  // SORT_KEY=name, KEY_PREFIX=my-app: lowercase words are names, not keys.
+  if (kind === 'key' && /^[a-z]+([-_][a-z]+)*$/.test(value) && value.length <= 32) return true;
+  return false;
+}
+
+function isFilePath(value: string): boolean {
+  if (/\s/.test(value) && !/^([A-Za-z]:\\|\/|~\/)/.test(value)) return false;
+  return (
+    /^(~?\/|\.{1,2}\/|[A-Za-z]:[\\/]|\\\\)[^\n]*$/.test(value) &&
+    !isRandomLooking(value.split(/[\\/]/).pop() ?? '')
+  );
+}
+
+/** A random-looking query value or path segment: https://x/api?key=…, https://hooks.x/T0/B0/… */
+function urlHasRandomPart(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  for (const [, v] of url.searchParams) if (isRandomLooking(v) || knownSecretFormat(v)) return true;
+  return url.pathname
+    .split('/')
+    .some((segment) => isRandomLooking(segment) || knownSecretFormat(segment) !== undefined);
+}
+
+function hasUrlPassword(value: string): boolean {
+  for (const word of value.split(/\s+/)) {
+    if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]+@/i.test(word)) continue;
+    try {
+      if (new URL(word).password) return true;
+    } catch {
+      // not a URL after all
+    }
+  }
+  return false;
+}
+
+/** Formats that are secrets whatever their name says, so they are caught under any key. */
+const KNOWN_FORMATS: [RegExp, string][] = [
+  [/\bgh[pousr]_[A-Za-z0-9]{30,}/, 'a GitHub token'],
+  [/\bgithub_pat_[A-Za-z0-9_]{40,}/, 'a GitHub token'],
+  [/\bglpat-[A-Za-z0-9_-]{20,}/, 'a GitLab token'],
+  [/\bsk-(ant-|proj-|live-)?[A-Za-z0-9_-]{20,}/, 'an API secret key (sk-…)'],
+  [/\b[sr]k_(live|test)_[A-Za-z0-9]{16,}/, 'a Stripe key'],
+  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
+  [/\b(AKIA|ASIA)[0-9A-Z]{16}\b/, 'an AWS access key'],
+  [/\bAIza[0-9A-Za-z_-]{35}\b/, 'a Google API key'],
+  [/\bhf_[A-Za-z0-9]{30,}/, 'a Hugging Face token'],
+  [/\bnpm_[A-Za-z0-9]{36}\b/, 'an npm token'],
+  [/\bshp(at|ca|pa|ss)_[a-fA-F0-9]{32}\b/, 'a Shopify token'],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/, 'a JSON Web Token'],
+  [/-----BEGIN ([A-Z]+ )*PRIVATE KEY-----/, 'a private key'],
+];
+
+function knownSecretFormat(value: string): string | undefined {
+  for (const [pattern, what] of KNOWN_FORMATS) if (pattern.test(value)) return what;
+  return undefined;
+}
+
+/** Shannon entropy in bits per character. */
+export function shannonEntropy(value: string): number {
+  if (value.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  const n = [...value].length;
+  for (const c of counts.values()) {
+    const p = c / n;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/**
+ * Random-looking = long, from a token alphabet, high Shannon entropy, and not made of words.
+ * Entropy alone cannot tell "MyCompanyInternalServer2024" or "claude-3-5-sonnet-20241022" (names,
+ * 3.8–4.0 bits/char) from a 20-character random key (~4.0), so two shape measures back it up: how much
+ * of the text is word-like runs ("Server", "name", "2024": ≥ 0.55 for names, ~0.2 for random base62)
+ * and how often neighbouring characters switch between lower case, upper case and digits (≤ 0.25 for
+ * names, ~0.4 for random text). Thresholds, measured on 5,000 random keys per shape:
+ * - hex needs 32+ characters (a 128-bit key) and ≥ 3.0 bits/char: random hex scores ~3.6 (max 4),
+ *   "deadbeef…" repetition ~2.2. Shorter hex (short commit hashes, colours, ids) is never flagged.
+ * - other token alphabets (base64/base62, "-", "_") need 20+ characters, ≥ 3.5 bits/char (random
+ *   base62 of 20 scores 3.65 at the 1st percentile; "production" 3.1), word coverage < 0.5 or switch
+ *   rate ≥ 0.3. That flags ~98 % of random 20-character base62 keys and > 99 % of 40-character ones,
+ *   and none of the names, versions, model ids and hostnames in the tests' table.
+ * - letters must mix with digits, or both cases must appear: dash-joined lowercase words are names.
+ * Known formats (ghp_, sk-, AKIA…) are matched before this, and paths and URLs are split out, so
+ * "/home/me/projects" is never judged as a token. A random key under a secret-like name is caught by
+ * the name alone; this is the backstop for keys under innocent names.
+ */
+export function isRandomLooking(word: string): boolean {
+  const w = word.replace(/^["'`]+|["'`,;]+$/g, '');
+  if (/^[0-9a-fA-F]{32,}$/.test(w)) return /[0-9]/.test(w) && /[a-fA-F]/.test(w) && shannonEntropy(w) >= 3.0;
+  // "=" only as base64 padding: "A=B" is an assignment, not a token.
+  if (w.length < 20 || !/^[A-Za-z0-9+/_.~-]+=*$/.test(w)) return false;
+  const digits = /[0-9]/.test(w);
+  const upper = /[A-Z]/.test(w);
+  const lower = /[a-z]/.test(w);
+  if (!(lower || upper)) return false;
+  if (!digits && !(upper && lower)) return false;
+  return shannonEntropy(w) >= 3.5 && (wordCoverage(w) < 0.5 || classSwitchRate(w) >= 0.3);
+}
+
+/** Share of the text made of word-like runs: "Server", "name", "2024". */
+export function wordCoverage(value: string): number {
+  let covered = 0;
+  for (const m of value.matchAll(/[A-Z]?[a-z]{3,}|[0-9]{4,}/g)) covered += m[0].length;
+  return value.length === 0 ? 0 : covered / value.length;
+}
+
+/** Share of neighbouring letter/digit pairs whose class (lower, upper, digit) differs. */
+export function classSwitchRate(value: string): number {
+  const cls = (c: string) =>
+    c >= 'a' && c <= 'z' ? 1 : c >= 'A' && c <= 'Z' ? 2 : c >= '0' && c <= '9' ? 3 : 0;
+  let pairs = 0;
+  let switches = 0;
+  for (let i = 1; i < value.length; i++) {
+    const a = cls(value[i - 1] ?? '');
+    const b = cls(value[i] ?? '');
+    if (a === 0 || b === 0) continue;
+    pairs++;
+    // Upper then lower is how every capitalised word starts ("My", "Server"): not a switch.
+    if (a !== b && !(a === 2 && b === 1)) switches++;
+  }
+  return pairs === 0 ? 0 : switches / pairs;
+}

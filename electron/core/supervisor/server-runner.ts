@@ -1,0 +1,620 @@
+import { EventEmitter } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ServerState } from '../../../shared/status.ts';
+import type { Clock } from '../clock.ts';
+import { describeError } from '../errors.ts';
+import type { LogStream, ServerLog } from '../logs/server-log.ts';
+import { BackoffPolicy, type Random } from './backoff.ts';
+import { removePidFile, writePidFile } from './pid-files.ts';
+import { spawnProcess, SpawnError, type ExitInfo, type ServerProcess } from './process-group.ts';
+import { isGroupAlive, processStartToken } from './process-table.ts';
+import { ProcessTransport } from './process-transport.ts';
+import type { DesiredServer, LaunchPlan, SupervisedStatus, SupervisorTimings } from './types.ts';
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+}
+
+export interface ServerRunnerOptions {
+  desired: DesiredServer;
+  clock: Clock;
+  timings: SupervisorTimings;
+  log: ServerLog;
+  /** where run/<name>.pid goes; null writes none */
+  runDir: string | null;
+  random?: Random;
+  clientInfo?: ClientInfo;
+}
+
+export interface ServerRunnerEvents {
+  /** every change of the status, with the new snapshot */
+  status: [SupervisedStatus];
+  /** the tool list after each successful tools/list (initial, and after list_changed) */
+  tools: [Tool[]];
+}
+
+/**
+ * The SDK's own request timer runs on real time; ours run on the injected clock and abort the
+ * request through its signal. This keeps the SDK's timer out of the way (it is cleared on abort).
+ */
+const SDK_TIMEOUT_MS = 2_147_483_647;
+/** After a failed initialize, how long we wait for the exit to explain it better than "Connection closed". */
+const EXIT_EXPLAINS_MS = 1_000;
+const MAX_TOOL_PAGES = 1_000;
+
+/** One start of the server: everything that must be torn down when it ends. */
+interface Attempt {
+  proc: ServerProcess | null;
+  client: Client | null;
+  pidWrite: Promise<void>;
+  cancels: Set<() => void>;
+  aborts: Set<AbortController>;
+  /** set once the attempt failed, errored or was stopped: later events of it are ignored */
+  ended: boolean;
+  pingMisses: number;
+  toolsSeq: number;
+  stderr: LogStream | null;
+}
+
+class InitializeTimeout extends Error {}
+
+/**
+ * The lifecycle of ONE server as an explicit state machine (design.md, "Server lifecycle"):
+ *
+ *   stopped ─start()→ starting ─initialize ok→ running
+ *   starting|running ─exit / failed connect / 3 missed pings→ backoff ─timer→ starting
+ *   backoff ─5th failure in 5 min→ crash-loop (waits for start()/restart()/config change)
+ *   starting ─prepare() threw / command not found / initialize timed out→ error (waits likewise)
+ *   any ─stop()→ stopped
+ *
+ * Running means the MCP initialize handshake succeeded; `client` and `tools` are then available.
+ */
+export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
+  readonly name: string;
+  readonly #clock: Clock;
+  readonly #timings: SupervisorTimings;
+  readonly #log: ServerLog;
+  readonly #runDir: string | null;
+  readonly #clientInfo: ClientInfo;
+  readonly #backoff: BackoffPolicy;
+  #desired: DesiredServer;
+
+  #state: ServerState = 'stopped';
+  #pid: number | null = null;
+  #restarts = 0;
+  #lastError: string | null = null;
+  #since: number | null = null;
+  #nextRetryAt: number | null = null;
+  #toolCount: number | null = null;
+  #tools: Tool[] = [];
+  #client: Client | null = null;
+
+  #attempt: Attempt | null = null;
+  #launches = 0;
+  /** true while the server should be running (start()ed and not stop()ped) */
+  #wanted = false;
+  #cancelRetry: (() => void) | null = null;
+  /** settles when every attempt torn down so far is gone (its process group dead) */
+  #idle: Promise<void> = Promise.resolve();
+  #disposed = false;
+
+  constructor(options: ServerRunnerOptions) {
+    super();
+    this.name = options.desired.name;
+    this.#desired = options.desired;
+    this.#clock = options.clock;
+    this.#timings = options.timings;
+    this.#log = options.log;
+    this.#runDir = options.runDir;
+    this.#clientInfo = options.clientInfo ?? { name: 'switchboard', version: '0.0.0' };
+    this.#backoff = new BackoffPolicy(options.timings, options.random);
+  }
+
+  get status(): SupervisedStatus {
+    return {
+      name: this.name,
+      state: this.#state,
+      transport: this.#desired.transport,
+      pid: this.#pid,
+      restarts: this.#restarts,
+      lastError: this.#lastError,
+      since: this.#since,
+      nextRetryAt: this.#nextRetryAt,
+      toolCount: this.#toolCount,
+      fingerprint: this.#desired.fingerprint,
+    };
+  }
+
+  get state(): ServerState {
+    return this.#state;
+  }
+
+  get desired(): DesiredServer {
+    return this.#desired;
+  }
+
+  /** The connected MCP client while `running`, else null. Do not close it; the runner owns it. */
+  get client(): Client | null {
+    return this.#client;
+  }
+
+  /** The tools from the last tools/list of the current run ([] until known). */
+  get tools(): Tool[] {
+    return this.#tools;
+  }
+
+  /**
+   * Starts the server (a person's action: also clears backoff and crash-loop). No-op while it is
+   * already starting or running.
+   */
+  start(): void {
+    if (this.#disposed) return;
+    this.#wanted = true;
+    if (this.#state === 'starting' || this.#state === 'running') return;
+    this.#backoff.reset();
+    this.#lastError = null;
+    this.#launch();
+  }
+
+  /** Stops whatever runs now and starts again; resolves once the old process group is gone. */
+  async restart(): Promise<void> {
+    if (this.#disposed) return;
+    this.#wanted = true;
+    this.#backoff.reset();
+    this.#lastError = null;
+    if (this.#attempt !== null && !this.#attempt.ended) this.#log.lifecycle('restarting');
+    this.#launch();
+    await this.#settle();
+  }
+
+  /** Stops the server and its whole process group; resolves when they are gone. */
+  async stop(): Promise<void> {
+    this.#wanted = false;
+    this.#clearRetry();
+    const attempt = this.#attempt;
+    this.#attempt = null;
+    this.#client = null;
+    if (attempt !== null && !attempt.ended) {
+      this.#log.lifecycle('stopping');
+      this.#endAttempt(attempt);
+    }
+    await this.#settle();
+    if (this.#attempt === null && this.#state !== 'stopped') {
+      this.#tools = [];
+      this.#set({ state: 'stopped', pid: null, since: null, nextRetryAt: null, toolCount: null });
+      this.#log.lifecycle('stopped');
+    }
+  }
+
+  /**
+   * New config for this server. Same fingerprint: nothing happens (the process keeps running). A new
+   * fingerprint restarts it if it should be running, clearing backoff and crash-loop.
+   */
+  async update(desired: DesiredServer): Promise<void> {
+    if (desired.name !== this.name) throw new Error(`update for ${desired.name} sent to runner ${this.name}`);
+    const changed =
+      desired.fingerprint !== this.#desired.fingerprint || desired.transport !== this.#desired.transport;
+    this.#desired = desired;
+    if (!changed) return;
+    this.#emitStatus();
+    if (!this.#wanted) return;
+    this.#log.lifecycle('config changed; restarting');
+    await this.restart();
+  }
+
+  /** stop() for good. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.#disposed = true;
+  }
+
+  // ─── launching ──────────────────────────────────────────────────────────────────────────────
+
+  #launch(): void {
+    this.#clearRetry();
+    const previous = this.#attempt;
+    const attempt: Attempt = {
+      proc: null,
+      client: null,
+      pidWrite: Promise.resolve(),
+      cancels: new Set(),
+      aborts: new Set(),
+      ended: false,
+      pingMisses: 0,
+      toolsSeq: 0,
+      stderr: null,
+    };
+    this.#attempt = attempt;
+    this.#client = null;
+    this.#tools = [];
+    if (previous !== null && !previous.ended) this.#endAttempt(previous);
+    if (this.#launches++ > 0) this.#restarts += 1;
+    this.#set({ state: 'starting', pid: null, since: null, nextRetryAt: null, toolCount: null });
+    void this.#run(attempt);
+  }
+
+  async #run(attempt: Attempt): Promise<void> {
+    await this.#settle();
+    if (!this.#isCurrent(attempt)) return;
+    let plan: LaunchPlan;
+    try {
+      plan = await this.#desired.prepare();
+    } catch (err) {
+      if (this.#isCurrent(attempt)) this.#toError(attempt, describeError(err));
+      return;
+    }
+    if (!this.#isCurrent(attempt)) return;
+    this.#log.addSecrets(plan.redact);
+    if (plan.transport === 'stdio') await this.#runStdio(attempt, plan);
+    else await this.#runHttp(attempt, plan);
+  }
+
+  async #runStdio(attempt: Attempt, plan: Extract<LaunchPlan, { transport: 'stdio' }>): Promise<void> {
+    const commandLine = this.#log.redact([plan.command, ...plan.args].map(quote).join(' '));
+    let proc: ServerProcess;
+    try {
+      proc = await spawnProcess(
+        { command: plan.command, args: plan.args, cwd: plan.cwd, env: plan.env },
+        {
+          clock: this.#clock,
+          timings: this.#timings,
+          onStopStep: (step) => this.#log.lifecycle(`stop: ${step}`, 'warn'),
+        },
+      );
+    } catch (err) {
+      if (!this.#isCurrent(attempt)) return;
+      const message = describeError(err);
+      if (err instanceof SpawnError && (err.code === 'ENOENT' || err.code === 'EACCES'))
+        this.#toError(attempt, message);
+      else this.#fail(attempt, message);
+      return;
+    }
+    attempt.proc = proc;
+    this.#log.lifecycle(`spawned pid ${proc.pid}: ${commandLine}`);
+    if (attempt.ended) {
+      // Stopped or replaced while spawning: its teardown already ran, so stop this process here.
+      this.#track(proc.stop());
+      return;
+    }
+    attempt.pidWrite = this.#writePid(proc, commandLine);
+    const stderr = this.#log.stderrStream();
+    attempt.stderr = stderr;
+    proc.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    proc.stderr.once('close', () => stderr.end());
+    void proc.exited.then((info) => this.#onExit(attempt, info));
+    this.#set({ pid: proc.pid });
+    await this.#connect(attempt, new ProcessTransport(proc.stdin, proc.stdout));
+  }
+
+  async #runHttp(attempt: Attempt, plan: Extract<LaunchPlan, { transport: 'http' }>): Promise<void> {
+    let url: URL;
+    try {
+      url = new URL(plan.url);
+    } catch {
+      this.#toError(attempt, `invalid url: ${this.#log.redact(plan.url)}`);
+      return;
+    }
+    this.#log.lifecycle(`connecting to ${this.#log.redact(plan.url)}`);
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: plan.headers } });
+    await this.#connect(attempt, transport);
+  }
+
+  async #connect(attempt: Attempt, transport: Transport): Promise<void> {
+    const client = new Client(this.#clientInfo, { capabilities: {} });
+    attempt.client = client;
+    client.onerror = (err) => {
+      if (this.#isCurrent(attempt)) this.#log.lifecycle(`protocol: ${describeError(err)}`, 'warn');
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (this.#isCurrent(attempt) && this.#state === 'running') void this.#refreshTools(attempt, client);
+    });
+
+    const timeoutMs = this.#timings.initializeTimeoutMs;
+    try {
+      await this.#request(attempt, timeoutMs, new InitializeTimeout(), (signal) =>
+        client.connect(transport, { signal, timeout: SDK_TIMEOUT_MS }),
+      );
+    } catch (err) {
+      if (!this.#isCurrent(attempt)) return;
+      if (err instanceof McpError && err.data instanceof InitializeTimeout) {
+        this.#log.lifecycle(`initialize timed out: no answer within ${formatDuration(timeoutMs)}`, 'error');
+        this.#toError(attempt, `initialize did not answer within ${formatDuration(timeoutMs)}`);
+        return;
+      }
+      // A process that died during initialize says more about why in its exit (code, last stderr).
+      if (attempt.proc !== null) await this.#within(attempt.proc.exited, EXIT_EXPLAINS_MS);
+      if (this.#isCurrent(attempt)) this.#fail(attempt, `initialize failed: ${explain(err)}`);
+      return;
+    }
+    if (!this.#isCurrent(attempt)) {
+      await client.close().catch(() => {});
+      return;
+    }
+
+    this.#client = client;
+    const info = client.getServerVersion();
+    this.#set({ state: 'running', since: this.#clock.now() });
+    this.#log.lifecycle(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
+    attempt.cancels.add(
+      this.#clock.setTimeout(() => this.#backoff.recordStable(), this.#timings.stableResetMs),
+    );
+    this.#schedulePing(attempt, client);
+    await this.#refreshTools(attempt, client);
+  }
+
+  /**
+   * Runs an SDK request with a timeout on our clock: on expiry the request is aborted with an McpError
+   * whose data is `reason`.
+   */
+  async #request<T>(
+    attempt: Attempt,
+    timeoutMs: number,
+    reason: Error,
+    run: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    attempt.aborts.add(controller);
+    const cancel = this.#clock.setTimeout(
+      () => controller.abort(new McpError(ErrorCode.RequestTimeout, reason.message, reason)),
+      timeoutMs,
+    );
+    attempt.cancels.add(cancel);
+    try {
+      return await run(controller.signal);
+    } finally {
+      cancel();
+      attempt.cancels.delete(cancel);
+      attempt.aborts.delete(controller);
+    }
+  }
+
+  async #refreshTools(attempt: Attempt, client: Client): Promise<void> {
+    const seq = ++attempt.toolsSeq;
+    if (client.getServerCapabilities()?.tools === undefined) {
+      this.#tools = [];
+      this.#set({ toolCount: 0 });
+      this.emit('tools', []);
+      return;
+    }
+    const tools: Tool[] = [];
+    try {
+      const seen = new Set<string>();
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+        const params = cursor === undefined ? undefined : { cursor };
+        const result = await this.#request(
+          attempt,
+          this.#timings.initializeTimeoutMs,
+          new Error('tools/list timed out'),
+          (signal) => client.listTools(params, { signal, timeout: SDK_TIMEOUT_MS }),
+        );
+        tools.push(...result.tools);
+        cursor = result.nextCursor;
+        if (cursor === undefined || seen.has(cursor)) break;
+        seen.add(cursor);
+      }
+    } catch (err) {
+      if (this.#isCurrent(attempt)) this.#log.lifecycle(`tools/list failed: ${describeError(err)}`, 'warn');
+      return;
+    }
+    if (!this.#isCurrent(attempt) || seq !== attempt.toolsSeq || this.#state !== 'running') return;
+    this.#tools = tools;
+    this.#set({ toolCount: tools.length });
+    this.emit('tools', tools);
+  }
+
+  #schedulePing(attempt: Attempt, client: Client): void {
+    const cancel = this.#clock.setTimeout(() => {
+      attempt.cancels.delete(cancel);
+      void this.#ping(attempt, client);
+    }, this.#timings.pingIntervalMs);
+    attempt.cancels.add(cancel);
+  }
+
+  async #ping(attempt: Attempt, client: Client): Promise<void> {
+    if (!this.#isCurrent(attempt)) return;
+    let answered: boolean;
+    try {
+      await this.#request(attempt, this.#timings.pingTimeoutMs, new Error('ping timed out'), (signal) =>
+        client.ping({ signal, timeout: SDK_TIMEOUT_MS }),
+      );
+      answered = true;
+    } catch (err) {
+      // An error response is still an answer: the server is alive.
+      answered =
+        err instanceof McpError &&
+        err.code !== ErrorCode.RequestTimeout &&
+        err.code !== ErrorCode.ConnectionClosed;
+    }
+    if (!this.#isCurrent(attempt)) return;
+    const max = this.#timings.pingMissesBeforeRestart;
+    if (answered) {
+      attempt.pingMisses = 0;
+    } else {
+      attempt.pingMisses += 1;
+      this.#log.lifecycle(`health: ping missed (${attempt.pingMisses}/${max})`, 'warn');
+      if (attempt.pingMisses >= max) {
+        this.#fail(attempt, `stopped answering ping (${max} missed in a row); restarting`);
+        return;
+      }
+    }
+    this.#schedulePing(attempt, client);
+  }
+
+  async #writePid(proc: ServerProcess, command: string): Promise<void> {
+    if (this.#runDir === null) return;
+    try {
+      const startToken = await processStartToken(proc.pid);
+      await writePidFile(this.#runDir, {
+        name: this.name,
+        pid: proc.pid,
+        pgid: proc.pgid,
+        command,
+        startedAt: this.#clock.now(),
+        startToken,
+      });
+    } catch (err) {
+      this.#log.lifecycle(`could not write pid file: ${describeError(err)}`, 'warn');
+    }
+  }
+
+  // ─── endings ────────────────────────────────────────────────────────────────────────────────
+
+  #onExit(attempt: Attempt, info: ExitInfo): void {
+    const how = info.signal !== null ? `exited on signal ${info.signal}` : `exited with code ${info.code}`;
+    const unexpected = this.#isCurrent(attempt) && !attempt.ended;
+    this.#log.lifecycle(how, unexpected ? 'warn' : 'info');
+    if (!unexpected) return;
+    const during = this.#state === 'starting' ? ' before initialize answered' : '';
+    const last = attempt.stderr?.lastLine;
+    this.#fail(attempt, `${how}${during}${last ? `: ${last}` : ''}`);
+  }
+
+  /** A failure that counts toward crash-loop: back off and retry, or give up. */
+  #fail(attempt: Attempt, message: string): void {
+    if (!this.#isCurrent(attempt) || attempt.ended) return;
+    this.#endAttempt(attempt);
+    this.#lastError = this.#log.redact(message);
+    const now = this.#clock.now();
+    const decision = this.#backoff.recordFailure(now);
+    if (decision.kind === 'crash-loop') {
+      this.#set({ state: 'crash-loop', pid: null, since: null, nextRetryAt: null, toolCount: null });
+      this.#log.lifecycle(
+        `crash-loop: ${decision.failuresInWindow} failures in ${formatDuration(this.#timings.crashLoopWindowMs)}; ` +
+          `not restarting until you restart it or change its config`,
+        'error',
+      );
+      return;
+    }
+    const at = now + decision.delayMs;
+    this.#set({ state: 'backoff', pid: null, since: null, nextRetryAt: at, toolCount: null });
+    this.#log.lifecycle(
+      `backoff: next start at ${new Date(at).toISOString()} (attempt ${decision.attempt})`,
+      'warn',
+    );
+    this.#cancelRetry = this.#clock.setTimeout(() => {
+      this.#cancelRetry = null;
+      if (this.#attempt === attempt && this.#wanted) this.#launch();
+    }, decision.delayMs);
+  }
+
+  /** Cannot start, and retrying will not help: wait for the person (start, restart, config change). */
+  #toError(attempt: Attempt, message: string): void {
+    if (!this.#isCurrent(attempt) || attempt.ended) return;
+    this.#endAttempt(attempt);
+    this.#lastError = this.#log.redact(message);
+    this.#set({ state: 'error', pid: null, since: null, nextRetryAt: null, toolCount: null });
+    this.#log.lifecycle(`error: ${message}`, 'error');
+  }
+
+  /** Marks the attempt over and tears it down in the background; #idle settles when it is gone. */
+  #endAttempt(attempt: Attempt): void {
+    attempt.ended = true;
+    if (this.#attempt === attempt) this.#client = null;
+    this.#tools = [];
+    this.#track(this.#teardown(attempt));
+  }
+
+  /** Adds work that must finish before the runner is idle (a process group going away). */
+  #track(work: Promise<unknown>): void {
+    this.#idle = Promise.all([this.#idle, work.catch(() => {})]).then(() => {});
+  }
+
+  /** Resolves once all tracked work is done, including work added while waiting. */
+  async #settle(): Promise<void> {
+    for (;;) {
+      const idle = this.#idle;
+      await idle;
+      if (idle === this.#idle) return;
+    }
+  }
+
+  async #teardown(attempt: Attempt): Promise<void> {
+    for (const cancel of attempt.cancels) cancel();
+    attempt.cancels.clear();
+    for (const controller of attempt.aborts) controller.abort(new Error('stopping'));
+    attempt.aborts.clear();
+    const client = attempt.client;
+    attempt.client = null;
+    const proc = attempt.proc;
+    // Stop the process first (stdin close is step one); the client just detaches afterwards.
+    const stopped = proc?.stop();
+    await client?.close().catch(() => {});
+    if (proc === null || stopped === undefined) return;
+    await stopped;
+    await attempt.pidWrite;
+    if (this.#runDir !== null && !(proc.pgid !== null && (await isGroupAlive(proc.pgid)))) {
+      await removePidFile(this.#runDir, this.name, proc.pid).catch(() => {});
+    }
+  }
+
+  // ─── helpers ────────────────────────────────────────────────────────────────────────────────
+
+  #isCurrent(attempt: Attempt): boolean {
+    return this.#attempt === attempt && !attempt.ended;
+  }
+
+  #clearRetry(): void {
+    this.#cancelRetry?.();
+    this.#cancelRetry = null;
+  }
+
+  /** Resolves when p settles or ms pass on the clock. */
+  #within(p: Promise<unknown>, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const cancel = this.#clock.setTimeout(resolve, ms);
+      void p.then(() => {
+        cancel();
+        resolve();
+      });
+    });
+  }
+
+  #set(
+    patch: Partial<Pick<SupervisedStatus, 'state' | 'pid' | 'since' | 'nextRetryAt' | 'toolCount'>>,
+  ): void {
+    if (patch.state !== undefined) this.#state = patch.state;
+    if (patch.pid !== undefined) this.#pid = patch.pid;
+    if (patch.since !== undefined) this.#since = patch.since;
+    if (patch.nextRetryAt !== undefined) this.#nextRetryAt = patch.nextRetryAt;
+    if (patch.toolCount !== undefined) this.#toolCount = patch.toolCount;
+    this.#emitStatus();
+  }
+
+  #emitStatus(): void {
+    this.emit('status', this.status);
+  }
+}
+
+/** describeError plus the chain of causes ("fetch failed: connect ECONNREFUSED 127.0.0.1:9"). */
+function explain(err: unknown): string {
+  let text = describeError(err);
+  let cause = err instanceof Error ? err.cause : undefined;
+  for (let depth = 0; depth < 3 && cause instanceof Error; depth++) {
+    if (cause.message && !text.includes(cause.message)) text += `: ${cause.message}`;
+    cause = cause.cause;
+  }
+  return text;
+}
+
+/** POSIX-shell quoting, for showing a command line to people (never executed). */
+function quote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** 60000 → "60 s", 300000 → "5 min", 1500 → "1.5 s", 250 → "250 ms" */
+export function formatDuration(ms: number): string {
+  if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms >= 1_000) return `${Number((ms / 1_000).toFixed(1))} s`;
+  return `${ms} ms`;
+}

@@ -1,0 +1,227 @@
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { LogLine } from '../../../shared/logs.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import { describeError, UserError } from '../errors.ts';
+import { RotatingFile } from '../logs/rotating-file.ts';
+import { ServerLog } from '../logs/server-log.ts';
+import type { Random } from './backoff.ts';
+import { reapOrphans, type ReapedOrphan } from './pid-files.ts';
+import { ServerRunner, type ClientInfo } from './server-runner.ts';
+import {
+  DEFAULT_TIMINGS,
+  type DesiredServer,
+  type SupervisedStatus,
+  type SupervisorTimings,
+} from './types.ts';
+
+export interface SupervisorOptions {
+  clock?: Clock;
+  timings?: Partial<SupervisorTimings>;
+  random?: Random;
+  /** logs/<server>.log go here; null (default) keeps logs in memory only */
+  logsDir?: string | null;
+  /** pid files go here (run/); null (default) writes none and reaps nothing */
+  runDir?: string | null;
+  /** lines kept per server for the live view (default 5,000) */
+  ringCapacity?: number;
+  /** rotation of each server's log file (default 1 MiB, 3 old files) */
+  logFile?: { maxBytes?: number; keep?: number };
+  clientInfo?: ClientInfo;
+}
+
+export interface SupervisorEvents {
+  status: [SupervisedStatus];
+  log: [LogLine];
+  /** a server's tool list, after each successful tools/list */
+  tools: [name: string, tools: Tool[]];
+  /** a server left the desired set and its process is gone */
+  removed: [name: string];
+}
+
+/**
+ * Owns one ServerRunner per desired server. reconcile() makes the running set match the config:
+ * new servers start, removed ones stop, changed fingerprints restart, unchanged ones are left alone.
+ */
+export class Supervisor extends EventEmitter<SupervisorEvents> {
+  readonly #clock: Clock;
+  readonly #timings: SupervisorTimings;
+  readonly #random: Random;
+  readonly #logsDir: string | null;
+  readonly #runDir: string | null;
+  readonly #ringCapacity: number | undefined;
+  readonly #logFile: { maxBytes?: number; keep?: number };
+  readonly #clientInfo: ClientInfo | undefined;
+  readonly #runners = new Map<string, ServerRunner>();
+  readonly #logs = new Map<string, ServerLog>();
+  #reaping: Promise<ReapedOrphan[]> | null = null;
+  #queue: Promise<void> = Promise.resolve();
+  #shutdown: Promise<void> | null = null;
+
+  constructor(options: SupervisorOptions = {}) {
+    super();
+    this.#clock = options.clock ?? systemClock;
+    this.#timings = { ...DEFAULT_TIMINGS, ...options.timings };
+    this.#random = options.random ?? Math.random;
+    this.#logsDir = options.logsDir ?? null;
+    this.#runDir = options.runDir ?? null;
+    this.#ringCapacity = options.ringCapacity;
+    this.#logFile = options.logFile ?? {};
+    this.#clientInfo = options.clientInfo;
+  }
+
+  /**
+   * Kills process groups a previous, crashed run left behind (from the pid files in runDir) and
+   * notes each in that server's log. Runs once; reconcile() waits for it, so no server is started
+   * next to its own orphan.
+   */
+  reapOrphans(): Promise<ReapedOrphan[]> {
+    this.#reaping ??= this.#reap();
+    return this.#reaping;
+  }
+
+  async #reap(): Promise<ReapedOrphan[]> {
+    if (this.#runDir === null) return [];
+    const reaped = await reapOrphans(this.#runDir).catch(() => []);
+    for (const orphan of reaped) {
+      this.#logFor(orphan.name).lifecycle(
+        `reaped process group ${orphan.pgid} left by a previous run (pids ${orphan.killed.join(', ')}): ${orphan.command}`,
+        'warn',
+      );
+    }
+    return reaped;
+  }
+
+  /**
+   * Makes the supervised set match `desired`. Calls are applied in order; the promise resolves when
+   * removed servers are gone and changed ones restarted (not when new ones are running). Never rejects.
+   */
+  reconcile(desired: readonly DesiredServer[]): Promise<void> {
+    const run = this.#queue.then(() => this.#reconcile(desired));
+    this.#queue = run.catch(() => {});
+    return this.#queue;
+  }
+
+  async #reconcile(desired: readonly DesiredServer[]): Promise<void> {
+    await this.reapOrphans();
+    if (this.#shutdown !== null) return;
+    const wanted = new Map<string, DesiredServer>();
+    for (const server of desired) if (!wanted.has(server.name)) wanted.set(server.name, server);
+    const work: Promise<unknown>[] = [];
+    for (const [name, runner] of this.#runners) {
+      if (wanted.has(name)) continue;
+      this.#runners.delete(name);
+      work.push(runner.dispose().then(() => this.emit('removed', name)));
+    }
+    for (const server of wanted.values()) {
+      const runner = this.#runners.get(server.name);
+      if (runner) {
+        work.push(runner.update(server));
+      } else {
+        this.#add(server).start();
+      }
+    }
+    await Promise.all(work.map((w) => w.catch((err: unknown) => this.#internalError(err))));
+  }
+
+  /** Starts a supervised server that is stopped, errored or in crash-loop (clears its backoff). */
+  async start(name: string): Promise<void> {
+    this.#runner(name).start();
+  }
+
+  /** Stops a supervised server until start()/restart() (a config change does not restart it). */
+  async stop(name: string): Promise<void> {
+    await this.#runner(name).stop();
+  }
+
+  /** Restarts a server now; resolves once the old process group is gone. */
+  async restart(name: string): Promise<void> {
+    await this.#runner(name).restart();
+  }
+
+  status(): SupervisedStatus[] {
+    return [...this.#runners.values()].map((r) => r.status);
+  }
+
+  statusOf(name: string): SupervisedStatus | undefined {
+    return this.#runners.get(name)?.status;
+  }
+
+  /** The runner of a server (its MCP client and tools, for the bridge). */
+  runner(name: string): ServerRunner | undefined {
+    return this.#runners.get(name);
+  }
+
+  /** The newest `limit` lines of a server's live log (also for servers removed since). */
+  logs(name: string, limit = Infinity): LogLine[] {
+    const lines = this.#logs.get(name)?.lines() ?? [];
+    return limit >= lines.length ? lines : lines.slice(lines.length - limit);
+  }
+
+  /** Stops every server in parallel; resolves when every process group is gone and logs are on disk. */
+  shutdown(): Promise<void> {
+    this.#shutdown ??= (async () => {
+      await this.#queue;
+      const runners = [...this.#runners.values()];
+      this.#runners.clear();
+      await Promise.all(runners.map((r) => r.dispose().catch((err: unknown) => this.#internalError(err))));
+      await Promise.all([...this.#logs.values()].map((log) => log.close().catch(() => {})));
+    })();
+    return this.#shutdown;
+  }
+
+  #add(server: DesiredServer): ServerRunner {
+    const runner = new ServerRunner({
+      desired: server,
+      clock: this.#clock,
+      timings: this.#timings,
+      random: this.#random,
+      log: this.#logFor(server.name),
+      runDir: this.#runDir,
+      ...(this.#clientInfo ? { clientInfo: this.#clientInfo } : {}),
+    });
+    runner.on('status', (status) => this.emit('status', status));
+    runner.on('tools', (tools) => this.emit('tools', server.name, tools));
+    this.#runners.set(server.name, runner);
+    return runner;
+  }
+
+  #logFor(name: string): ServerLog {
+    let log = this.#logs.get(name);
+    if (!log) {
+      const file =
+        this.#logsDir === null
+          ? null
+          : new RotatingFile(join(this.#logsDir, `${encodeURIComponent(name)}.log`), {
+              ...this.#logFile,
+              onError: (err) => this.emit('log', this.#note(name, `log file: ${describeError(err)}`)),
+            });
+      log = new ServerLog({
+        server: name,
+        clock: this.#clock,
+        file,
+        ...(this.#ringCapacity ? { capacity: this.#ringCapacity } : {}),
+        onLine: (line) => this.emit('log', line),
+      });
+      this.#logs.set(name, log);
+    }
+    return log;
+  }
+
+  #note(server: string, text: string): LogLine {
+    return { server, ts: this.#clock.now(), source: 'lifecycle', level: 'warn', text };
+  }
+
+  #runner(name: string): ServerRunner {
+    const runner = this.#runners.get(name);
+    if (!runner)
+      throw new UserError(`server "${name}" is not supervised`, { hint: 'is it approved and enabled?' });
+    return runner;
+  }
+
+  #internalError(err: unknown): void {
+    // Runners handle their own failures; reaching here is a bug. Keep supervising the others.
+    console.error('switchboard supervisor:', err);
+  }
+}

@@ -1,0 +1,37 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+
+/** The Node running the tests (the bundled Node 24); servers are spawned with it, by absolute path. */
+export const NODE = process.execPath;
+
+/** A real MCP server from npm: @modelcontextprotocol/server-everything over stdio. */
+export function everythingServer(): { command: string; args: string[] } {
+  return { command: NODE, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+}
+
+/** A fixture script in test/fixtures, run with node. */
+export function fixtureServer(name: string, ...args: string[]): { command: string; args: string[] } {
+  return { command: NODE, args: [fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)), ...args] };
+}
+
+/** Polls until check() returns a value (not undefined/null/false) or the timeout passes. */
+export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,134 @@
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
+import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+let t: TempHome;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  t = tempHome();
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  }
+  t.cleanup();
+});
+
+async function status(): Promise<{ live: boolean; servers: ServerStatus[] }> {
+  const result = await runCli(['status', '--json'], t.env);
+  expect(result.code, result.stderr).toBe(0);
+  return StatusReportSchema.parse(JSON.parse(result.stdout));
+}
+
+async function serverState(name: string, wanted: (s: ServerStatus) => boolean, what: string): Promise<ServerStatus> {
+  return waitFor(async () => (await status()).servers.find((s) => s.name === name && wanted(s)), 45_000, what);
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+describe('switchboard CLI against a real `switchboard serve`', () => {
+  it('adds, approves and runs server-everything, restarts it after kill -9, and stops it on SIGTERM', async () => {
+    const { command, args } = everythingServer();
+    const add = await runCli(['add', 'everything', '--', command, ...args], t.env);
+    expect(add.code, add.stderr).toBe(0);
+
+    const offline = await status();
+    expect(offline.live).toBe(false);
+    expect(offline.servers).toMatchObject([{ name: 'everything', state: 'pending-approval', pid: null }]);
+
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    await waitFor(() => serve.output().includes('Waiting for approval: everything'), 5_000, 'pending notice');
+    expect((await status()).live).toBe(true);
+
+    const approve = await runCli(['approve', 'everything'], t.env);
+    expect(approve.code, approve.stderr).toBe(0);
+    expect(approve.stdout).toContain(`command: ${command} ${args.join(' ')}`);
+
+    const first = await serverState('everything', (s) => s.state === 'running', 'running');
+    expect(first.toolCount).toBeGreaterThan(3);
+    process.kill(first.pid!, 'SIGKILL');
+    const second = await serverState('everything', (s) => s.state === 'running' && s.pid !== first.pid, 'restarted');
+    expect(second.restarts).toBe(1);
+
+    const logs = await runCli(['logs', 'everything'], t.env);
+    expect(logs.stdout).toMatch(/exited .*SIGKILL/);
+
+    serve.child.kill('SIGTERM');
+    expect(await exited(serve.child)).toBe(0);
+    expect(isAlive(second.pid!)).toBe(false);
+    expect((await status()).live).toBe(false);
+  });
+
+  it('reaps the servers a killed `serve` left behind when it starts again', async () => {
+    t.writeServers({ mcpServers: { a: fixtureServer('env-echo-server.mjs') } });
+    await runCli(['approve', 'a'], t.env);
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    const orphan = await serverState('a', (s) => s.state === 'running', 'running');
+    serve.child.kill('SIGKILL');
+    await exited(serve.child);
+    expect(isAlive(orphan.pid!)).toBe(true);
+
+    const again = await startServe(t.env);
+    children.push(again.child);
+    await waitFor(() => !isAlive(orphan.pid!), 10_000, 'orphan reaped');
+    const fresh = await serverState('a', (s) => s.state === 'running', 'running again');
+    expect(fresh.pid).not.toBe(orphan.pid);
+  });
+
+  it('keeps a secret in the keychain: resolved at spawn, redacted from logs, absent from every file', async () => {
+    const canary = `canary-${Math.random().toString(36).slice(2)}-value`;
+    const set = await runCli(['secret', 'set', 'sb-test-canary'], t.env, canary + '\n');
+    expect(set.code, set.stderr).toBe(0);
+    const list = await runCli(['secret', 'list'], t.env);
+    expect(list.stdout).toContain('sb-test-canary');
+    expect(list.stdout).not.toContain(canary);
+
+    t.writeServers({ mcpServers: { env: { ...fixtureServer('env-echo-server.mjs', 'CANARY'), env: { CANARY: '${secret:sb-test-canary}' } } } });
+    await runCli(['approve', 'env'], t.env);
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    await serverState('env', (s) => s.state === 'running', 'running');
+    const logs = await runCli(['logs', 'env'], t.env);
+    expect(logs.stdout).toContain('env-echo starting with CANARY=[redacted]');
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+
+    for (const file of allFiles(t.dir)) {
+      if (statSync(file).size > 5_000_000) continue;
+      expect(readFileSync(file, 'utf8'), file).not.toContain(canary);
+    }
+    expect(serve.output()).not.toContain(canary);
+    const rm = await runCli(['secret', 'rm', 'sb-test-canary'], t.env);
+    expect(rm.code).toBe(0);
+  });
+
+  it('answers bad input with clear errors and the documented exit codes', async () => {
+    expect((await runCli(['frobnicate'], t.env)).code).toBe(2);
+    const unknown = await runCli(['approve', 'nope'], t.env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no server named "nope"');
+    const shell = await runCli(['add', 'gh', '--', 'npx -y server-github'], t.env);
+    expect(shell.code).toBe(1);
+    expect(shell.stderr).toContain('put arguments in "args"');
+    t.writeServers('{ "mcpServers": { "x": { "command": 42 } } }');
+    const st = await runCli(['status'], t.env);
+    expect(st.stdout).toContain('servers.json:1:');
+    expect(st.stdout).toContain('server "x", field "command"');
+  });
+});

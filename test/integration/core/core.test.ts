@@ -1,0 +1,140 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Core } from '../../../electron/core/core.ts';
+import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
+import type { ServerStatus } from '../../../shared/status.ts';
+import { everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+let t: TempHome;
+let core: Core;
+
+function statusOf(name: string): ServerStatus | undefined {
+  return core.status().servers.find((s) => s.name === name);
+}
+
+async function running(name: string): Promise<ServerStatus> {
+  return waitFor(() => {
+    const s = statusOf(name);
+    return s?.state === 'running' ? s : undefined;
+  }, 45_000, `${name} running (last: ${JSON.stringify(statusOf(name))})`);
+}
+
+beforeEach(() => {
+  t = tempHome();
+});
+
+afterEach(async () => {
+  await core?.shutdown();
+  t.cleanup();
+});
+
+function startCore(): Promise<void> {
+  core = new Core({ home: t.home, keychain: new OsKeychain(), env: t.env, watch: true });
+  return core.start();
+}
+
+describe('core: trust and supervision with real servers', () => {
+  it('keeps a new server pending until approved, then runs it with its tools listed', async () => {
+    t.writeServers({ mcpServers: { everything: everythingServer() } });
+    await startCore();
+    expect(statusOf('everything')).toMatchObject({ state: 'pending-approval', pid: null });
+    // Pending means never spawned: nothing has been started for it at all.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statusOf('everything')?.pid).toBeNull();
+    expect(core.supervisor()?.statusOf('everything')).toBeUndefined();
+
+    const approval = core.approve('everything');
+    expect(approval.launch[0]).toBe(`command: ${everythingServer().command} ${everythingServer().args.join(' ')}`);
+    const s = await running('everything');
+    expect(s.pid).toBeGreaterThan(0);
+    const tools = await waitFor(() => statusOf('everything')?.toolCount, 10_000, 'tool count');
+    expect(tools).toBeGreaterThan(3);
+    // The approval lives in app state, never in the user's servers.json.
+    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(approval.fingerprint);
+    expect(readFileSync(t.home.stateFile, 'utf8')).toContain(approval.fingerprint);
+  });
+
+  it('cannot be approved by editing servers.json', async () => {
+    t.writeServers({ mcpServers: { everything: { ...everythingServer(), approved: true } } });
+    await startCore();
+    expect(core.status().configError).toContain('unknown field "approved"');
+    expect(core.status().servers).toEqual([]);
+  });
+
+  it('hot reload restarts only the server whose config changed', async () => {
+    const a = fixtureServer('env-echo-server.mjs', 'A_VALUE');
+    const b = fixtureServer('env-echo-server.mjs', 'B_VALUE');
+    t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '1' } }, b } });
+    await startCore();
+    core.approve('a');
+    core.approve('b');
+    const pidA = (await running('a')).pid;
+    const pidB = (await running('b')).pid;
+
+    // Change a: it goes back to pending (config changed), b keeps running untouched.
+    t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '2' } }, b } });
+    await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'a pending after edit');
+    await waitFor(() => !isAlive(pidA!), 10_000, 'old a process gone');
+    expect(statusOf('b')).toMatchObject({ state: 'running', pid: pidB });
+    core.approve('a');
+    const newA = await running('a');
+    expect(newA.pid).not.toBe(pidA);
+    expect(statusOf('b')?.pid).toBe(pidB);
+
+    // Adding a server does not restart the others.
+    t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '2' } }, b, c: everythingServer() } });
+    await waitFor(() => statusOf('c')?.state === 'pending-approval', 10_000, 'c appears');
+    expect(statusOf('a')?.pid).toBe(newA.pid);
+    expect(statusOf('b')?.pid).toBe(pidB);
+
+    // Removing a server stops it.
+    t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '2' } } } });
+    await waitFor(() => !isAlive(pidB!), 10_000, 'b stopped after removal');
+    expect(statusOf('b')).toBeUndefined();
+    expect(statusOf('a')?.pid).toBe(newA.pid);
+  });
+
+  it('keeps the last good config running when servers.json becomes invalid', async () => {
+    t.writeServers({ mcpServers: { a: fixtureServer('env-echo-server.mjs') } });
+    await startCore();
+    core.approve('a');
+    const pid = (await running('a')).pid;
+    writeFileSync(t.home.serversFile, '{ "mcpServers": { "a": { "command": "node", "args": [ } }');
+    await waitFor(() => core.status().configError, 10_000, 'config error reported');
+    expect(core.status().configError).toMatch(/^servers\.json:1:\d+: not valid JSON/);
+    expect(statusOf('a')).toMatchObject({ state: 'running', pid });
+    expect(isAlive(pid!)).toBe(true);
+  });
+
+  it('deny keeps a server from running until its config changes', async () => {
+    const server = fixtureServer('env-echo-server.mjs');
+    t.writeServers({ mcpServers: { a: server } });
+    await startCore();
+    core.deny('a');
+    expect(statusOf('a')?.state).toBe('denied');
+    await expect(core.startServer('a')).rejects.toThrow('was denied');
+    t.writeServers({ mcpServers: { a: { ...server, env: { X: '1' } } } });
+    await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'pending again after change');
+  });
+
+  it('refuses a literal secret in env with the one-step fix, and never starts it', async () => {
+    t.writeServers({
+      mcpServers: { gh: { ...fixtureServer('env-echo-server.mjs'), env: { GITHUB_TOKEN: 'ghp_8fK2mQ9xLr4TzW7bN1vC5yH3jD6sA0pE2uRt' } } },
+    });
+    await startCore();
+    const s = statusOf('gh');
+    expect(s?.state).toBe('error');
+    expect(s?.lastError).toContain('switchboard secret move gh GITHUB_TOKEN');
+    expect(s?.lastError).not.toContain('ghp_8fK2');
+    expect(() => core.approve('gh')).toThrow('cannot be approved');
+  });
+
+  it('reports a missing command as an error a person can act on', async () => {
+    t.writeServers({ mcpServers: { ghost: { command: 'definitely-not-installed-xyz' } } });
+    await startCore();
+    core.approve('ghost');
+    const s = await waitFor(() => (statusOf('ghost')?.state === 'error' ? statusOf('ghost') : undefined), 10_000, 'error state');
+    expect(s.lastError).toContain('command "definitely-not-installed-xyz" was not found');
+  });
+});

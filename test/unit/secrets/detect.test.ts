@@ -1,0 +1,138 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  findLiteralSecrets,
+  isRandomLooking,
+  literalSecretReason,
+} from '../../../electron/core/secrets/detect.ts';
+
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const random = (length: number, alphabet = BASE62) =>
+  Array.from({ length }, () => alphabet[randomInt(alphabet.length)]).join('');
+
+// Fixed samples (generated once) so the table never flakes; the randomised check is at the end.
+const FLAGGED: [string, string][] = [
+  ['GITHUB_TOKEN', 'ghp_JahwcXGXlOX8qQzHQMxQzyxLELDfx4SHKvtJ'],
+  ['SOME_SETTING', 'ghp_eVbaedVkFY88AvM3C4YO95PdJXo3utydDnjR'],
+  [
+    'GITHUB_PERSONAL_ACCESS_TOKEN',
+    'github_pat_11APJn09ghgnetOH9lENK6x4LfrtpC3cLuqR8PBwSvezek43e4ftMaeKgLiZzh',
+  ],
+  ['LLM', 'sk-TQBvQuQ8BKScfAgdUPRFrg9U7zpK94oaMwJkrNTClp5sNi0h'],
+  [
+    'ANTHROPIC',
+    'sk-ant-api03-ock2Omk8i6lvsfOVEP2oigAihM2Tv3SELuXVIucnBd2VSUC9QA16sNB6EziD4GOGolAEtYpcYIIdBv7O',
+  ],
+  ['AWS_ACCESS_KEY_ID', 'AKIAIOSFODNN7EXAMPLE'],
+  ['ID', 'AKIAIOSFODNN7EXAMPLE'],
+  ['AWS_SECRET_ACCESS_KEY', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+  ['S', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'],
+  ['SESSION', 'efb51e94351684c214783ed916a04aba'],
+  ['SESSION', 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6'],
+  ['SIGNING', 'toHMeQgnWsNC9R6gNoHy174QShktMdS+O2URg4M9'],
+  ['Authorization', 'Bearer abc123'],
+  ['authorization', 'token abc'],
+  ['Proxy-Authorization', 'Basic dXNlcjpwYXNz'],
+  ['X-API-Key', 'abcd1234efgh'],
+  ['GITHUB_PAT', 'whatever123'],
+  ['githubPat', 'abc'],
+  ['DB_PASSWORD', 'hunter2'],
+  ['POSTGRES_PASSWORD', 'postgres'],
+  ['CLIENT_SECRET', 'short'],
+  ['SERVICE_CREDENTIALS', '{"key":"v"}'],
+  ['SLACK_BOT_TOKEN', 'xoxb-352954482663-0kI0u1CIMrCTIF7QOooWHX2z'],
+  ['API_KEY', 'hunter2'],
+  ['DATABASE_URL', 'postgres://me:s3cretpass@db.internal/app'],
+  ['WEBHOOK', 'https://hooks.example.com/services/T024BE7LD/B01ABCD2EFG/Imc8LUHltrbT7luS4MRETLaC'],
+  ['OPTS', '--api-key=biZSK1q6Dk8CwVSwctfCLKEknv'],
+  ['JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+];
+
+const NOT_FLAGGED: [string, string][] = [
+  ['PATH', '/usr/local/bin:/usr/bin:/bin'],
+  ['HOME', '/home/me/projects'],
+  ['WORKSPACE', 'C:\\Users\\me\\Documents\\Projects'],
+  ['FS_ROOT', '~/Documents/notes'],
+  ['ALLOWED_DIRS', '/home/me/projects,/tmp'],
+  ['NODE_ENV', 'production'],
+  ['DEBUG', 'true'],
+  ['PORT', '8080'],
+  ['LOG_LEVEL', 'info'],
+  ['TZ', 'Europe/Berlin'],
+  ['LANG', 'en_US.UTF-8'],
+  ['BASE_URL', 'https://api.example.com/v1/mcp'],
+  ['TOKEN_URL', 'https://auth.example.com/oauth/token'],
+  ['DB_URL', 'postgres://me@db:5432/app'],
+  ['MODEL', 'claude-3-5-sonnet-20241022'],
+  ['MODEL', 'anthropic/claude-sonnet-4-20250514'],
+  ['SERVER_NAME', 'MyCompanyInternalServer2024'],
+  ['HOST', 'postgres-primary-01.internal'],
+  ['VERSION', 'v1.2.3-beta.4+build.20240101'],
+  ['PROJECT_ID', '550e8400-e29b-41d4-a716-446655440000'],
+  ['COMMIT', '3f2a9c1'],
+  ['NODE_OPTIONS', '--max-old-space-size=4096'],
+  [
+    'User-Agent',
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  ],
+  ['Accept', 'application/json, text/event-stream'],
+  // secret-like names with values that are plainly not secrets
+  ['MAX_TOKENS', '4096'],
+  ['TOKENIZER', 'cl100k_base'],
+  ['GOOGLE_APPLICATION_CREDENTIALS', '/home/me/.config/gcloud/key.json'],
+  ['SORT_KEY', 'name'],
+  ['KEYBOARD_LAYOUT', 'us'],
+  ['PATTERN', '*.ts'],
+  ['ENABLE_API_KEY_AUTH', 'false'],
+  ['GITHUB_TOKEN', ''],
+  // references are not literals
+  ['GITHUB_TOKEN', '${secret:github-token}'],
+  ['Authorization', 'Bearer ${secret:docs}'],
+  ['API_KEY', '${env:API_KEY}'],
+  ['DATABASE_URL', 'postgres://${env:DB_USER}:${secret:db}@db/app'],
+  ['PAIR', '${secret:a}:${secret:b}'],
+];
+
+describe('literal secrets in a server config', () => {
+  it.each(FLAGGED)('flags %s = %s', (key, value) => {
+    expect(literalSecretReason(key, value)).toBeTypeOf('string');
+  });
+
+  it.each(NOT_FLAGGED)('does not flag %s = %s', (key, value) => {
+    expect(literalSecretReason(key, value)).toBeUndefined();
+  });
+
+  it('reports field, key and reason but never the value', () => {
+    const token = `ghp_${random(36)}`;
+    const stdio = findLiteralSecrets({ env: { GITHUB_TOKEN: token, NODE_ENV: 'production' } });
+    expect(stdio).toEqual([{ field: 'env', key: 'GITHUB_TOKEN', reason: 'looks like a GitHub token' }]);
+    const remote = findLiteralSecrets({
+      headers: { Authorization: 'Bearer abc123', Accept: 'application/json' },
+    });
+    expect(remote).toEqual([
+      { field: 'headers', key: 'Authorization', reason: expect.any(String) as string },
+    ]);
+    const all = JSON.stringify([stdio, remote]);
+    expect(all).not.toContain(token);
+    expect(all).not.toContain('abc123');
+  });
+
+  it('accepts a config that keeps its secrets in references', () => {
+    expect(
+      findLiteralSecrets({
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:github-token}', PATH: '/usr/bin' },
+      }),
+    ).toEqual([]);
+    expect(findLiteralSecrets({ headers: { Authorization: 'Bearer ${secret:docs}' } })).toEqual([]);
+  });
+
+  it('flags nearly all random keys of 24+ characters under innocent names', () => {
+    // A statistical check of the entropy thresholds: random base62 keys must not slip through.
+    let missed = 0;
+    for (let i = 0; i < 2000; i++) if (!isRandomLooking(random(24 + (i % 40)))) missed++;
+    expect(missed / 2000).toBeLessThan(0.03);
+    let hexMissed = 0;
+    for (let i = 0; i < 2000; i++) if (!isRandomLooking(randomBytes(16).toString('hex'))) hexMissed++;
+    expect(hexMissed / 2000).toBeLessThan(0.005);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { RedactingLineSplitter, Redactor } from '../../../electron/core/logs/redact.ts';
+
+describe('Redactor', () => {
+  it('replaces every occurrence of every secret', () => {
+    const r = new Redactor(['hunter22', 'sk-abc123']);
+    expect(r.redact('a hunter22 b hunter22 c sk-abc123')).toBe('a [redacted] b [redacted] c [redacted]');
+  });
+
+  it('ignores values shorter than 4 characters and empty ones', () => {
+    const r = new Redactor(['', 'on', 'abc', 'abcd']);
+    expect(r.redact('on abc abcd')).toBe('on abc [redacted]');
+  });
+
+  it('treats regex metacharacters literally', () => {
+    const r = new Redactor(['a.b*c(d)$']);
+    expect(r.redact('x a.b*c(d)$ y aXbbbcd')).toBe('x [redacted] y aXbbbcd');
+  });
+
+  it('replaces the longer of two overlapping secrets whole', () => {
+    const r = new Redactor(['token', 'token-extended']);
+    expect(r.redact('token-extended and token')).toBe('[redacted] and [redacted]');
+  });
+
+  it('scrubs each line of a multi-line secret (logs are per line)', () => {
+    const r = new Redactor(['-----BEGIN KEY-----\nMIIEsecretbody\n-----END KEY-----']);
+    expect(r.redact('MIIEsecretbody')).toBe('[redacted]');
+  });
+
+  it('passes text through when it knows no secret', () => {
+    expect(new Redactor().redact('nothing to hide')).toBe('nothing to hide');
+  });
+});
+
+describe('RedactingLineSplitter', () => {
+  function split(secrets: string[], chunks: (string | Buffer)[], max?: number): string[] {
+    const lines: string[] = [];
+    const s = new RedactingLineSplitter(new Redactor(secrets), (l) => lines.push(l), max);
+    for (const c of chunks) s.push(c);
+    s.end();
+    return lines;
+  }
+
+  it('catches a secret split across chunks', () => {
+    expect(split(['supersecret'], ['key=super', 'sec', 'ret done\nnext'])).toEqual([
+      'key=[redacted] done',
+      'next',
+    ]);
+  });
+
+  it('splits lines, drops CR, keeps empty lines, emits the unterminated tail at the end', () => {
+    expect(split([], ['a\r\nb\n\nc'])).toEqual(['a', 'b', '', 'c']);
+  });
+
+  it('decodes multi-byte characters split across chunks', () => {
+    const bytes = Buffer.from('héllo ✓\n');
+    expect(split([], [bytes.subarray(0, 2), bytes.subarray(2, 9), bytes.subarray(9)])).toEqual(['héllo ✓']);
+  });
+
+  it('cuts an over-long line into pieces without ever cutting through a secret', () => {
+    const secret = 'SECRETSECRET';
+    const text = 'x'.repeat(95) + secret + 'y'.repeat(50);
+    // Feed it one character at a time: every cut point is tried.
+    const lines = split([secret], [...text, '\n'], 100);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join('')).toBe('x'.repeat(95) + '[redacted]' + 'y'.repeat(50));
+    for (const l of lines) expect(l).not.toMatch(/SECRET|ECRET|SECRE/);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { RingBuffer } from '../../../electron/core/logs/ring-buffer.ts';
+
+describe('RingBuffer', () => {
+  it('keeps the newest items up to its capacity, oldest first', () => {
+    const r = new RingBuffer<number>(3);
+    expect(r.toArray()).toEqual([]);
+    expect(r.last()).toBeUndefined();
+    for (let i = 1; i <= 7; i++) r.push(i);
+    expect(r.toArray()).toEqual([5, 6, 7]);
+    expect(r.size).toBe(3);
+    expect(r.last()).toBe(7);
+    r.clear();
+    expect(r.toArray()).toEqual([]);
+    r.push(8);
+    expect(r.toArray()).toEqual([8]);
+  });
+
+  it('holds 5,000 lines of a chatty server and no more', () => {
+    const r = new RingBuffer<string>(5_000);
+    for (let i = 0; i < 12_345; i++) r.push(`line ${i}`);
+    const all = r.toArray();
+    expect(all).toHaveLength(5_000);
+    expect(all[0]).toBe('line 7345');
+    expect(all.at(-1)).toBe('line 12344');
+  });
+
+  it('refuses a capacity that is not a positive integer', () => {
+    expect(() => new RingBuffer(0)).toThrow(RangeError);
+    expect(() => new RingBuffer(1.5)).toThrow(RangeError);
+  });
+});
