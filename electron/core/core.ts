@@ -1,3 +1,4 @@
+import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -41,6 +42,10 @@ export interface CoreEvents {
   log: [LogLine];
   /** servers.json was (re)read: the config error changed, or servers were added/removed */
   config: [StatusReport];
+  /** a running server's tool list, after each tools/list */
+  tools: [name: string, tools: Tool[]];
+  /** a notification from a running server (list_changed, logging, …), for the bridge */
+  notification: [name: string, notification: Notification];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -125,6 +130,8 @@ export class Core {
     });
     this.#supervisor.on('status', (status) => this.events.emit('status', this.#withTrust(status.name) ?? status));
     this.#supervisor.on('log', (line) => this.events.emit('log', line));
+    this.#supervisor.on('tools', (name, tools) => this.events.emit('tools', name, tools));
+    this.#supervisor.on('notification', (name, n) => this.events.emit('notification', name, n));
     await this.#supervisor.reapOrphans();
     this.load();
     this.#apply();

@@ -3,8 +3,8 @@ import { DEFAULT_BRIDGE_PORT } from '../../shared/api.ts';
 import type { Clock } from '../core/clock.ts';
 import { Core } from '../core/core.ts';
 import { writeFileAtomic } from '../core/fs/atomic-write.ts';
-import { CONTROL_TOKEN, ensureToken } from '../core/bridge/auth.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
+import { TokenStore } from '../core/bridge/tokens.ts';
 import type { HomePaths } from '../core/home.ts';
 import type { Keychain } from '../core/secrets/keychain.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
@@ -24,6 +24,8 @@ export interface HeadlessOptions {
 export interface Headless {
   core: Core;
   bridge: BridgeServer;
+  /** the bridge's tokens: the control API's and one per editor */
+  tokens: TokenStore;
   port: number;
   stop(): Promise<void>;
 }
@@ -36,18 +38,19 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const { home } = options;
   const env = options.env ?? process.env;
   for (const dir of [home.root, home.run, home.logs]) mkdirSync(dir, { recursive: true });
-  const controlToken = ensureToken(home.tokens, CONTROL_TOKEN);
+  const tokens = new TokenStore(home.tokens, { watch: true });
+  tokens.controlToken();
   const core = new Core({
     home,
     keychain: options.keychain,
     env,
     watch: true,
-    commandPath: await resolveLoginPath(env),
+    commandPath: await resolveLoginPath({ env }),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.timings ? { timings: options.timings } : {}),
   });
   const port = options.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
-  const bridge = new BridgeServer({ core, port, controlToken });
+  const bridge = new BridgeServer({ core, port, tokens });
   const boundPort = await bridge.listen();
   try {
     await core.start();

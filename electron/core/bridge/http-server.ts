@@ -1,15 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Core } from '../core.ts';
 import { UserError } from '../errors.ts';
-import { bearerMatches } from './auth.ts';
 import { createControlApi } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
+import { McpEndpoint } from './mcp-endpoint.ts';
 import { refuseForeignRequest } from './origin-guard.ts';
+import type { TokenStore } from './tokens.ts';
 
 export interface BridgeOptions {
   core: Core;
   port: number;
-  controlToken: string;
+  /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
+  tokens: TokenStore;
 }
 
 /**
@@ -19,13 +21,15 @@ export interface BridgeOptions {
 export class BridgeServer {
   readonly #options: BridgeOptions;
   readonly #api: ReturnType<typeof createControlApi>;
+  readonly #mcp: McpEndpoint;
   #server: Server | undefined;
   #port: number;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
-    this.#api = createControlApi(options.core);
+    this.#api = createControlApi(options.core, options.tokens);
+    this.#mcp = new McpEndpoint(options.core);
   }
 
   get port(): number {
@@ -55,6 +59,7 @@ export class BridgeServer {
 
   async close(): Promise<void> {
     this.#api.close();
+    this.#mcp.close();
     const server = this.#server;
     this.#server = undefined;
     if (!server) return;
@@ -66,12 +71,16 @@ export class BridgeServer {
     try {
       const refusal = refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
+      const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
+      if (!url) return sendJson(res, 400, { error: 'bad request' });
       if (url.pathname.startsWith('/api/')) {
-        if (!bearerMatches(req.headers.authorization, this.#options.controlToken)) {
-          return sendJson(res, 401, { error: 'unauthorized' });
-        }
+        if (!this.#options.tokens.verifyControl(req.headers.authorization)) return unauthorized(res);
         return await this.#api.handle(req, res, url);
+      }
+      if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
+        const editor = this.#options.tokens.verifyEditor(req.headers.authorization);
+        if (!editor) return unauthorized(res);
+        return await this.#mcp.handle(req, res, url.pathname, editor);
       }
       return sendJson(res, 404, { error: 'not found' });
     } catch (err) {
@@ -84,4 +93,10 @@ export class BridgeServer {
       return sendJson(res, 500, { error: 'internal error' });
     }
   }
+}
+
+/** 401 for a missing or wrong token: the same answer either way, so it tells a caller nothing. */
+function unauthorized(res: ServerResponse): void {
+  res.setHeader('www-authenticate', 'Bearer realm="switchboard"');
+  sendJson(res, 401, { error: 'unauthorized' });
 }

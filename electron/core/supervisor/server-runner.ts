@@ -6,6 +6,7 @@ import {
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
+  type Notification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState } from '../../../shared/status.ts';
@@ -40,6 +41,8 @@ export interface ServerRunnerEvents {
   status: [SupervisedStatus];
   /** the tool list after each successful tools/list (initial, and after list_changed) */
   tools: [Tool[]];
+  /** any notification from the server (list_changed, logging, …), for the bridge to fan out */
+  notification: [Notification];
 }
 
 /**
@@ -314,9 +317,13 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     client.onerror = (err) => {
       if (this.#isCurrent(attempt)) this.#log.lifecycle(`protocol: ${describeError(err)}`, 'warn');
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
       if (this.#isCurrent(attempt) && this.#state === 'running') void this.#refreshTools(attempt, client);
+      if (this.#isCurrent(attempt)) this.emit('notification', notification);
     });
+    client.fallbackNotificationHandler = async (notification) => {
+      if (this.#isCurrent(attempt)) this.emit('notification', notification);
+    };
 
     const timeoutMs = this.#timings.initializeTimeoutMs;
     try {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLine } from '../../../shared/logs.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { describeError, UserError } from '../errors.ts';
@@ -36,6 +36,8 @@ export interface SupervisorEvents {
   log: [LogLine];
   /** a server's tool list, after each successful tools/list */
   tools: [name: string, tools: Tool[]];
+  /** a notification from a server (list_changed, logging, …), for the bridge to fan out */
+  notification: [name: string, notification: Notification];
   /** a server left the desired set and its process is gone */
   removed: [name: string];
 }
@@ -183,6 +185,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     });
     runner.on('status', (status) => this.emit('status', status));
     runner.on('tools', (tools) => this.emit('tools', server.name, tools));
+    runner.on('notification', (notification) => this.emit('notification', server.name, notification));
     this.#runners.set(server.name, runner);
     return runner;
   }

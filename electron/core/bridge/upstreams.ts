@@ -1,0 +1,100 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ServerStatus } from '../../../shared/status.ts';
+import type { Core } from '../core.ts';
+import { ErrorCodes } from './json-rpc.ts';
+
+/** A running server the bridge can relay to: Switchboard's one MCP client connection to it. */
+export interface Upstream {
+  name: string;
+  client: Client;
+  tools: readonly Tool[];
+}
+
+export type UpstreamLookup =
+  | { ok: true; upstream: Upstream }
+  | { ok: false; code: number; message: string; state: ServerStatus['state'] | 'unknown' };
+
+/** How long a request waits for a server that is starting before it is told so. */
+const STARTING_WAIT_MS = 15_000;
+
+/** The bridge's view of the core: which servers can answer now, and why the others cannot. */
+export class Upstreams {
+  readonly #core: Core;
+
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  /** The running servers, for the aggregate endpoint. */
+  running(): Upstream[] {
+    const result: Upstream[] = [];
+    const supervisor = this.#core.supervisor();
+    if (!supervisor) return result;
+    for (const status of supervisor.status()) {
+      const upstream = this.#ready(status.name);
+      if (upstream) result.push(upstream);
+    }
+    return result;
+  }
+
+  /** The server if it is running; waits a little while it is starting; else why it is not. */
+  async acquire(name: string): Promise<UpstreamLookup> {
+    const ready = this.#ready(name);
+    if (ready) return { ok: true, upstream: ready };
+    let status = this.#status(name);
+    if (status?.state === 'starting') {
+      status = await this.#settled(name);
+      const now = this.#ready(name);
+      if (now) return { ok: true, upstream: now };
+    }
+    return { ok: false, code: ErrorCodes.ServerUnavailable, ...unavailable(name, status) };
+  }
+
+  #ready(name: string): Upstream | undefined {
+    const runner = this.#core.supervisor()?.runner(name);
+    const client = runner?.client;
+    if (!runner || runner.state !== 'running' || !client) return undefined;
+    return { name, client, tools: runner.tools };
+  }
+
+  #status(name: string): ServerStatus | undefined {
+    return this.#core.status().servers.find((s) => s.name === name);
+  }
+
+  #settled(name: string): Promise<ServerStatus | undefined> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#core.events.off('status', onStatus);
+        resolve(this.#status(name));
+      };
+      const onStatus = (status: ServerStatus) => {
+        if (status.name === name && status.state !== 'starting') done();
+      };
+      const timer = setTimeout(done, STARTING_WAIT_MS);
+      this.#core.events.on('status', onStatus);
+    });
+  }
+}
+
+/** Why a server cannot answer, in words that say what to do. */
+export function unavailable(
+  name: string,
+  status: ServerStatus | undefined,
+): { message: string; state: ServerStatus['state'] | 'unknown' } {
+  if (!status) return { state: 'unknown', message: `Switchboard has no server named "${name}"` };
+  const why = status.lastError ? ` (${status.lastError})` : '';
+  const messages: Record<ServerStatus['state'], string> = {
+    'pending-approval': `"${name}" is waiting for your approval in Switchboard: approve it there or run: switchboard approve ${name}`,
+    denied: `"${name}" was denied in Switchboard; approve it to use it: switchboard approve ${name}`,
+    disabled: `"${name}" is disabled in Switchboard's servers.json (set "enabled": true)`,
+    stopped: `"${name}" is stopped; start it in Switchboard or run: switchboard start ${name}`,
+    starting: `"${name}" is still starting; try again in a moment`,
+    running: `"${name}" is running but not connected yet; try again in a moment`,
+    backoff: `"${name}" crashed${why} and restarts${status.nextRetryAt ? ` at ${new Date(status.nextRetryAt).toLocaleTimeString()}` : ' soon'}`,
+    'crash-loop': `"${name}" keeps crashing${why}; fix it, then run: switchboard restart ${name}`,
+    error: `"${name}" cannot start${why}`,
+  };
+  return { state: status.state, message: `MCP server ${messages[status.state]}` };
+}

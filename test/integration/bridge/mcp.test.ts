@@ -1,0 +1,135 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import type { ServerStatus } from '../../../shared/status.ts';
+import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+let t: TempHome;
+let headless: Headless;
+const clients: Client[] = [];
+
+beforeEach(() => {
+  t = tempHome();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await headless?.stop();
+  t.cleanup();
+});
+
+async function serve(servers: Record<string, unknown>, approve: string[]): Promise<string> {
+  t.writeServers({ mcpServers: servers });
+  headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
+  for (const name of approve) headless.core.approve(name);
+  for (const name of approve) await running(name);
+  return `http://127.0.0.1:${headless.port}`;
+}
+
+function statusOf(name: string): ServerStatus | undefined {
+  return headless.core.status().servers.find((s) => s.name === name);
+}
+
+function running(name: string): Promise<ServerStatus> {
+  return waitFor(() => {
+    const s = statusOf(name);
+    return s?.state === 'running' && s.toolCount ? s : undefined;
+  }, 45_000, `${name} running`);
+}
+
+async function connect(url: string): Promise<Client> {
+  const client = await httpClient(url, editorToken(t.home));
+  clients.push(client);
+  return client;
+}
+
+describe('bridge: MCP over Streamable HTTP with real servers', () => {
+  it('relays echo and get-sum of server-everything through /mcp/everything and /mcp', async () => {
+    const base = await serve({ everything: everythingServer() }, ['everything']);
+
+    const direct = await connect(`${base}/mcp/everything`);
+    expect(direct.getServerVersion()?.name).toMatch(/everything/i);
+    expect(textOf(await direct.callTool({ name: 'echo', arguments: { message: 'hello' } }))).toBe('Echo: hello');
+    expect(textOf(await direct.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } }))).toContain('5');
+    const tools = await direct.listTools();
+    expect(tools.tools.map((t) => t.name)).toContain('echo');
+
+    const aggregate = await connect(`${base}/mcp`);
+    const names = (await aggregate.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('everything__echo');
+    expect(names).toContain('everything__get-sum');
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(textOf(await aggregate.callTool({ name: 'everything__echo', arguments: { message: 'via aggregate' } }))).toBe('Echo: via aggregate');
+  });
+
+  it('serves two clients at once without crossing their answers (200 concurrent calls)', async () => {
+    const base = await serve({ everything: everythingServer() }, ['everything']);
+    const [a, b] = await Promise.all([connect(`${base}/mcp/everything`), connect(`${base}/mcp/everything`)]);
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      const client = i % 2 === 0 ? a : b;
+      const message = `${i % 2 === 0 ? 'A' : 'B'}-${i}`;
+      return client.callTool({ name: 'echo', arguments: { message } }).then((r) => [message, textOf(r)] as const);
+    });
+    for (const [message, answer] of await Promise.all(calls)) expect(answer).toBe(`Echo: ${message}`);
+  });
+
+  it('works for clients without sessions (plain JSON-RPC POSTs, no Mcp-Session-Id)', async () => {
+    const base = await serve({ everything: everythingServer() }, ['everything']);
+    const post = (body: unknown) =>
+      fetch(`${base}/mcp/everything`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${editorToken(t.home)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(body),
+      });
+    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { message: 'stateless' } } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'Echo: stateless' }] } });
+  });
+
+  it('answers for a server that is not running with an error naming its state and the fix', async () => {
+    const base = await serve({ everything: everythingServer(), waiting: fixtureServer('env-echo-server.mjs') }, ['everything']);
+    const res = await fetch(`${base}/mcp/waiting`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${editorToken(t.home)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const body = (await res.json()) as { error: { message: string; data: { state: string } } };
+    expect(body.error.message).toContain('waiting for your approval');
+    expect(body.error.message).toContain('switchboard approve waiting');
+    expect(body.error.data.state).toBe('pending-approval');
+    await expect(connect(`${base}/mcp/waiting`)).rejects.toThrow(/waiting for your approval/);
+  });
+
+  it('fails a call within a second when its server is killed mid-call, and the next call after the restart works', async () => {
+    const base = await serve({ slow: fixtureServer('env-echo-server.mjs') }, ['slow']);
+    const client = await connect(`${base}/mcp/slow`);
+    const pid = statusOf('slow')!.pid!;
+    const call = client.callTool({ name: 'sleep', arguments: { ms: 20_000 } });
+    await new Promise((r) => setTimeout(r, 300));
+    const killedAt = Date.now();
+    process.kill(pid, 'SIGKILL');
+    await expect(call).rejects.toThrow(/went away/);
+    expect(Date.now() - killedAt).toBeLessThan(1_000);
+    await waitFor(() => statusOf('slow')?.state === 'running' && statusOf('slow')?.pid !== pid, 15_000, 'restart');
+    expect(textOf(await client.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
+  });
+
+  it('forwards tools/list_changed to editor sessions of that server and of /mcp', async () => {
+    const base = await serve({ dyn: fixtureServer('env-echo-server.mjs') }, ['dyn']);
+    const direct = await connect(`${base}/mcp/dyn`);
+    const aggregate = await connect(`${base}/mcp`);
+    let directChanged = 0;
+    let aggregateChanged = 0;
+    const { ToolListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    direct.setNotificationHandler(ToolListChangedNotificationSchema, () => void directChanged++);
+    aggregate.setNotificationHandler(ToolListChangedNotificationSchema, () => void aggregateChanged++);
+    await new Promise((r) => setTimeout(r, 300)); // let both GET streams open
+    await direct.callTool({ name: 'add-tool', arguments: { name: 'fresh' } });
+    await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
+    const names = (await aggregate.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('dyn__fresh');
+  });
+});
