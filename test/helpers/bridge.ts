@@ -1,11 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ensureToken } from '../../electron/core/bridge/auth.ts';
-import type { HomePaths } from '../../electron/core/home.ts';
+import type { TokenStore } from '../../electron/core/bridge/tokens.ts';
 
-/** A bridge token for a test editor. */
-export function editorToken(home: HomePaths): string {
-  return ensureToken(home.tokens, 'editor');
+/** A bridge token for a test editor, from the running bridge's own token store. */
+export function editorToken(tokens: TokenStore, name = 'test-editor'): string {
+  return tokens.ensure(name);
 }
 
 /** A real MCP SDK client over Streamable HTTP, knowing only the URL and a token. */

@@ -41,7 +41,7 @@ function running(name: string): Promise<ServerStatus> {
 }
 
 async function connect(url: string): Promise<Client> {
-  const client = await httpClient(url, editorToken(t.home));
+  const client = await httpClient(url, editorToken(headless.tokens));
   clients.push(client);
   return client;
 }
@@ -81,7 +81,7 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     const post = (body: unknown) =>
       fetch(`${base}/mcp/everything`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${editorToken(t.home)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: { authorization: `Bearer ${editorToken(headless.tokens)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body: JSON.stringify(body),
       });
     const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { message: 'stateless' } } });
@@ -93,7 +93,7 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     const base = await serve({ everything: everythingServer(), waiting: fixtureServer('env-echo-server.mjs') }, ['everything']);
     const res = await fetch(`${base}/mcp/waiting`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${editorToken(t.home)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: { authorization: `Bearer ${editorToken(headless.tokens)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     const body = (await res.json()) as { error: { message: string; data: { state: string } } };
