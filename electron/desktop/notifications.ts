@@ -1,0 +1,37 @@
+import type { StatusReport } from '../../shared/status.ts';
+
+export interface ApprovalNotification {
+  server: string;
+  fingerprint: string;
+  title: string;
+  body: string;
+  /** action buttons, only where the OS offers them (macOS); elsewhere a click opens the approval */
+  actions: ('Approve' | 'Deny')[];
+}
+
+/**
+ * Which approval notifications to raise now: one per server that newly became pending (or whose
+ * config changed while pending), never twice for the same config. Returns the updated memory.
+ */
+export function approvalNotifications(
+  report: StatusReport,
+  notified: ReadonlyMap<string, string>,
+  describe: (server: string) => string,
+  platform: NodeJS.Platform,
+): { raise: ApprovalNotification[]; notified: Map<string, string> } {
+  const next = new Map<string, string>();
+  const raise: ApprovalNotification[] = [];
+  for (const s of report.servers) {
+    if (s.state !== 'pending-approval') continue;
+    next.set(s.name, s.fingerprint);
+    if (notified.get(s.name) === s.fingerprint) continue;
+    raise.push({
+      server: s.name,
+      fingerprint: s.fingerprint,
+      title: `Approve MCP server "${s.name}"?`,
+      body: describe(s.name),
+      actions: platform === 'darwin' ? ['Approve', 'Deny'] : [],
+    });
+  }
+  return { raise, notified: next };
+}

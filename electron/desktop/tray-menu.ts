@@ -1,0 +1,119 @@
+import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+
+/** What the tray icon shows at a glance. */
+export type TrayHealth = 'idle' | 'ok' | 'attention' | 'error';
+
+export type TrayAction =
+  | { type: 'open'; view?: string; server?: string }
+  | { type: 'approve'; server: string }
+  | { type: 'deny'; server: string }
+  | { type: 'start'; server: string }
+  | { type: 'restart'; server: string }
+  | { type: 'stop'; server: string }
+  | { type: 'sync' }
+  | { type: 'toggle-start-at-login' }
+  | { type: 'quit' };
+
+/** A menu item as plain data: the shell turns it into an Electron MenuItem with a click handler. */
+export interface TrayItem {
+  label: string;
+  kind?: 'normal' | 'separator' | 'checkbox';
+  enabled?: boolean;
+  checked?: boolean;
+  action?: TrayAction;
+  submenu?: TrayItem[];
+}
+
+const FAILING: ReadonlySet<ServerStatus['state']> = new Set(['error', 'crash-loop', 'backoff']);
+const STATE_WORDS: Record<ServerStatus['state'], string> = {
+  'pending-approval': 'needs approval',
+  denied: 'denied',
+  disabled: 'disabled',
+  stopped: 'stopped',
+  starting: 'starting…',
+  running: 'running',
+  backoff: 'restarting',
+  'crash-loop': 'crashing',
+  error: 'error',
+};
+
+/** Error beats approval-needed beats all-running; no servers at all is idle. */
+export function trayHealth(report: StatusReport): TrayHealth {
+  if (report.configError || report.servers.some((s) => FAILING.has(s.state))) return 'error';
+  if (report.servers.some((s) => s.state === 'pending-approval')) return 'attention';
+  return report.servers.some((s) => s.state === 'running') ? 'ok' : 'idle';
+}
+
+export function trayTooltip(report: StatusReport): string {
+  const health = trayHealth(report);
+  const pending = report.servers.filter((s) => s.state === 'pending-approval').length;
+  const failing = report.servers.filter((s) => FAILING.has(s.state)).length;
+  const running = report.servers.filter((s) => s.state === 'running').length;
+  if (report.configError) return 'Switchboard: servers.json has errors';
+  if (health === 'error') return `Switchboard: ${failing} server${failing === 1 ? '' : 's'} failing`;
+  if (health === 'attention') return `Switchboard: ${pending} waiting for approval`;
+  if (health === 'ok') return `Switchboard: ${running} running`;
+  return 'Switchboard: no servers running';
+}
+
+/** The tray menu, built from core state alone (rebuilt by the shell on every change). */
+export function buildTrayMenu(
+  report: StatusReport,
+  options: { startAtLogin: boolean; loginItemSupported: boolean },
+): TrayItem[] {
+  const items: TrayItem[] = [{ label: trayTooltip(report), enabled: false }];
+  if (report.configError)
+    items.push({ label: 'Fix servers.json…', action: { type: 'open', view: 'servers' } });
+
+  const pending = report.servers.filter((s) => s.state === 'pending-approval');
+  if (pending.length > 0) {
+    items.push({ label: '', kind: 'separator' });
+    items.push({ label: `Waiting for approval (${pending.length})`, enabled: false });
+    for (const s of pending) {
+      items.push({
+        label: s.name,
+        submenu: [
+          { label: 'Review in Switchboard…', action: { type: 'open', view: 'approvals', server: s.name } },
+          { label: 'Approve', action: { type: 'approve', server: s.name } },
+          { label: 'Deny', action: { type: 'deny', server: s.name } },
+        ],
+      });
+    }
+  }
+
+  const others = report.servers.filter((s) => s.state !== 'pending-approval');
+  if (others.length > 0) {
+    items.push({ label: '', kind: 'separator' });
+    for (const s of others)
+      items.push({ label: `${s.name} — ${STATE_WORDS[s.state]}`, submenu: serverSubmenu(s) });
+  }
+
+  items.push({ label: '', kind: 'separator' });
+  items.push({ label: 'Open Switchboard', action: { type: 'open' } });
+  items.push({ label: 'Sync editors now', action: { type: 'sync' } });
+  if (options.loginItemSupported) {
+    items.push({
+      label: 'Start at login',
+      kind: 'checkbox',
+      checked: options.startAtLogin,
+      action: { type: 'toggle-start-at-login' },
+    });
+  }
+  items.push({ label: '', kind: 'separator' });
+  items.push({ label: 'Quit Switchboard', action: { type: 'quit' } });
+  return items;
+}
+
+function serverSubmenu(s: ServerStatus): TrayItem[] {
+  const items: TrayItem[] = [
+    { label: 'Details…', action: { type: 'open', view: 'servers', server: s.name } },
+  ];
+  if (s.lastError) items.unshift({ label: s.lastError.slice(0, 120), enabled: false });
+  if (s.state === 'running' || s.state === 'starting' || s.state === 'backoff') {
+    items.push({ label: 'Restart', action: { type: 'restart', server: s.name } });
+    items.push({ label: 'Stop', action: { type: 'stop', server: s.name } });
+  } else if (s.state === 'stopped' || s.state === 'crash-loop' || s.state === 'error') {
+    items.push({ label: 'Start', action: { type: 'start', server: s.name } });
+  }
+  return items;
+}

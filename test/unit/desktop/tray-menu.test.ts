@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { approvalNotifications } from '../../../electron/desktop/notifications.ts';
+import {
+  buildTrayMenu,
+  trayHealth,
+  trayTooltip,
+  type TrayItem,
+} from '../../../electron/desktop/tray-menu.ts';
+import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
+
+function server(name: string, state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus {
+  return {
+    name,
+    state,
+    transport: 'stdio',
+    pid: null,
+    restarts: 0,
+    lastError: null,
+    since: null,
+    nextRetryAt: null,
+    toolCount: null,
+    fingerprint: `fp-${name}`,
+    ...extra,
+  };
+}
+
+function report(...servers: ServerStatus[]): StatusReport {
+  return { live: true, configError: null, servers };
+}
+
+const labels = (items: TrayItem[]) => items.map((i) => i.label);
+const options = { startAtLogin: false, loginItemSupported: true };
+
+describe('tray health', () => {
+  it('is idle with nothing, ok when all run, attention when approval waits, error when one fails', () => {
+    expect(trayHealth(report())).toBe('idle');
+    expect(trayHealth(report(server('a', 'running'), server('b', 'disabled')))).toBe('ok');
+    expect(trayHealth(report(server('a', 'running'), server('b', 'pending-approval')))).toBe('attention');
+    expect(trayHealth(report(server('a', 'pending-approval'), server('b', 'crash-loop')))).toBe('error');
+    expect(trayHealth({ ...report(server('a', 'running')), configError: 'servers.json:1:1: bad' })).toBe(
+      'error',
+    );
+    expect(trayTooltip(report(server('a', 'pending-approval'), server('b', 'pending-approval')))).toBe(
+      'Switchboard: 2 waiting for approval',
+    );
+  });
+});
+
+describe('tray menu', () => {
+  it('lists pending approvals with approve and deny, then servers with their states', () => {
+    const menu = buildTrayMenu(
+      report(
+        server('gh', 'pending-approval'),
+        server('everything', 'running'),
+        server('db', 'crash-loop', { lastError: 'exited with code 1' }),
+      ),
+      options,
+    );
+    expect(labels(menu)).toEqual([
+      'Switchboard: 1 server failing',
+      '',
+      'Waiting for approval (1)',
+      'gh',
+      '',
+      'everything — running',
+      'db — crashing',
+      '',
+      'Open Switchboard',
+      'Sync editors now',
+      'Start at login',
+      '',
+      'Quit Switchboard',
+    ]);
+    const gh = menu.find((i) => i.label === 'gh');
+    expect(gh?.submenu?.map((i) => i.action)).toEqual([
+      { type: 'open', view: 'approvals', server: 'gh' },
+      { type: 'approve', server: 'gh' },
+      { type: 'deny', server: 'gh' },
+    ]);
+    const db = menu.find((i) => i.label === 'db — crashing');
+    expect(db?.submenu?.[0]).toEqual({ label: 'exited with code 1', enabled: false });
+    expect(db?.submenu?.some((i) => i.action?.type === 'start')).toBe(true);
+  });
+
+  it('shows the start-at-login state and hides it where the OS has no login items', () => {
+    expect(
+      buildTrayMenu(report(), { startAtLogin: true, loginItemSupported: true }).find(
+        (i) => i.label === 'Start at login',
+      ),
+    ).toMatchObject({ kind: 'checkbox', checked: true });
+    expect(labels(buildTrayMenu(report(), { startAtLogin: false, loginItemSupported: false }))).not.toContain(
+      'Start at login',
+    );
+  });
+});
+
+describe('approval notifications', () => {
+  const describeServer = (name: string) => `command: /usr/bin/npx -y ${name}`;
+
+  it('notifies once per pending config, with buttons only on macOS', () => {
+    const first = approvalNotifications(
+      report(server('gh', 'pending-approval'), server('x', 'running')),
+      new Map(),
+      describeServer,
+      'darwin',
+    );
+    expect(first.raise).toEqual([
+      {
+        server: 'gh',
+        fingerprint: 'fp-gh',
+        title: 'Approve MCP server "gh"?',
+        body: 'command: /usr/bin/npx -y gh',
+        actions: ['Approve', 'Deny'],
+      },
+    ]);
+    const again = approvalNotifications(
+      report(server('gh', 'pending-approval')),
+      first.notified,
+      describeServer,
+      'darwin',
+    );
+    expect(again.raise).toEqual([]);
+    const changed = approvalNotifications(
+      report(server('gh', 'pending-approval', { fingerprint: 'fp-2' })),
+      again.notified,
+      describeServer,
+      'linux',
+    );
+    expect(changed.raise).toMatchObject([{ server: 'gh', actions: [] }]);
+  });
+
+  it('forgets servers that are no longer pending, so a later change notifies again', () => {
+    const seen = approvalNotifications(
+      report(server('gh', 'pending-approval')),
+      new Map(),
+      describeServer,
+      'linux',
+    ).notified;
+    const approved = approvalNotifications(report(server('gh', 'running')), seen, describeServer, 'linux');
+    expect(approved.notified.size).toBe(0);
+  });
+});

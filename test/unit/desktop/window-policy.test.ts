@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { linuxAutostartEntry, linuxAutostartFile } from '../../../electron/desktop/login-item.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  isExternalWebLink,
+  isOwnPage,
+} from '../../../electron/desktop/window-policy.ts';
+
+describe('window policy', () => {
+  it('allows only the app own pages', () => {
+    expect(isOwnPage('http://127.0.0.1:43117/servers', 'http://127.0.0.1:43117/')).toBe(true);
+    expect(isOwnPage('http://127.0.0.1:9999/', 'http://127.0.0.1:43117/')).toBe(false);
+    expect(isOwnPage('https://evil.example/', 'file:///app/index.html')).toBe(false);
+    expect(isOwnPage('file:///etc/passwd', 'file:///app/index.html')).toBe(false);
+    expect(isOwnPage('not a url', 'file:///app/index.html')).toBe(false);
+  });
+
+  it('sends only web links to the browser', () => {
+    expect(isExternalWebLink('https://modelcontextprotocol.io')).toBe(true);
+    expect(isExternalWebLink('file:///etc/passwd')).toBe(false);
+    expect(isExternalWebLink('javascript:alert(1)')).toBe(false);
+  });
+
+  it('has a CSP without inline or remote scripts', () => {
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
+    expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
+  });
+});
+
+describe('Linux autostart', () => {
+  it('writes a desktop entry under XDG_CONFIG_HOME/autostart with the executable quoted', () => {
+    expect(linuxAutostartFile({ HOME: '/home/me' })).toBe('/home/me/.config/autostart/switchboard.desktop');
+    expect(linuxAutostartFile({ XDG_CONFIG_HOME: '/cfg' })).toBe('/cfg/autostart/switchboard.desktop');
+    expect(linuxAutostartEntry('/opt/Switch "board"/switchboard')).toContain(
+      'Exec="/opt/Switch \\"board\\"/switchboard" --hidden',
+    );
+  });
+});
