@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -27,11 +28,21 @@ export async function waitFor<T>(check: () => T | undefined | null | false | Pro
   }
 }
 
+/**
+ * Whether pid is a running process. A zombie counts as dead: it has exited and runs nothing (in
+ * containers whose pid 1 does not reap orphans, killed grandchildren stay zombies forever).
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] !== 'Z';
+  } catch {
+    return false;
   }
 }
