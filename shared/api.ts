@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
 import { ServerStatusSchema, StatusReportSchema } from './status.ts';
 
-/** The bridge's fixed default port: editor files point here, so it must not change between runs. */
-export const DEFAULT_BRIDGE_PORT = 43117;
+export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
 
 /** Control API routes (served by the bridge under /api, used by the CLI and the UI). */
 export const ApiRoutes = {
@@ -11,6 +11,8 @@ export const ApiRoutes = {
   events: '/api/events',
   serverAction: (name: string, action: ServerAction) => `/api/servers/${encodeURIComponent(name)}/${action}`,
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
+  tokens: '/api/tokens',
+  token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
 
 export const SERVER_ACTIONS = ['approve', 'deny', 'start', 'stop', 'restart'] as const;
@@ -25,7 +27,10 @@ export const ApprovalResultSchema = z.object({
 });
 export type ApprovalResult = z.infer<typeof ApprovalResultSchema>;
 
-export const ActionResultSchema = z.object({ ok: z.literal(true), approval: ApprovalResultSchema.optional() });
+export const ActionResultSchema = z.object({
+  ok: z.literal(true),
+  approval: ApprovalResultSchema.optional(),
+});
 export const ApiErrorSchema = z.object({ error: z.string() });
 export const LogsResponseSchema = z.object({ lines: z.array(LogLineSchema) });
 
@@ -39,5 +44,32 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 
 /** run/serve.json: how the CLI finds the running instance. */
-export const InstanceInfoSchema = z.object({ pid: z.number().int(), port: z.number().int(), startedAt: z.number() });
+export const InstanceInfoSchema = z.object({
+  pid: z.number().int(),
+  port: z.number().int(),
+  startedAt: z.number(),
+});
 export type InstanceInfo = z.infer<typeof InstanceInfoSchema>;
+
+/** Editor/client tokens (GET /api/tokens, POST /api/tokens {name}, DELETE /api/tokens/<name>). */
+export const TokenNameSchema = z
+  .string()
+  .regex(TOKEN_NAME_PATTERN, 'a token name is 1-32 lowercase letters, digits or dashes')
+  .refine((name) => name !== 'control', '"control" is reserved for the control API token');
+export const TokenInfoSchema = z.object({
+  name: z.string(),
+  /** when the current token was issued (ms since epoch); never the token itself */
+  createdAt: z.number(),
+  file: z.string(),
+});
+export type TokenInfo = z.infer<typeof TokenInfoSchema>;
+export const TokenListSchema = z.object({ tokens: z.array(TokenInfoSchema) });
+export const CreateTokenRequestSchema = z.object({ name: TokenNameSchema }).strict();
+export const TokenCreatedSchema = z.object({
+  name: z.string(),
+  token: z.string(),
+  file: z.string(),
+  /** true when a previous token of that name existed and no longer works */
+  replaced: z.boolean(),
+});
+export type TokenCreated = z.infer<typeof TokenCreatedSchema>;

@@ -6,8 +6,12 @@ import {
   ApiRoutes,
   InstanceInfoSchema,
   LogsResponseSchema,
+  TokenCreatedSchema,
+  TokenListSchema,
   type InstanceInfo,
   type ServerAction,
+  type TokenCreated,
+  type TokenInfo,
 } from '../../shared/api.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
@@ -55,7 +59,10 @@ export class InstanceClient {
     const info = findInstance(home);
     if (!info) return undefined;
     const token = readToken(home.tokens, CONTROL_TOKEN);
-    if (!token) throw new UserError(`Switchboard is running (pid ${info.pid}) but ${join(home.tokens, CONTROL_TOKEN)} is missing`);
+    if (!token)
+      throw new UserError(
+        `Switchboard is running (pid ${info.pid}) but ${join(home.tokens, CONTROL_TOKEN)} is missing`,
+      );
     return new InstanceClient(info, token);
   }
 
@@ -68,13 +75,27 @@ export class InstanceClient {
   }
 
   async logs(name: string, limit: number): Promise<LogLine[]> {
-    return LogsResponseSchema.parse(await this.#request('GET', `${ApiRoutes.logs(name)}?limit=${limit}`)).lines;
+    return LogsResponseSchema.parse(await this.#request('GET', `${ApiRoutes.logs(name)}?limit=${limit}`))
+      .lines;
+  }
+
+  async tokens(): Promise<TokenInfo[]> {
+    return TokenListSchema.parse(await this.#request('GET', ApiRoutes.tokens)).tokens;
+  }
+
+  async createToken(name: string): Promise<TokenCreated> {
+    return TokenCreatedSchema.parse(await this.#request('POST', ApiRoutes.tokens, { name }));
+  }
+
+  async revokeToken(name: string): Promise<void> {
+    await this.#request('DELETE', ApiRoutes.token(name));
   }
 
   /** Opens /api/events; returns the response body as a stream of SSE frames. */
   async events(signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
     const res = await fetch(this.#base + ApiRoutes.events, { headers: this.#headers(), signal });
-    if (!res.ok || !res.body) throw new UserError(`Switchboard refused the event stream (HTTP ${res.status})`);
+    if (!res.ok || !res.body)
+      throw new UserError(`Switchboard refused the event stream (HTTP ${res.status})`);
     return res.body;
   }
 
@@ -82,12 +103,22 @@ export class InstanceClient {
     return { authorization: `Bearer ${this.#token}` };
   }
 
-  async #request(method: string, path: string): Promise<unknown> {
+  async #request(method: string, path: string, payload?: unknown): Promise<unknown> {
     let res: Response;
     try {
-      res = await fetch(this.#base + path, { method, headers: this.#headers() });
+      res = await fetch(this.#base + path, {
+        method,
+        headers:
+          payload === undefined
+            ? this.#headers()
+            : { ...this.#headers(), 'content-type': 'application/json' },
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+      });
     } catch (err) {
-      throw new UserError(`cannot reach the running Switchboard at ${this.#base}`, { cause: err, hint: 'is `switchboard serve` still running?' });
+      throw new UserError(`cannot reach the running Switchboard at ${this.#base}`, {
+        cause: err,
+        hint: 'is `switchboard serve` still running?',
+      });
     }
     const body: unknown = await res.json().catch(() => ({}));
     if (!res.ok) {

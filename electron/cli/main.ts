@@ -8,6 +8,8 @@ import { logsCommand } from './commands/logs.ts';
 import { secretCommand } from './commands/secret.ts';
 import { serveCommand } from './commands/serve.ts';
 import { statusCommand } from './commands/status.ts';
+import { tokenCommand } from './commands/token.ts';
+import { uiCommand } from './commands/ui.ts';
 import type { CliContext } from './context.ts';
 import { processOutput, UsageError } from './output.ts';
 
@@ -16,6 +18,7 @@ const HELP = `switchboard — one MCP setup, every editor
 usage: switchboard <command> [options]
 
   serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
+  ui                               print a fresh sign-in link for the browser UI of the running serve
   status [--json]                  every server's state, pid, restarts, tools, last error
   approve NAME | deny NAME         trust decisions (approve prints exactly what it approves)
   start NAME | stop NAME | restart NAME
@@ -23,6 +26,7 @@ usage: switchboard <command> [options]
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
   remove NAME                      remove a server from servers.json
   secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
+  token create NAME | list | revoke NAME   bridge tokens for editors and other clients
 
 Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
 
@@ -40,6 +44,8 @@ const COMMANDS: Record<string, Command> = {
   add: addCommand,
   remove: removeCommand,
   secret: secretCommand,
+  token: tokenCommand,
+  ui: uiCommand,
 };
 
 export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
@@ -68,7 +74,10 @@ export async function main(argv: string[], ctx: CliContext = defaultContext()): 
   try {
     return await command(ctx, rest);
   } catch (err) {
-    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      err instanceof UsageError ||
+      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       ctx.output.err(`switchboard ${name}: ${err.message}`);
       return 2;
     }

@@ -50,22 +50,27 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     ...(options.timings ? { timings: options.timings } : {}),
   });
   const port = options.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
-  const bridge = new BridgeServer({ core, port, tokens });
+  const bridge = new BridgeServer({ core, port, tokens, keychain: options.keychain });
   const boundPort = await bridge.listen();
   try {
     await core.start();
   } catch (err) {
     await bridge.close();
+    tokens.close();
     throw err;
   }
-  writeFileAtomic(instanceFile(home), JSON.stringify({ pid: process.pid, port: boundPort, startedAt: Date.now() }) + '\n');
+  writeFileAtomic(
+    instanceFile(home),
+    JSON.stringify({ pid: process.pid, port: boundPort, startedAt: Date.now() }) + '\n',
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       await core.shutdown();
       await bridge.close();
+      tokens.close();
       rmSync(instanceFile(home), { force: true });
     })());
-  return { core, bridge, port: boundPort, stop };
+  return { core, bridge, tokens, port: boundPort, stop };
 }

@@ -23,6 +23,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   const report = headless.core.status();
   ctx.output.out(`Switchboard is running (home: ${ctx.home.root}).`);
   ctx.output.out(`Bridge and control API: http://127.0.0.1:${headless.port}/`);
+  ctx.output.out(`Open the UI: ${headless.bridge.sessions.issueLoginLink().url}  (one-time sign-in link, valid 10 minutes; \`switchboard ui\` prints a new one)`);
   ctx.output.out(`${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`);
   if (report.configError) ctx.output.err(`servers.json has errors:\n${report.configError}`);
   for (const s of report.servers.filter((s) => s.state === 'pending-approval')) {

@@ -1,14 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ServerActionSchema, type ApiEvent } from '../../../shared/api.ts';
+import {
+  ApiRoutes,
+  CreateTokenRequestSchema,
+  ServerActionSchema,
+  type ApiEvent,
+} from '../../../shared/api.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
-import { HttpError, sendJson } from './http-util.ts';
+import { decodePathSegment, HttpError, readJson, sendJson } from './http-util.ts';
+import type { TokenStore } from './tokens.ts';
 
 /**
  * /api/...: status, trust decisions, start/stop/restart, logs, and /api/events (server-sent events).
  * Authentication and Host/Origin checks happen before a request reaches here (bridge/http-server.ts).
  */
-export function createControlApi(core: Core) {
+export function createControlApi(core: Core, tokens: TokenStore) {
   const subscribers = new Set<ServerResponse>();
   const broadcast = (event: ApiEvent) => {
     const frame = `data: ${JSON.stringify(event)}\n\n`;
@@ -28,15 +34,21 @@ export function createControlApi(core: Core) {
     const path = url.pathname;
     if (path === '/api/status' && req.method === 'GET') return sendJson(res, 200, core.status());
     if (path === '/api/events' && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(`data: ${JSON.stringify({ type: 'config', report: core.status() } satisfies ApiEvent)}\n\n`);
       subscribers.add(res);
       req.on('close', () => subscribers.delete(res));
       return;
     }
+    if (path === ApiRoutes.tokens || path.startsWith(ApiRoutes.tokens + '/'))
+      return handleTokens(req, res, path);
     const match = /^\/api\/servers\/([^/]+)\/([a-z]+)$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
-    const name = decodeURIComponent(match[1] ?? '');
+    const name = decodePathSegment(match[1] ?? '');
     const action = match[2] ?? '';
     try {
       if (action === 'logs' && req.method === 'GET') {
@@ -44,7 +56,8 @@ export function createControlApi(core: Core) {
         return sendJson(res, 200, { lines: core.logs(name, limit) });
       }
       const parsed = ServerActionSchema.safeParse(action);
-      if (!parsed.success || req.method !== 'POST') throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
+      if (!parsed.success || req.method !== 'POST')
+        throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
       switch (parsed.data) {
         case 'approve':
           return sendJson(res, 200, { ok: true, approval: core.approve(name, 'cli') });
@@ -62,6 +75,32 @@ export function createControlApi(core: Core) {
           break;
       }
       return sendJson(res, 200, { ok: true });
+    } catch (err) {
+      if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
+      throw err;
+    }
+  }
+
+  /** /api/tokens: list (GET), create or rotate (POST {"name"}), revoke (DELETE /api/tokens/<name>). */
+  async function handleTokens(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    try {
+      if (path === ApiRoutes.tokens && req.method === 'GET')
+        return sendJson(res, 200, { tokens: tokens.list() });
+      if (path === ApiRoutes.tokens && req.method === 'POST') {
+        const parsed = CreateTokenRequestSchema.safeParse(await readJson(req));
+        if (!parsed.success)
+          throw new HttpError(
+            400,
+            `invalid request: ${parsed.error.issues[0]?.message ?? 'expected {"name"}'}`,
+          );
+        return sendJson(res, 200, tokens.create(parsed.data.name));
+      }
+      const name = decodePathSegment(path.slice(ApiRoutes.tokens.length + 1));
+      if (name && !name.includes('/') && req.method === 'DELETE') {
+        if (!tokens.revoke(name)) throw new HttpError(404, `no token named "${name}"`);
+        return sendJson(res, 200, { ok: true });
+      }
+      throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
     } catch (err) {
       if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
       throw err;

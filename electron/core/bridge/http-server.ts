@@ -6,12 +6,21 @@ import { HttpError, sendJson } from './http-util.ts';
 import { McpEndpoint } from './mcp-endpoint.ts';
 import { refuseForeignRequest } from './origin-guard.ts';
 import type { TokenStore } from './tokens.ts';
+import { LOGIN_PATH } from '../../../shared/ui-api.ts';
+import type { Keychain } from '../secrets/keychain.ts';
+import { UiSessions } from './ui-auth.ts';
+import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
+import { serveUi } from './ui-static.ts';
 
 export interface BridgeOptions {
   core: Core;
   port: number;
   /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
   tokens: TokenStore;
+  /** Enables the UI's routes (config edits, secrets, settings); the browser UI is served at `/`. */
+  keychain?: Keychain;
+  /** the built UI (default renderer/dist) */
+  uiDir?: string;
 }
 
 /**
@@ -22,6 +31,9 @@ export class BridgeServer {
   readonly #options: BridgeOptions;
   readonly #api: ReturnType<typeof createControlApi>;
   readonly #mcp: McpEndpoint;
+  /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
+  readonly sessions = new UiSessions();
+  readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   #server: Server | undefined;
   #port: number;
 
@@ -30,6 +42,14 @@ export class BridgeServer {
     this.#port = options.port;
     this.#api = createControlApi(options.core, options.tokens);
     this.#mcp = new McpEndpoint(options.core);
+    this.#ui = options.keychain
+      ? createUiRoutes({
+          core: options.core,
+          keychain: options.keychain,
+          sessions: this.sessions,
+          port: () => this.#port,
+        })
+      : undefined;
   }
 
   get port(): number {
@@ -53,6 +73,7 @@ export class BridgeServer {
     });
     const address = server.address();
     if (address && typeof address === 'object') this.#port = address.port;
+    this.sessions.setPort(this.#port);
     this.#server = server;
     return this.#port;
   }
@@ -67,14 +88,21 @@ export class BridgeServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  #apiCaller(req: IncomingMessage): ApiCaller | undefined {
+    return callerOf(req, this.#options.tokens, this.sessions);
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const refusal = refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
       if (!url) return sendJson(res, 400, { error: 'bad request' });
+      if (url.pathname === LOGIN_PATH) return this.sessions.handleLogin(req, res, url);
       if (url.pathname.startsWith('/api/')) {
-        if (!this.#options.tokens.verifyControl(req.headers.authorization)) return unauthorized(res);
+        const caller = this.#apiCaller(req);
+        if (!caller) return unauthorized(res);
+        if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url);
       }
       if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
@@ -82,7 +110,7 @@ export class BridgeServer {
         if (!editor) return unauthorized(res);
         return await this.#mcp.handle(req, res, url.pathname, editor);
       }
-      return sendJson(res, 404, { error: 'not found' });
+      return serveUi(req, res, url.pathname, this.#options.uiDir);
     } catch (err) {
       if (res.headersSent) {
         res.end();
@@ -93,6 +121,18 @@ export class BridgeServer {
       return sendJson(res, 500, { error: 'internal error' });
     }
   }
+}
+
+/**
+ * The control token (CLI), or the browser UI's session cookie. A cookie alone never authorizes a
+ * state-changing request without an Origin header, which the guard has already checked is our own
+ * (SameSite=Strict keeps other sites' requests from carrying it in the first place).
+ */
+function callerOf(req: IncomingMessage, tokens: TokenStore, sessions: UiSessions): ApiCaller | undefined {
+  if (tokens.verifyControl(req.headers.authorization)) return 'control-token';
+  if (!sessions.verify(req)) return undefined;
+  const safe = req.method === 'GET' || req.method === 'HEAD';
+  return safe || req.headers.origin !== undefined ? 'browser-session' : undefined;
 }
 
 /** 401 for a missing or wrong token: the same answer either way, so it tells a caller nothing. */

@@ -11,6 +11,15 @@ export class HttpError extends Error {
   }
 }
 
+/** A percent-encoded path segment, decoded; a malformed one (`%ZZ`) is a 404, not a crash. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(404, 'no such endpoint');
+  }
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const data = JSON.stringify(body);
   res.writeHead(status, {
@@ -26,10 +35,26 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   if (declared > limit) throw new HttpError(413, 'request body too large');
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new HttpError(413, 'request body too large');
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new HttpError(413, 'request body too large');
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    // The client went away mid-body (aborted, reset): nothing to answer, nothing to log.
+    throw new HttpError(400, 'incomplete request body');
   }
   return Buffer.concat(chunks);
+}
+
+/** Reads a JSON request body (size-limited); malformed JSON is a 400, never a crash. */
+export async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const body = await readBody(req, limit);
+  try {
+    return JSON.parse(body.toString('utf8')) as unknown;
+  } catch {
+    throw new HttpError(400, 'malformed JSON in request body');
+  }
 }

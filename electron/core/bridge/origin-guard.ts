@@ -8,6 +8,7 @@ export function refuseForeignRequest(req: IncomingMessage, port: number): string
   const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   if (!allowedHosts.includes(req.headers.host ?? '')) return 'host not allowed';
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`)) return 'origin not allowed';
+  if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`))
+    return 'origin not allowed';
   return undefined;
 }

@@ -1,0 +1,67 @@
+import type { TokenCreated, TokenInfo } from '../../../shared/api.ts';
+import { checkTokenName, TokenStore } from '../../core/bridge/tokens.ts';
+import { UserError } from '../../core/errors.ts';
+import type { CliContext } from '../context.ts';
+import { InstanceClient } from '../instance.ts';
+import { table, UsageError } from '../output.ts';
+
+const USAGE =
+  'usage: switchboard token create NAME   (new token for an editor or client; replaces an existing one)\n' +
+  '       switchboard token list\n' +
+  '       switchboard token revoke NAME';
+
+/**
+ * Editor/client bridge tokens. With an instance running the command goes through its control API, so
+ * a revoke takes effect on the running bridge at once; otherwise it works on the token files.
+ */
+export async function tokenCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const client = () => InstanceClient.connect(ctx.home);
+  const store = () => new TokenStore(ctx.home.tokens);
+  switch (sub) {
+    case 'create': {
+      const name = only(rest);
+      checkTokenName(name);
+      const running = client();
+      const created: TokenCreated = running ? await running.createToken(name) : store().create(name);
+      // The token alone on stdout (so `$(switchboard token create ci)` works); the rest on stderr.
+      ctx.output.out(created.token);
+      ctx.output.err(
+        `${created.replaced ? 'Replaced' : 'Created'} the token for "${name}"; this is the only time it is shown.\n` +
+          `Stored in ${created.file} (readable only by you). Clients send it as: Authorization: Bearer <token>` +
+          (created.replaced ? `\nThe previous "${name}" token no longer works.` : ''),
+      );
+      return 0;
+    }
+    case 'list': {
+      if (rest.length) throw new UsageError(USAGE);
+      const running = client();
+      const tokens: TokenInfo[] = running ? await running.tokens() : store().list();
+      if (!tokens.length) {
+        ctx.output.out('No editor tokens yet. Create one with: switchboard token create NAME');
+        return 0;
+      }
+      const rows = [['NAME', 'CREATED', 'FILE']];
+      for (const t of tokens) rows.push([t.name, new Date(t.createdAt).toLocaleString(), t.file]);
+      ctx.output.out(table(rows));
+      return 0;
+    }
+    case 'revoke': {
+      const name = only(rest);
+      checkTokenName(name);
+      const running = client();
+      if (running) await running.revokeToken(name);
+      else if (!store().revoke(name))
+        throw new UserError(`no token named "${name}"`, { hint: 'see: switchboard token list' });
+      ctx.output.out(`Revoked the token for "${name}"; the bridge refuses it from now on.`);
+      return 0;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+function only(rest: string[]): string {
+  if (rest.length !== 1 || !rest[0] || rest[0].startsWith('-')) throw new UsageError(USAGE);
+  return rest[0];
+}

@@ -1,0 +1,200 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  watch,
+  type FSWatcher,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { TokenCreated, TokenInfo } from '../../../shared/api.ts';
+import { EDITOR_TOKENS_DIR, TOKEN_NAME_PATTERN } from '../../../shared/bridge.ts';
+import { UserError } from '../errors.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { CONTROL_TOKEN, ensureToken } from './auth.ts';
+
+/** tokens/editors/<name>: where an editor's (or any named client's) bridge token lives. */
+export function editorTokenFile(tokensDir: string, name: string): string {
+  return join(tokensDir, EDITOR_TOKENS_DIR, name);
+}
+
+/** Throws a UserError unless `name` can name an editor token (and so a file). */
+export function checkTokenName(name: string): void {
+  if (!TOKEN_NAME_PATTERN.test(name)) {
+    throw new UserError(`"${name}" cannot name a token`, {
+      hint: 'use 1-32 lowercase letters, digits or dashes (e.g. zed, vscode, claude-desktop)',
+    });
+  }
+  if (name === CONTROL_TOKEN)
+    throw new UserError('"control" is reserved for the control API token', { hint: 'choose another name' });
+}
+
+/** Parses `Authorization: Bearer <token>` (scheme case-insensitive, RFC 6750); undefined if absent. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^bearer +([A-Za-z0-9._~+/=-]{1,512}) *$/i.exec(header);
+  return match?.[1];
+}
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/**
+ * The bridge's bearer tokens, one file each under the home's tokens/ folder (folder 0700, files 0600,
+ * 256 random bits, base64url):
+ *
+ * - `tokens/control`: the control API's token (`/api/...`), used by the CLI and the headless UI;
+ * - `tokens/editors/<name>`: one per editor or client (`zed`, `claude-desktop`, or any
+ *   `[a-z0-9-]{1,32}` a person picks), accepted on `/mcp` and `/mcp/<server>` only.
+ *
+ * `create` always issues a fresh token, replacing (rotating) any previous one of that name: a token is
+ * shown once, so "create again" is how a lost token is replaced. `ensure` is the idempotent variant
+ * for code that only needs a token to exist (editor sync).
+ *
+ * The bridge verifies against an in-memory copy (SHA-256 digests compared in constant time), refreshed
+ * on every change made through this store and, with `watch`, on changes to the folder by anyone else
+ * (a token file deleted by hand, or the CLI working on the files while no instance was found).
+ */
+export class TokenStore {
+  readonly dir: string;
+  readonly #editorsDir: string;
+  #control: Buffer | undefined;
+  #editors: { name: string; digest: Buffer }[] = [];
+  #watcher: FSWatcher | undefined;
+  #reloadTimer: NodeJS.Timeout | undefined;
+
+  constructor(tokensDir: string, options: { watch?: boolean } = {}) {
+    this.dir = tokensDir;
+    this.#editorsDir = join(tokensDir, EDITOR_TOKENS_DIR);
+    if (options.watch) {
+      this.#ensureDirs();
+      this.reload();
+      this.#watcher = watch(this.#editorsDir, { persistent: false }, () => this.#scheduleReload());
+      this.#watcher.on('error', () => this.#scheduleReload());
+    }
+  }
+
+  /** The control API token, created on first use. */
+  controlToken(): string {
+    this.#ensureDirs();
+    const token = ensureToken(this.dir, CONTROL_TOKEN);
+    this.#control = digest(token);
+    return token;
+  }
+
+  /** Issues a new token for `name`, replacing any previous one (which stops working at once). */
+  create(name: string): TokenCreated {
+    checkTokenName(name);
+    this.#ensureDirs();
+    const file = editorTokenFile(this.dir, name);
+    const replaced = this.#read(name) !== undefined;
+    const token = randomBytes(32).toString('base64url');
+    writeFileAtomic(file, token + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    this.reload();
+    return { name, token, file, replaced };
+  }
+
+  /** The token for `name`, issuing one if there is none yet (never rotates). */
+  ensure(name: string): string {
+    checkTokenName(name);
+    return this.#read(name) ?? this.create(name).token;
+  }
+
+  /** Every editor token's name, issue time and file; never the token values. */
+  list(): TokenInfo[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.#editorsDir);
+    } catch {
+      return [];
+    }
+    const result: TokenInfo[] = [];
+    for (const name of names.sort()) {
+      if (!TOKEN_NAME_PATTERN.test(name)) continue; // temp files of an atomic write, stray files
+      const file = editorTokenFile(this.dir, name);
+      try {
+        const stat = statSync(file);
+        if (stat.isFile()) result.push({ name, createdAt: Math.round(stat.mtimeMs), file });
+      } catch {
+        // removed meanwhile
+      }
+    }
+    return result;
+  }
+
+  /** Deletes `name`'s token; the bridge refuses it from now on. False if there was none. */
+  revoke(name: string): boolean {
+    checkTokenName(name);
+    const file = editorTokenFile(this.dir, name);
+    const existed = this.#read(name) !== undefined;
+    rmSync(file, { force: true });
+    this.reload();
+    return existed;
+  }
+
+  /** True iff the header carries the control API token. */
+  verifyControl(authorization: string | undefined): boolean {
+    const given = bearerToken(authorization);
+    if (given === undefined) return false;
+    const control = (this.#control ??= digest(ensureToken(this.dir, CONTROL_TOKEN)));
+    return timingSafeEqual(digest(given), control);
+  }
+
+  /**
+   * The name of the editor token the header carries, or undefined. Compares against every token
+   * without stopping early, so the time taken does not depend on which (if any) matched.
+   */
+  verifyEditor(authorization: string | undefined): string | undefined {
+    const given = bearerToken(authorization);
+    if (given === undefined) return undefined;
+    const wanted = digest(given);
+    let found: string | undefined;
+    for (const entry of this.#editors) {
+      if (timingSafeEqual(wanted, entry.digest) && found === undefined) found = entry.name;
+    }
+    return found;
+  }
+
+  /** Re-reads every editor token from disk into the in-memory copy the bridge verifies against. */
+  reload(): void {
+    const editors: { name: string; digest: Buffer }[] = [];
+    for (const { name } of this.list()) {
+      const token = this.#read(name);
+      if (token) editors.push({ name, digest: digest(token) });
+    }
+    this.#editors = editors;
+  }
+
+  close(): void {
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    clearTimeout(this.#reloadTimer);
+  }
+
+  #scheduleReload(): void {
+    clearTimeout(this.#reloadTimer);
+    this.#reloadTimer = setTimeout(() => this.reload(), 20);
+    this.#reloadTimer.unref();
+  }
+
+  #read(name: string): string | undefined {
+    try {
+      const token = readFileSync(editorTokenFile(this.dir, name), 'utf8').trim();
+      return token.length >= 32 ? token : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #ensureDirs(): void {
+    for (const dir of [this.dir, this.#editorsDir]) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(dir, 0o700);
+    }
+  }
+}

@@ -1,0 +1,386 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
+import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
+import {
+  AddServerRequestSchema,
+  EnabledRequestSchema,
+  HIDDEN_SECRET,
+  SaveServerRequestSchema,
+  SecretMoveRequestSchema,
+  SecretValueRequestSchema,
+  SettingsPatchSchema,
+  UiRoutes,
+  type ApprovalView,
+  type SecretFinding,
+  type SecretInfo,
+  type ServerConfigView,
+  type Settings,
+  type ToolInfo,
+} from '../../../shared/ui-api.ts';
+import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
+import type { Core } from '../core.ts';
+import { describeError, UserError } from '../errors.ts';
+import { findLiteralSecrets } from '../secrets/detect.ts';
+import type { Keychain } from '../secrets/keychain.ts';
+import { moveSecret } from '../secrets/move.ts';
+import { listReferences } from '../secrets/references.ts';
+import { describeLaunch } from '../trust/command-line.ts';
+import { HttpError, readJson, sendJson } from './http-util.ts';
+import type { UiSessions } from './ui-auth.ts';
+
+type ServerSource = z.infer<typeof ServerSourceSchema>;
+
+export interface UiRoutesOptions {
+  core: Core;
+  keychain: Keychain;
+  sessions: UiSessions;
+  /** the port the bridge is bound to */
+  port: () => number;
+}
+
+/** How the request was authenticated (http-server.ts decides before any route runs). */
+export type ApiCaller = 'control-token' | 'browser-session';
+
+/**
+ * The control API routes the UI needs beyond status/actions/logs (control-api.ts): one server's
+ * config read and written as a comment-preserving edit of servers.json, add/remove, enable/disable,
+ * tools, approvals with what they would allow, secrets (names only; values are write-only), secret
+ * move, settings, and a fresh browser sign-in link. `handle` returns false for paths it does not own.
+ */
+export function createUiRoutes(options: UiRoutesOptions) {
+  const { core, keychain, sessions } = options;
+  const file = core.home.serversFile;
+  /** where each server's current config came from, for the approval view (this process only) */
+  const sources = new Map<string, ServerSource>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL, caller: ApiCaller): Promise<boolean> {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    try {
+      if (path === UiRoutes.servers && method === 'POST') return done(res, await addServer(req));
+      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
+      if (path === UiRoutes.secrets && method === 'GET') return done(res, await secrets());
+      if (path === UiRoutes.secretMove && method === 'POST') return done(res, await move(req));
+      if (path === UiRoutes.settings && method === 'GET') return done(res, settings());
+      if (path === UiRoutes.settings && method === 'PUT') return done(res, await saveSettings(req));
+      if (path === UiRoutes.loginLink && method === 'POST') {
+        // A browser session must not mint sign-in links for other browsers.
+        if (caller !== 'control-token') throw new HttpError(403, 'only the control token can create sign-in links');
+        return done(res, sessions.issueLoginLink());
+      }
+
+      const secret = /^\/api\/secrets\/([^/]+)$/.exec(path);
+      if (secret && secret[1] !== 'move') {
+        const name = decodeURIComponent(secret[1] ?? '');
+        if (method === 'PUT') return done(res, await setSecret(req, name));
+        if (method === 'DELETE') {
+          if (!(await keychain.delete(name))) throw new HttpError(404, `no secret named "${name}" in the keychain`);
+          return done(res, { ok: true });
+        }
+        return false;
+      }
+
+      const server = /^\/api\/servers\/([^/]+)(?:\/(config|enabled|tools))?$/.exec(path);
+      if (!server) return false;
+      const name = decodeURIComponent(server[1] ?? '');
+      switch (`${method} ${server[2] ?? ''}`) {
+        case 'DELETE ':
+          return done(res, remove(name));
+        case 'GET config':
+          return done(res, configView(name));
+        case 'PUT config':
+          return done(res, await save(req, name));
+        case 'POST enabled':
+          return done(res, await setEnabled(req, name));
+        case 'GET tools':
+          return done(res, tools(name));
+        default:
+          return false;
+      }
+    } catch (err) {
+      if (err instanceof ValidationError) {
+        sendJson(res, 400, { error: err.message, issues: err.issues });
+        return true;
+      }
+      if (err instanceof UserError) {
+        sendJson(res, 400, { error: describeError(err) });
+        return true;
+      }
+      throw err;
+    }
+  }
+
+  function done(res: ServerResponse, body: unknown): true {
+    sendJson(res, 200, body);
+    return true;
+  }
+
+  async function body<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+    const parsed = schema.safeParse(await readJson(req));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new HttpError(400, `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`);
+    }
+    return parsed.data;
+  }
+
+  function requireExisting(name: string): unknown {
+    const config = readServerValue(file, name);
+    if (config === undefined) throw new HttpError(404, `no server named "${name}" in ${file}`);
+    return config;
+  }
+
+  /** Validates with the core's own schema; a 400 carries every issue at its field. */
+  function checkConfig(name: string, config: unknown): void {
+    const result = validateServerConfig(config);
+    if (result.ok) return;
+    const first = result.issues[0];
+    const where = first && first.path.length ? `, field "${first.path.join('.')}"` : '';
+    throw new ValidationError(`server "${name}"${where}: ${first?.message ?? 'invalid config'}`, result.issues);
+  }
+
+  function applied(): void {
+    // The file watcher would pick the edit up too; reloading now makes the answer reflect it.
+    if (core.running) core.reload();
+    else core.load();
+  }
+
+  function configView(name: string): ServerConfigView {
+    const config = requireExisting(name);
+    const literalSecrets = literalSecretsOf(config);
+    return { name, config: withSecretsHidden(config, literalSecrets), literalSecrets, file };
+  }
+
+  async function save(req: IncomingMessage, name: string): Promise<{ ok: true }> {
+    const { config: sent } = await body(req, SaveServerRequestSchema);
+    const current = requireExisting(name);
+    const config = withSecretsRestored(sent, current);
+    checkConfig(name, config);
+    setServer(file, name, config);
+    sources.set(name, 'ui');
+    applied();
+    return { ok: true };
+  }
+
+  async function addServer(req: IncomingMessage): Promise<{ ok: true }> {
+    const { name, config } = await body(req, AddServerRequestSchema);
+    const problem = serverNameProblem(name);
+    if (problem) throw new ValidationError(`server name "${name}": ${problem}`, [{ path: ['name'], message: problem }]);
+    if (readServerValue(file, name) !== undefined) {
+      throw new ValidationError(`a server named "${name}" already exists`, [
+        { path: ['name'], message: `a server named "${name}" already exists; choose another name` },
+      ]);
+    }
+    checkConfig(name, config);
+    setServer(file, name, config);
+    sources.set(name, 'ui');
+    applied();
+    return { ok: true };
+  }
+
+  function remove(name: string): { ok: true } {
+    requireExisting(name);
+    removeServer(file, name);
+    core.state.forget(name);
+    sources.delete(name);
+    applied();
+    return { ok: true };
+  }
+
+  async function setEnabled(req: IncomingMessage, name: string): Promise<{ ok: true }> {
+    const { enabled } = await body(req, EnabledRequestSchema);
+    requireExisting(name);
+    // `enabled` defaults to true: enabling removes the field rather than writing the default.
+    setServerValue(file, name, ['enabled'], enabled ? undefined : false);
+    applied();
+    return { ok: true };
+  }
+
+  function tools(name: string): { running: boolean; tools: ToolInfo[] } {
+    if (!core.entries().has(name)) throw new HttpError(404, `no server named "${name}" in ${file}`);
+    const status = core.status().servers.find((s) => s.name === name);
+    const running = status?.state === 'running';
+    const list = running ? (core.supervisor()?.runner(name)?.tools ?? []) : [];
+    return { running, tools: list.map(toolInfo) };
+  }
+
+  function approvals(): ApprovalView[] {
+    const out: ApprovalView[] = [];
+    for (const status of core.status().servers) {
+      if (status.state !== 'pending-approval' && status.state !== 'denied') continue;
+      const entry = core.entries().get(status.name);
+      if (!entry) continue;
+      const previous = core.state.approval(status.name);
+      const record = entry.launch.transport === 'http' ? entry.launch.headers : entry.launch.env;
+      out.push({
+        name: status.name,
+        state: status.state,
+        source: sources.get(status.name) ?? 'hand-edit',
+        fingerprint: entry.fingerprint,
+        lines: describeLaunch(entry.launch),
+        launch: entry.launch,
+        envKeys: Object.keys(record ?? {}),
+        approved: previous
+          ? { lines: describeLaunch(previous.config), approvedAt: previous.approvedAt, source: previous.source }
+          : null,
+      });
+    }
+    return out;
+  }
+
+  async function secrets(): Promise<{ secrets: SecretInfo[]; keychainError: string | null }> {
+    let stored: string[] = [];
+    let keychainError: string | null = null;
+    try {
+      stored = await keychain.list();
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      keychainError = describeError(err);
+    }
+    const byName = new Map<string, SecretInfo>();
+    for (const name of stored) byName.set(name, { name, stored: true, usedBy: [] });
+    for (const entry of core.entries().values()) {
+      for (const ref of listReferences(entry.config)) {
+        if (ref.kind !== 'secret') continue;
+        let info = byName.get(ref.name);
+        if (!info) {
+          info = { name: ref.name, stored: keychainError !== null, usedBy: [] };
+          byName.set(ref.name, info);
+        }
+        info.usedBy.push({ server: entry.name, field: ref.field, key: ref.key });
+      }
+    }
+    if (keychainError) for (const info of byName.values()) info.stored = false;
+    return { secrets: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), keychainError };
+  }
+
+  /** Stores a secret, then restarts the servers that use it and want to run, so they pick it up. */
+  async function setSecret(req: IncomingMessage, name: string): Promise<{ ok: true; restarted: string[] }> {
+    const { value } = await body(req, SecretValueRequestSchema);
+    await keychain.set(name, value);
+    const users = new Set<string>();
+    for (const entry of core.entries().values()) {
+      if (listReferences(entry.config).some((r) => r.kind === 'secret' && r.name === name)) users.add(entry.name);
+    }
+    const restartable = new Set(['running', 'starting', 'backoff', 'crash-loop', 'error']);
+    const restarted: string[] = [];
+    for (const status of core.status().servers) {
+      if (!users.has(status.name) || !restartable.has(status.state) || !core.running) continue;
+      try {
+        await core.restartServer(status.name);
+        restarted.push(status.name);
+      } catch {
+        // It stays in its state with its own error; the secret is stored either way.
+      }
+    }
+    return { ok: true, restarted };
+  }
+
+  async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
+    const { server, key, secretName } = await body(req, SecretMoveRequestSchema);
+    const name = await moveSecret({
+      serversFile: file,
+      keychain,
+      server,
+      key,
+      ...(secretName ? { secretName } : {}),
+    });
+    sources.set(server, 'ui');
+    applied();
+    return { ok: true, name };
+  }
+
+  function settings(): Settings {
+    return {
+      port: options.port(),
+      configuredPort: core.state.bridgePort() ?? null,
+      defaultPort: DEFAULT_BRIDGE_PORT,
+      home: core.home.root,
+      serversFile: file,
+      platform: process.platform,
+      startAtLogin: null,
+    };
+  }
+
+  async function saveSettings(req: IncomingMessage): Promise<Settings> {
+    const patch = await body(req, SettingsPatchSchema);
+    if (patch.port !== undefined) core.state.setBridgePort(patch.port ?? DEFAULT_BRIDGE_PORT);
+    return settings();
+  }
+
+  return { handle };
+}
+
+/** A config that fails the schema: 400 with every issue, so the UI can put each at its field. */
+class ValidationError extends HttpError {
+  readonly issues: { path: (string | number)[]; message: string }[];
+  constructor(message: string, issues: { path: (string | number)[]; message: string }[]) {
+    super(400, message);
+    this.issues = issues;
+  }
+}
+
+type JsonObject = Record<string, unknown>;
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The entry with every literal secret replaced by HIDDEN_SECRET: the UI never gets the value. */
+function withSecretsHidden(config: unknown, findings: SecretFinding[]): unknown {
+  if (!isObject(config) || findings.length === 0) return config;
+  const out: JsonObject = { ...config };
+  for (const { field, key } of findings) {
+    const record = out[field];
+    if (isObject(record)) out[field] = { ...record, [key]: HIDDEN_SECRET };
+  }
+  return out;
+}
+
+/** An entry sent back with HIDDEN_SECRET where a literal stood keeps the file's value there. */
+function withSecretsRestored(sent: unknown, current: unknown): unknown {
+  if (!isObject(sent) || !isObject(current)) return sent;
+  const out: JsonObject = { ...sent };
+  for (const field of ['env', 'headers'] as const) {
+    const record = out[field];
+    const was = current[field];
+    if (!isObject(record)) continue;
+    const restored: JsonObject = { ...record };
+    for (const [key, value] of Object.entries(record)) {
+      if (value !== HIDDEN_SECRET) continue;
+      if (isObject(was) && typeof was[key] === 'string') restored[key] = was[key];
+      else throw new ValidationError(`${field} ${key}: type the value (the hidden one belongs to another entry)`, [
+        { path: [field, key], message: 'type the value again' },
+      ]);
+    }
+    out[field] = restored;
+  }
+  return out;
+}
+
+function literalSecretsOf(config: unknown): SecretFinding[] {
+  if (typeof config !== 'object' || config === null) return [];
+  const strings = (value: unknown): Record<string, string> | undefined => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  };
+  const record = config as Record<string, unknown>;
+  return findLiteralSecrets({ env: strings(record.env), headers: strings(record.headers) });
+}
+
+function toolInfo(tool: Tool): ToolInfo {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
+  const required = new Set(schema.required ?? []);
+  const params = Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
+    name,
+    required: required.has(name),
+    ...(typeof prop?.type === 'string' ? { type: prop.type } : {}),
+  }));
+  params.sort((a, b) => Number(b.required) - Number(a.required));
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.description ? { description: tool.description } : {}),
+    params,
+  };
+}

@@ -1,0 +1,262 @@
+import { z } from 'zod';
+import { ApiEventSchema, TokenInfoSchema, type ApiEvent, type ServerAction, type TokenInfo } from './api.ts';
+import { EditorIdSchema, type EditorId } from './editors.ts';
+import type { LogLine } from './logs.ts';
+import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
+import type { FieldIssue } from './server-validation.ts';
+import type { StatusReport } from './status.ts';
+
+/**
+ * The ONE interface the UI's views use (queries, commands, subscriptions). Two implementations:
+ * the control API + SSE for headless mode (renderer/src/api/http.ts) and, in the desktop app,
+ * Electron IPC through the preload's contextBridge. Views never know which one they talk to.
+ *
+ * Schemas here describe what crosses the wire; both implementations validate with them.
+ */
+
+// ---- routes the UI adds to the control API (electron/core/bridge/ui-routes.ts) -------------------
+
+const seg = (s: string) => encodeURIComponent(s);
+
+export const UiRoutes = {
+  /** POST {name, config}: add a server to servers.json */
+  servers: '/api/servers',
+  /** DELETE: remove a server from servers.json (and forget its approval) */
+  server: (name: string) => `/api/servers/${seg(name)}`,
+  /** GET: the entry as written; PUT {config}: replace it (comment-preserving) */
+  serverConfig: (name: string) => `/api/servers/${seg(name)}/config`,
+  /** POST {enabled} */
+  serverEnabled: (name: string) => `/api/servers/${seg(name)}/enabled`,
+  /** GET: the tools the running server exposes */
+  serverTools: (name: string) => `/api/servers/${seg(name)}/tools`,
+  /** GET: every server waiting for a trust decision, with what approving it would allow */
+  approvals: '/api/approvals',
+  /** GET: secret names and who uses them (never values) */
+  secrets: '/api/secrets',
+  /** PUT {value}: store or replace (write-only); DELETE: remove */
+  secret: (name: string) => `/api/secrets/${seg(name)}`,
+  /** POST {server, key, secretName?}: move a literal from servers.json into the keychain */
+  secretMove: '/api/secrets/move',
+  /** GET / PUT {port} */
+  settings: '/api/settings',
+  /** POST: a fresh one-time sign-in link for the browser UI (control token only) */
+  loginLink: '/api/ui/login-link',
+  /** GET: editors and their sync state */
+  editors: '/api/editors',
+  /** POST {editor?}: sync now (all enabled editors, or one) */
+  editorsSync: '/api/editors/sync',
+  /** POST {backup}: restore an editor file from a backup */
+  editorRestore: (editor: string) => `/api/editors/${seg(editor)}/restore`,
+} as const;
+
+/** The browser signs in at GET /login?code=… (one-time code printed by `switchboard serve`). */
+export const LOGIN_PATH = '/login';
+
+// ---- payloads -----------------------------------------------------------------------------------
+
+export const FieldIssueSchema = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() });
+
+/** Error answers: words a person can act on, and for config edits the issues at their fields. */
+export const UiErrorBodySchema = z.object({ error: z.string(), issues: z.array(FieldIssueSchema).optional() });
+
+export const SecretFindingSchema = z.object({
+  field: z.enum(['env', 'headers']),
+  key: z.string(),
+  reason: z.string(),
+});
+export type SecretFinding = z.infer<typeof SecretFindingSchema>;
+
+/**
+ * Stands in for a literal secret found in servers.json when the UI reads a server's entry: the UI
+ * never receives the value. Saving the entry with this text unchanged keeps the file's value.
+ */
+export const HIDDEN_SECRET = '•••••••• (hidden: store it in the keychain)';
+
+export const ServerConfigViewSchema = z.object({
+  name: z.string(),
+  /**
+   * the entry as written in servers.json (references unresolved, no defaults applied), except that
+   * literal secrets read HIDDEN_SECRET
+   */
+  config: z.unknown(),
+  /** literal secrets in env/headers, each with the one-click fix (secret move) */
+  literalSecrets: z.array(SecretFindingSchema),
+  /** the servers file, for the UI to say where edits land */
+  file: z.string(),
+});
+export type ServerConfigView = z.infer<typeof ServerConfigViewSchema>;
+
+export const ToolInfoSchema = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  /** names of the tool's input parameters, required ones first */
+  params: z.array(z.object({ name: z.string(), required: z.boolean(), type: z.string().optional() })),
+});
+export type ToolInfo = z.infer<typeof ToolInfoSchema>;
+export const ToolsResponseSchema = z.object({ running: z.boolean(), tools: z.array(ToolInfoSchema) });
+export type ToolsResponse = z.infer<typeof ToolsResponseSchema>;
+
+export const ApprovalViewSchema = z.object({
+  name: z.string(),
+  state: z.enum(['pending-approval', 'denied']),
+  /** where the config came from (hand edit, ui, cli, import, install link) */
+  source: ServerSourceSchema,
+  fingerprint: z.string(),
+  /** the exact launch config, one line per part, untruncated (as `switchboard approve` prints it) */
+  lines: z.array(z.string()),
+  launch: LaunchConfigSchema,
+  /** env (stdio) or header (remote) names; values are references or plain settings, never secrets */
+  envKeys: z.array(z.string()),
+  /** the last approved config of this server, to diff against; null if it never was approved */
+  approved: z
+    .object({ lines: z.array(z.string()), approvedAt: z.number(), source: ServerSourceSchema })
+    .nullable(),
+});
+export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
+export const ApprovalsResponseSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
+
+export const SecretUseSchema = z.object({ server: z.string(), field: z.enum(['env', 'headers']), key: z.string() });
+export const SecretInfoSchema = z.object({
+  name: z.string(),
+  /** false: a server references it but the keychain has no secret of that name */
+  stored: z.boolean(),
+  usedBy: z.array(SecretUseSchema),
+});
+export type SecretInfo = z.infer<typeof SecretInfoSchema>;
+export const SecretsResponseSchema = z.object({
+  secrets: z.array(SecretInfoSchema),
+  /** set when the keychain could not be read (locked, no Secret Service): what to do about it */
+  keychainError: z.string().nullable(),
+});
+export type SecretsResponse = z.infer<typeof SecretsResponseSchema>;
+export const SecretSetResultSchema = z.object({ ok: z.literal(true), restarted: z.array(z.string()) });
+export type SecretSetResult = z.infer<typeof SecretSetResultSchema>;
+export const SecretMoveResultSchema = z.object({ ok: z.literal(true), name: z.string() });
+
+export const SettingsSchema = z.object({
+  /** the port the bridge listens on now */
+  port: z.number().int(),
+  /** the port saved in state.json for the next start (null: the default) */
+  configuredPort: z.number().int().nullable(),
+  defaultPort: z.number().int(),
+  home: z.string(),
+  serversFile: z.string(),
+  platform: z.string(),
+  /** null where it does not apply (headless mode) */
+  startAtLogin: z.boolean().nullable(),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+export const SettingsPatchSchema = z
+  .object({ port: z.number().int().min(1).max(65535).nullable().optional() })
+  .strict();
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+export const LoginLinkSchema = z.object({ url: z.string(), expiresAt: z.number() });
+
+export const AddServerRequestSchema = z.object({ name: z.string(), config: z.unknown() });
+export const SaveServerRequestSchema = z.object({ config: z.unknown() });
+export const EnabledRequestSchema = z.object({ enabled: z.boolean() }).strict();
+export const SecretValueRequestSchema = z.object({ value: z.string() }).strict();
+export const SecretMoveRequestSchema = z
+  .object({ server: z.string(), key: z.string(), secretName: z.string().optional() })
+  .strict();
+export const OkSchema = z.object({ ok: z.literal(true) });
+
+// ---- editors (served by the editor-sync API) ------------------------------------------------------
+
+export const EDITOR_SYNC_STATES = ['in-sync', 'drift', 'error', 'not-installed', 'not-synced', 'disabled'] as const;
+export const EditorSyncStateSchema = z.enum(EDITOR_SYNC_STATES);
+export type EditorSyncState = z.infer<typeof EditorSyncStateSchema>;
+
+export const EditorBackupSchema = z.object({ id: z.string(), createdAt: z.number(), file: z.string() });
+export const EditorViewSchema = z.object({
+  id: EditorIdSchema,
+  /** "Claude Desktop" */
+  label: z.string(),
+  file: z.string(),
+  state: EditorSyncStateSchema,
+  /** what went wrong (a file that does not parse, a name clash), in words */
+  problem: z.string().nullable(),
+  /** the servers this editor gets */
+  servers: z.array(z.string()),
+  /** unified diff a sync would make now; empty when in sync */
+  diff: z.string(),
+  backups: z.array(EditorBackupSchema),
+  /** Claude Desktop reads its file only at start: true after a sync changed it */
+  restartRequired: z.boolean(),
+});
+export type EditorView = z.infer<typeof EditorViewSchema>;
+export const EditorsResponseSchema = z.object({
+  /** false while the editor-sync API is not part of this build: the view says so */
+  available: z.boolean(),
+  editors: z.array(EditorViewSchema),
+});
+export type EditorsResponse = z.infer<typeof EditorsResponseSchema>;
+export const EditorsSyncResultSchema = z.object({
+  ok: z.literal(true),
+  changed: z.array(EditorIdSchema),
+  problems: z.array(z.object({ editor: EditorIdSchema, message: z.string() })),
+});
+export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
+
+// ---- the interface --------------------------------------------------------------------------------
+
+export type Unsubscribe = () => void;
+
+/** How the live subscription is doing, for a small indicator and a "reconnecting" notice. */
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
+
+export interface UiApi {
+  /** which transport this is; for diagnostics only, never for behaviour */
+  readonly transport: 'http' | 'ipc';
+
+  // queries
+  status(): Promise<StatusReport>;
+  serverConfig(name: string): Promise<ServerConfigView>;
+  tools(name: string): Promise<ToolsResponse>;
+  logs(name: string, limit?: number): Promise<LogLine[]>;
+  approvals(): Promise<ApprovalView[]>;
+  secrets(): Promise<SecretsResponse>;
+  settings(): Promise<Settings>;
+  tokens(): Promise<TokenInfo[]>;
+  editors(): Promise<EditorsResponse>;
+
+  // commands (each rejects with a UiApiError)
+  serverAction(name: string, action: ServerAction): Promise<void>;
+  setEnabled(name: string, enabled: boolean): Promise<void>;
+  /** replaces the server's entry in servers.json (comment-preserving) */
+  saveServer(name: string, config: unknown): Promise<void>;
+  addServer(name: string, config: unknown): Promise<void>;
+  removeServer(name: string): Promise<void>;
+  setSecret(name: string, value: string): Promise<SecretSetResult>;
+  deleteSecret(name: string): Promise<void>;
+  moveSecret(server: string, key: string, secretName?: string): Promise<string>;
+  saveSettings(patch: SettingsPatch): Promise<Settings>;
+  /** issues a new token for an editor; the old one stops working (the value is never shown) */
+  rotateToken(name: string): Promise<void>;
+  revokeToken(name: string): Promise<void>;
+  syncEditors(editor?: EditorId): Promise<EditorsSyncResult>;
+  restoreEditorBackup(editor: EditorId, backup: string): Promise<void>;
+  /** desktop app only (rejects in headless mode) */
+  setStartAtLogin(enabled: boolean): Promise<void>;
+
+  // subscriptions (live updates; never polling)
+  subscribe(listener: (event: ApiEvent) => void): Unsubscribe;
+  onConnection(listener: (state: ConnectionState) => void): Unsubscribe;
+}
+
+/** A command or query that failed: the message is for a person; `issues` point at fields. */
+export class UiApiError extends Error {
+  readonly status: number;
+  readonly issues: FieldIssue[];
+  constructor(message: string, status: number, issues: FieldIssue[] = []) {
+    super(message);
+    this.name = 'UiApiError';
+    this.status = status;
+    this.issues = issues;
+  }
+}
+
+export { ApiEventSchema, TokenInfoSchema };
+export type { ApiEvent, TokenInfo };

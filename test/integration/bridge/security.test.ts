@@ -1,0 +1,528 @@
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { MAX_BODY_BYTES } from '../../../electron/core/bridge/http-util.ts';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { StatusReportSchema } from '../../../shared/status.ts';
+import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
+import { everythingServer, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+// One real headless Switchboard (core + bridge on port 0, temp home) with server-everything approved
+// and running, shared by every test here: each test is one of the issue's security requirements.
+
+let t: TempHome;
+let headless: Headless;
+let port: number;
+let control: string;
+let editor: string;
+let consoleError: MockInstance<typeof console.error>;
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'security-test', version: '1' },
+  },
+});
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+beforeAll(async () => {
+  consoleError = vi.spyOn(console, 'error');
+  t = tempHome();
+  t.writeServers({ mcpServers: { everything: everythingServer() } });
+  headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port: 0 });
+  port = headless.port;
+  control = headless.tokens.controlToken();
+  editor = headless.tokens.create('zed').token;
+  headless.core.approve('everything');
+  await waitFor(
+    () =>
+      headless.core
+        .status()
+        .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+    45_000,
+    'server-everything running',
+  );
+});
+
+afterAll(async () => {
+  await headless?.stop();
+  t?.cleanup();
+  consoleError?.mockRestore();
+});
+
+function expectUnauthorized(res: RawResponse): void {
+  expect(res.status).toBe(401);
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer\b/);
+  // The same body whatever was wrong: nothing tells a caller whether a token exists or is close.
+  expect(JSON.parse(res.text)).toEqual({ error: 'unauthorized' });
+}
+
+async function statusStillAnswers(): Promise<void> {
+  const res = await call(port, 'GET', '/api/status', { headers: bearer(control) });
+  expect(res.status).toBe(200);
+  const report = StatusReportSchema.parse(JSON.parse(res.text));
+  expect(report.servers.find((s) => s.name === 'everything')?.state).toBe('running');
+}
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string): Promise<boolean | string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(2_000, () => {
+      socket.destroy();
+      resolve('timeout');
+    });
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+describe('bridge security (real headless Switchboard)', () => {
+  it('listens on 127.0.0.1 only', async () => {
+    expect(await accepts('127.0.0.1')).toBe(true);
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .flatMap((a) => (a && !a.internal ? [a.address] : []));
+    // 127.0.0.2 reaches this machine's loopback too (Linux routes 127/8 there), but not a socket bound
+    // to 127.0.0.1 alone; ::1 and the machine's LAN addresses must refuse as well.
+    const probes = [...(process.platform === 'linux' ? ['127.0.0.2'] : []), '::1', ...others];
+    for (const host of probes) expect(await accepts(host), `connection via ${host}`).not.toBe(true);
+  });
+
+  it('answers /api without a token with 401 and nothing else', async () => {
+    expectUnauthorized(await call(port, 'GET', '/api/status'));
+    expectUnauthorized(await call(port, 'POST', '/api/servers/everything/stop'));
+    expectUnauthorized(await call(port, 'GET', '/api/tokens'));
+  });
+
+  it('answers /api with a wrong token with the same 401', async () => {
+    const lookalike = control.slice(0, -1) + (control.endsWith('A') ? 'B' : 'A');
+    for (const authorization of [
+      `Bearer ${lookalike}`,
+      'Bearer x',
+      `Basic ${control}`,
+      control,
+      'Bearer ',
+      `Bearer ${control}x`,
+    ]) {
+      expectUnauthorized(await call(port, 'GET', '/api/status', { headers: { authorization } }));
+    }
+  });
+
+  it('refuses an editor token on /api (401)', async () => {
+    expectUnauthorized(await call(port, 'GET', '/api/status', { headers: bearer(editor) }));
+    expectUnauthorized(await call(port, 'GET', '/api/tokens', { headers: bearer(editor) }));
+  });
+
+  it('refuses the control token, no token and a revoked token on /mcp (401)', async () => {
+    for (const path of ['/mcp', '/mcp/everything']) {
+      expectUnauthorized(
+        await call(port, 'POST', path, { headers: { ...MCP_HEADERS, ...bearer(control) }, body: INITIALIZE }),
+      );
+      expectUnauthorized(await call(port, 'POST', path, { headers: MCP_HEADERS, body: INITIALIZE }));
+    }
+    const ok = await call(port, 'POST', '/mcp/everything', {
+      headers: { ...MCP_HEADERS, ...bearer(editor) },
+      body: INITIALIZE,
+    });
+    expect(ok.status).toBe(200);
+
+    const temporary = headless.tokens.create('temporary').token;
+    const before = await call(port, 'POST', '/mcp', {
+      headers: { ...MCP_HEADERS, ...bearer(temporary) },
+      body: INITIALIZE,
+    });
+    expect(before.status).toBe(200);
+    const revoke = await call(port, 'DELETE', '/api/tokens/temporary', { headers: bearer(control) });
+    expect(revoke.status).toBe(200);
+    expectUnauthorized(
+      await call(port, 'POST', '/mcp', {
+        headers: { ...MCP_HEADERS, ...bearer(temporary) },
+        body: INITIALIZE,
+      }),
+    );
+  });
+
+  it('answers a foreign Host with 403, even with a valid token', async () => {
+    for (const host of [
+      'evil.com',
+      `evil.com:${port}`,
+      `127.0.0.1.evil.com:${port}`,
+      `localhost.evil.com:${port}`,
+    ]) {
+      const res = await call(port, 'GET', '/api/status', { headers: { host, ...bearer(control) } });
+      expect(res.status, host).toBe(403);
+      expect(JSON.parse(res.text)).toEqual({ error: 'forbidden' });
+      const mcp = await call(port, 'POST', '/mcp/everything', {
+        headers: { host, ...MCP_HEADERS, ...bearer(editor) },
+        body: INITIALIZE,
+      });
+      expect(mcp.status, host).toBe(403);
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+      expect((await call(port, 'GET', '/api/status', { headers: { host, ...bearer(control) } })).status).toBe(
+        200,
+      );
+    }
+  });
+
+  it('answers Host 127.0.0.1 on another port with 403', async () => {
+    for (const host of [
+      `127.0.0.1:${port + 1}`,
+      `localhost:${port === 80 ? 81 : 80}`,
+      '127.0.0.1',
+      'localhost',
+    ]) {
+      expect(
+        (await call(port, 'GET', '/api/status', { headers: { host, ...bearer(control) } })).status,
+        host,
+      ).toBe(403);
+    }
+  });
+
+  it("answers an Origin that is not Switchboard's own with 403", async () => {
+    for (const origin of [
+      'http://evil.com',
+      `http://evil.com:${port}`,
+      'null',
+      `https://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port + 1}`,
+    ]) {
+      const res = await call(port, 'GET', '/api/status', { headers: { origin, ...bearer(control) } });
+      expect(res.status, origin).toBe(403);
+      const mcp = await call(port, 'POST', '/mcp/everything', {
+        headers: { origin, ...MCP_HEADERS, ...bearer(editor) },
+        body: INITIALIZE,
+      });
+      expect(mcp.status, origin).toBe(403);
+    }
+    const own = await call(port, 'GET', '/api/status', {
+      headers: { origin: `http://127.0.0.1:${port}`, ...bearer(control) },
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('gives a CORS preflight from a foreign origin no Access-Control-Allow-Origin', async () => {
+    for (const path of ['/api/status', '/mcp', '/mcp/everything', '/']) {
+      const res = await call(port, 'OPTIONS', path, {
+        headers: {
+          origin: 'http://evil.com',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+      expect(res.status, path).toBe(403);
+      expect(res.headers['access-control-allow-origin'], path).toBeUndefined();
+      expect(res.headers['access-control-allow-headers'], path).toBeUndefined();
+      expect(res.headers['access-control-allow-credentials'], path).toBeUndefined();
+    }
+    // Nor is any CORS header sent on ordinary answers.
+    const ok = await call(port, 'GET', '/api/status', { headers: bearer(control) });
+    expect(Object.keys(ok.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('answers a body over the limit with 413 (declared or streamed), and keeps serving', async () => {
+    const big = Buffer.alloc(MAX_BODY_BYTES + 1024, 0x20);
+    const api = await call(port, 'POST', '/api/tokens', {
+      headers: { ...bearer(control), 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(api.status).toBe(413);
+    const mcp = await call(port, 'POST', '/mcp/everything', {
+      headers: { ...MCP_HEADERS, ...bearer(editor) },
+      body: big,
+    });
+    expect(mcp.status).toBe(413);
+    // Chunked: no Content-Length to refuse up front, so the limit applies while reading.
+    const chunked = await call(port, 'POST', '/mcp', {
+      headers: { ...MCP_HEADERS, ...bearer(editor), 'transfer-encoding': 'chunked' },
+      body: big,
+    });
+    expect(chunked.status).toBe(413);
+    // Only an authenticated caller gets its body read at all.
+    const anonymous = await call(port, 'POST', '/mcp', { headers: MCP_HEADERS, body: big });
+    expect(anonymous.status).toBe(401);
+    await statusStillAnswers();
+  });
+
+  it('answers malformed JSON on POST endpoints with a clean 400 JSON error, and keeps serving', async () => {
+    for (const body of ['{', '{"name": "x"', 'null x', '\u0000\u0001', '']) {
+      const api = await call(port, 'POST', '/api/tokens', {
+        headers: { ...bearer(control), 'content-type': 'application/json' },
+        body,
+      });
+      expect(api.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.parse(api.text)).toEqual({ error: expect.stringMatching(/malformed JSON/) });
+
+      const mcp = await call(port, 'POST', '/mcp/everything', {
+        headers: { ...MCP_HEADERS, ...bearer(editor) },
+        body,
+      });
+      expect(mcp.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.parse(mcp.text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    }
+    // Well-formed JSON that is not a valid request: 400 with a reason, or a JSON-RPC error.
+    const wrongShape = await call(port, 'POST', '/api/tokens', {
+      headers: bearer(control),
+      body: '{"name": 42}',
+    });
+    expect(wrongShape.status).toBe(400);
+    expect(JSON.parse(wrongShape.text).error).toMatch(/invalid request/);
+    const notRpc = await call(port, 'POST', '/mcp/everything', {
+      headers: { ...MCP_HEADERS, ...bearer(editor) },
+      body: '{"hello": 1}',
+    });
+    expect(JSON.parse(notRpc.text)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 } });
+    await statusStillAnswers();
+  });
+
+  it('survives thousands of random and malformed requests, then still answers correctly', async () => {
+    const seed = Number(process.env.SB_FUZZ_SEED ?? 0x5eed);
+    const rand = mulberry32(seed);
+    const total = Number(process.env.SB_FUZZ_COUNT ?? 5_000);
+    // Generated up front, so a seed always gives the same requests whatever the timing.
+    const requests = Array.from({ length: total }, (_, i) => fuzzRequest(rand, i));
+    const statuses = new Map<number, number>();
+    const started = Date.now();
+    let next = 0;
+    let timeouts = 0;
+    const worker = async () => {
+      while (next < total) {
+        const i = next++;
+        const { payload, expectsAnswer } = requests[i] ?? { payload: Buffer.alloc(0), expectsAnswer: false };
+        // A truncated body is never answered: the server waits for the rest until the client drops.
+        const result = await rawExchange(port, payload, expectsAnswer ? 5_000 : 200);
+        if (result.timedOut && expectsAnswer) timeouts++;
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(result.data)?.[1] ?? 0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        if (expectsAnswer && !result.timedOut) {
+          const what = `request ${i} (seed ${seed}): ${payload.subarray(0, 120).toString('latin1')} → ${result.error ?? 'closed'}`;
+          expect(status, what).toBeGreaterThan(0);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, worker));
+    const elapsed = Date.now() - started;
+    const summary = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
+    console.log(
+      `fuzz: ${total} requests in ${elapsed} ms (seed ${seed}); statuses ${summary}; timeouts ${timeouts}`,
+    );
+
+    expect(elapsed).toBeLessThan(45_000);
+    expect(
+      // 500 is what an unexpected error becomes; (503 is the deliberate "UI not built" page at /)
+      [...statuses.keys()].filter((s) => s >= 500 && s !== 503),
+      summary,
+    ).toEqual([]);
+    expect(timeouts, summary).toBeLessThan(total / 100);
+    await statusStillAnswers();
+    const init = await call(port, 'POST', '/mcp/everything', {
+      headers: { ...MCP_HEADERS, ...bearer(editor) },
+      body: INITIALIZE,
+    });
+    expect(init.status).toBe(200);
+    expect(JSON.parse(init.text)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+    const unexpected = consoleError.mock.calls.filter((args) => String(args[0]).includes('unexpected'));
+    expect(unexpected.map((args) => args.map(String).join(' '))).toEqual([]);
+  }, 90_000);
+});
+
+// ─── fuzz input ───────────────────────────────────────────────────────────────────────────────────
+
+/** A small seeded PRNG (mulberry32): the same seed gives the same requests. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function fuzzRequest(rand: () => number, i: number): { payload: Buffer; expectsAnswer: boolean } {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => Math.floor(rand() * 256)));
+  const ascii = (n: number) =>
+    Array.from({ length: n }, () => String.fromCharCode(33 + Math.floor(rand() * 94))).join('');
+  const kind = rand();
+
+  if (kind < 0.05) return { payload: bytes(1 + Math.floor(rand() * 2048)), expectsAnswer: false }; // garbage (may be an unfinished request)
+  if (kind < 0.08) {
+    // huge header: over Node's 16 KB header limit (431) or just under it
+    const size = pick([8_000, 17_000, 64_000, 200_000]);
+    const payload = `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nX-Big: ${'a'.repeat(size)}\r\n\r\n`;
+    return { payload: Buffer.from(payload), expectsAnswer: true };
+  }
+  if (kind < 0.11) {
+    // malformed request lines and header syntax
+    const line = pick([
+      `GET\r\n\r\n`,
+      `GET / HTTP/9.9\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      `GET /api/status HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n`,
+      `${ascii(10)} ${ascii(20)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nContent-Length: -5\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      `POST /api/tokens HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffff\r\n`,
+      `GET /api/status HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\nHost: evil.com\r\n\r\n`,
+      `GET /api/status HTTP/1.0\r\n\r\n`,
+    ]);
+    return { payload: Buffer.from(line, 'latin1'), expectsAnswer: true };
+  }
+
+  if (kind < 0.4) {
+    // well-formed MCP POSTs with an editor token and random (often invalid) JSON-RPC, to reach the endpoint
+    const message =
+      rand() < 0.8 ? rpcMessage(rand, pick, i) : [rpcMessage(rand, pick, i), rpcMessage(rand, pick, i + 1)];
+    const body = Buffer.from(JSON.stringify(message));
+    const head =
+      `POST ${pick(['/mcp', '/mcp/everything'])} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${editor}\r\n` +
+      `Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n` +
+      (rand() < 0.2 ? `Mcp-Session-Id: ${ascii(20)}\r\n` : '') +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    return { payload: Buffer.concat([Buffer.from(head, 'latin1'), body]), expectsAnswer: true };
+  }
+
+  const method = pick([
+    'GET',
+    'POST',
+    'POST',
+    'POST',
+    'PUT',
+    'DELETE',
+    'OPTIONS',
+    'HEAD',
+    'PATCH',
+    'TRACE',
+    ascii(6).replace(/[^A-Z]/gi, 'X'),
+  ]);
+  const path = pick([
+    '/',
+    '/api/status',
+    '/api/tokens',
+    // (never zed's: a DELETE with the control token would rightly revoke the token the checks below use)
+    `/api/tokens/${pick(['fuzz', 'control', '..', '%2e%2e', 'a%2Fb', '%E0%A4%A', ascii(8)])}`,
+    // (not everything's actions: a control-token deny or stop would rightly stop the server used below)
+    `/api/servers/${pick(['nope', '%00', '%ZZ', ascii(5)])}/${pick(['approve', 'deny', 'start', 'stop', 'restart', 'logs', ascii(4)])}`,
+    `/api/servers/everything/logs?limit=${pick(['-1', '1e9', 'x', '5'])}`,
+    '/mcp',
+    '/mcp/',
+    '/mcp/everything',
+    '/mcp/everything?x=1',
+    `/mcp/${ascii(6)}`,
+    '/mcp/%ZZ',
+    '/mcp/..%2fapi',
+    '//',
+    '//evil.com/api/status',
+    '*',
+    'http://evil.com/api/status',
+    `/${encodeURIComponent(bytes(12).toString('latin1'))}`,
+  ]).replace(/[\s]/g, '_');
+  const streaming = method === 'GET' && (path.startsWith('/api/events') || path.startsWith('/mcp'));
+  const auth = pick(['none', 'control', 'editor', 'editor', 'garbage', 'basic']);
+  const headers: string[] = [];
+  const host =
+    rand() < 0.85
+      ? `127.0.0.1:${port}`
+      : pick(['evil.com', `localhost:${port}`, '', `127.0.0.1:${port + 1}`, ascii(30)]);
+  if (host) headers.push(`Host: ${host}`);
+  const authHeader =
+    auth === 'control'
+      ? `Bearer ${control}`
+      : auth === 'editor'
+        ? `Bearer ${editor}`
+        : auth === 'garbage'
+          ? `Bearer ${ascii(43)}`
+          : auth === 'basic'
+            ? `Basic ${ascii(12)}`
+            : undefined;
+  // A GET that opens an event stream would hold its connection open: send those without a token.
+  if (authHeader && !streaming) headers.push(`Authorization: ${authHeader}`);
+  if (rand() < 0.15)
+    headers.push(`Origin: ${pick(['http://evil.com', `http://127.0.0.1:${port}`, 'null', ascii(10)])}`);
+  if (rand() < 0.6)
+    headers.push(
+      `Content-Type: ${pick(['application/json', 'text/plain', 'application/json; charset=utf-8', ascii(10)])}`,
+    );
+  if (rand() < 0.5)
+    headers.push(
+      `Accept: ${pick(['application/json, text/event-stream', 'text/event-stream', '*/*', ascii(10)])}`,
+    );
+  if (rand() < 0.2) headers.push(`Mcp-Session-Id: ${pick([ascii(36), '', '../../etc'])}`);
+  if (rand() < 0.2)
+    headers.push(`MCP-Protocol-Version: ${pick(['2025-06-18', '2025-03-26', '1999-01-01', ascii(8)])}`);
+  for (let h = Math.floor(rand() * 4); h > 0; h--)
+    headers.push(`X-${ascii(6).replace(/[^A-Za-z0-9]/g, 'z')}: ${ascii(Math.floor(rand() * 200))}`);
+
+  let body: Buffer = Buffer.alloc(0);
+  const bodyKind = rand();
+  if (method !== 'GET' && method !== 'HEAD') {
+    if (bodyKind < 0.3) body = Buffer.from(JSON.stringify(rpcMessage(rand, pick, i)));
+    else if (bodyKind < 0.4)
+      body = Buffer.from(JSON.stringify([rpcMessage(rand, pick, i), rpcMessage(rand, pick, i + 1)]));
+    else if (bodyKind < 0.5)
+      body = Buffer.from(JSON.stringify({ name: pick(['fuzz', 'control', 'BAD', ascii(40), 42]) }));
+    else if (bodyKind < 0.7) body = bytes(Math.floor(rand() * 4096));
+    else if (bodyKind < 0.8)
+      body = Buffer.from(JSON.stringify(rpcMessage(rand, pick, i)).slice(0, Math.floor(rand() * 40)));
+    else if (bodyKind < 0.85) body = Buffer.from('['.repeat(5000));
+  }
+  const truncated = body.length > 0 && rand() < 0.1;
+  headers.push(`Content-Length: ${truncated ? body.length + 1 + Math.floor(rand() * 1000) : body.length}`);
+  headers.push('Connection: close');
+  const head = `${method} ${path} HTTP/1.1\r\n${headers.join('\r\n')}\r\n\r\n`;
+  return { payload: Buffer.concat([Buffer.from(head, 'latin1'), body]), expectsAnswer: !truncated };
+}
+
+function rpcMessage(rand: () => number, pick: <T>(items: readonly T[]) => T, i: number): unknown {
+  const method = pick([
+    'initialize',
+    'ping',
+    'tools/list',
+    'tools/call',
+    'resources/list',
+    'prompts/list',
+    'notifications/initialized',
+    'notifications/cancelled',
+    'logging/setLevel',
+    'nope/nope',
+    '',
+    42,
+  ]);
+  const id = pick([i, `id-${i}`, null, undefined, { x: 1 }, 1.5, -1]);
+  const params = pick([
+    undefined,
+    {},
+    null,
+    'string',
+    { name: 'echo', arguments: { message: `fuzz ${i}` } },
+    { name: 'get-sum', arguments: { a: rand(), b: 'x' } },
+    { name: 'everything__echo', arguments: {} },
+    {
+      protocolVersion: pick(['2025-06-18', 'bogus', 7]),
+      capabilities: {},
+      clientInfo: { name: 'fuzz', version: '1' },
+    },
+    { requestId: i - 1, reason: 'fuzz' },
+  ]);
+  const jsonrpc = pick(['2.0', '2.0', '2.0', '1.0', undefined]);
+  return {
+    ...(jsonrpc === undefined ? {} : { jsonrpc }),
+    ...(id === undefined ? {} : { id }),
+    method,
+    ...(params === undefined ? {} : { params }),
+  };
+}
