@@ -1,21 +1,75 @@
-// Electron Forge packaging for the desktop shell (electron/shell/). The shell, its Vite build and the
-// makers (dmg/zip, Squirrel, deb, rpm) with fuses arrive with the desktop-shell issue; until then
-// this declares the app's identity so `electron/shell` and packaging have one place to read it from.
-// The Electron binary cannot be downloaded on build/CI machines: see docs/development.md.
+// Electron Forge: packaging and installers for the desktop app (electron/shell/). See docs/packaging.md.
+// The Electron binary cannot be downloaded on build/CI machines here; `npm run package`/`make` go
+// through electron/shell/forge-guard.ts, which explains that instead of failing with a stack trace.
+import { MakerDeb } from '@electron-forge/maker-deb';
+import { MakerDMG } from '@electron-forge/maker-dmg';
+import { MakerSquirrel } from '@electron-forge/maker-squirrel';
+import { MakerZIP } from '@electron-forge/maker-zip';
+import { FusesPlugin } from '@electron-forge/plugin-fuses';
+import { VitePlugin } from '@electron-forge/plugin-vite';
+import type { ForgeConfig } from '@electron-forge/shared-types';
+import { FuseV1Options, FuseVersion } from '@electron/fuses';
+
 export const appIdentity = {
   appId: 'dev.switchboard.app',
   productName: 'Switchboard',
   protocol: 'switchboard',
 } as const;
 
-const config = {
+const protocols = [{ name: appIdentity.productName, schemes: [appIdentity.protocol] }];
+
+const config: ForgeConfig = {
   packagerConfig: {
     name: appIdentity.productName,
+    executableName: 'switchboard',
     appBundleId: appIdentity.appId,
-    protocols: [{ name: appIdentity.productName, schemes: [appIdentity.protocol] }],
+    appCategoryType: 'public.app-category.developer-tools',
+    icon: 'build/icons/icon', // .icns on macOS, .ico on Windows
+    asar: { unpack: '**/*.node' }, // the keychain's native module must load from disk
+    extraResource: ['build/icons'],
+    protocols,
+    // Tray-only on macOS: no Dock icon unless the window is open (the shell shows it then).
+    extendInfo: { LSUIElement: true },
   },
-  makers: [],
-  plugins: [],
+  makers: [
+    new MakerZIP({}, ['darwin']),
+    new MakerDMG({ icon: 'build/icons/icon.icns' }),
+    new MakerSquirrel({ name: 'switchboard', setupIcon: 'build/icons/icon.ico' }),
+    new MakerDeb({
+      options: {
+        name: 'switchboard',
+        productName: appIdentity.productName,
+        icon: 'build/icons/icon.png',
+        categories: ['Development'],
+        mimeType: [`x-scheme-handler/${appIdentity.protocol}`],
+      },
+    }),
+    // RPM: @electron-forge/maker-rpm has no Forge 8 release and 7.x fetches a dependency from
+    // GitHub, which these build machines cannot reach. See docs/packaging.md.
+  ],
+  plugins: [
+    new VitePlugin({
+      build: [
+        { entry: 'electron/shell/main.ts', config: 'electron/shell/vite.main.config.ts', target: 'main' },
+        {
+          entry: 'electron/shell/preload.ts',
+          config: 'electron/shell/vite.preload.config.ts',
+          target: 'preload',
+        },
+      ],
+      renderer: [{ name: 'main_window', config: 'renderer/vite.config.ts' }],
+    }),
+    new FusesPlugin({
+      version: FuseVersion.V1,
+      // RunAsNode stays on: Claude Desktop's stdio relay runs as `Switchboard ELECTRON_RUN_AS_NODE=1`.
+      [FuseV1Options.RunAsNode]: true,
+      [FuseV1Options.EnableCookieEncryption]: true,
+      [FuseV1Options.EnableNodeOptionsEnvironmentVariable]: false,
+      [FuseV1Options.EnableNodeCliInspectArguments]: false,
+      [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
+      [FuseV1Options.OnlyLoadAppFromAsar]: true,
+    }),
+  ],
 };
 
 export default config;

@@ -71,6 +71,8 @@ export class Core {
   #entries = new Map<string, ServerEntry>();
   #problems: ConfigProblem[] = [];
   #supervisor: Supervisor | undefined;
+  /** where pending configs came from (UI, install link, import); hand edits are the default */
+  readonly #sources = new Map<string, ServerSource>();
   #watcher: { close(): Promise<void> } | undefined;
 
   constructor(options: CoreOptions) {
@@ -147,6 +149,15 @@ export class Core {
     this.events.emit('config', this.status());
   }
 
+  /** Records where a server's current config came from, to show on its approval. */
+  noteSource(name: string, source: ServerSource): void {
+    this.#sources.set(name, source);
+  }
+
+  sourceOf(name: string): ServerSource {
+    return this.#sources.get(name) ?? 'hand-edit';
+  }
+
   configError(): string | null {
     return this.#problems.length ? formatProblems(this.#problems, basename(this.home.serversFile)) : null;
   }
@@ -168,7 +179,7 @@ export class Core {
   }
 
   /** Approves the server's exact current launch config and starts it if Switchboard is running. */
-  approve(name: string, source: ServerSource = 'cli'): ApprovalResult {
+  approve(name: string, source: ServerSource = this.sourceOf(name)): ApprovalResult {
     const entry = this.#entry(name);
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
     this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
