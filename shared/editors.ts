@@ -1,6 +1,14 @@
 import { z } from 'zod';
 
 /** Every editor Switchboard can write managed entries into (one adapter each in electron/core/editors/). */
-export const EDITOR_IDS = ['zed', 'claude-desktop', 'vscode', 'cursor', 'windsurf', 'claude-code', 'gemini-cli'] as const;
+export const EDITOR_IDS = [
+  'zed',
+  'claude-desktop',
+  'vscode',
+  'cursor',
+  'windsurf',
+  'claude-code',
+  'gemini-cli',
+] as const;
 export const EditorIdSchema = z.enum(EDITOR_IDS);
 export type EditorId = z.infer<typeof EditorIdSchema>;

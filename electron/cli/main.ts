@@ -10,6 +10,10 @@ import { serveCommand } from './commands/serve.ts';
 import { statusCommand } from './commands/status.ts';
 import { tokenCommand } from './commands/token.ts';
 import { uiCommand } from './commands/ui.ts';
+import { backupsCommand } from './commands/backups.ts';
+import { importCommand } from './commands/import.ts';
+import { syncCommand } from './commands/sync.ts';
+import { unsyncCommand } from './commands/unsync.ts';
 import type { CliContext } from './context.ts';
 import { processOutput, UsageError } from './output.ts';
 
@@ -27,6 +31,10 @@ usage: switchboard <command> [options]
   remove NAME                      remove a server from servers.json
   secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
   token create NAME | list | revoke NAME   bridge tokens for editors and other clients
+  sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
+  unsync [--editor E]…             take them out again (the files get back the bytes they had)
+  import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
+  backups [list | restore ID]      editor files as they were before Switchboard changed them
 
 Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
 
@@ -46,6 +54,10 @@ const COMMANDS: Record<string, Command> = {
   secret: secretCommand,
   token: tokenCommand,
   ui: uiCommand,
+  sync: syncCommand,
+  unsync: unsyncCommand,
+  import: importCommand,
+  backups: backupsCommand,
 };
 
 export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {

@@ -28,9 +28,35 @@ export type Approval = z.infer<typeof ApprovalSchema>;
 export const DenialSchema = z.object({ fingerprint: z.string(), deniedAt: z.number() });
 export type Denial = z.infer<typeof DenialSchema>;
 
+/**
+ * What editor sync remembers about the shape of an editor's file (never its content beyond
+ * whitespace), so removing every managed entry gives back the user's exact bytes.
+ */
+export const EditorFileLayoutSchema = z.object({
+  file: z.string(),
+  fileWas: z.object({ existed: z.boolean(), text: z.string() }).optional(),
+  containerCreated: z.boolean().optional(),
+  rootForm: z.enum(['after-open', 'before-close']).optional(),
+  serversForm: z.enum(['after-open', 'before-close']).optional(),
+  ports: z.array(z.number().int()).optional(),
+});
+export type EditorFileLayout = z.infer<typeof EditorFileLayoutSchema>;
+
+/** Per-editor sync settings. */
+export const EditorSettingsSchema = z.object({
+  /** false: sync leaves this editor alone (after `unsync`, or a restore) */
+  enabled: z.boolean().default(true),
+  /** servers this editor does not get */
+  exclude: z.array(z.string()).default([]),
+  layout: EditorFileLayoutSchema.optional(),
+});
+export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
+
 export const AppStateSchema = z.object({
   approvals: z.record(z.string(), ApprovalSchema).default({}),
   denials: z.record(z.string(), DenialSchema).default({}),
   bridge: z.object({ port: z.number().int().min(1).max(65535) }).optional(),
+  /** editor sync, by editor id */
+  editors: z.record(z.string(), EditorSettingsSchema).default({}),
 });
 export type AppState = z.infer<typeof AppStateSchema>;

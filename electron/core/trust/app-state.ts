@@ -1,14 +1,24 @@
 import Conf from 'conf';
+import { z } from 'zod';
 import { dirname, basename } from 'node:path';
 import {
   AppStateSchema,
+  EditorSettingsSchema,
   type AppState,
   type Approval,
+  type EditorSettings,
   type LaunchConfig,
 } from '../../../shared/schema/state.ts';
 import { UserError } from '../errors.ts';
 
 export type TrustDecision = 'approved' | 'denied' | 'pending';
+
+/** A copy of a name-keyed record without one name. */
+function without<T>(record: Record<string, T>, name: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => key !== name));
+}
+
+const EditorsSchema = z.record(z.string(), EditorSettingsSchema);
 
 /**
  * state.json: approvals (name → fingerprint and the launch config approved), denials and app settings.
@@ -62,14 +72,14 @@ export class AppStateStore {
   ): void {
     const state = this.read();
     state.approvals[name] = { fingerprint, config, source, approvedAt: now };
-    delete state.denials[name];
+    state.denials = without(state.denials, name);
     this.#write(state);
   }
 
   deny(name: string, fingerprint: string, now: number): void {
     const state = this.read();
     state.denials[name] = { fingerprint, deniedAt: now };
-    delete state.approvals[name];
+    state.approvals = without(state.approvals, name);
     this.#write(state);
   }
 
@@ -77,8 +87,8 @@ export class AppStateStore {
   forget(name: string): void {
     const state = this.read();
     if (!(name in state.approvals) && !(name in state.denials)) return;
-    delete state.approvals[name];
-    delete state.denials[name];
+    state.approvals = without(state.approvals, name);
+    state.denials = without(state.denials, name);
     this.#write(state);
   }
 
@@ -98,6 +108,41 @@ export class AppStateStore {
     const state = this.read();
     state.bridge = { port };
     this.#write(state);
+  }
+
+  /**
+   * Every editor's sync settings, validated on their own (quicker than the whole state: editor sync
+   * reads them on every sync).
+   */
+  editors(): Record<string, EditorSettings> {
+    const parsed = EditorsSchema.safeParse((this.#conf.store as { editors?: unknown }).editors ?? {});
+    return parsed.success ? parsed.data : this.read().editors;
+  }
+
+  /** An editor's sync settings (defaults when it has none). */
+  editorSettings(editor: string): EditorSettings {
+    return this.read().editors[editor] ?? EditorSettingsSchema.parse({});
+  }
+
+  /** Changes an editor's sync settings; writes only if something changed. */
+  updateEditorSettings(editor: string, update: (settings: EditorSettings) => void): EditorSettings {
+    const state = this.read();
+    const before = state.editors[editor] ?? EditorSettingsSchema.parse({});
+    const after: EditorSettings = structuredClone(before);
+    update(after);
+    if (JSON.stringify(after) !== JSON.stringify(before)) {
+      state.editors[editor] = after;
+      this.#write(state);
+    }
+    return after;
+  }
+
+  /** Changes several editors' sync settings with one read and (if anything changed) one write. */
+  updateEditors(update: (editor: (id: string) => EditorSettings) => void): void {
+    const state = this.read();
+    const before = JSON.stringify(state.editors);
+    update((id) => (state.editors[id] ??= EditorSettingsSchema.parse({})));
+    if (JSON.stringify(state.editors) !== before) this.#write(state);
   }
 
   #write(state: AppState): void {

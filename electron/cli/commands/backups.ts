@@ -1,0 +1,57 @@
+import type { CliContext } from '../context.ts';
+import { table, UsageError } from '../output.ts';
+import { editorSync } from './sync.ts';
+import { offlineCore } from '../offline-core.ts';
+
+const USAGE =
+  'usage: switchboard backups [list]        editor files as they were before Switchboard changed them\n' +
+  '       switchboard backups restore ID    put one back (what is there now is backed up first)';
+
+export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const [sub = 'list', ...rest] = argv;
+  const engine = editorSync(ctx, offlineCore(ctx));
+  switch (sub) {
+    case 'list': {
+      if (rest.length) throw new UsageError(USAGE);
+      const list = engine.backups.list();
+      if (!list.length) {
+        ctx.output.out(
+          `No backups yet (${engine.backups.dir}). Switchboard keeps one before it first changes an editor's file.`,
+        );
+        return 0;
+      }
+      const rows = [['ID', 'EDITOR', 'WHY', 'TAKEN', 'FILE']];
+      for (const b of list) {
+        rows.push([
+          b.id,
+          b.editor,
+          b.reason === 'original' ? 'original' : b.reason === 'import' ? 'before import' : 'before a restore',
+          new Date(b.createdAt).toLocaleString(),
+          b.existed ? b.file : `${b.file} (did not exist)`,
+        ]);
+      }
+      ctx.output.out(table(rows));
+      return 0;
+    }
+    case 'restore': {
+      const id = rest[0];
+      if (!id || rest.length !== 1 || id.startsWith('-')) throw new UsageError(USAGE);
+      const result = await engine.restore(id, ctx.keychain);
+      const what = result.meta.existed
+        ? `Restored ${result.file} from backup ${id}.`
+        : `Removed ${result.file}: there was no such file when backup ${id} was taken.`;
+      ctx.output.out(what);
+      if (!result.exact)
+        ctx.output.out(
+          'Note: a secret in it changed in the keychain since, so the bytes differ from the backup there.',
+        );
+      if (result.saved) ctx.output.out(`What was there before is kept as backup ${result.saved}.`);
+      ctx.output.out(
+        `Sync is now off for ${result.meta.editor}; turn it back on with: switchboard sync --editor ${result.meta.editor}`,
+      );
+      return 0;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}

@@ -1,0 +1,23 @@
+import { httpAdapter } from './http-adapter.ts';
+import { pathFor } from './paths.ts';
+import type { UserDirs } from './types.ts';
+
+/**
+ * Claude Code: ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json). A large file Claude Code owns and
+ * rewrites; only its top-level `mcpServers` (user scope) is touched, never the per-project ones.
+ */
+function dir(dirs: UserDirs): string {
+  return dirs.claudeConfigDir ?? dirs.home;
+}
+
+export const claudeCode = httpAdapter({
+  id: 'claude-code',
+  label: 'Claude Code',
+  file: (dirs) => pathFor(dirs.platform).join(dir(dirs), '.claude.json'),
+  // Installed = it has written its file (a ~/.claude folder alone can belong to other tools).
+  detectPath: (dirs) => pathFor(dirs.platform).join(dir(dirs), '.claude.json'),
+  serversKey: 'mcpServers',
+  jsonc: false,
+  urlKey: 'url',
+  extra: { type: 'http' },
+});

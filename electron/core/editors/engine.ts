@@ -1,0 +1,658 @@
+import {
+  existsSync,
+  lstatSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  accessSync,
+  constants,
+} from 'node:fs';
+import { join } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import type { EditorId } from '../../../shared/editors.ts';
+import {
+  EditorSettingsSchema,
+  type EditorFileLayout,
+  type EditorSettings,
+} from '../../../shared/schema/state.ts';
+import { editorTokenFile, type TokenStore } from '../bridge/tokens.ts';
+import { describeError, UserError } from '../errors.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import type { HomePaths } from '../home.ts';
+import type { Keychain } from '../secrets/keychain.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
+import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts';
+import { withLock } from './lock.ts';
+import { bridgeUrl } from './ownership.ts';
+import { userDirs } from './paths.ts';
+import { planFile } from './plan.ts';
+import { isEditorRunning } from './processes.ts';
+import { allEditors, EDITORS } from './registry.ts';
+import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
+import type { EditorAdapter, OwnershipContext, RelayCommand, UserDirs } from './types.ts';
+
+/** A server every (allowed) editor should have: approved, enabled, and its own `editors` list. */
+export interface SyncServer {
+  name: string;
+  /** from servers.json; undefined = every editor */
+  editors?: readonly EditorId[] | undefined;
+}
+
+export type EditorStatus = 'written' | 'unchanged' | 'dry-run' | 'skipped' | 'failed';
+
+export interface EditorReport {
+  editor: EditorId;
+  label: string;
+  file: string;
+  status: EditorStatus;
+  /** the servers this editor gets */
+  servers: string[];
+  added: string[];
+  updated: string[];
+  removed: string[];
+  /** a user entry already has this name: reported, not overwritten */
+  clashes: string[];
+  /** user entries replaced by managed ones (import) */
+  adopted: string[];
+  /** why it was skipped or failed, in words (with line and column for a file that does not parse) */
+  problem?: string | undefined;
+  /** --dry-run: the unified diff the sync would make */
+  diff?: string | undefined;
+  /** e.g. Claude Desktop must restart */
+  notice?: string | undefined;
+  /** whether the editor is running (when a notice is given); undefined = could not tell */
+  running?: boolean | undefined;
+  /** backups taken now */
+  backups: string[];
+}
+
+export interface SyncRequest {
+  /** only these editors (they are written even if not detected, and turned back on) */
+  editors?: readonly EditorId[] | undefined;
+  dryRun?: boolean;
+  /** import: user entries to replace by managed ones, per editor (entry name → server name) */
+  adopt?: ReadonlyMap<EditorId, ReadonlyMap<string, string>>;
+  /** import: literal secrets (already in the keychain) to keep out of the backup, per editor */
+  secretsInFile?: ReadonlyMap<EditorId, (text: string) => SecretSpan[]>;
+}
+
+export interface EditorSyncOptions {
+  home: HomePaths;
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  state: AppStateStore;
+  tokens: TokenStore;
+  /** the bridge port managed entries point at */
+  port: number;
+  relay?: RelayCommand;
+  isRunning?: (adapter: EditorAdapter) => Promise<boolean | undefined>;
+  /** how many times a write is retried when someone else changes the file meanwhile */
+  attempts?: number;
+  /** tests: runs right before each write's rename (after the re-check's read) */
+  beforeRename?: (editor: EditorId, target: string, attempt: number) => void;
+  /** how long to wait for another Switchboard's lock on the same file */
+  lockTimeoutMs?: number;
+}
+
+class Conflict extends Error {}
+
+/** One sync over several editors: state changes to save once, backups already taken. */
+interface Run {
+  changes: [EditorId, (settings: EditorSettings) => void][];
+  /** true if the original of this file is backed up already; false once (the caller then takes it) */
+  hasOriginal(editor: EditorId, target: string): boolean;
+}
+
+/** Stands for a token a dry run would issue. */
+const NEW_TOKEN = '<new token>';
+
+type ReadResult =
+  | { kind: 'ok'; text: string | undefined; bytes: Buffer | undefined; target: string }
+  | { kind: 'problem'; problem: string };
+
+/**
+ * Writes managed entries into editors' settings files. Per file: under a lock, read, plan (pure, see
+ * plan.ts), back up the original once, write atomically through symlinks with the mode kept, and
+ * re-check right before the rename that nobody changed the file since it was read (if someone did,
+ * nothing is written and the whole step is retried, a few times, then reported).
+ */
+export class EditorSync {
+  readonly home: HomePaths;
+  readonly backups: Backups;
+  readonly #options: EditorSyncOptions;
+  readonly #dirs: UserDirs;
+  readonly #relay: RelayCommand;
+  readonly #platform: NodeJS.Platform;
+  #port: number;
+  /** what this process last wrote per file (sha256), so a watcher can tell its own writes */
+  readonly written = new Map<string, string>();
+
+  constructor(options: EditorSyncOptions) {
+    this.#options = options;
+    this.home = options.home;
+    this.#platform = options.platform ?? process.platform;
+    this.#dirs = userDirs(options.env, this.#platform);
+    this.#relay = options.relay ?? defaultRelayCommand(options.home, options.env, this.#platform);
+    this.#port = options.port;
+    this.backups = new Backups(options.home.backups);
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  set port(port: number) {
+    this.#port = port;
+  }
+
+  fileOf(editor: EditorId): string {
+    return EDITORS[editor].file(this.#dirs);
+  }
+
+  /** What must exist for the editor to count as installed. */
+  detectPathOf(editor: EditorId): string {
+    return EDITORS[editor].detectPath(this.#dirs);
+  }
+
+  /** Installed = its settings folder (or file) exists. */
+  detected(editor: EditorId): boolean {
+    return existsSync(EDITORS[editor].detectPath(this.#dirs));
+  }
+
+  /** The editors a plain `sync` writes: detected and not turned off. */
+  activeEditors(): EditorId[] {
+    const settings = this.#settings();
+    return allEditors()
+      .map((a) => a.id)
+      .filter((id) => this.detected(id) && settings(id).enabled);
+  }
+
+  /** The servers an editor gets: its own `editors` lists allow it and it is not excluded there. */
+  serversFor(
+    editor: EditorId,
+    servers: readonly SyncServer[],
+    settings: EditorSettings = this.#settings()(editor),
+  ): string[] {
+    const exclude = new Set(settings.exclude);
+    return servers
+      .filter((s) => (s.editors === undefined || s.editors.includes(editor)) && !exclude.has(s.name))
+      .map((s) => s.name)
+      .sort();
+  }
+
+  ownership(editor: EditorId, settings: EditorSettings = this.#settings()(editor)): OwnershipContext {
+    const layout = settings.layout;
+    return {
+      ports: new Set([this.#port, DEFAULT_BRIDGE_PORT, ...(layout?.ports ?? [])]),
+      homeRoot: this.home.root,
+      homeIsDefault: homeIsDefault(this.home, this.#options.env, this.#platform),
+    };
+  }
+
+  /** Makes every targeted editor's managed entries exactly `servers` (minus per-editor limits). */
+  async sync(servers: readonly SyncServer[], request: SyncRequest = {}): Promise<EditorReport[]> {
+    const explicit = request.editors !== undefined;
+    const targets = request.editors ?? allEditors().map((a) => a.id);
+    const settings = this.#settings();
+    const run = this.#newRun();
+    const reports: EditorReport[] = [];
+    try {
+      for (const editor of targets) {
+        const adapter = EDITORS[editor];
+        const file = adapter.file(this.#dirs);
+        const own = settings(editor);
+        if (!explicit && !own.enabled) {
+          reports.push(
+            this.#report(
+              adapter,
+              file,
+              'skipped',
+              [],
+              `sync is turned off for ${adapter.label} (turn it on with: switchboard sync --editor ${editor})`,
+            ),
+          );
+          continue;
+        }
+        if (!explicit && !this.detected(editor)) {
+          reports.push(
+            this.#report(
+              adapter,
+              file,
+              'skipped',
+              [],
+              `not installed (no ${adapter.detectPath(this.#dirs)})`,
+            ),
+          );
+          continue;
+        }
+        if (explicit && !request.dryRun && !own.enabled)
+          run.changes.push([editor, (s) => void (s.enabled = true)]);
+        const names = this.serversFor(editor, servers, own);
+        reports.push(await this.#syncFile(adapter, file, names, request, own, run));
+      }
+    } finally {
+      this.#saveRun(run);
+    }
+    return reports;
+  }
+
+  /**
+   * Removes every managed entry (the file's bytes are then the user's own again) and turns sync off
+   * for those editors, so a running Switchboard does not put them back.
+   */
+  async unsync(editors?: readonly EditorId[]): Promise<EditorReport[]> {
+    const targets = editors ?? allEditors().map((a) => a.id);
+    const settings = this.#settings();
+    const run = this.#newRun();
+    const reports: EditorReport[] = [];
+    try {
+      for (const editor of targets) {
+        const adapter = EDITORS[editor];
+        run.changes.push([editor, (s) => void (s.enabled = false)]);
+        reports.push(await this.#syncFile(adapter, adapter.file(this.#dirs), [], {}, settings(editor), run));
+      }
+    } finally {
+      this.#saveRun(run);
+    }
+    return reports;
+  }
+
+  /**
+   * Puts a backup's bytes back (through symlinks, mode kept), after backing up what is there now, and
+   * turns sync off for that editor so a running Switchboard does not rewrite it.
+   */
+  async restore(
+    id: string,
+    keychain: () => Keychain,
+  ): Promise<{ meta: BackupMeta; file: string; exact: boolean; saved: string | undefined }> {
+    const meta = this.backups.get(id);
+    const { text, exact } = await this.backups.content(meta, keychain);
+    const adapter = EDITORS[meta.editor];
+    const lockFile = join(
+      this.home.run,
+      'locks',
+      `editor-${adapter.id}-${sha256(meta.file).slice(0, 12)}.lock`,
+    );
+    const saved = await withLock(lockFile, () => {
+      const read = readEditorFile(meta.file);
+      if (read.kind === 'problem') throw new UserError(read.problem);
+      const same = read.text === text;
+      const before = same
+        ? undefined
+        : this.backups.create({
+            editor: meta.editor,
+            file: meta.file,
+            target: read.target,
+            text: read.text,
+            reason: 'before-restore',
+          }).id;
+      if (!same) {
+        if (text === undefined) {
+          if (read.bytes !== undefined) unlinkSync(read.target);
+          this.written.set(meta.file, sha256(''));
+        } else {
+          writeFileAtomic(meta.file, text, {
+            ...(read.bytes === undefined ? { mode: 0o600 } : {}),
+            beforeRename: (target) => {
+              const now = readBytes(target);
+              const unchanged =
+                now === undefined
+                  ? read.bytes === undefined
+                  : read.bytes !== undefined && now.equals(read.bytes);
+              if (!unchanged)
+                throw new UserError(
+                  `${meta.file} changed while Switchboard was restoring it; nothing was written`,
+                  { hint: 'try again' },
+                );
+            },
+          });
+          this.written.set(meta.file, sha256(text));
+        }
+      }
+      return before;
+    });
+    this.#options.state.updateEditorSettings(meta.editor, (s) => {
+      s.enabled = false;
+      delete s.layout;
+    });
+    return { meta, file: meta.file, exact, saved };
+  }
+
+  /** The text of an editor's file as read now (undefined: no file), or a problem reading it. */
+  read(editor: EditorId): ReadResult {
+    return readEditorFile(this.fileOf(editor));
+  }
+
+  async #syncFile(
+    adapter: EditorAdapter,
+    file: string,
+    names: string[],
+    request: SyncRequest,
+    settings: EditorSettings,
+    run: Run,
+  ): Promise<EditorReport> {
+    const attempts = this.#options.attempts ?? 5;
+    const lockFile = join(this.home.run, 'locks', `editor-${adapter.id}-${sha256(file).slice(0, 12)}.lock`);
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      let result: EditorReport | 'conflict';
+      try {
+        result = await withLock(
+          lockFile,
+          () => this.#attempt(adapter, file, names, request, attempt, settings, run),
+          {
+            timeoutMs: this.#options.lockTimeoutMs ?? 10_000,
+          },
+        );
+      } catch (err) {
+        return this.#report(adapter, file, 'failed', names, describeError(err));
+      }
+      if (result !== 'conflict') return result;
+      await new Promise((r) => setTimeout(r, 10 + Math.random() * 40 * attempt));
+    }
+    return this.#report(
+      adapter,
+      file,
+      'failed',
+      names,
+      `the file kept changing while Switchboard was writing it (${attempts} tries); nothing was overwritten — try again`,
+    );
+  }
+
+  async #attempt(
+    adapter: EditorAdapter,
+    file: string,
+    names: string[],
+    request: SyncRequest,
+    attempt: number,
+    settings: EditorSettings,
+    run: Run,
+  ): Promise<EditorReport | 'conflict'> {
+    const read = readEditorFile(file);
+    if (read.kind === 'problem') return this.#report(adapter, file, 'failed', names, read.problem);
+    const ownership = this.ownership(adapter.id, settings);
+    let token: string | undefined;
+    const tokenOf = () =>
+      (token ??= request.dryRun ? this.#existingToken(adapter.id) : this.#options.tokens.ensure(adapter.id));
+    const desired = new Map<string, Record<string, unknown>>();
+    for (const server of names) {
+      desired.set(
+        server,
+        adapter.managedEntry({
+          editor: adapter.id,
+          server,
+          url: bridgeUrl(this.#port, server),
+          token: tokenOf,
+          relay: this.#relay,
+        }),
+      );
+    }
+    const adopt = request.adopt?.get(adapter.id);
+    const plan = planFile({
+      text: read.text,
+      serversKey: adapter.serversKey,
+      desired,
+      isManaged: (entry) => adapter.isManaged(entry, ownership),
+      layout: settings.layout,
+      file,
+      ...(adopt ? { adopt } : {}),
+    });
+    if (!plan.ok)
+      return this.#report(adapter, file, 'failed', names, `${file}: ${plan.problem} — left unchanged`);
+    const summary = {
+      added: plan.added,
+      updated: plan.updated,
+      removed: plan.removed,
+      clashes: plan.clashes,
+      adopted: plan.adopted,
+    };
+    const clashNote = plan.clashes.length
+      ? `your own entr${plan.clashes.length === 1 ? 'y' : 'ies'} named ${plan.clashes.map((c) => `"${c}"`).join(', ')} kept; Switchboard's server${plan.clashes.length === 1 ? '' : 's'} of that name ${plan.clashes.length === 1 ? 'is' : 'are'} not added (rename one, or import it)`
+      : undefined;
+    if (!plan.changed) return { ...this.#report(adapter, file, 'unchanged', names, clashNote), ...summary };
+    if (request.dryRun) {
+      const diff = createTwoFilesPatch(
+        file,
+        file,
+        read.text ?? '',
+        plan.text ?? '',
+        read.text === undefined ? '(no file)' : 'current',
+        plan.text === undefined ? '(file removed)' : 'after sync',
+      );
+      // The diff is for reading on a terminal: the bridge token is shown by name, not value.
+      const token = this.#existingToken(adapter.id);
+      const shown = diff.split(token).join(`<${adapter.id} token>`);
+      return { ...this.#report(adapter, file, 'dry-run', names, clashNote), ...summary, diff: shown };
+    }
+    // The relay reads the editor's token when the editor starts it: it must exist before the entry does.
+    if (names.length) tokenOf();
+    const readOnly = readOnlyProblem(read.target, read.bytes !== undefined);
+    if (readOnly) return { ...this.#report(adapter, file, 'failed', names, readOnly), ...summary };
+
+    const backups: string[] = [];
+    if (!run.hasOriginal(adapter.id, read.target)) {
+      const spans =
+        read.text === undefined ? [] : (request.secretsInFile?.get(adapter.id)?.(read.text) ?? []);
+      backups.push(
+        this.backups.create({
+          editor: adapter.id,
+          file,
+          target: read.target,
+          text: read.text,
+          reason: 'original',
+          secrets: spans,
+        }).id,
+      );
+    }
+    if (plan.adopted.length && read.text !== undefined && backups.length === 0) {
+      const spans = request.secretsInFile?.get(adapter.id)?.(read.text) ?? [];
+      backups.push(
+        this.backups.create({
+          editor: adapter.id,
+          file,
+          target: read.target,
+          text: read.text,
+          reason: 'import',
+          secrets: spans,
+        }).id,
+      );
+    }
+
+    const unchangedSince = (target: string) => {
+      this.#options.beforeRename?.(adapter.id, target, attempt);
+      const now = readBytes(target);
+      const same =
+        now === undefined ? read.bytes === undefined : read.bytes !== undefined && now.equals(read.bytes);
+      if (!same) throw new Conflict();
+    };
+    try {
+      if (plan.text === undefined) {
+        unchangedSince(read.target);
+        unlinkSync(read.target);
+        this.written.set(file, sha256(''));
+      } else {
+        writeFileAtomic(file, plan.text, {
+          beforeRename: unchangedSince,
+          ...(read.bytes === undefined ? { mode: 0o600 } : {}),
+        });
+        this.written.set(file, sha256(plan.text));
+      }
+    } catch (err) {
+      if (err instanceof Conflict) return 'conflict';
+      return {
+        ...this.#report(adapter, file, 'failed', names, `could not write ${file}: ${describeError(err)}`),
+        ...summary,
+        backups,
+      };
+    }
+    run.changes.push([adapter.id, (s) => this.#applyLayout(s, adapter.id, plan.layout, names.length > 0)]);
+    const report: EditorReport = {
+      ...this.#report(adapter, file, 'written', names, clashNote),
+      ...summary,
+      backups,
+    };
+    if (adapter.restartNotice) {
+      report.notice = adapter.restartNotice;
+      report.running = await (this.#options.isRunning ?? ((a) => isEditorRunning(a, this.#platform)))(
+        adapter,
+      );
+    }
+    return report;
+  }
+
+  /** The editor's bridge token if it has one; a dry run never issues one. */
+  #existingToken(editor: EditorId): string {
+    try {
+      const token = readFileSync(editorTokenFile(this.#options.tokens.dir, editor), 'utf8').trim();
+      if (token.length >= 32) return token;
+    } catch {
+      // none yet
+    }
+    return NEW_TOKEN;
+  }
+
+  #applyLayout(
+    s: EditorSettings,
+    editor: EditorId,
+    layout: EditorFileLayout | undefined,
+    hasEntries: boolean,
+  ): void {
+    const ports = new Set(s.layout?.ports ?? []);
+    if (hasEntries) ports.add(this.#port);
+    const keep = [...ports].slice(-5);
+    if (layout) {
+      const next: EditorFileLayout = { ...layout };
+      if (keep.length) next.ports = keep;
+      else delete next.ports;
+      s.layout = stripUndefined(next);
+    } else if (keep.length) {
+      s.layout = { file: this.fileOf(editor), ports: keep };
+    } else {
+      delete s.layout;
+    }
+  }
+
+  /** Every editor's settings from one read of state.json. */
+  #settings(): (editor: EditorId) => EditorSettings {
+    const editors = this.#options.state.editors();
+    return (editor) => editors[editor] ?? EditorSettingsSchema.parse({});
+  }
+
+  #newRun(): Run {
+    let originals: Set<string> | undefined;
+    return {
+      changes: [],
+      hasOriginal: (editor, target) => {
+        originals ??= new Set(
+          this.backups
+            .list()
+            .filter((b) => b.reason === 'original')
+            .map((b) => `${b.editor}\0${b.target}`),
+        );
+        const key = `${editor}\0${target}`;
+        if (originals.has(key)) return true;
+        originals.add(key); // the caller takes it now
+        return false;
+      },
+    };
+  }
+
+  /** What a sync learnt about the files (layouts, on/off) goes into state.json in one write. */
+  #saveRun(run: Run): void {
+    if (!run.changes.length) return;
+    this.#options.state.updateEditors((editor) => {
+      for (const [id, change] of run.changes) change(editor(id));
+    });
+  }
+
+  #report(
+    adapter: EditorAdapter,
+    file: string,
+    status: EditorStatus,
+    servers: string[],
+    problem?: string,
+  ): EditorReport {
+    return {
+      editor: adapter.id,
+      label: adapter.label,
+      file,
+      status,
+      servers,
+      added: [],
+      updated: [],
+      removed: [],
+      clashes: [],
+      adopted: [],
+      problem,
+      backups: [],
+    };
+  }
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function readBytes(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Reads an editor file through symlinks. Refuses what cannot be edited without losing bytes: bytes
+ * that are not UTF-8 (decoding would replace them), a symlink to nowhere (writing would replace the
+ * link by a file), something that is not a file.
+ */
+export function readEditorFile(file: string): ReadResult {
+  let target = file;
+  try {
+    const link = lstatSync(file);
+    if (link.isSymbolicLink()) {
+      try {
+        target = realpathSync(file);
+      } catch {
+        return {
+          kind: 'problem',
+          problem: `${file} is a symbolic link to a file that does not exist; left unchanged`,
+        };
+      }
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { kind: 'ok', text: undefined, bytes: undefined, target: file };
+    return { kind: 'problem', problem: `cannot read ${file}: ${describeError(err)}` };
+  }
+  let bytes: Buffer;
+  try {
+    if (!statSync(target).isFile())
+      return { kind: 'problem', problem: `${file} is not a regular file; left unchanged` };
+    bytes = readFileSync(target);
+  } catch (err) {
+    return { kind: 'problem', problem: `cannot read ${file}: ${describeError(err)}` };
+  }
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) {
+    return { kind: 'problem', problem: `${file} is not UTF-8 text; left unchanged` };
+  }
+  return { kind: 'ok', text, bytes, target };
+}
+
+/** A file without write permission is the user's way of saying "do not change this": never forced. */
+function readOnlyProblem(target: string, exists: boolean): string | undefined {
+  if (!exists) return undefined;
+  try {
+    const mode = statSync(target).mode;
+    // Checked on the mode bits too: root may write anything, and must still respect a read-only file.
+    if ((mode & 0o222) === 0)
+      return `${target} is read-only; left unchanged (make it writable to let Switchboard sync it)`;
+    accessSync(target, constants.W_OK);
+  } catch {
+    return `${target} is not writable; left unchanged`;
+  }
+  return undefined;
+}

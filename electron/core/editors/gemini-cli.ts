@@ -1,0 +1,15 @@
+import { httpAdapter } from './http-adapter.ts';
+import { pathFor } from './paths.ts';
+
+/** Gemini CLI: ~/.gemini/settings.json, `mcpServers.<name> = {"httpUrl", "headers"}` (Streamable HTTP). */
+export const geminiCli = httpAdapter({
+  id: 'gemini-cli',
+  label: 'Gemini CLI',
+  file: (dirs) => pathFor(dirs.platform).join(dirs.home, '.gemini', 'settings.json'),
+  detectPath: (dirs) => pathFor(dirs.platform).join(dirs.home, '.gemini'),
+  serversKey: 'mcpServers',
+  // Gemini CLI strips comments before parsing.
+  jsonc: true,
+  urlKey: 'httpUrl',
+  otherUrlKeys: ['url'],
+});

@@ -1,0 +1,324 @@
+import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
+import type { EditorId } from '../../../shared/editors.ts';
+import {
+  SERVER_NAME_PATTERN,
+  ServerConfigSchema,
+  type ServerConfigInput,
+} from '../../../shared/schema/servers.ts';
+import { setServer } from '../config/edit.ts';
+import { readServersFile } from '../config/servers-file.ts';
+import { UserError } from '../errors.ts';
+import type { HomePaths } from '../home.ts';
+import { findLiteralSecrets } from '../secrets/detect.ts';
+import type { Keychain } from '../secrets/keychain.ts';
+import { defaultSecretName } from '../secrets/move.ts';
+import { hasReference, secretReference } from '../secrets/references.ts';
+import { serverEntry } from '../server-entry.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
+import type { SecretSpan } from './backups.ts';
+import type { EditorReport, EditorSync, SyncServer } from './engine.ts';
+import { parseJsonc } from './jsonc-entries.ts';
+import { EDITORS } from './registry.ts';
+import type { ForeignServer } from './types.ts';
+
+/** One server found in an editor's file that Switchboard does not manage. */
+export interface ImportCandidate {
+  editor: EditorId;
+  /** its name in the editor's file */
+  entry: string;
+  /** the name it gets (or has) in servers.json */
+  name: string;
+  server: ForeignServer | undefined;
+  /** why it cannot be imported */
+  problem: string | undefined;
+  /** the same command and args (or URL) as an earlier candidate: imported once, under that name */
+  duplicateOf: string | undefined;
+  /** servers.json already has it (same command and args, or URL) under `name` */
+  existing: boolean;
+  /** env variables / headers holding literal secrets, which move into the keychain */
+  secrets: { field: 'env' | 'headers'; key: string; reason: string }[];
+}
+
+export interface ImportScan {
+  candidates: ImportCandidate[];
+  /** editors whose file could not be read (does not parse, …) */
+  problems: { editor: EditorId; problem: string }[];
+}
+
+/** The identity used to find the same server in several editors: command + args, or the URL. */
+function identity(server: ForeignServer): string {
+  return server.kind === 'stdio'
+    ? JSON.stringify(['stdio', server.command, server.args])
+    : JSON.stringify(['remote', server.url]);
+}
+
+function identityOfConfig(config: unknown): string | undefined {
+  const c = config as { command?: unknown; args?: unknown; url?: unknown };
+  if (typeof c.url === 'string') return JSON.stringify(['remote', c.url]);
+  if (typeof c.command === 'string')
+    return JSON.stringify(['stdio', c.command, Array.isArray(c.args) ? c.args : []]);
+  return undefined;
+}
+
+/** Lists the servers in editors' files that Switchboard does not manage (user entries). */
+export function scanImports(engine: EditorSync, serversFile: string, from?: readonly EditorId[]): ImportScan {
+  const existing = readServersFile(serversFile);
+  if (!existing.ok)
+    throw new UserError(`${serversFile} has errors; fix them first (see: switchboard status)`);
+  const known = new Map<string, string>(); // identity → name in servers.json
+  for (const [name, config] of existing.servers) {
+    const id = identityOfConfig(config);
+    if (id) known.set(id, name);
+  }
+  const taken = new Set(existing.servers.keys());
+  const seen = new Map<string, string>(); // identity → name given to the first candidate
+  const candidates: ImportCandidate[] = [];
+  const problems: ImportScan['problems'] = [];
+
+  // Claude Desktop first: that is where most hand-written servers already are, under the names
+  // READMEs give them, so a server found in several editors is imported under its name there.
+  const editors = [...(from ?? engine.activeEditors())].sort(
+    (a, b) => Number(b === 'claude-desktop') - Number(a === 'claude-desktop'),
+  );
+  for (const editor of editors) {
+    const adapter = EDITORS[editor];
+    const read = engine.read(editor);
+    if (read.kind === 'problem') {
+      problems.push({ editor, problem: read.problem });
+      continue;
+    }
+    if (read.text === undefined || read.text.trim() === '') continue;
+    const body = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;
+    const root = parseJsonc(body);
+    const container = root ? findNodeAtLocation(root, [adapter.serversKey]) : undefined;
+    if (!root || root.type !== 'object') {
+      problems.push({ editor, problem: `${engine.fileOf(editor)} does not parse` });
+      continue;
+    }
+    if (!container || container.type !== 'object') continue;
+    const ownership = engine.ownership(editor);
+    for (const prop of container.children ?? []) {
+      const entry = String(prop.children?.[0]?.value);
+      const valueNode = prop.children?.[1];
+      const value: unknown = valueNode ? getNodeValue(valueNode) : undefined;
+      if (adapter.isManaged(value, ownership)) continue;
+      const found = adapter.foreignServer(value);
+      const candidate: ImportCandidate = {
+        editor,
+        entry,
+        name: entry,
+        server: undefined,
+        problem: undefined,
+        duplicateOf: undefined,
+        existing: false,
+        secrets: [],
+      };
+      candidates.push(candidate);
+      if ('problem' in found) {
+        candidate.problem = found.problem;
+        continue;
+      }
+      candidate.server = found;
+      candidate.secrets = findLiteralSecrets(
+        found.kind === 'stdio' ? { env: found.env } : { headers: found.headers },
+      );
+      const id = identity(found);
+      const already = known.get(id);
+      if (already !== undefined) {
+        candidate.name = already;
+        candidate.existing = true;
+        continue;
+      }
+      const first = seen.get(id);
+      if (first !== undefined) {
+        candidate.name = first;
+        candidate.duplicateOf = first;
+        continue;
+      }
+      candidate.problem = importProblem(found);
+      if (candidate.problem) continue;
+      candidate.name = freeName(entry, editor, taken);
+      taken.add(candidate.name);
+      seen.set(id, candidate.name);
+    }
+  }
+  return { candidates, problems };
+}
+
+/** Why a server cannot be brought into servers.json as it is. */
+function importProblem(server: ForeignServer): string | undefined {
+  const values = server.kind === 'stdio' ? Object.values(server.env) : Object.values(server.headers);
+  if (values.some((v) => /\$\{input:/.test(v)))
+    return 'it asks VS Code for a value (${input:…}); add it by hand with a secret';
+  const config = configOf(server, {});
+  const checked = ServerConfigSchema.safeParse(config);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    return `${issue?.path.join('.') || 'config'}: ${issue?.message}`;
+  }
+  return undefined;
+}
+
+/** A valid, free servers.json name: the entry's own, else with the editor's id, else numbered. */
+function freeName(entry: string, editor: EditorId, taken: ReadonlySet<string>): string {
+  const base =
+    entry
+      .replace(/[^a-zA-Z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'server';
+  if (!taken.has(base) && SERVER_NAME_PATTERN.test(base)) return base;
+  const withEditor = `${base.slice(0, 47 - editor.length)}-${editor}`;
+  if (!taken.has(withEditor)) return withEditor;
+  for (let n = 2; ; n++) {
+    const numbered = `${withEditor.slice(0, 44)}-${n}`;
+    if (!taken.has(numbered)) return numbered;
+  }
+}
+
+function configOf(server: ForeignServer, replaced: Record<string, string>): ServerConfigInput {
+  if (server.kind === 'remote') return { url: server.url, headers: { ...server.headers, ...replaced } };
+  return {
+    command: server.command,
+    args: server.args,
+    env: { ...server.env, ...replaced },
+    ...(server.cwd ? { cwd: server.cwd } : {}),
+  };
+}
+
+/** "Bearer abc" → keep "Bearer " in the file, store "abc" (as `secret move` does). */
+const AUTH_SCHEME = /^((?:bearer|basic|token|bot|digest|apikey)\s+)(\S[\s\S]*)$/i;
+
+export interface ImportResult {
+  /** servers added to servers.json (and approved) */
+  imported: string[];
+  /** secrets stored in the keychain: name → the server and key they came from */
+  secrets: { name: string; server: string; key: string }[];
+  /** editor files rewritten so their entries are managed ones */
+  reports: EditorReport[];
+  skipped: ImportCandidate[];
+}
+
+export interface ImportOptions {
+  home: HomePaths;
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  state: AppStateStore;
+  keychain: Keychain;
+  engine: EditorSync;
+  /** the servers editors get after the import (read again from the files) */
+  syncServers: () => SyncServer[];
+  now?: number;
+}
+
+/**
+ * Brings the candidates into servers.json: literal secrets into the keychain first (servers.json only
+ * ever sees `${secret:NAME}`), then approved (source "import": the listing showed the exact command),
+ * then written; finally each editor's entries are replaced by managed ones, after a backup that holds
+ * references instead of the secrets. Existing backups lose their copies of the secrets too.
+ */
+export async function applyImport(scan: ImportScan, options: ImportOptions): Promise<ImportResult> {
+  const { home, keychain, state } = options;
+  const platform = options.platform ?? process.platform;
+  const imported: string[] = [];
+  const moved: { name: string; server: string; key: string; raw: string }[] = [];
+  const skipped: ImportCandidate[] = [];
+
+  for (const c of scan.candidates) {
+    if (c.problem || !c.server) {
+      skipped.push(c);
+      continue;
+    }
+    if (c.existing || c.duplicateOf !== undefined) continue;
+    const values = c.server.kind === 'stdio' ? c.server.env : c.server.headers;
+    const replaced: Record<string, string> = {};
+    for (const finding of c.secrets) {
+      const current = values[finding.key];
+      if (current === undefined || hasReference(current)) continue;
+      const scheme = finding.field === 'headers' ? AUTH_SCHEME.exec(current) : null;
+      const prefix = scheme?.[1] ?? '';
+      const secret = scheme?.[2] ?? current;
+      const name = await freeSecretName(keychain, defaultSecretName(c.name, finding.key), secret);
+      if ((await keychain.get(name)) === undefined) await keychain.set(name, secret);
+      replaced[finding.key] = prefix + secretReference(name);
+      moved.push({ name, server: c.name, key: finding.key, raw: JSON.stringify(secret).slice(1, -1) });
+    }
+    const config = configOf(c.server, replaced);
+    const parsed = ServerConfigSchema.parse(config);
+    // Approve first: a running Switchboard that reloads servers.json then finds the approval in place.
+    const entry = serverEntry(c.name, parsed, (cwd) => ({
+      path: options.env.PATH,
+      pathExt: options.env.PATHEXT,
+      cwd: cwd ?? home.root,
+      platform,
+    }));
+    if (entry.refusal) {
+      c.problem = entry.refusal;
+      skipped.push(c);
+      continue;
+    }
+    state.approve(c.name, entry.fingerprint, entry.launch, 'import', options.now ?? Date.now());
+    setServer(home.serversFile, c.name, config);
+    imported.push(c.name);
+  }
+
+  // The editors' own entries become managed ones (adopted), where Switchboard now serves that server.
+  const adopt = new Map<EditorId, Map<string, string>>();
+  for (const c of scan.candidates) {
+    if (c.problem || !c.server) continue;
+    if (!adopt.has(c.editor)) adopt.set(c.editor, new Map());
+    adopt.get(c.editor)?.set(c.entry, c.name);
+  }
+  const spansFor = (text: string): SecretSpan[] => {
+    const spans: SecretSpan[] = [];
+    for (const m of moved) {
+      for (let at = text.indexOf(m.raw); at >= 0; at = text.indexOf(m.raw, at + m.raw.length)) {
+        spans.push({ name: m.name, offset: at, length: m.raw.length });
+      }
+    }
+    return spans;
+  };
+  const secretsInFile = new Map<EditorId, (text: string) => SecretSpan[]>(
+    [...adopt.keys()].map((e) => [e, spansFor]),
+  );
+  const reports = adopt.size
+    ? await options.engine.sync(options.syncServers(), { editors: [...adopt.keys()], adopt, secretsInFile })
+    : [];
+  for (const m of moved) options.engine.backups.scrub(m.raw, m.name);
+  return {
+    imported,
+    secrets: moved.map(({ name, server, key }) => ({ name, server, key })),
+    reports,
+    skipped,
+  };
+}
+
+/** `base`, or base-2, base-3…: the first name free in the keychain or already holding this value. */
+async function freeSecretName(keychain: Keychain, base: string, value: string): Promise<string> {
+  for (let n = 1; n < 100; n++) {
+    const suffix = n === 1 ? '' : `-${n}`;
+    const candidate = base.slice(0, 64 - suffix.length) + suffix;
+    const existing = await keychain.get(candidate);
+    if (existing === undefined || existing === value) return candidate;
+  }
+  throw new UserError(`could not find a free keychain name for ${base}`);
+}
+
+/** For listings: what the entry runs, exactly, with secret values never shown. */
+export function describeForeign(c: ImportCandidate): string[] {
+  const server = c.server;
+  if (!server) return [];
+  const secretKeys = new Set(c.secrets.map((s) => s.key));
+  const show = (record: Record<string, string>) =>
+    Object.entries(record).map(
+      ([k, v]) => `${k}=${secretKeys.has(k) ? '<literal secret: moves to the keychain>' : v}`,
+    );
+  if (server.kind === 'remote') {
+    return [`url: ${server.url}`, ...show(server.headers).map((h) => `header: ${h}`)];
+  }
+  const quote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return [
+    `command: ${[server.command, ...server.args].map(quote).join(' ')}`,
+    ...(server.cwd ? [`cwd: ${server.cwd}`] : []),
+    ...show(server.env).map((e) => `env: ${e}`),
+  ];
+}

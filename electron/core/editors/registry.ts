@@ -1,0 +1,28 @@
+import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import { claudeCode } from './claude-code.ts';
+import { claudeDesktop } from './claude-desktop.ts';
+import { cursor } from './cursor.ts';
+import { geminiCli } from './gemini-cli.ts';
+import type { EditorAdapter } from './types.ts';
+import { vscode } from './vscode.ts';
+import { windsurf } from './windsurf.ts';
+import { zed } from './zed.ts';
+
+/** Every editor adapter, by id. Adding an editor: its file here, its id in shared/editors.ts, a test. */
+export const EDITORS: Readonly<Record<EditorId, EditorAdapter>> = {
+  zed,
+  'claude-desktop': claudeDesktop,
+  vscode,
+  cursor,
+  windsurf,
+  'claude-code': claudeCode,
+  'gemini-cli': geminiCli,
+};
+
+export function allEditors(): EditorAdapter[] {
+  return EDITOR_IDS.map((id) => EDITORS[id]);
+}
+
+export function isEditorId(value: string): value is EditorId {
+  return (EDITOR_IDS as readonly string[]).includes(value);
+}

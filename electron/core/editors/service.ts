@@ -1,0 +1,337 @@
+import { EventEmitter } from 'node:events';
+import { readFileSync, realpathSync } from 'node:fs';
+import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import type { EditorSyncState, EditorsSyncResult, EditorView } from '../../../shared/ui-api.ts';
+import type { TokenStore } from '../bridge/tokens.ts';
+import { watchFile } from '../config/watch.ts';
+import type { Core } from '../core.ts';
+import { describeError, UserError } from '../errors.ts';
+import type { HomePaths } from '../home.ts';
+import type { Keychain } from '../secrets/keychain.ts';
+import { sha256 } from './backups.ts';
+import { syncServers, syncSignature } from './desired.ts';
+import { EditorSync, type EditorReport, type EditorSyncOptions } from './engine.ts';
+import { allEditors } from './registry.ts';
+import type { RelayCommand } from './types.ts';
+
+export interface EditorSyncServiceOptions {
+  core: Core;
+  tokens: TokenStore;
+  home: HomePaths;
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  /** the port the bridge listens on */
+  port: number;
+  relay?: RelayCommand;
+  /** where reports go as lines a person reads (serve prints them) */
+  log?: (line: string) => void;
+  /** wait this long after a change before syncing (changes come in bursts) */
+  debounceMs?: number;
+  /** re-applying drift more often than this per minute and editor stops (someone keeps undoing it) */
+  maxReappliesPerMinute?: number;
+  engine?: Partial<EditorSyncOptions>;
+}
+
+export interface EditorSyncEvents {
+  /** a sync wrote, failed or skipped something */
+  report: [EditorReport[]];
+  /** a managed entry was changed or removed outside Switchboard (and is re-applied) */
+  drift: [editor: EditorId, servers: string[]];
+}
+
+/**
+ * Editor sync while `switchboard serve` runs: syncs every active editor at start and whenever the set
+ * of approved, enabled servers changes; watches each active editor's file, and when a managed entry
+ * there is changed or removed by someone else, reports the drift and writes it back (the person can
+ * exclude that server from that editor instead: `switchboard sync --editor E --exclude NAME`).
+ */
+export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
+  readonly engine: EditorSync;
+  readonly #core: Core;
+  readonly #log: (line: string) => void;
+  readonly #debounceMs: number;
+  readonly #maxReapplies: number;
+  #signature: string | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #watchers = new Map<EditorId, { close(): Promise<void> }>();
+  #reapplies = new Map<EditorId, number[]>();
+  #closed = false;
+  #onCoreChange = () => this.#schedule();
+  /** Claude Desktop (and any editor with a restart notice) was written and not restarted since */
+  readonly restartRequired = new Set<EditorId>();
+  /** resolves when the first sync and the watchers are in place */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(options: EditorSyncServiceOptions) {
+    super();
+    this.#core = options.core;
+    this.#log = options.log ?? ((line) => process.stderr.write(line + '\n'));
+    this.#debounceMs = options.debounceMs ?? 100;
+    this.#maxReapplies = options.maxReappliesPerMinute ?? 5;
+    this.engine = new EditorSync({
+      home: options.home,
+      env: options.env,
+      state: options.core.state,
+      tokens: options.tokens,
+      port: options.port,
+      ...(options.platform ? { platform: options.platform } : {}),
+      ...(options.relay ? { relay: options.relay } : {}),
+      ...options.engine,
+    });
+  }
+
+  /**
+   * The service, or undefined (said in the log) when editors cannot be located at all (no HOME):
+   * serving MCP must not depend on editor sync.
+   */
+  static create(options: EditorSyncServiceOptions): EditorSyncService | undefined {
+    try {
+      return new EditorSyncService(options);
+    } catch (err) {
+      (options.log ?? ((line: string) => process.stderr.write(line + '\n')))(
+        `editor sync is off: ${describeError(err)}`,
+      );
+      return undefined;
+    }
+  }
+
+  /** First sync, then watch. Never throws: problems are reported. */
+  start(): Promise<void> {
+    this.#core.events.on('config', this.#onCoreChange);
+    this.#core.events.on('status', this.#onCoreChange);
+    this.ready = this.#enqueue(async () => {
+      await this.#syncIfChanged(true);
+      await this.#refreshWatchers();
+    });
+    return this.ready;
+  }
+
+  /** Sync now (all active editors, or one), whatever changed. */
+  syncNow(editor?: EditorId): Promise<EditorReport[]> {
+    return this.#enqueue(async () => {
+      const servers = syncServers(this.#core);
+      this.#signature = syncSignature(servers);
+      const reports = await this.engine.sync(servers, editor ? { editors: [editor] } : {});
+      this.#publish(reports);
+      await this.#refreshWatchers();
+      return reports;
+    });
+  }
+
+  /** Every editor as the UI's Editors view shows it (shared/ui-api.ts EditorView); writes nothing. */
+  views(): Promise<EditorView[]> {
+    return this.#enqueue(async () => {
+      const servers = syncServers(this.#core);
+      const state = this.#core.state.read();
+      const backups = this.engine.backups.list();
+      const views: EditorView[] = [];
+      for (const adapter of allEditors()) {
+        const id = adapter.id;
+        const settings = state.editors[id];
+        const file = this.engine.fileOf(id);
+        const [preview] = await this.engine.sync(servers, { editors: [id], dryRun: true });
+        let viewState: EditorSyncState;
+        if (!this.engine.detected(id)) viewState = 'not-installed';
+        else if (settings?.enabled === false) viewState = 'disabled';
+        else if (!preview || preview.status === 'failed') viewState = 'error';
+        else if (preview.status === 'dry-run') viewState = settings?.layout ? 'drift' : 'not-synced';
+        else viewState = 'in-sync';
+        views.push({
+          id,
+          label: adapter.label,
+          file,
+          state: viewState,
+          problem: preview?.problem ?? null,
+          servers: preview?.servers ?? [],
+          diff: preview?.diff ?? '',
+          backups: backups
+            .filter((b) => b.editor === id)
+            .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
+          restartRequired: this.restartRequired.has(id),
+        });
+      }
+      return views;
+    });
+  }
+
+  /** Puts a backup back (see EditorSync.restore); the editor is then left alone until synced again. */
+  restore(editor: EditorId, backup: string, keychain: () => Keychain): Promise<void> {
+    return this.#enqueue(async () => {
+      const meta = this.engine.backups.get(backup);
+      if (meta.editor !== editor) throw new UserError(`backup ${backup} is of ${meta.editor}, not ${editor}`);
+      await this.engine.restore(backup, keychain);
+      await this.#refreshWatchers();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#core.events.off('config', this.#onCoreChange);
+    this.#core.events.off('status', this.#onCoreChange);
+    await this.#queue.catch(() => undefined);
+    await Promise.all([...this.#watchers.values()].map((w) => w.close()));
+    this.#watchers.clear();
+  }
+
+  #schedule(): void {
+    if (this.#closed) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#enqueue(() => this.#syncIfChanged(false)), this.#debounceMs);
+    this.#timer.unref();
+  }
+
+  async #syncIfChanged(always: boolean): Promise<void> {
+    const servers = syncServers(this.#core);
+    const signature = syncSignature(servers);
+    if (!always && signature === this.#signature) return;
+    this.#signature = signature;
+    this.#publish(await this.engine.sync(servers));
+    await this.#refreshWatchers();
+  }
+
+  /** Someone changed an editor file: if managed entries drifted, say so and write them back. */
+  async #checkDrift(editor: EditorId, file: string): Promise<void> {
+    if (this.#closed || !this.engine.detected(editor) || !this.#core.state.editorSettings(editor).enabled)
+      return;
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (this.engine.written.get(file) === sha256(text ?? '')) return; // our own write
+    const servers = syncServers(this.#core);
+    const [preview] = await this.engine.sync(servers, { editors: [editor], dryRun: true });
+    if (!preview || preview.status !== 'dry-run') {
+      if (preview?.status === 'failed') this.#publish([preview]);
+      return;
+    }
+    const drifted = [...preview.added, ...preview.updated, ...preview.removed].sort();
+    if (drifted.length === 0) return;
+    const now = Date.now();
+    const recent = (this.#reapplies.get(editor) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= this.#maxReapplies) {
+      this.#log(
+        `${preview.label}: ${file} keeps changing Switchboard's entries (${drifted.join(', ')}); not re-applying again for now. ` +
+          `To keep your change, exclude the server there: switchboard sync --editor ${editor} --exclude NAME`,
+      );
+      return;
+    }
+    recent.push(now);
+    this.#reapplies.set(editor, recent);
+    this.emit('drift', editor, drifted);
+    this.#log(
+      `${preview.label}: ${drifted.join(', ')} changed outside Switchboard in ${file}; putting Switchboard's entr${drifted.length === 1 ? 'y' : 'ies'} back. ` +
+        `To keep your change instead: switchboard sync --editor ${editor} --exclude ${drifted[0]}`,
+    );
+    this.#publish(await this.engine.sync(servers, { editors: [editor] }));
+  }
+
+  async #refreshWatchers(): Promise<void> {
+    if (this.#closed) return;
+    const active = new Set(this.engine.activeEditors());
+    for (const [editor, watcher] of this.#watchers) {
+      if (!active.has(editor)) {
+        this.#watchers.delete(editor);
+        await watcher.close();
+      }
+    }
+    for (const editor of EDITOR_IDS) {
+      if (!active.has(editor) || this.#watchers.has(editor)) continue;
+      const file = this.engine.fileOf(editor);
+      const onChange = () => void this.#enqueue(() => this.#checkDrift(editor, file));
+      try {
+        const watchers = [await watchFile(file, onChange)];
+        // A symlinked file (dotfile managers) is also changed through its target's folder.
+        let real = file;
+        try {
+          real = realpathSync(file);
+        } catch {
+          // not there yet
+        }
+        if (real !== file) watchers.push(await watchFile(real, onChange));
+        this.#watchers.set(editor, {
+          close: async () => void (await Promise.all(watchers.map((w) => w.close()))),
+        });
+      } catch (err) {
+        this.#log(`cannot watch ${file}: ${describeError(err)}`);
+      }
+    }
+  }
+
+  #publish(reports: EditorReport[]): void {
+    const worth = reports.filter(
+      (r) => r.status === 'written' || r.status === 'failed' || r.clashes.length > 0,
+    );
+    for (const r of reports) {
+      if (r.status === 'written' && r.notice) this.restartRequired.add(r.editor);
+    }
+    for (const line of describeReports(worth)) this.#log(line);
+    if (worth.length) this.emit('report', worth);
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch((err: unknown) => this.#log(`editor sync: ${describeError(err)}`));
+    return run;
+  }
+}
+
+/** A sync's reports as the UI's "sync now" answer (shared/ui-api.ts EditorsSyncResult). */
+export function syncResult(reports: readonly EditorReport[]): EditorsSyncResult {
+  return {
+    ok: true,
+    changed: reports.filter((r) => r.status === 'written').map((r) => r.editor),
+    problems: reports
+      .filter((r) => r.status === 'failed' || r.clashes.length > 0)
+      .map((r) => ({ editor: r.editor, message: r.problem ?? '' })),
+  };
+}
+
+/** One or two lines per editor report, for the CLI and serve's output. */
+export function describeReports(reports: readonly EditorReport[]): string[] {
+  const lines: string[] = [];
+  for (const r of reports) {
+    const past = r.status !== 'dry-run';
+    const changes = [
+      r.added.length ? `${past ? 'added' : 'add'} ${r.added.join(', ')}` : '',
+      r.updated.length ? `${past ? 'updated' : 'update'} ${r.updated.join(', ')}` : '',
+      r.removed.length ? `${past ? 'removed' : 'remove'} ${r.removed.join(', ')}` : '',
+      r.adopted.length
+        ? `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.join(', ')}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('; ');
+    switch (r.status) {
+      case 'written':
+        lines.push(`${r.label}: ${changes || 'updated'} (${r.file})`);
+        break;
+      case 'dry-run':
+        lines.push(`${r.label}: would ${changes || 'change the file'} (${r.file})`);
+        break;
+      case 'unchanged':
+        lines.push(
+          `${r.label}: up to date (${r.servers.length} server${r.servers.length === 1 ? '' : 's'}; ${r.file})`,
+        );
+        break;
+      case 'skipped':
+        lines.push(`${r.label}: skipped — ${r.problem ?? ''}`);
+        break;
+      case 'failed':
+        lines.push(`${r.label}: NOT synced — ${r.problem ?? 'unknown problem'}`);
+        break;
+    }
+    if (r.status !== 'skipped' && r.status !== 'failed' && r.problem) lines.push(`  note: ${r.problem}`);
+    if (r.backups.length)
+      lines.push(`  backup of the previous file: ${r.backups.join(', ')} (switchboard backups restore ID)`);
+    if (r.notice) {
+      const running =
+        r.running === true ? 'It is running now.' : r.running === false ? 'It is not running.' : '';
+      lines.push(`  ${r.notice}${running ? ' ' + running : ''}`);
+    }
+  }
+  return lines;
+}

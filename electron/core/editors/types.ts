@@ -1,0 +1,82 @@
+import type { EditorId } from '../../../shared/editors.ts';
+
+/**
+ * The OS user folders an editor's settings file is found from. Always derived from the environment
+ * passed in (never os.homedir()), so tests redirect every editor with HOME/APPDATA/XDG_CONFIG_HOME.
+ */
+export interface UserDirs {
+  platform: NodeJS.Platform;
+  /** HOME (USERPROFILE on Windows) */
+  home: string;
+  /** %APPDATA% on Windows (default <home>\AppData\Roaming) */
+  appData: string;
+  /** $XDG_CONFIG_HOME on Linux (default <home>/.config) */
+  xdgConfigHome: string;
+  /** $CLAUDE_CONFIG_DIR, where Claude Code keeps .claude.json instead of HOME when set */
+  claudeConfigDir: string | undefined;
+}
+
+/** How Claude Desktop's entry starts the stdio relay (no token or secret ever goes in here). */
+export interface RelayCommand {
+  command: string;
+  /** arguments before `--server NAME --editor ID`, e.g. the relay script's absolute path */
+  args: string[];
+  /** extra environment for the relay (SWITCHBOARD_HOME when not the default home; ELECTRON_RUN_AS_NODE) */
+  env: Record<string, string>;
+}
+
+/** What a managed entry is built from. */
+export interface EntryContext {
+  editor: EditorId;
+  server: string;
+  /** http://127.0.0.1:<port>/mcp/<server> */
+  url: string;
+  /** this editor's bridge token (issued on first use) */
+  token(): string;
+  relay: RelayCommand;
+}
+
+/** What tells an entry that points at this bridge (managed) from one the user wrote. */
+export interface OwnershipContext {
+  /** the bridge ports this home uses or used: the current one, the default, those written before */
+  ports: ReadonlySet<number>;
+  /** this Switchboard home's root folder */
+  homeRoot: string;
+  /** true when this home is the one the relay finds without SWITCHBOARD_HOME */
+  homeIsDefault: boolean;
+}
+
+/** A server as an editor's file describes it, for import. */
+export type ForeignServer =
+  | {
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      cwd: string | undefined;
+    }
+  | { kind: 'remote'; url: string; headers: Record<string, string> };
+
+export interface EditorAdapter {
+  id: EditorId;
+  /** "Claude Desktop" */
+  label: string;
+  /** the settings file Switchboard edits */
+  file(dirs: UserDirs): string;
+  /** the folder (or file) whose existence means the editor is installed */
+  detectPath(dirs: UserDirs): string;
+  /** the top-level key of the servers object: "mcpServers", "context_servers", "servers" */
+  serversKey: string;
+  /** the file takes comments and trailing commas (JSONC); strict JSON otherwise */
+  jsonc: boolean;
+  /** the managed entry for one server */
+  managedEntry(ctx: EntryContext): Record<string, unknown>;
+  /** true iff this entry points at this bridge (its URL, or the relay of this home) */
+  isManaged(entry: unknown, ownership: OwnershipContext): boolean;
+  /** what a (user's) entry runs, or why it cannot be imported */
+  foreignServer(entry: unknown): ForeignServer | { problem: string };
+  /** said after Switchboard changed the file (Claude Desktop reads it only at start) */
+  restartNotice?: string;
+  /** process names that mean the editor is running (for the restart notice) */
+  processNames?: { linux: string[]; darwin: string[]; win32: string[] };
+}

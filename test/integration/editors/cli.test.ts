@@ -1,0 +1,113 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'jsonc-parser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.ts';
+import { NODE } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { editorFile, install } from './helpers.ts';
+
+let t: TempHome;
+beforeEach(() => {
+  t = tempHome();
+});
+afterEach(() => t.cleanup());
+
+const ZED = '// mine\n{\n  "theme": "One Dark",\n}\n';
+
+async function approved(...names: string[]): Promise<void> {
+  t.writeServers({
+    mcpServers: Object.fromEntries(names.map((n) => [n, { command: NODE, args: [`${n}.js`] }])),
+  });
+  for (const name of names) expect((await runCli(['approve', name], t.env)).code).toBe(0);
+}
+
+function zedServers(): string[] {
+  return Object.keys(
+    (parse(readFileSync(editorFile(t, 'zed'), 'utf8')) as { context_servers?: object }).context_servers ?? {},
+  );
+}
+
+describe('switchboard sync / unsync / backups', () => {
+  it('syncs detected editors only, tells Claude Desktop to restart, and unsync gives back the bytes', async () => {
+    const zed = install(t, 'zed', ZED);
+    install(t, 'claude-desktop');
+    await approved('alpha', 'beta');
+    t.writeServers({
+      mcpServers: {
+        alpha: { command: NODE, args: ['alpha.js'] },
+        beta: { command: NODE, args: ['beta.js'], editors: ['zed'] },
+      },
+    });
+    const result = await runCli(['sync'], t.env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Zed: added alpha, beta (${zed})`);
+    expect(result.stdout).toMatch(/Claude Desktop: added alpha \(/); // beta is for Zed only
+    expect(result.stdout).toMatch(
+      /Claude Desktop reads its settings only when it starts: quit and reopen it .*It is (not )?running/,
+    );
+    expect(result.stdout).toMatch(/Cursor: skipped — not installed/);
+    expect(existsSync(editorFile(t, 'cursor'))).toBe(false);
+    // A file Switchboard creates holds a bridge token: readable by the user only.
+    expect(statSync(editorFile(t, 'claude-desktop')).mode & 0o777).toBe(0o600);
+
+    const unsync = await runCli(['unsync'], t.env);
+    expect(unsync.code).toBe(0);
+    expect(unsync.stdout).toMatch(/Sync is now off for zed, claude-desktop/);
+    expect(readFileSync(zed, 'utf8')).toBe(ZED);
+    expect(existsSync(editorFile(t, 'claude-desktop'))).toBe(false);
+    // Off until turned on again: a plain sync leaves them alone, --editor turns one back on.
+    expect((await runCli(['sync'], t.env)).stdout).toMatch(/Zed: skipped — sync is turned off/);
+    expect((await runCli(['sync', '--editor', 'zed'], t.env)).code).toBe(0);
+    expect(zedServers()).toEqual(['alpha', 'beta']);
+  });
+
+  it('--exclude keeps a server out of one editor; --include brings it back', async () => {
+    install(t, 'zed', ZED);
+    await approved('alpha', 'beta');
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    expect((await runCli(['sync', '--editor', 'zed', '--exclude', 'beta'], t.env)).stdout).toMatch(
+      /Zed: removed beta/,
+    );
+    expect(zedServers()).toEqual(['alpha']);
+    expect((await runCli(['sync'], t.env)).stdout).toMatch(/Zed: up to date \(1 server;/);
+    expect((await runCli(['sync', '--editor', 'zed', '--include', 'beta'], t.env)).stdout).toMatch(
+      /Zed: added beta/,
+    );
+  });
+
+  it('refuses to sync while servers.json is broken (it would drop every entry), and reports usage errors with exit 2', async () => {
+    install(t, 'zed', ZED);
+    await approved('alpha');
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    const synced = readFileSync(editorFile(t, 'zed'), 'utf8');
+    t.writeServers('{ "mcpServers": { "alpha": ');
+    const broken = await runCli(['sync'], t.env);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/servers\.json has errors, so editors were left as they are/);
+    expect(readFileSync(editorFile(t, 'zed'), 'utf8')).toBe(synced);
+    expect((await runCli(['sync', '--editor', 'notepad'], t.env)).code).toBe(2);
+    expect((await runCli(['sync', '--exclude', 'alpha'], t.env)).code).toBe(2);
+    expect((await runCli(['backups', 'restore'], t.env)).code).toBe(2);
+    expect((await runCli(['import', '--from', 'emacs'], t.env)).code).toBe(2);
+  });
+
+  it('backups list shows the original; restore puts it back (keeping what was there) and turns sync off', async () => {
+    const zed = install(t, 'zed', ZED);
+    await approved('alpha');
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    const list = await runCli(['backups'], t.env);
+    expect(list.code).toBe(0);
+    const id = /^(\S+-zed)\s+zed\s+original/m.exec(list.stdout)?.[1];
+    expect(id, list.stdout).toBeDefined();
+    const synced = readFileSync(zed, 'utf8');
+    const restore = await runCli(['backups', 'restore', id ?? ''], t.env);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(readFileSync(zed, 'utf8')).toBe(ZED);
+    expect(restore.stdout).toMatch(/What was there before is kept as backup (\S+)/);
+    expect(restore.stdout).toMatch(/Sync is now off for zed/);
+    const saved = /kept as backup (\S+)\./.exec(restore.stdout)?.[1] ?? '';
+    expect(readFileSync(join(t.home.backups, `${saved}.bak`), 'utf8')).toBe(synced);
+    expect((await runCli(['backups', 'restore', 'nope'], t.env)).code).toBe(1);
+  });
+});

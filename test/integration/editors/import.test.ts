@@ -1,0 +1,187 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { parse } from 'jsonc-parser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Backups } from '../../../electron/core/editors/backups.ts';
+import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { editorFile, install } from './helpers.ts';
+
+// The newcomer: Claude Desktop, Zed and VS Code already configured by hand, full of their own
+// settings and comments, one server with a literal GitHub token pasted into two of them. `switchboard
+// import` then `switchboard sync`: every editor has the same servers, every comment and setting is
+// intact, and the token is in the keychain and in no file anywhere under the temp folder.
+
+const TOKEN = 'ghp_' + 'Zq8vN3kLr2TfXw7HcYp1BmDs9GaUe4JoQiRt';
+const github = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+const memory = fixtureServer('mini-server.mjs');
+
+let t: TempHome;
+let headless: Headless | undefined;
+const clients: Client[] = [];
+const keychain = new OsKeychain();
+
+beforeEach(() => {
+  t = tempHome();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await headless?.stop();
+  headless = undefined;
+  for (const name of await keychain.list()) if (name.startsWith('github-')) await keychain.delete(name);
+  t.cleanup();
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+describe('import', () => {
+  it('moves a literal GITHUB_TOKEN into the keychain; afterwards it is in no file; editors get the server through Switchboard', async () => {
+    const claude = install(
+      t,
+      'claude-desktop',
+      JSON.stringify(
+        { mcpServers: { github: { ...github, env: { GITHUB_TOKEN: TOKEN } } }, globalShortcut: 'Alt+Space' },
+        null,
+        2,
+      ),
+    );
+    const zedText = `// Zed settings
+{
+  "theme": "One Dark", // my theme
+  "context_servers": {
+    // the same GitHub server, pasted here too
+    "gh": {
+      "command": ${JSON.stringify(github.command)},
+      "args": ${JSON.stringify(github.args)},
+      "env": { "GITHUB_TOKEN": "${TOKEN}" },
+    },
+  },
+}
+`;
+    const zed = install(t, 'zed', zedText);
+    const vscodeText = `{
+\t// servers I use in VS Code
+\t"servers": {
+\t\t"memory": { "type": "stdio", "command": ${JSON.stringify(memory.command)}, "args": ${JSON.stringify(memory.args)} }
+\t}
+}
+`;
+    const vscode = install(t, 'vscode', vscodeText);
+
+    // Listing only (no --yes, no terminal): the exact commands, never the secret, and nothing changes.
+    const listing = await runCli(['import'], t.env);
+    expect(listing.code, listing.stderr).toBe(0);
+    expect(listing.stdout).toContain(
+      `Claude Desktop: "github" — imports as "github"; GITHUB_TOKEN moves to the keychain`,
+    );
+    expect(listing.stdout).toContain(`command: ${github.command} ${github.args.join(' ')}`);
+    expect(listing.stdout).toContain('GITHUB_TOKEN=<literal secret: moves to the keychain>');
+    expect(listing.stdout).toContain('Zed: "gh" — same server as "github" (imported once)');
+    expect(listing.stdout).toContain('VS Code: "memory" — imports as "memory"');
+    expect(listing.stdout + listing.stderr).not.toContain(TOKEN);
+    expect(readFileSync(zed, 'utf8')).toBe(zedText);
+
+    const imported = await runCli(['import', '--yes'], t.env);
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    expect(imported.stdout + imported.stderr).not.toContain(TOKEN);
+    expect(imported.stdout).toContain('GITHUB_TOKEN moved to the keychain as ${secret:github-github_token}');
+
+    // The token: in the keychain, and in no file under the temp folder (editor files, servers.json,
+    // state.json, backups, logs…).
+    expect(await keychain.get('github-github_token')).toBe(TOKEN);
+    for (const file of filesUnder(t.dir))
+      expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
+
+    // servers.json: imported once, with the reference; approved with source "import".
+    const servers = JSON.parse(readFileSync(t.home.serversFile, 'utf8')) as {
+      mcpServers: Record<string, { env?: Record<string, string> }>;
+    };
+    expect(Object.keys(servers.mcpServers).sort()).toEqual(['github', 'memory']);
+    expect(servers.mcpServers.github?.env).toEqual({ GITHUB_TOKEN: '${secret:github-github_token}' });
+    const state = JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as {
+      approvals: Record<string, { source: string }>;
+    };
+    expect(state.approvals.github?.source).toBe('import');
+    expect(state.approvals.memory?.source).toBe('import');
+
+    // The editors' own entries are now Switchboard's; everything else in the files is as it was.
+    const zedNow = readFileSync(zed, 'utf8');
+    expect(zedNow).toContain(
+      '// Zed settings\n{\n  "theme": "One Dark", // my theme\n  "context_servers": {',
+    );
+    const zedServers = (parse(zedNow) as { context_servers: Record<string, { url?: string }> })
+      .context_servers;
+    expect(Object.keys(zedServers).sort()).toEqual(['github', 'memory']);
+    expect(zedServers.github?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp\/github$/);
+    const vscodeNow = readFileSync(vscode, 'utf8');
+    expect(vscodeNow).toContain('\t// servers I use in VS Code\n');
+    expect(Object.keys((parse(vscodeNow) as { servers: object }).servers).sort()).toEqual([
+      'github',
+      'memory',
+    ]);
+    const claudeNow = JSON.parse(readFileSync(claude, 'utf8')) as {
+      globalShortcut: string;
+      mcpServers: Record<string, { args: string[] }>;
+    };
+    expect(claudeNow.globalShortcut).toBe('Alt+Space');
+    expect(Object.keys(claudeNow.mcpServers).sort()).toEqual(['github', 'memory']);
+    expect(claudeNow.mcpServers.github?.args).toContain('--server');
+
+    // The backups taken before import hold a reference, and give back the exact original bytes.
+    const backups = new Backups(t.home.backups);
+    const claudeBackup = backups.list().find((b) => b.editor === 'claude-desktop' && b.existed);
+    expect(claudeBackup?.secrets.length).toBe(1);
+    if (!claudeBackup) throw new Error('no backup of the Claude Desktop file');
+    const original = await backups.content(claudeBackup, () => keychain);
+    expect(original.exact).toBe(true);
+    expect(original.text).toContain(TOKEN);
+
+    // A second sync has nothing to do; a second import finds nothing new.
+    const again = await runCli(['sync'], t.env);
+    expect(again.stdout).toMatch(/Zed: up to date \(2 servers/);
+    const reimport = await runCli(['import'], t.env);
+    expect(reimport.stdout).toMatch(/No servers to import/);
+
+    // And it runs: Claude Desktop's relay entry reaches the server, which got the token from the keychain.
+    headless = await startHeadless({
+      home: t.home,
+      keychain,
+      env: t.env,
+      port: 0,
+      editorSync: { log: () => undefined },
+    });
+    const h = headless;
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'github' && s.state === 'running'),
+      45_000,
+      'github running',
+    );
+    const entry = (
+      JSON.parse(readFileSync(editorFile(t, 'claude-desktop'), 'utf8')) as {
+        mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>;
+      }
+    ).mcpServers.github;
+    const client = new Client({ name: 'claude-desktop-as-configured', version: '1.0.0' });
+    clients.push(client);
+    await client.connect(
+      new StdioClientTransport({
+        command: entry?.command ?? '',
+        args: entry?.args ?? [],
+        env: { HOME: t.env.HOME ?? '', PATH: t.env.PATH ?? '', ...entry?.env },
+        stderr: 'pipe',
+      }),
+    );
+    expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe(TOKEN);
+  });
+});

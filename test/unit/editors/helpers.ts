@@ -1,0 +1,72 @@
+import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import type { EditorId } from '../../../shared/editors.ts';
+import { bridgeUrl } from '../../../electron/core/editors/ownership.ts';
+import { planFile, type FileLayout, type PlanResult } from '../../../electron/core/editors/plan.ts';
+import { EDITORS } from '../../../electron/core/editors/registry.ts';
+import type { OwnershipContext, RelayCommand } from '../../../electron/core/editors/types.ts';
+
+/** A relay command with fixed paths, so golden files do not depend on where the repo is. */
+export const TEST_RELAY: RelayCommand = {
+  command: '/usr/local/bin/node',
+  args: ['/opt/switchboard/electron/relay/main.ts'],
+  env: { SWITCHBOARD_HOME: '/home/me/.switchboard-test' },
+};
+
+export function ownership(port = DEFAULT_BRIDGE_PORT): OwnershipContext {
+  return {
+    ports: new Set([port, DEFAULT_BRIDGE_PORT]),
+    homeRoot: TEST_RELAY.env.SWITCHBOARD_HOME ?? '',
+    homeIsDefault: false,
+  };
+}
+
+/** The managed entries `editor` gets for these servers (fixed token, fixed relay). */
+export function desiredFor(
+  editor: EditorId,
+  servers: string[],
+  port = DEFAULT_BRIDGE_PORT,
+  token = 'tok-' + editor,
+): Map<string, Record<string, unknown>> {
+  const adapter = EDITORS[editor];
+  return new Map(
+    servers.map((server) => [
+      server,
+      adapter.managedEntry({
+        editor,
+        server,
+        url: bridgeUrl(port, server),
+        token: () => token,
+        relay: TEST_RELAY,
+      }),
+    ]),
+  );
+}
+
+export interface Step {
+  text: string | undefined;
+  layout: FileLayout | undefined;
+  result: Extract<PlanResult, { ok: true }>;
+}
+
+/** One sync of `text` to exactly these servers, as the engine plans it. */
+export function syncText(
+  editor: EditorId,
+  text: string | undefined,
+  servers: string[],
+  layout?: FileLayout,
+  options: { port?: number; token?: string; adopt?: Map<string, string> } = {},
+): Step {
+  const adapter = EDITORS[editor];
+  const own = ownership(options.port);
+  const result = planFile({
+    text,
+    serversKey: adapter.serversKey,
+    desired: desiredFor(editor, servers, options.port, options.token),
+    isManaged: (entry) => adapter.isManaged(entry, own),
+    layout,
+    file: '/test/' + editor,
+    ...(options.adopt ? { adopt: options.adopt } : {}),
+  });
+  if (!result.ok) throw new Error(`plan failed: ${result.problem}`);
+  return { text: result.text, layout: result.layout, result };
+}
