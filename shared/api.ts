@@ -40,6 +40,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('removed'), name: z.string() }),
   z.object({ type: z.literal('log'), line: LogLineSchema }),
   z.object({ type: z.literal('config'), report: StatusReportSchema }),
+  /** editor sync wrote, failed, or found drift: the editors' sync state changed */
+  z.object({ type: z.literal('editors') }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

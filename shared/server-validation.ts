@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { RemoteServerSchema, ServerNameSchema, StdioServerSchema, type ServerConfig } from './schema/servers.ts';
+import {
+  RemoteServerSchema,
+  ServerNameSchema,
+  StdioServerSchema,
+  type ServerConfig,
+} from './schema/servers.ts';
 
 /** One thing wrong with a server's config, at a field path inside the server (`['env', 'TOKEN']`). */
 export interface FieldIssue {
@@ -34,7 +39,9 @@ export function validateServerConfig(value: unknown): ServerValidation {
   if (!hasUrl && !hasCommand) {
     return {
       ok: false,
-      issues: [{ path: [], message: 'a server needs "command" (a local program) or "url" (a remote server)' }],
+      issues: [
+        { path: [], message: 'a server needs "command" (a local program) or "url" (a remote server)' },
+      ],
     };
   }
   const schema: z.ZodType<ServerConfig> = hasUrl ? RemoteServerSchema : StdioServerSchema;

@@ -21,7 +21,7 @@ const seg = (s: string) => encodeURIComponent(s);
 export const UiRoutes = {
   /** POST {name, config}: add a server to servers.json */
   servers: '/api/servers',
-  /** DELETE: remove a server from servers.json (and forget its approval) */
+  /** DELETE: remove a server from servers.json */
   server: (name: string) => `/api/servers/${seg(name)}`,
   /** GET: the entry as written; PUT {config}: replace it (comment-preserving) */
   serverConfig: (name: string) => `/api/servers/${seg(name)}/config`,
@@ -54,10 +54,16 @@ export const LOGIN_PATH = '/login';
 
 // ---- payloads -----------------------------------------------------------------------------------
 
-export const FieldIssueSchema = z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() });
+export const FieldIssueSchema = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+});
 
 /** Error answers: words a person can act on, and for config edits the issues at their fields. */
-export const UiErrorBodySchema = z.object({ error: z.string(), issues: z.array(FieldIssueSchema).optional() });
+export const UiErrorBodySchema = z.object({
+  error: z.string(),
+  issues: z.array(FieldIssueSchema).optional(),
+});
 
 export const SecretFindingSchema = z.object({
   field: z.enum(['env', 'headers']),
@@ -116,7 +122,11 @@ export const ApprovalViewSchema = z.object({
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export const ApprovalsResponseSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
 
-export const SecretUseSchema = z.object({ server: z.string(), field: z.enum(['env', 'headers']), key: z.string() });
+export const SecretUseSchema = z.object({
+  server: z.string(),
+  field: z.enum(['env', 'headers']),
+  key: z.string(),
+});
 export const SecretInfoSchema = z.object({
   name: z.string(),
   /** false: a server references it but the keychain has no secret of that name */
@@ -165,7 +175,14 @@ export const OkSchema = z.object({ ok: z.literal(true) });
 
 // ---- editors (served by the editor-sync API) ------------------------------------------------------
 
-export const EDITOR_SYNC_STATES = ['in-sync', 'drift', 'error', 'not-installed', 'not-synced', 'disabled'] as const;
+export const EDITOR_SYNC_STATES = [
+  'in-sync',
+  'drift',
+  'error',
+  'not-installed',
+  'not-synced',
+  'disabled',
+] as const;
 export const EditorSyncStateSchema = z.enum(EDITOR_SYNC_STATES);
 export type EditorSyncState = z.infer<typeof EditorSyncStateSchema>;
 
@@ -199,6 +216,8 @@ export const EditorsSyncResultSchema = z.object({
   problems: z.array(z.object({ editor: EditorIdSchema, message: z.string() })),
 });
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
+export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();
+export const EditorRestoreRequestSchema = z.object({ backup: z.string() }).strict();
 
 // ---- the interface --------------------------------------------------------------------------------
 

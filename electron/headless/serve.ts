@@ -10,6 +10,7 @@ import type { Keychain } from '../core/secrets/keychain.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { instanceFile } from '../cli/instance.ts';
+import { EditorSyncService } from '../core/editors/service.ts';
 
 export interface HeadlessOptions {
   home: HomePaths;
@@ -19,6 +20,8 @@ export interface HeadlessOptions {
   port?: number | undefined;
   clock?: Clock;
   timings?: Partial<SupervisorTimings>;
+  /** editor sync while serving (default on); `log` receives its reports (default: stderr) */
+  editorSync?: boolean | { log?: (line: string) => void };
 }
 
 export interface Headless {
@@ -27,6 +30,8 @@ export interface Headless {
   /** the bridge's tokens: the control API's and one per editor */
   tokens: TokenStore;
   port: number;
+  /** keeps editors' settings files in step with the approved, enabled servers (undefined when off) */
+  editors: EditorSyncService | undefined;
   stop(): Promise<void>;
 }
 
@@ -64,13 +69,29 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     JSON.stringify({ pid: process.pid, port: boundPort, startedAt: Date.now() }) + '\n',
   );
 
+  const sync = options.editorSync ?? true;
+  const editors = sync
+    ? EditorSyncService.create({
+        core,
+        tokens,
+        home,
+        env,
+        port: boundPort,
+        ...(typeof sync === 'object' && sync.log ? { log: sync.log } : {}),
+      })
+    : undefined;
+  if (editors) bridge.attachEditors(editors);
+  // In the background: the bridge is ready now; editors follow within milliseconds.
+  void editors?.start();
+
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      await editors?.close();
       await core.shutdown();
       await bridge.close();
       tokens.close();
       rmSync(instanceFile(home), { force: true });
     })());
-  return { core, bridge, tokens, port: boundPort, stop };
+  return { core, bridge, tokens, port: boundPort, editors, stop };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
-import { everythingServer, isAlive, waitFor } from '../helpers/servers.ts';
+import { defined, everythingServer, isAlive, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 
 function electronBinary(): string | undefined {
@@ -71,6 +71,6 @@ describe.skipIf(!binary)('desktop app (Electron)', () => {
     );
     expect(running.pid).toBeGreaterThan(0);
     await app.close();
-    await waitFor(() => !isAlive(running.pid!), 10_000, 'server stopped after quit');
+    await waitFor(() => !isAlive(defined(running.pid, 'server pid')), 10_000, 'server stopped after quit');
   }, 300_000);
 });

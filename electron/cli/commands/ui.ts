@@ -10,9 +10,13 @@ import { UsageError } from '../output.ts';
 export async function uiCommand(ctx: CliContext, argv: string[]): Promise<number> {
   if (argv.length) throw new UsageError('usage: switchboard ui');
   const info = findInstance(ctx.home);
-  if (!info) throw new UserError('Switchboard is not running', { hint: 'start it with: switchboard serve (it prints the UI link)' });
+  if (!info)
+    throw new UserError('Switchboard is not running', {
+      hint: 'start it with: switchboard serve (it prints the UI link)',
+    });
   const token = readToken(ctx.home.tokens, CONTROL_TOKEN);
-  if (!token) throw new UserError(`Switchboard is running (pid ${info.pid}) but its control token is missing`);
+  if (!token)
+    throw new UserError(`Switchboard is running (pid ${info.pid}) but its control token is missing`);
   let res: Response;
   try {
     res = await fetch(`http://127.0.0.1:${info.port}${UiRoutes.loginLink}`, {

@@ -113,5 +113,5 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     subscribers.clear();
   }
 
-  return { handle, close };
+  return { handle, close, broadcast };
 }

@@ -9,6 +9,7 @@ import type { TokenStore } from './tokens.ts';
 import { LOGIN_PATH } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { UiSessions } from './ui-auth.ts';
+import type { EditorSyncService } from '../editors/service.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { serveUi } from './ui-static.ts';
 
@@ -34,6 +35,7 @@ export class BridgeServer {
   /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
   readonly sessions = new UiSessions();
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
+  #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #port: number;
 
@@ -47,9 +49,18 @@ export class BridgeServer {
           core: options.core,
           keychain: options.keychain,
           sessions: this.sessions,
+          editors: () => this.#editors,
           port: () => this.#port,
         })
       : undefined;
+  }
+
+  /** Gives the UI's routes the running editor sync, and tells subscribers when editors change. */
+  attachEditors(editors: EditorSyncService): void {
+    this.#editors = editors;
+    const changed = () => this.#api.broadcast({ type: 'editors' });
+    editors.on('report', changed);
+    editors.on('drift', changed);
   }
 
   get port(): number {

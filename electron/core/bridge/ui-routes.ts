@@ -2,10 +2,13 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import { EDITOR_IDS, EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
 import {
   AddServerRequestSchema,
+  EditorRestoreRequestSchema,
+  EditorsSyncRequestSchema,
   EnabledRequestSchema,
   HIDDEN_SECRET,
   SaveServerRequestSchema,
@@ -14,12 +17,19 @@ import {
   SettingsPatchSchema,
   UiRoutes,
   type ApprovalView,
+  type EditorSyncState,
+  type EditorView,
+  type EditorsResponse,
+  type EditorsSyncResult,
   type SecretFinding,
   type SecretInfo,
   type ServerConfigView,
   type Settings,
   type ToolInfo,
 } from '../../../shared/ui-api.ts';
+import { syncServers } from '../editors/desired.ts';
+import { EDITORS } from '../editors/registry.ts';
+import type { EditorSyncService } from '../editors/service.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
@@ -39,6 +49,8 @@ export interface UiRoutesOptions {
   sessions: UiSessions;
   /** the port the bridge is bound to */
   port: () => number;
+  /** editor sync, once `serve` has started it (undefined: not part of this process) */
+  editors: () => EditorSyncService | undefined;
 }
 
 /** How the request was authenticated (http-server.ts decides before any route runs). */
@@ -56,7 +68,12 @@ export function createUiRoutes(options: UiRoutesOptions) {
   /** where each server's current config came from, for the approval view (this process only) */
   const sources = new Map<string, ServerSource>();
 
-  async function handle(req: IncomingMessage, res: ServerResponse, url: URL, caller: ApiCaller): Promise<boolean> {
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    caller: ApiCaller,
+  ): Promise<boolean> {
     const path = url.pathname;
     const method = req.method ?? 'GET';
     try {
@@ -66,9 +83,15 @@ export function createUiRoutes(options: UiRoutesOptions) {
       if (path === UiRoutes.secretMove && method === 'POST') return done(res, await move(req));
       if (path === UiRoutes.settings && method === 'GET') return done(res, settings());
       if (path === UiRoutes.settings && method === 'PUT') return done(res, await saveSettings(req));
+      if (path === UiRoutes.editors && method === 'GET') return done(res, await editors());
+      if (path === UiRoutes.editorsSync && method === 'POST') return done(res, await syncEditors(req));
+      const restore = /^\/api\/editors\/([^/]+)\/restore$/.exec(path);
+      if (restore && method === 'POST')
+        return done(res, await restoreBackup(req, decodeURIComponent(restore[1] ?? '')));
       if (path === UiRoutes.loginLink && method === 'POST') {
         // A browser session must not mint sign-in links for other browsers.
-        if (caller !== 'control-token') throw new HttpError(403, 'only the control token can create sign-in links');
+        if (caller !== 'control-token')
+          throw new HttpError(403, 'only the control token can create sign-in links');
         return done(res, sessions.issueLoginLink());
       }
 
@@ -77,7 +100,8 @@ export function createUiRoutes(options: UiRoutesOptions) {
         const name = decodeURIComponent(secret[1] ?? '');
         if (method === 'PUT') return done(res, await setSecret(req, name));
         if (method === 'DELETE') {
-          if (!(await keychain.delete(name))) throw new HttpError(404, `no secret named "${name}" in the keychain`);
+          if (!(await keychain.delete(name)))
+            throw new HttpError(404, `no secret named "${name}" in the keychain`);
           return done(res, { ok: true });
         }
         return false;
@@ -122,7 +146,10 @@ export function createUiRoutes(options: UiRoutesOptions) {
     const parsed = schema.safeParse(await readJson(req));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new HttpError(400, `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`);
+      throw new HttpError(
+        400,
+        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
+      );
     }
     return parsed.data;
   }
@@ -139,7 +166,10 @@ export function createUiRoutes(options: UiRoutesOptions) {
     if (result.ok) return;
     const first = result.issues[0];
     const where = first && first.path.length ? `, field "${first.path.join('.')}"` : '';
-    throw new ValidationError(`server "${name}"${where}: ${first?.message ?? 'invalid config'}`, result.issues);
+    throw new ValidationError(
+      `server "${name}"${where}: ${first?.message ?? 'invalid config'}`,
+      result.issues,
+    );
   }
 
   function applied(): void {
@@ -168,7 +198,8 @@ export function createUiRoutes(options: UiRoutesOptions) {
   async function addServer(req: IncomingMessage): Promise<{ ok: true }> {
     const { name, config } = await body(req, AddServerRequestSchema);
     const problem = serverNameProblem(name);
-    if (problem) throw new ValidationError(`server name "${name}": ${problem}`, [{ path: ['name'], message: problem }]);
+    if (problem)
+      throw new ValidationError(`server name "${name}": ${problem}`, [{ path: ['name'], message: problem }]);
     if (readServerValue(file, name) !== undefined) {
       throw new ValidationError(`a server named "${name}" already exists`, [
         { path: ['name'], message: `a server named "${name}" already exists; choose another name` },
@@ -183,8 +214,9 @@ export function createUiRoutes(options: UiRoutesOptions) {
 
   function remove(name: string): { ok: true } {
     requireExisting(name);
+    // Like `switchboard remove`, this keeps the approval (docs/decisions.md): re-adding the identical
+    // config runs without asking again; any difference asks.
     removeServer(file, name);
-    core.state.forget(name);
     sources.delete(name);
     applied();
     return { ok: true };
@@ -224,7 +256,11 @@ export function createUiRoutes(options: UiRoutesOptions) {
         launch: entry.launch,
         envKeys: Object.keys(record ?? {}),
         approved: previous
-          ? { lines: describeLaunch(previous.config), approvedAt: previous.approvedAt, source: previous.source }
+          ? {
+              lines: describeLaunch(previous.config),
+              approvedAt: previous.approvedAt,
+              source: previous.source,
+            }
           : null,
       });
     }
@@ -263,7 +299,8 @@ export function createUiRoutes(options: UiRoutesOptions) {
     await keychain.set(name, value);
     const users = new Set<string>();
     for (const entry of core.entries().values()) {
-      if (listReferences(entry.config).some((r) => r.kind === 'secret' && r.name === name)) users.add(entry.name);
+      if (listReferences(entry.config).some((r) => r.kind === 'secret' && r.name === name))
+        users.add(entry.name);
     }
     const restartable = new Set(['running', 'starting', 'backoff', 'crash-loop', 'error']);
     const restarted: string[] = [];
@@ -311,6 +348,83 @@ export function createUiRoutes(options: UiRoutesOptions) {
     return settings();
   }
 
+  function editorSync(): EditorSyncService {
+    const service = options.editors();
+    if (!service) throw new HttpError(404, 'editor sync is not running in this Switchboard');
+    return service;
+  }
+
+  /** Every editor: installed or not, the state of its file, and the diff a sync would make now (dry run). */
+  async function editors(): Promise<EditorsResponse> {
+    const service = options.editors();
+    if (!service) return { available: false, editors: [] };
+    const engine = service.engine;
+    const servers = syncServers(core);
+    const backups = engine.backups.list();
+    const out: EditorView[] = [];
+    for (const id of EDITOR_IDS) {
+      const file = engine.fileOf(id);
+      const base = {
+        id,
+        label: EDITORS[id].label,
+        file,
+        backups: backups
+          .filter((b) => b.editor === id)
+          .sort((a, b) => b.createdAt - a.createdAt)
+          .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
+        restartRequired: service.restartRequired.has(id),
+      };
+      if (!engine.detected(id)) {
+        out.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '' });
+        continue;
+      }
+      const settings = core.state.editorSettings(id);
+      const [preview] = await engine.sync(servers, { editors: [id], dryRun: true });
+      if (!preview) continue;
+      let state: EditorSyncState;
+      if (preview.status === 'failed') state = 'error';
+      else if (!settings.enabled) state = 'disabled';
+      else if (preview.status === 'unchanged') state = 'in-sync';
+      else if (preview.updated.length || preview.removed.length || settings.layout) state = 'drift';
+      else state = 'not-synced';
+      const clashes = preview.clashes.length
+        ? `your own entr${preview.clashes.length === 1 ? 'y' : 'ies'} ${preview.clashes.join(', ')} already use${preview.clashes.length === 1 ? 's' : ''} that name; Switchboard leaves ${preview.clashes.length === 1 ? 'it' : 'them'} alone`
+        : null;
+      out.push({
+        ...base,
+        state,
+        problem: preview.problem ?? clashes,
+        servers: preview.servers,
+        diff: preview.diff ?? '',
+      });
+    }
+    return { available: true, editors: out };
+  }
+
+  async function syncEditors(req: IncomingMessage): Promise<EditorsSyncResult> {
+    const { editor } = await body(req, EditorsSyncRequestSchema);
+    const reports = await editorSync().syncNow(editor);
+    return {
+      ok: true,
+      changed: reports.filter((r) => r.status === 'written').map((r) => r.editor),
+      problems: reports
+        .filter((r) => r.status === 'failed')
+        .map((r) => ({ editor: r.editor, message: r.problem ?? 'not synced' })),
+    };
+  }
+
+  async function restoreBackup(req: IncomingMessage, editor: string): Promise<{ ok: true }> {
+    const id = EditorIdSchema.safeParse(editor);
+    if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
+    const { backup } = await body(req, EditorRestoreRequestSchema);
+    const engine = editorSync().engine;
+    const meta = engine.backups.list().find((b) => b.id === backup);
+    if (!meta || meta.editor !== (id.data satisfies EditorId))
+      throw new HttpError(404, `no backup "${backup}" of ${EDITORS[id.data].label}`);
+    await engine.restore(backup, () => keychain);
+    return { ok: true };
+  }
+
   return { handle };
 }
 
@@ -349,9 +463,11 @@ function withSecretsRestored(sent: unknown, current: unknown): unknown {
     for (const [key, value] of Object.entries(record)) {
       if (value !== HIDDEN_SECRET) continue;
       if (isObject(was) && typeof was[key] === 'string') restored[key] = was[key];
-      else throw new ValidationError(`${field} ${key}: type the value (the hidden one belongs to another entry)`, [
-        { path: [field, key], message: 'type the value again' },
-      ]);
+      else
+        throw new ValidationError(
+          `${field} ${key}: type the value (the hidden one belongs to another entry)`,
+          [{ path: [field, key], message: 'type the value again' }],
+        );
     }
     out[field] = restored;
   }
@@ -362,7 +478,9 @@ function literalSecretsOf(config: unknown): SecretFinding[] {
   if (typeof config !== 'object' || config === null) return [];
   const strings = (value: unknown): Record<string, string> | undefined => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
   };
   const record = config as Record<string, unknown>;
   return findLiteralSecrets({ env: strings(record.env), headers: strings(record.headers) });

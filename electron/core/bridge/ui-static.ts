@@ -1,4 +1,5 @@
-import { createReadStream, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,23 +7,29 @@ import { fileURLToPath } from 'node:url';
 /** The built renderer (npm run build:renderer). */
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../../../renderer/dist/', import.meta.url));
 
+/** The build leaves this in index.html where each response puts a fresh nonce (renderer/vite.config.ts). */
+export const CSP_NONCE_PLACEHOLDER = '__SWITCHBOARD_CSP_NONCE__';
+
 /**
  * The UI's Content Security Policy: only this origin's scripts, styles and connections; no inline
- * script, no eval, no framing, no plugins. (CodeMirror's styles use constructable stylesheets, and
- * React sets style properties through the CSSOM, neither of which inline-style rules block.)
+ * script, no eval, no framing, no plugins. The one exception is style elements carrying this
+ * response's nonce: CodeMirror injects its styles that way (React sets style properties through the
+ * CSSOM, which needs nothing).
  */
-export const UI_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function uiCsp(nonce?: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -40,7 +47,7 @@ const TYPES: Record<string, string> = {
 };
 
 const SECURITY_HEADERS = {
-  'content-security-policy': UI_CSP,
+  'content-security-policy': uiCsp(),
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
@@ -53,7 +60,12 @@ const SECURITY_HEADERS = {
  * bundles); files under assets/ carry a content hash and are cached for good. Paths cannot leave the
  * UI folder; anything not found is a 404, and a missing build says how to make it.
  */
-export function serveUi(req: IncomingMessage, res: ServerResponse, pathname: string, dir = DEFAULT_UI_DIR): void {
+export function serveUi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  dir = DEFAULT_UI_DIR,
+): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { allow: 'GET, HEAD', 'content-length': '0', ...SECURITY_HEADERS });
     res.end();
@@ -80,6 +92,7 @@ export function serveUi(req: IncomingMessage, res: ServerResponse, pathname: str
     if (relative === '/index.html') return notBuilt(res);
     return notFound(res);
   }
+  if (relative === '/index.html') return sendIndex(req, res, file);
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   const immutable = relative.startsWith('/assets/');
   res.writeHead(200, {
@@ -95,6 +108,20 @@ export function serveUi(req: IncomingMessage, res: ServerResponse, pathname: str
   createReadStream(file)
     .on('error', () => res.destroy())
     .pipe(res);
+}
+
+/** index.html with a fresh CSP nonce, never cached. */
+function sendIndex(req: IncomingMessage, res: ServerResponse, file: string): void {
+  const nonce = randomBytes(16).toString('base64');
+  const body = Buffer.from(readFileSync(file, 'utf8').replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
+  res.writeHead(200, {
+    'content-type': TYPES['.html'],
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+    ...SECURITY_HEADERS,
+    'content-security-policy': uiCsp(nonce),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function notFound(res: ServerResponse): void {

@@ -1,0 +1,146 @@
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useConnection } from './api/context.tsx';
+import { useStatus } from './api/hooks.ts';
+import { Loading } from './components/Feedback.tsx';
+import { href, useRoute, type Route } from './router.ts';
+import { ServersView } from './views/ServersView.tsx';
+
+// The Servers view is where everyone lands, so it ships in the first bundle; the rest load on demand.
+const ServerDetailView = lazy(() => import('./views/ServerDetailView.tsx'));
+const AddServerView = lazy(() => import('./views/AddServerView.tsx'));
+const ApprovalsView = lazy(() => import('./views/ApprovalsView.tsx'));
+const EditorsView = lazy(() => import('./views/EditorsView.tsx'));
+const SecretsView = lazy(() => import('./views/SecretsView.tsx'));
+const SettingsView = lazy(() => import('./views/SettingsView.tsx'));
+
+function view(route: Route): ReactNode {
+  switch (route.view) {
+    case 'servers':
+      return <ServersView />;
+    case 'add':
+      return <AddServerView />;
+    case 'server':
+      return <ServerDetailView key={route.name} name={route.name} tab={route.tab} />;
+    case 'approvals':
+      return <ApprovalsView />;
+    case 'editors':
+      return <EditorsView />;
+    case 'secrets':
+      return <SecretsView />;
+    case 'settings':
+      return <SettingsView />;
+  }
+}
+
+/** `?signin=expired` after a spent or stale sign-in link; read once, then taken out of the address bar. */
+function useSigninNotice(): boolean {
+  const [expired] = useState(() => {
+    const params = new URLSearchParams(window.location.search);
+    const value = params.get('signin') === 'expired';
+    if (params.has('signin'))
+      window.history.replaceState(null, '', window.location.pathname + window.location.hash);
+    return value;
+  });
+  return expired;
+}
+
+export function App() {
+  const route = useRoute();
+  const connection = useConnection();
+  const status = useStatus();
+  const expired = useSigninNotice();
+
+  if (connection === 'signed-out') return <SignedOut expired={expired} />;
+
+  const pending = status.data?.servers.filter((s) => s.state === 'pending-approval').length ?? 0;
+  const current = route.view === 'server' || route.view === 'add' ? 'servers' : route.view;
+  const nav: { view: Exclude<Route['view'], 'server' | 'add'>; label: string; badge?: number }[] = [
+    { view: 'servers', label: 'Servers' },
+    { view: 'approvals', label: 'Approvals', badge: pending },
+    { view: 'editors', label: 'Editors' },
+    { view: 'secrets', label: 'Secrets' },
+    { view: 'settings', label: 'Settings' },
+  ];
+
+  return (
+    <div className="app">
+      <button
+        type="button"
+        className="skip-link"
+        onClick={() => document.querySelector<HTMLElement>('main h1')?.focus()}
+      >
+        Skip to content
+      </button>
+      <nav className="sidebar" aria-label="Sections">
+        <div className="brand">
+          <img src="./favicon.svg" alt="" width="22" height="22" />
+          Switchboard
+        </div>
+        <ul>
+          {nav.map((item) => (
+            <li key={item.view}>
+              <a
+                href={href({ view: item.view } as Route)}
+                aria-current={current === item.view ? 'page' : undefined}
+              >
+                <span>{item.label}</span>
+                {item.badge ? (
+                  <span className="badge" aria-label={`${item.badge} waiting`} data-testid="approvals-badge">
+                    {item.badge}
+                  </span>
+                ) : null}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <ConnectionIndicator />
+      </nav>
+      <main id="main">
+        {status.data?.configError ? (
+          <div className="banner error" role="alert">
+            <strong>servers.json has errors — the last good configuration keeps running.</strong>
+            <pre>{status.data.configError}</pre>
+          </div>
+        ) : null}
+        <Suspense fallback={<Loading what="view" />}>{view(route)}</Suspense>
+      </main>
+    </div>
+  );
+}
+
+function ConnectionIndicator() {
+  const connection = useConnection();
+  const text: Record<typeof connection, string> = {
+    connecting: 'Connecting…',
+    live: 'Live',
+    reconnecting: 'Reconnecting…',
+    'signed-out': 'Signed out',
+  };
+  return (
+    <p className={`connection conn-${connection}`} role="status" aria-live="polite">
+      <span aria-hidden="true" className="dot" />
+      {text[connection]}
+    </p>
+  );
+}
+
+function SignedOut({ expired }: { expired: boolean }) {
+  return (
+    <main className="signed-out">
+      <h1>Sign in to Switchboard</h1>
+      {expired ? (
+        <p className="error" role="alert">
+          That sign-in link was already used or has expired (links work once, for 10 minutes).
+        </p>
+      ) : null}
+      <p>
+        Open the sign-in link that <code>switchboard serve</code> printed in its terminal. For a new link,
+        run:
+      </p>
+      <pre>npx switchboard ui</pre>
+      <p className="muted">
+        The link signs this browser in with a cookie and is then taken out of the address bar.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,351 @@
+import type { z } from 'zod';
+import type { SwitchboardBridge } from '../../../shared/ipc.ts';
+import {
+  ActionResultSchema,
+  ApiRoutes,
+  LogsResponseSchema,
+  TokenCreatedSchema,
+  TokenListSchema,
+  type ServerAction,
+} from '../../../shared/api.ts';
+import type { EditorId } from '../../../shared/editors.ts';
+import type { LogLine } from '../../../shared/logs.ts';
+import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
+import {
+  ApiEventSchema,
+  ApprovalsResponseSchema,
+  EditorsResponseSchema,
+  EditorsSyncResultSchema,
+  OkSchema,
+  SecretMoveResultSchema,
+  SecretSetResultSchema,
+  SecretsResponseSchema,
+  ServerConfigViewSchema,
+  SettingsSchema,
+  ToolsResponseSchema,
+  UiApiError,
+  UiErrorBodySchema,
+  UiRoutes,
+  type ApiEvent,
+  type ApprovalView,
+  type ConnectionState,
+  type EditorsResponse,
+  type EditorsSyncResult,
+  type SecretSetResult,
+  type SecretsResponse,
+  type ServerConfigView,
+  type Settings,
+  type SettingsPatch,
+  type TokenInfo,
+  type ToolsResponse,
+  type UiApi,
+  type Unsubscribe,
+} from '../../../shared/ui-api.ts';
+
+/** How long to wait before re-opening the event stream after it broke (doubling, capped). */
+const RECONNECT_MS = [500, 1_000, 2_000, 5_000];
+
+/** How requests and events travel: HTTP + SSE (headless) or the desktop app's IPC bridge. */
+export interface Transport {
+  readonly kind: 'http' | 'ipc';
+  /** resolves with any HTTP status; rejects only when the other side cannot be reached */
+  request(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }>;
+  /** starts the event stream; `onEvent` gets each event's JSON, `onState` how the stream is doing */
+  events(
+    onEvent: (data: unknown) => void,
+    onState: (state: 'live' | 'closed' | 'retrying') => void,
+  ): () => void;
+  /** desktop-only actions; undefined in headless mode */
+  setStartAtLogin?: (enabled: boolean) => Promise<void>;
+}
+
+/** Fetch + EventSource on the page's own origin, authenticated by the session cookie. */
+export function httpTransport(): Transport {
+  return {
+    kind: 'http',
+    async request(method, path, payload) {
+      const res = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        cache: 'no-store',
+        ...(payload === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }),
+      });
+      const body: unknown = await res.json().catch(() => undefined);
+      return { status: res.status, body };
+    },
+    events(onEvent, onState) {
+      const source = new EventSource(ApiRoutes.events, { withCredentials: true });
+      source.onopen = () => onState('live');
+      source.onmessage = (message: MessageEvent<string>) => {
+        try {
+          onEvent(JSON.parse(message.data));
+        } catch {
+          // not JSON: ignore
+        }
+      };
+      source.onerror = () => {
+        // EventSource retries by itself after a dropped connection, but gives up on an HTTP error
+        // (401 once a restart signed us out, or the server is gone).
+        if (source.readyState === EventSource.CLOSED) {
+          source.close();
+          onState('closed');
+        } else onState('retrying');
+      };
+      return () => source.close();
+    },
+  };
+}
+
+/** The desktop app's preload bridge (window.switchboard): the same control API requests over IPC. */
+export function ipcTransport(bridge: SwitchboardBridge): Transport {
+  return {
+    kind: 'ipc',
+    async request(method, path, body) {
+      return bridge.request(body === undefined ? { method, path } : { method, path, body });
+    },
+    events(onEvent, onState) {
+      const off = bridge.onEvent(onEvent);
+      onState('live');
+      return off;
+    },
+    setStartAtLogin: (enabled) => bridge.shell({ type: 'set-start-at-login', enabled }),
+  };
+}
+
+/**
+ * UiApi over the control API. The transport decides how requests and events travel; this class
+ * validates every answer with the shared schemas and turns failures into words.
+ */
+export class ControlApiClient implements UiApi {
+  readonly transport: 'http' | 'ipc';
+  readonly #io: Transport;
+  readonly #listeners = new Set<(event: ApiEvent) => void>();
+  readonly #connectionListeners = new Set<(state: ConnectionState) => void>();
+  #stop: (() => void) | undefined;
+  #state: ConnectionState = 'connecting';
+  #attempt = 0;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(io: Transport) {
+    this.#io = io;
+    this.transport = io.kind;
+  }
+
+  // ---- queries ----
+
+  status(): Promise<StatusReport> {
+    return this.#request('GET', ApiRoutes.status, StatusReportSchema);
+  }
+
+  serverConfig(name: string): Promise<ServerConfigView> {
+    return this.#request('GET', UiRoutes.serverConfig(name), ServerConfigViewSchema);
+  }
+
+  tools(name: string): Promise<ToolsResponse> {
+    return this.#request('GET', UiRoutes.serverTools(name), ToolsResponseSchema);
+  }
+
+  async logs(name: string, limit = 10_000): Promise<LogLine[]> {
+    return (await this.#request('GET', `${ApiRoutes.logs(name)}?limit=${limit}`, LogsResponseSchema)).lines;
+  }
+
+  async approvals(): Promise<ApprovalView[]> {
+    return (await this.#request('GET', UiRoutes.approvals, ApprovalsResponseSchema)).approvals;
+  }
+
+  secrets(): Promise<SecretsResponse> {
+    return this.#request('GET', UiRoutes.secrets, SecretsResponseSchema);
+  }
+
+  settings(): Promise<Settings> {
+    return this.#request('GET', UiRoutes.settings, SettingsSchema);
+  }
+
+  async tokens(): Promise<TokenInfo[]> {
+    return (await this.#request('GET', ApiRoutes.tokens, TokenListSchema)).tokens;
+  }
+
+  async editors(): Promise<EditorsResponse> {
+    try {
+      return await this.#request('GET', UiRoutes.editors, EditorsResponseSchema);
+    } catch (err) {
+      // A build without the editor-sync routes: the view explains instead of failing.
+      if (err instanceof UiApiError && err.status === 404) return { available: false, editors: [] };
+      throw err;
+    }
+  }
+
+  // ---- commands ----
+
+  async serverAction(name: string, action: ServerAction): Promise<void> {
+    await this.#request('POST', ApiRoutes.serverAction(name, action), ActionResultSchema);
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    await this.#request('POST', UiRoutes.serverEnabled(name), OkSchema, { enabled });
+  }
+
+  async saveServer(name: string, config: unknown): Promise<void> {
+    await this.#request('PUT', UiRoutes.serverConfig(name), OkSchema, { config });
+  }
+
+  async addServer(name: string, config: unknown): Promise<void> {
+    await this.#request('POST', UiRoutes.servers, OkSchema, { name, config });
+  }
+
+  async removeServer(name: string): Promise<void> {
+    await this.#request('DELETE', UiRoutes.server(name), OkSchema);
+  }
+
+  setSecret(name: string, value: string): Promise<SecretSetResult> {
+    return this.#request('PUT', UiRoutes.secret(name), SecretSetResultSchema, { value });
+  }
+
+  async deleteSecret(name: string): Promise<void> {
+    await this.#request('DELETE', UiRoutes.secret(name), OkSchema);
+  }
+
+  async moveSecret(server: string, key: string, secretName?: string): Promise<string> {
+    const body = secretName ? { server, key, secretName } : { server, key };
+    return (await this.#request('POST', UiRoutes.secretMove, SecretMoveResultSchema, body)).name;
+  }
+
+  saveSettings(patch: SettingsPatch): Promise<Settings> {
+    return this.#request('PUT', UiRoutes.settings, SettingsSchema, patch);
+  }
+
+  async rotateToken(name: string): Promise<void> {
+    // The answer carries the new token; the UI never shows or keeps it (editor sync writes it).
+    await this.#request('POST', ApiRoutes.tokens, TokenCreatedSchema, { name });
+  }
+
+  async revokeToken(name: string): Promise<void> {
+    await this.#request('DELETE', ApiRoutes.token(name), OkSchema);
+  }
+
+  syncEditors(editor?: EditorId): Promise<EditorsSyncResult> {
+    return this.#request('POST', UiRoutes.editorsSync, EditorsSyncResultSchema, editor ? { editor } : {});
+  }
+
+  async restoreEditorBackup(editor: EditorId, backup: string): Promise<void> {
+    await this.#request('POST', UiRoutes.editorRestore(editor), OkSchema, { backup });
+  }
+
+  async setStartAtLogin(enabled: boolean): Promise<void> {
+    if (!this.#io.setStartAtLogin)
+      throw new UiApiError('Start at login is only available in the desktop app.', 0);
+    await this.#io.setStartAtLogin(enabled);
+  }
+
+  // ---- subscriptions ----
+
+  subscribe(listener: (event: ApiEvent) => void): Unsubscribe {
+    this.#listeners.add(listener);
+    this.#open();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.#close();
+    };
+  }
+
+  onConnection(listener: (state: ConnectionState) => void): Unsubscribe {
+    this.#connectionListeners.add(listener);
+    listener(this.#state);
+    return () => this.#connectionListeners.delete(listener);
+  }
+
+  #setState(state: ConnectionState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    for (const listener of this.#connectionListeners) listener(state);
+  }
+
+  #open(): void {
+    if (this.#stop || this.#retryTimer !== undefined) return;
+    this.#stop = this.#io.events(
+      (data) => {
+        const parsed = ApiEventSchema.safeParse(data);
+        if (!parsed.success) return;
+        for (const listener of this.#listeners) listener(parsed.data);
+      },
+      (state) => {
+        if (state === 'live') {
+          this.#attempt = 0;
+          this.#setState('live');
+        } else if (state === 'retrying') this.#setState('reconnecting');
+        else {
+          this.#stop = undefined;
+          void this.#afterClosed();
+        }
+      },
+    );
+  }
+
+  async #afterClosed(): Promise<void> {
+    try {
+      await this.status();
+    } catch (err) {
+      if (err instanceof UiApiError && err.status === 401) return; // signed out: #request set the state
+    }
+    this.#setState('reconnecting');
+    const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)] ?? 5_000;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      if (this.#listeners.size > 0) this.#open();
+    }, delay);
+  }
+
+  #close(): void {
+    this.#stop?.();
+    this.#stop = undefined;
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+  }
+
+  async #request<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    schema: z.ZodType<T>,
+    payload?: unknown,
+  ): Promise<T> {
+    let res: { status: number; body: unknown };
+    try {
+      res = await this.#io.request(method, path, payload);
+    } catch {
+      throw new UiApiError(
+        this.transport === 'http'
+          ? 'Switchboard is not reachable. Is `switchboard serve` still running? This page reconnects by itself.'
+          : 'The Switchboard core is not answering. Restart the app if this persists.',
+        0,
+      );
+    }
+    if (res.status === 401) {
+      this.#setState('signed-out');
+      this.#close();
+      throw new UiApiError(
+        'You are signed out. Open the sign-in link that `switchboard serve` printed.',
+        401,
+      );
+    }
+    const body = res.body;
+    if (res.status < 200 || res.status >= 300) {
+      const parsed = UiErrorBodySchema.safeParse(body);
+      if (parsed.success) throw new UiApiError(parsed.data.error, res.status, parsed.data.issues ?? []);
+      throw new UiApiError(`Switchboard answered HTTP ${res.status} to ${method} ${path}`, res.status);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new UiApiError(
+        `Switchboard sent an answer this page does not understand (${method} ${path}); reload the page`,
+        res.status,
+      );
+    }
+    return parsed.data;
+  }
+}

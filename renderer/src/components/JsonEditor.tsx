@@ -1,0 +1,121 @@
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { json } from '@codemirror/lang-json';
+import {
+  bracketMatching,
+  foldGutter,
+  indentOnInput,
+  syntaxHighlighting,
+  defaultHighlightStyle,
+} from '@codemirror/language';
+import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { EditorState } from '@codemirror/state';
+import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+import { checkServerJson } from '../lib/json-lint.ts';
+
+/** The CSP nonce `switchboard serve` put in this page (style elements need it); none elsewhere. */
+function cspNonce(): string {
+  const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce ?? '';
+  return nonce.startsWith('__') ? '' : nonce;
+}
+
+/** Problems of the entry as you type: JSON syntax, then the core's zod schema, each where it is. */
+const serverLinter = linter(
+  (view): Diagnostic[] => {
+    const check = checkServerJson(view.state.doc.toString());
+    const end = view.state.doc.length;
+    return check.problems.map((p) => ({
+      from: Math.min(p.from, end),
+      to: Math.min(Math.max(p.to, p.from), end),
+      severity: 'error',
+      message: p.message,
+    }));
+  },
+  { delay: 150 },
+);
+
+const theme = EditorView.theme({
+  '&': {
+    fontSize: '13px',
+    border: '1px solid var(--border)',
+    borderRadius: '6px',
+    background: 'var(--input-bg)',
+  },
+  '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '1px' },
+  '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)', color: 'var(--text)' },
+  '.cm-gutters': { background: 'var(--panel-2)', color: 'var(--muted)', border: 'none' },
+  '.cm-activeLine': { background: 'var(--row-hover)' },
+  '.cm-scroller': { minHeight: '220px', maxHeight: '60vh' },
+  '.cm-tooltip': { background: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)' },
+});
+
+/**
+ * CodeMirror 6 for the raw JSON of one server entry. Uncontrolled inside (CodeMirror owns the
+ * document); `value` changes from outside (a hand edit of the file) replace the text.
+ */
+export default function JsonEditor({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  }, [onChange]);
+
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          lineNumbers(),
+          foldGutter(),
+          lintGutter(),
+          history(),
+          indentOnInput(),
+          bracketMatching(),
+          highlightActiveLine(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          json(),
+          serverLinter,
+          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+          theme,
+          EditorView.cspNonce.of(cspNonce()),
+          EditorView.contentAttributes.of({ id, 'aria-label': 'Server entry as JSON' }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) onChangeRef.current(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => {
+      editor.destroy();
+      view.current = null;
+    };
+    // The editor is created once; later `value` changes are applied below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (!editor) return;
+    const current = editor.state.doc.toString();
+    if (current !== value) editor.dispatch({ changes: { from: 0, to: current.length, insert: value } });
+  }, [value]);
+
+  return (
+    <>
+      <div ref={host} className="json-editor" data-testid="json-editor" />
+      <p className="hint">Tab indents; press Esc, then Tab, to move on from the editor.</p>
+    </>
+  );
+}

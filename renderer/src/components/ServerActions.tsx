@@ -1,0 +1,71 @@
+import type { ServerAction } from '../../../shared/api.ts';
+import type { ServerStatus } from '../../../shared/status.ts';
+import { useApi } from '../api/context.tsx';
+import { useCommand } from '../api/hooks.ts';
+import { keys } from '../api/keys.ts';
+import { href } from '../router.ts';
+import { ErrorText } from './Feedback.tsx';
+
+/** Start / stop / restart and the enabled switch, as the server's state allows. */
+export function ServerActions({ server, compact = false }: { server: ServerStatus; compact?: boolean }) {
+  const api = useApi();
+  const action = useCommand(
+    ({ act }: { act: ServerAction }) => api.serverAction(server.name, act),
+    [keys.status],
+  );
+  const enable = useCommand((enabled: boolean) => api.setEnabled(server.name, enabled), [keys.status]);
+  const busy = action.isPending || enable.isPending;
+  const s = server.state;
+  const run = (act: ServerAction) => action.mutate({ act });
+  const label = (verb: string) => `${verb} ${server.name}`;
+
+  return (
+    <div className="server-actions">
+      <div className="buttons">
+        {s === 'pending-approval' || s === 'denied' ? (
+          <a
+            className="button primary"
+            href={href({ view: 'approvals' })}
+            aria-label={`Review ${server.name} in Approvals`}
+          >
+            Review
+          </a>
+        ) : null}
+        {s === 'stopped' || s === 'error' || s === 'crash-loop' ? (
+          <button type="button" disabled={busy} onClick={() => run('start')} aria-label={label('Start')}>
+            {s === 'stopped' ? 'Start' : 'Try again'}
+          </button>
+        ) : null}
+        {s === 'running' || s === 'starting' || s === 'backoff' ? (
+          <>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => run('restart')}
+              aria-label={label('Restart')}
+            >
+              Restart
+            </button>
+            <button type="button" disabled={busy} onClick={() => run('stop')} aria-label={label('Stop')}>
+              Stop
+            </button>
+          </>
+        ) : null}
+        <label className="switch" title={s === 'disabled' ? 'Disabled: never started' : 'Enabled'}>
+          <input
+            type="checkbox"
+            role="switch"
+            checked={s !== 'disabled'}
+            disabled={busy}
+            onChange={(e) => enable.mutate(e.target.checked)}
+            aria-label={`${server.name} enabled`}
+          />
+          <span className="track" aria-hidden="true" />
+          {compact ? null : <span>Enabled</span>}
+        </label>
+      </div>
+      {action.error ? <ErrorText error={action.error} /> : null}
+      {enable.error ? <ErrorText error={enable.error} /> : null}
+    </div>
+  );
+}

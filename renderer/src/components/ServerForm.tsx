@@ -1,0 +1,479 @@
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import type { FieldIssue } from '../../../shared/server-validation.ts';
+import { HIDDEN_SECRET, type SecretFinding } from '../../../shared/ui-api.ts';
+import {
+  checkDraft,
+  fieldKey,
+  newRow,
+  splitArgs,
+  type Draft,
+  type FieldKey,
+  type KeyValueRow,
+} from '../lib/server-draft.ts';
+
+export const EDITOR_LABELS: Record<EditorId, string> = {
+  zed: 'Zed',
+  'claude-desktop': 'Claude Desktop',
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  windsurf: 'Windsurf',
+  'claude-code': 'Claude Code',
+  'gemini-cli': 'Gemini CLI',
+};
+
+const SECRET_LIKE_KEY = /token|key|secret|passw|pat$|^pat_|_pat_|credential|authorization|cookie/i;
+
+/** Splits a pasted shell-style command line into words (quotes respected, no expansion). */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let quote: '"' | "'" | undefined;
+  let inWord = false;
+  for (const ch of line.trim()) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else current += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+export interface ServerFormProps {
+  mode: 'add' | 'edit';
+  /** the entry as written (edit), or undefined (add) */
+  original?: unknown;
+  draft: Draft;
+  onDraft: (draft: Draft) => void;
+  name?: string;
+  onName?: (name: string) => void;
+  /** issues the core reported for the last save (shown at their fields too) */
+  serverIssues?: FieldIssue[];
+  literalSecrets?: SecretFinding[];
+  onStoreSecret?: (key: string) => void;
+  storing?: string | undefined;
+  busy: boolean;
+  submitLabel: string;
+  onSubmit: (config: Record<string, unknown>) => void;
+  footer?: ReactNode;
+}
+
+/**
+ * The server form: local program (command, arguments, environment, folder) or remote URL (headers),
+ * and which editors get it. Checked as you type with the core's own zod schema; each error sits at
+ * its field, in words.
+ */
+export function ServerForm(props: ServerFormProps) {
+  const { draft, onDraft, mode } = props;
+  const id = useId();
+  const [touched, setTouched] = useState<Set<string>>(() => new Set(mode === 'edit' ? ['*'] : []));
+  const [tried, setTried] = useState(false);
+  const check = useMemo(
+    () => checkDraft(draft, props.original ?? {}, mode === 'add' ? (props.name ?? '') : undefined),
+    [draft, props.original, props.name, mode],
+  );
+  const errors = useMemo(() => {
+    const all = new Map(check.errors);
+    for (const issue of props.serverIssues ?? []) {
+      const key = fieldKey(issue.path);
+      if (!all.get(key)?.includes(issue.message)) all.set(key, [...(all.get(key) ?? []), issue.message]);
+    }
+    return all;
+  }, [check.errors, props.serverIssues]);
+  const valid = check.errors.size === 0;
+
+  const show = (field: string) => tried || touched.has('*') || touched.has(field);
+  const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set([...t, field])));
+  const set = <K extends keyof Draft>(field: K, value: Draft[K]) => {
+    touch(field);
+    onDraft({ ...draft, [field]: value });
+  };
+  const errorsOf = (key: FieldKey, field = key.split(':')[0] ?? key) =>
+    show(field) ? (errors.get(key) ?? []) : [];
+  const errId = (key: string) => `${id}-err-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+
+  const fieldErrors = (key: FieldKey, field?: string) => {
+    const list = errorsOf(key, field);
+    if (list.length === 0) return null;
+    return (
+      <div className="field-error" id={errId(key)} role="alert">
+        {list.map((m) => (
+          <p key={m}>{m}</p>
+        ))}
+      </div>
+    );
+  };
+  const a11y = (key: FieldKey, field?: string) => {
+    const has = errorsOf(key, field).length > 0;
+    return { 'aria-invalid': has || undefined, 'aria-describedby': has ? errId(key) : undefined };
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (!valid || props.busy) return;
+    props.onSubmit(check.config);
+  };
+
+  const shellForm = draft.kind === 'stdio' && /\s/.test(draft.command.trim());
+
+  return (
+    <form
+      className="server-form"
+      onSubmit={submit}
+      noValidate
+      aria-label={mode === 'add' ? 'New server' : 'Server settings'}
+    >
+      {mode === 'add' ? (
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input
+            id={`${id}-name`}
+            name="name"
+            value={props.name ?? ''}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => {
+              touch('name');
+              props.onName?.(e.target.value);
+            }}
+            {...a11y('name')}
+          />
+          <p className="hint">Letters, digits, “-” and “_”. Editors see it as the server’s name.</p>
+          {fieldErrors('name')}
+        </div>
+      ) : null}
+
+      <fieldset className="field kind">
+        <legend>Kind</legend>
+        <label>
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={draft.kind === 'stdio'}
+            onChange={() => set('kind', 'stdio')}
+          />
+          Local program <span className="muted">(runs on this computer, over stdio)</span>
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={`${id}-kind`}
+            checked={draft.kind === 'remote'}
+            onChange={() => set('kind', 'remote')}
+          />
+          Remote URL <span className="muted">(an MCP server on the web)</span>
+        </label>
+      </fieldset>
+
+      {draft.kind === 'stdio' ? (
+        <>
+          <div className="field">
+            <label htmlFor={`${id}-command`}>Command</label>
+            <input
+              id={`${id}-command`}
+              name="command"
+              className="mono"
+              value={draft.command}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => set('command', e.target.value)}
+              {...a11y('command')}
+            />
+            <p className="hint">
+              The program only, without arguments: <code>npx</code>, <code>uvx</code>, <code>node</code>,{' '}
+              <code>docker</code> or a full path. It runs without a shell.
+            </p>
+            {fieldErrors('command')}
+            {shellForm && show('command') ? (
+              <button
+                type="button"
+                className="small"
+                onClick={() => {
+                  const [command = '', ...args] = splitCommandLine(draft.command);
+                  const existing = splitArgs(draft.args);
+                  onDraft({ ...draft, command, args: [...args, ...existing].join('\n') });
+                }}
+              >
+                Move the arguments to “Arguments”
+              </button>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-args`}>Arguments</label>
+            <textarea
+              id={`${id}-args`}
+              name="args"
+              className="mono"
+              rows={Math.min(8, Math.max(2, splitArgs(draft.args).length + 1))}
+              value={draft.args}
+              spellCheck={false}
+              onChange={(e) => set('args', e.target.value)}
+              {...a11y('args')}
+            />
+            <p className="hint">One argument per line, exactly as the program gets it (no quoting needed).</p>
+            {fieldErrors('args')}
+          </div>
+          <KeyValueEditor
+            legend="Environment variables"
+            field="env"
+            rows={draft.env}
+            onRows={(rows) => set('env', rows)}
+            errorsOf={errorsOf}
+            fieldErrors={fieldErrors}
+            a11y={a11y}
+            literalSecrets={props.literalSecrets}
+            onStoreSecret={props.onStoreSecret}
+            storing={props.storing}
+            hint={
+              <>
+                For secrets write <code>{'${secret:NAME}'}</code> (from the OS keychain, see Secrets) and for
+                your environment <code>{'${env:NAME}'}</code>.
+              </>
+            }
+          />
+          <div className="field">
+            <label htmlFor={`${id}-cwd`}>
+              Working folder <span className="muted">(optional)</span>
+            </label>
+            <input
+              id={`${id}-cwd`}
+              name="cwd"
+              className="mono"
+              value={draft.cwd}
+              spellCheck={false}
+              onChange={(e) => set('cwd', e.target.value)}
+              {...a11y('cwd')}
+            />
+            {fieldErrors('cwd')}
+          </div>
+        </>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor={`${id}-url`}>URL</label>
+            <input
+              id={`${id}-url`}
+              name="url"
+              type="url"
+              className="mono"
+              value={draft.url}
+              spellCheck={false}
+              placeholder="https://example.com/mcp"
+              onChange={(e) => set('url', e.target.value)}
+              {...a11y('url')}
+            />
+            {fieldErrors('url')}
+          </div>
+          <KeyValueEditor
+            legend="Headers"
+            field="headers"
+            rows={draft.headers}
+            onRows={(rows) => set('headers', rows)}
+            errorsOf={errorsOf}
+            fieldErrors={fieldErrors}
+            a11y={a11y}
+            literalSecrets={props.literalSecrets}
+            onStoreSecret={props.onStoreSecret}
+            storing={props.storing}
+            hint={
+              <>
+                Credentials belong in the keychain: <code>{'Bearer ${secret:NAME}'}</code>. Editors never see
+                them.
+              </>
+            }
+          />
+        </>
+      )}
+
+      <fieldset className="field editors-choice">
+        <legend>Editors</legend>
+        <label>
+          <input
+            type="radio"
+            name={`${id}-editors`}
+            checked={draft.editorsMode === 'all'}
+            onChange={() => set('editorsMode', 'all')}
+          />
+          Every enabled editor
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={`${id}-editors`}
+            checked={draft.editorsMode === 'some'}
+            onChange={() => set('editorsMode', 'some')}
+          />
+          Only these:
+        </label>
+        {draft.editorsMode === 'some' ? (
+          <div className="checks">
+            {EDITOR_IDS.map((editor) => (
+              <label key={editor}>
+                <input
+                  type="checkbox"
+                  checked={draft.editors.includes(editor)}
+                  onChange={(e) =>
+                    set(
+                      'editors',
+                      e.target.checked
+                        ? [...draft.editors, editor]
+                        : draft.editors.filter((x) => x !== editor),
+                    )
+                  }
+                />
+                {EDITOR_LABELS[editor]}
+              </label>
+            ))}
+          </div>
+        ) : null}
+        {fieldErrors('editors')}
+      </fieldset>
+
+      {fieldErrors('', '*')}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={props.busy || (tried && !valid)}>
+          {props.busy ? 'Saving…' : props.submitLabel}
+        </button>
+        {tried && !valid ? (
+          <span className="error" role="status">
+            Fix the fields marked above first.
+          </span>
+        ) : null}
+        {props.footer}
+      </div>
+    </form>
+  );
+}
+
+function KeyValueEditor(props: {
+  legend: string;
+  field: 'env' | 'headers';
+  rows: KeyValueRow[];
+  onRows: (rows: KeyValueRow[]) => void;
+  errorsOf: (key: FieldKey, field?: string) => string[];
+  fieldErrors: (key: FieldKey, field?: string) => ReactNode;
+  a11y: (
+    key: FieldKey,
+    field?: string,
+  ) => { 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+  literalSecrets?: SecretFinding[] | undefined;
+  onStoreSecret?: ((key: string) => void) | undefined;
+  storing?: string | undefined;
+  hint: ReactNode;
+}) {
+  const { rows, onRows, field } = props;
+  const id = useId();
+  const [revealed, setRevealed] = useState<Set<number>>(() => new Set());
+  const what = field === 'env' ? 'variable' : 'header';
+  const update = (row: KeyValueRow, patch: Partial<KeyValueRow>) =>
+    onRows(rows.map((r) => (r.id === row.id ? { ...r, ...patch } : r)));
+  return (
+    <fieldset className="field kv">
+      <legend>{props.legend}</legend>
+      {rows.length === 0 ? <p className="muted small">None.</p> : null}
+      {rows.map((row, index) => {
+        const key = row.key.trim();
+        const finding = props.literalSecrets?.find((f) => f.field === field && f.key === key);
+        const hidden = row.value === HIDDEN_SECRET;
+        const secretish = SECRET_LIKE_KEY.test(key) && !row.value.includes('${');
+        const masked = secretish && !hidden && !revealed.has(row.id);
+        const errorKey = props.errorsOf(`row:${row.id}`, field).length ? `row:${row.id}` : `${field}:${key}`;
+        return (
+          <div className="kv-row" key={row.id} data-key={key}>
+            <input
+              aria-label={`${what} ${index + 1} name`}
+              className="mono kv-key"
+              value={row.key}
+              placeholder="NAME"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => update(row, { key: e.target.value })}
+              {...props.a11y(errorKey, field)}
+            />
+            <span aria-hidden="true">=</span>
+            <input
+              aria-label={`${what} ${key || index + 1} value`}
+              className="mono kv-value"
+              type={masked ? 'password' : 'text'}
+              value={row.value}
+              readOnly={hidden}
+              placeholder="value"
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => update(row, { value: e.target.value })}
+              {...props.a11y(errorKey, field)}
+            />
+            {secretish && !hidden ? (
+              <button
+                type="button"
+                className="small"
+                aria-pressed={!masked}
+                onClick={() =>
+                  setRevealed((r) => {
+                    const next = new Set(r);
+                    if (next.has(row.id)) next.delete(row.id);
+                    else next.add(row.id);
+                    return next;
+                  })
+                }
+              >
+                {masked ? 'Show' : 'Hide'}
+              </button>
+            ) : null}
+            {hidden ? (
+              <button type="button" className="small" onClick={() => update(row, { value: '' })}>
+                Replace
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="small quiet"
+              aria-label={`Remove ${what} ${key || index + 1}`}
+              onClick={() => onRows(rows.filter((r) => r.id !== row.id))}
+            >
+              Remove
+            </button>
+            {finding ? (
+              <div className="secret-offer" role="note">
+                <span>
+                  <strong>{key}</strong> holds a literal secret ({finding.reason}). Switchboard will not run
+                  it like this.
+                </span>
+                {props.onStoreSecret ? (
+                  <button
+                    type="button"
+                    className="primary small"
+                    disabled={props.storing !== undefined}
+                    onClick={() => props.onStoreSecret?.(key)}
+                  >
+                    {props.storing === key ? 'Storing…' : 'Store in keychain'}
+                  </button>
+                ) : null}
+              </div>
+            ) : null}
+            {props.fieldErrors(errorKey, field)}
+          </div>
+        );
+      })}
+      <div>
+        <button type="button" className="small" id={`${id}-add`} onClick={() => onRows([...rows, newRow()])}>
+          Add {what}
+        </button>
+      </div>
+      <p className="hint">{props.hint}</p>
+      {props.fieldErrors(field)}
+    </fieldset>
+  );
+}

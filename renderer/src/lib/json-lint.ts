@@ -1,0 +1,99 @@
+import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { validateServerConfig, type FieldIssue } from '../../../shared/server-validation.ts';
+
+export interface JsonProblem {
+  from: number;
+  to: number;
+  message: string;
+}
+
+export type JsonCheck =
+  | { ok: true; value: unknown; problems: [] }
+  | { ok: false; value: unknown; problems: JsonProblem[]; issues: FieldIssue[] };
+
+const PARSE_WORDS: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: 'unexpected text after the end',
+  UnexpectedEndOfString: 'unterminated string',
+};
+
+/**
+ * Checks the raw JSON of one server entry as you type: JSON syntax first (comments and trailing commas
+ * are fine, as in servers.json), then the core's zod schema, each problem placed on the text it is
+ * about (a missing field marks the object's opening brace).
+ */
+export function checkServerJson(text: string): JsonCheck {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || !root) {
+    const problems = (errors.length ? errors : [{ error: 0, offset: 0, length: 0 }]).map((e) => {
+      const code = printParseErrorCode(e.error);
+      return {
+        from: e.offset,
+        to: e.offset + Math.max(1, e.length),
+        message: `not valid JSON: ${PARSE_WORDS[code] ?? code}`,
+      };
+    });
+    return {
+      ok: false,
+      value: undefined,
+      problems,
+      issues: problems.map((p) => ({ path: [], message: p.message })),
+    };
+  }
+  const value = nodeValue(root);
+  const result = validateServerConfig(value);
+  if (result.ok) return { ok: true, value, problems: [] };
+  const problems = result.issues.map((issue) => ({
+    ...span(root, issue.path),
+    message: issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  }));
+  return { ok: false, value, problems, issues: result.issues };
+}
+
+/**
+ * Where an issue is marked: a property (key and value) when the field exists, a container's key or
+ * opening bracket when the problem is a missing field inside it.
+ */
+function span(root: Node, path: (string | number)[]): { from: number; to: number } {
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = findNodeAtLocation(root, path.slice(0, depth));
+    if (!node) continue;
+    const prop = node.parent?.type === 'property' ? node.parent : undefined;
+    const key = prop?.children?.[0];
+    const container = node.type === 'object' || node.type === 'array';
+    if (prop && key && depth > 0) {
+      return container
+        ? { from: key.offset, to: key.offset + key.length }
+        : { from: prop.offset, to: prop.offset + prop.length };
+    }
+    return container
+      ? { from: node.offset, to: node.offset + 1 }
+      : { from: node.offset, to: node.offset + node.length };
+  }
+  return { from: root.offset, to: root.offset + 1 };
+}
+
+function nodeValue(node: Node): unknown {
+  switch (node.type) {
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const prop of node.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        if (k && typeof k.value === 'string') out[k.value] = v ? nodeValue(v) : undefined;
+      }
+      return out;
+    }
+    case 'array':
+      return (node.children ?? []).map(nodeValue);
+    default:
+      return node.value as unknown;
+  }
+}

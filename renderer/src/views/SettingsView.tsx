@@ -1,0 +1,194 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Settings } from '../../../shared/ui-api.ts';
+import { useApi } from '../api/context.tsx';
+import { useCommand, useSettings, useTokens } from '../api/hooks.ts';
+import { keys } from '../api/keys.ts';
+import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
+import { ViewTitle } from '../components/ViewTitle.tsx';
+import { formatDateTime } from '../lib/format.ts';
+
+export default function SettingsView() {
+  const settings = useSettings();
+  return (
+    <section>
+      <ViewTitle>Settings</ViewTitle>
+      {settings.isPending ? <Loading what="settings" /> : null}
+      {settings.error ? <ErrorText error={settings.error} /> : null}
+      {settings.data ? <General settings={settings.data} /> : null}
+      <Tokens />
+    </section>
+  );
+}
+
+function General({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const id = useId();
+  const [port, setPort] = useState(String(settings.configuredPort ?? settings.port));
+  const save = useCommand((p: number) => api.saveSettings({ port: p }), [keys.settings]);
+  const parsed = Number(port);
+  const problem =
+    Number.isInteger(parsed) && parsed >= 1 && parsed <= 65535
+      ? undefined
+      : 'a port is a whole number from 1 to 65535';
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!problem) save.mutate(parsed);
+  };
+  const nextPort = settings.configuredPort ?? settings.defaultPort;
+  return (
+    <>
+      <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-bridge`}>
+        <h2 id={`${id}-bridge`}>Bridge</h2>
+        <p className="muted">
+          Editors reach your servers at <code>http://127.0.0.1:{settings.port}/mcp</code>. Keep the port fixed
+          so editor config files keep working across restarts.
+        </p>
+        <div className="row">
+          <div className="field">
+            <label htmlFor={`${id}-port`}>Port</label>
+            <input
+              id={`${id}-port`}
+              inputMode="numeric"
+              className="mono narrow-input"
+              value={port}
+              onChange={(e) => setPort(e.target.value)}
+              aria-invalid={problem !== undefined || undefined}
+              aria-describedby={problem ? `${id}-port-err` : `${id}-port-hint`}
+            />
+            {problem ? (
+              <p className="field-error" id={`${id}-port-err`} role="alert">
+                {problem}
+              </p>
+            ) : (
+              <p className="hint" id={`${id}-port-hint`}>
+                Now listening on {settings.port}
+                {nextPort !== settings.port ? `; ${nextPort} from the next start` : ''}. A change takes effect
+                the next time Switchboard starts; sync editors afterwards.
+              </p>
+            )}
+          </div>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={save.isPending || problem !== undefined}>
+            Save port
+          </button>
+          {save.isSuccess ? (
+            <span className="ok-text small" role="status">
+              Saved to state.json.
+            </span>
+          ) : null}
+        </div>
+        {save.error ? <ErrorText error={save.error} /> : null}
+      </form>
+
+      <section className="card" aria-labelledby={`${id}-app`}>
+        <h2 id={`${id}-app`}>This computer</h2>
+        <dl className="facts vertical">
+          <div>
+            <dt>Switchboard home</dt>
+            <dd className="mono">{settings.home}</dd>
+          </div>
+          <div>
+            <dt>Servers file</dt>
+            <dd className="mono">{settings.serversFile}</dd>
+          </div>
+          <div>
+            <dt>Start at login</dt>
+            <dd>
+              {settings.startAtLogin === null ? (
+                <span className="muted">
+                  Only in the desktop app (this is headless mode: <code>switchboard serve</code>).
+                </span>
+              ) : settings.startAtLogin ? (
+                'on'
+              ) : (
+                'off'
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt>Theme</dt>
+            <dd>Follows your system’s light or dark setting.</dd>
+          </div>
+        </dl>
+      </section>
+    </>
+  );
+}
+
+function Tokens() {
+  const api = useApi();
+  const id = useId();
+  const tokens = useTokens();
+  const rotate = useCommand((name: string) => api.rotateToken(name), [keys.tokens]);
+  const revoke = useCommand((name: string) => api.revokeToken(name), [keys.tokens]);
+  const [done, setDone] = useState<string | undefined>();
+  return (
+    <section className="card" aria-labelledby={`${id}-tokens`}>
+      <h2 id={`${id}-tokens`}>Editor tokens</h2>
+      <p className="muted">
+        Each editor reaches the bridge with a token of its own. Rotating issues a new one (the old one stops
+        working at once; sync the editor so its file gets the new token). Revoking locks that editor out.
+        Tokens are never shown.
+      </p>
+      {tokens.isPending ? <Loading what="tokens" /> : null}
+      {tokens.error ? <ErrorText error={tokens.error} /> : null}
+      {tokens.data && tokens.data.length === 0 ? (
+        <EmptyState title="No editor tokens yet">
+          <p>
+            Syncing an editor creates its token. For another client, run{' '}
+            <code>npx switchboard token create NAME</code>.
+          </p>
+        </EmptyState>
+      ) : null}
+      {tokens.data && tokens.data.length > 0 ? (
+        <table data-testid="tokens-table">
+          <thead>
+            <tr>
+              <th scope="col">Editor or client</th>
+              <th scope="col">Issued</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.data.map((t) => (
+              <tr key={t.name}>
+                <th scope="row" className="mono">
+                  {t.name}
+                </th>
+                <td>{formatDateTime(t.createdAt)}</td>
+                <td className="row-actions">
+                  <ConfirmButton
+                    className=""
+                    label="Rotate"
+                    confirmLabel={`Rotate ${t.name}’s token`}
+                    onConfirm={() =>
+                      rotate.mutate(t.name, { onSuccess: () => setDone(`Issued a new token for ${t.name}.`) })
+                    }
+                  />
+                  <ConfirmButton
+                    label="Revoke"
+                    confirmLabel={`Revoke ${t.name}’s token`}
+                    onConfirm={() =>
+                      revoke.mutate(t.name, { onSuccess: () => setDone(`Revoked ${t.name}’s token.`) })
+                    }
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {done ? (
+        <p className="ok-text small" role="status">
+          {done}
+        </p>
+      ) : null}
+      {rotate.error ? <ErrorText error={rotate.error} /> : null}
+      {revoke.error ? <ErrorText error={revoke.error} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,310 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HIDDEN_SECRET, UiRoutes } from '../../../shared/ui-api.ts';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+/**
+ * The control API routes the UI uses (electron/core/bridge/ui-routes.ts) and the browser sign-in
+ * (ui-auth.ts), over real HTTP against an in-process `serve` with an in-memory keychain.
+ */
+
+let t: TempHome;
+let h: Headless;
+let keychain: MemoryKeychain;
+let base: string;
+let control: string;
+
+beforeEach(async () => {
+  t = tempHome();
+  keychain = new MemoryKeychain();
+  h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+  base = `http://127.0.0.1:${h.port}`;
+  control = h.tokens.controlToken();
+});
+
+afterEach(async () => {
+  await h.stop();
+  t.cleanup();
+});
+
+async function api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${control}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
+}
+
+describe('browser sign-in', () => {
+  it('exchanges a one-time code for an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
+    const link = h.bridge.sessions.issueLoginLink();
+    expect(link.url).toMatch(new RegExp(`^${base}/login\\?code=[A-Za-z0-9_-]{32}$`));
+    const res = await fetch(link.url, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(
+      new RegExp(`^switchboard_session_${h.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/`),
+    );
+    const session = cookie.split(';')[0] ?? '';
+
+    // The cookie authenticates reads; writes also need the page's own Origin.
+    const status = await fetch(`${base}/api/status`, { headers: { cookie: session } });
+    expect(status.status).toBe(200);
+    const noOrigin = await fetch(`${base}${UiRoutes.settings}`, {
+      method: 'PUT',
+      headers: { cookie: session, 'content-type': 'application/json' },
+      body: '{"port": 4000}',
+    });
+    expect(noOrigin.status).toBe(401);
+    const foreign = await fetch(`${base}${UiRoutes.settings}`, {
+      method: 'PUT',
+      headers: { cookie: session, origin: 'http://evil.example', 'content-type': 'application/json' },
+      body: '{"port": 4000}',
+    });
+    expect(foreign.status).toBe(403);
+    const own = await fetch(`${base}${UiRoutes.settings}`, {
+      method: 'PUT',
+      headers: { cookie: session, origin: base, 'content-type': 'application/json' },
+      body: '{"port": 4000}',
+    });
+    expect(own.status).toBe(200);
+    // A browser session cannot mint sign-in links for other browsers; the control token can.
+    const mint = await fetch(`${base}${UiRoutes.loginLink}`, {
+      method: 'POST',
+      headers: { cookie: session, origin: base },
+    });
+    expect(mint.status).toBe(403);
+    expect((await api('POST', UiRoutes.loginLink)).status).toBe(200);
+
+    // Single use: the same code again signs nobody in.
+    const again = await fetch(link.url, { redirect: 'manual' });
+    expect(again.headers.get('location')).toBe('/?signin=expired');
+    expect(again.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses wrong codes, foreign cookies and another instance’s cookie name', async () => {
+    const wrong = await fetch(`${base}/login?code=not-a-code`, { redirect: 'manual' });
+    expect(wrong.headers.get('location')).toBe('/?signin=expired');
+    const forged = await fetch(`${base}/api/status`, {
+      headers: { cookie: `switchboard_session_${h.port}=forged` },
+    });
+    expect(forged.status).toBe(401);
+    const link = h.bridge.sessions.issueLoginLink();
+    const cookie = (await fetch(link.url, { redirect: 'manual' })).headers.get('set-cookie') ?? '';
+    const value = cookie.split(';')[0]?.split('=')[1] ?? '';
+    const otherPort = await fetch(`${base}/api/status`, {
+      headers: { cookie: `switchboard_session_1=${value}` },
+    });
+    expect(otherPort.status).toBe(401);
+  });
+});
+
+describe('the UI routes', () => {
+  it('adds, reads, edits (keeping comments), disables and removes a server', async () => {
+    const echo = fixtureServer('env-echo-server.mjs');
+    const add = await api('POST', UiRoutes.servers, { name: 'echo', config: echo });
+    expect(add).toMatchObject({ status: 200, body: { ok: true } });
+    expect((await api('POST', UiRoutes.servers, { name: 'echo', config: echo })).status).toBe(400);
+    const bad = await api('POST', UiRoutes.servers, { name: 'bad name', config: echo });
+    expect(bad.body.issues).toEqual([
+      { path: ['name'], message: expect.stringContaining('letters, digits') },
+    ]);
+
+    // A hand-written comment survives a UI edit.
+    const text = readFileSync(t.home.serversFile, 'utf8').replace('"echo": {', '"echo": {\n      // mine');
+    writeFileSync(t.home.serversFile, text);
+    const view = await api('GET', UiRoutes.serverConfig('echo'));
+    expect(view.body).toMatchObject({
+      name: 'echo',
+      config: echo,
+      literalSecrets: [],
+      file: t.home.serversFile,
+    });
+    const saved = await api('PUT', UiRoutes.serverConfig('echo'), { config: { ...echo, env: { A: '1' } } });
+    expect(saved.status).toBe(200);
+    const after = readFileSync(t.home.serversFile, 'utf8');
+    expect(after).toContain('// mine');
+    expect(JSON.parse(after.replace(/\/\/ mine\n/, ''))).toMatchObject({
+      mcpServers: { echo: { env: { A: '1' } } },
+    });
+
+    const invalid = await api('PUT', UiRoutes.serverConfig('echo'), {
+      config: { command: 'npx -y x', args: 'no' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.issues).toEqual(
+      expect.arrayContaining([
+        { path: ['command'], message: expect.stringContaining('put arguments in "args"') },
+        { path: ['args'], message: expect.any(String) },
+      ]),
+    );
+
+    expect((await api('POST', UiRoutes.serverEnabled('echo'), { enabled: false })).status).toBe(200);
+    expect(h.core.status().servers[0]?.state).toBe('disabled');
+    expect(readFileSync(t.home.serversFile, 'utf8')).toContain('"enabled": false');
+    await api('POST', UiRoutes.serverEnabled('echo'), { enabled: true });
+    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain('"enabled"');
+
+    expect((await api('DELETE', UiRoutes.server('echo'))).status).toBe(200);
+    expect(h.core.status().servers).toEqual([]);
+    expect((await api('GET', UiRoutes.serverConfig('echo'))).status).toBe(404);
+  });
+
+  it('never sends a literal secret to the UI, keeps it on save, and moves it into the keychain', async () => {
+    const literal = `ghp_${'Zx9Yw8Vu7T'.repeat(4)}`;
+    t.writeServers({
+      mcpServers: {
+        gh: { ...fixtureServer('env-echo-server.mjs'), env: { GITHUB_TOKEN: literal, MODE: 'x' } },
+      },
+    });
+    h.core.reload();
+    const view = await api('GET', UiRoutes.serverConfig('gh'));
+    expect(JSON.stringify(view.body)).not.toContain(literal);
+    expect(view.body.literalSecrets).toEqual([
+      { field: 'env', key: 'GITHUB_TOKEN', reason: 'looks like a GitHub token' },
+    ]);
+    const config = view.body.config as { env: Record<string, string> };
+    expect(config.env.GITHUB_TOKEN).toBe(HIDDEN_SECRET);
+    // Saving the entry back (another field changed) keeps the file's value, not the placeholder.
+    await api('PUT', UiRoutes.serverConfig('gh'), {
+      config: { ...config, env: { ...config.env, MODE: 'y' } },
+    });
+    expect(readFileSync(t.home.serversFile, 'utf8')).toContain(literal);
+
+    const moved = await api('POST', UiRoutes.secretMove, { server: 'gh', key: 'GITHUB_TOKEN' });
+    expect(moved.body).toEqual({ ok: true, name: 'gh-github_token' });
+    expect(await keychain.get('gh-github_token')).toBe(literal);
+    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(literal);
+    const secrets = await api('GET', UiRoutes.secrets);
+    expect(secrets.body).toEqual({
+      keychainError: null,
+      secrets: [
+        {
+          name: 'gh-github_token',
+          stored: true,
+          usedBy: [{ server: 'gh', field: 'env', key: 'GITHUB_TOKEN' }],
+        },
+      ],
+    });
+  });
+
+  it('stores a missing secret and restarts the server that needs it; values never come back', async () => {
+    t.writeServers({
+      mcpServers: { env: { ...fixtureServer('env-echo-server.mjs'), env: { CANARY: '${secret:canary}' } } },
+    });
+    h.core.reload();
+    h.core.approve('env');
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'env' && s.state === 'error'),
+      15_000,
+      'error',
+    );
+    const listed = await api('GET', UiRoutes.secrets);
+    expect(listed.body.secrets).toEqual([
+      { name: 'canary', stored: false, usedBy: [{ server: 'env', field: 'env', key: 'CANARY' }] },
+    ]);
+
+    const set = await api('PUT', UiRoutes.secret('canary'), { value: 'sekrit-value-123' });
+    expect(set.body).toEqual({ ok: true, restarted: ['env'] });
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'env' && s.state === 'running'),
+      30_000,
+      'running',
+    );
+    const again = await api('GET', UiRoutes.secrets);
+    expect(JSON.stringify(again.body)).not.toContain('sekrit-value-123');
+    expect((await api('DELETE', UiRoutes.secret('canary'))).status).toBe(200);
+    expect((await api('DELETE', UiRoutes.secret('canary'))).status).toBe(404);
+    expect((await api('PUT', UiRoutes.secret('bad name!'), { value: 'x' })).status).toBe(400);
+  });
+
+  it('describes pending approvals with the exact lines and the diff base, and lists tools', async () => {
+    const echo = fixtureServer('env-echo-server.mjs');
+    t.writeServers({ mcpServers: { echo } });
+    h.core.reload();
+    const first = await api('GET', UiRoutes.approvals);
+    expect(first.body.approvals).toEqual([
+      expect.objectContaining({
+        name: 'echo',
+        state: 'pending-approval',
+        source: 'hand-edit',
+        lines: [`command: ${echo.command} ${echo.args.join(' ')}`],
+        envKeys: [],
+        approved: null,
+      }),
+    ]);
+    await api('POST', '/api/servers/echo/approve');
+    await waitFor(() => h.core.status().servers.find((s) => s.state === 'running'), 30_000, 'running');
+    const tools = await api('GET', UiRoutes.serverTools('echo'));
+    expect(tools.body.running).toBe(true);
+    expect(tools.body.tools).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'sleep',
+          description: 'answers after ms milliseconds',
+          params: [{ name: 'ms', required: true, type: 'number' }],
+        },
+      ]),
+    );
+
+    await api('PUT', UiRoutes.serverConfig('echo'), { config: { ...echo, env: { DEBUG: '1' } } });
+    const changed = await api('GET', UiRoutes.approvals);
+    expect(changed.body.approvals).toEqual([
+      expect.objectContaining({
+        name: 'echo',
+        source: 'ui',
+        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, 'env DEBUG=1'],
+        envKeys: ['DEBUG'],
+        approved: expect.objectContaining({ lines: [`command: ${echo.command} ${echo.args.join(' ')}`] }),
+      }),
+    ]);
+  });
+
+  it('reads and saves settings; editors say when sync is not running', async () => {
+    const settings = await api('GET', UiRoutes.settings);
+    expect(settings.body).toMatchObject({
+      port: h.port,
+      configuredPort: null,
+      home: t.home.root,
+      startAtLogin: null,
+    });
+    expect((await api('PUT', UiRoutes.settings, { port: 70000 })).status).toBe(400);
+    expect((await api('PUT', UiRoutes.settings, { port: 43210 })).body).toMatchObject({
+      configuredPort: 43210,
+    });
+    expect(h.core.state.bridgePort()).toBe(43210);
+    expect((await api('GET', UiRoutes.editors)).body).toEqual({ available: false, editors: [] });
+  });
+});
+
+describe('the built UI at /', () => {
+  it('is public, with security headers; paths cannot leave the UI folder', async () => {
+    const res = await fetch(`${base}/`);
+    // 200 once `npm run build:renderer` ran, 503 with instructions before.
+    expect([200, 503]).toContain(res.status);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/assets/..%2f..%2fpackage.json',
+      '/%00',
+    ]) {
+      expect((await fetch(base + path)).status, path).toBe(404);
+    }
+    expect((await fetch(`${base}/`, { method: 'POST' })).status).toBe(405);
+  });
+});
