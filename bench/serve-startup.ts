@@ -1,0 +1,425 @@
+// Start-up of `switchboard serve` to ready, with 0 and with 100 approved servers; time until all
+// 100 are running; memory of the core (the serve process) and of its servers.
+//
+//   node_modules/.bin/node bench/serve-startup.ts [--runs-empty 5] [--runs-full 3] [--servers 100]
+//                                                 [--fixture env-echo-server.mjs] [--quick]
+//
+// Everything runs for real: the `switchboard serve` process (node electron/cli/bin.mjs serve --port 0)
+// in a throwaway SWITCHBOARD_HOME under os.tmpdir(), and real MCP fixture servers from test/fixtures.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApiEventSchema, ApiRoutes, InstanceInfoSchema } from '../shared/api.ts';
+import type { ServerState } from '../shared/status.ts';
+import { StatusReportSchema } from '../shared/status.ts';
+import { CONTROL_TOKEN, readToken } from '../electron/core/bridge/auth.ts';
+import { Core } from '../electron/core/core.ts';
+import type { HomePaths } from '../electron/core/home.ts';
+import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
+import { instanceFile } from '../electron/cli/instance.ts';
+import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
+import {
+  benchArgs,
+  BIN,
+  clockTicks,
+  descendants,
+  exited,
+  finish,
+  fixture,
+  isRunning,
+  killHard,
+  machineInfo,
+  medianFigure,
+  NODE,
+  onCleanup,
+  procPssKb,
+  procStat,
+  procStatusKb,
+  runTimed,
+  sleep,
+  withTimeout,
+  type Budget,
+  type Figure,
+} from './lib.ts';
+
+const READY_LINE = 'Switchboard is running';
+const READY_BUDGET: Budget = { op: '<=', limit: 300, text: 'headless start to bridge ready ≤ 300 ms' };
+const RSS_BUDGET: Budget = { op: '<=', limit: 100, text: 'core RSS ≤ 100 MB idle (100 servers)' };
+/** idle time after the last server reached `running`, before memory is read */
+const SETTLE_MS = 3_000;
+
+const { values: opts } = parseArgs({
+  args: benchArgs(),
+  options: {
+    'runs-empty': { type: 'string', default: '5' },
+    'runs-full': { type: 'string', default: '3' },
+    servers: { type: 'string', default: '100' },
+    fixture: { type: 'string', default: 'env-echo-server.mjs' },
+    quick: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+const RUNS_EMPTY = opts.quick ? 2 : Number(opts['runs-empty']);
+const RUNS_FULL = opts.quick ? 1 : Number(opts['runs-full']);
+const SERVERS = opts.quick ? 20 : Number(opts.servers);
+const FIXTURE = fixture(opts.fixture);
+
+// ─── one home, one serve ──────────────────────────────────────────────────────────────────────────
+
+/** A temp home with `count` approved servers, each `node <fixture>`, and an env for serve. */
+function makeHome(count: number, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
+  const t = tempHome();
+  onCleanup(() => t.cleanup());
+  delete t.env.NODE_COMPILE_CACHE;
+  delete t.env.NODE_OPTIONS;
+  Object.assign(t.env, extraEnv);
+  if (count > 0) {
+    const mcpServers: Record<string, { command: string; args: string[] }> = {};
+    for (let i = 1; i <= count; i++)
+      mcpServers[`s${String(i).padStart(3, '0')}`] = { command: NODE, args: [FIXTURE] };
+    t.writeServers({ mcpServers });
+    // Approve exactly as `switchboard approve NAME` does with no instance running: the core over the files.
+    const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
+    core.load();
+    const problem = core.configError();
+    if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
+    for (const name of core.entries().keys()) core.approve(name, 'cli');
+  }
+  return t;
+}
+
+interface Serve {
+  child: ChildProcess;
+  pid: number;
+  /** spawn() → the "Switchboard is running" line on stdout */
+  readyMs: number;
+  /** CPU time (user + system) serve had used by then: less sensitive to other load than readyMs */
+  readyCpuMs: number;
+  /** performance.now() just before spawn() */
+  t0: number;
+  output(): string;
+  /** pids of servers seen under serve, so they can be killed even after serve is gone */
+  seen: Set<number>;
+}
+
+async function startServe(env: NodeJS.ProcessEnv): Promise<Serve> {
+  const t0 = performance.now();
+  const child = spawn(NODE, [BIN, 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not spawn switchboard serve');
+  const seen = new Set<number>();
+  onCleanup(() => killHard([pid, ...seen, ...descendants(pid)]));
+  let output = '';
+  const readyMs = await withTimeout(
+    new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        const before = output.length;
+        output += d.toString();
+        if (output.indexOf(READY_LINE, Math.max(0, before - READY_LINE.length)) !== -1)
+          resolve(performance.now() - t0);
+      });
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.once('exit', (code) =>
+        reject(new Error(`serve exited with ${code} before it was ready:\n${output}`)),
+      );
+      child.once('error', reject);
+    }),
+    30_000,
+    `"${READY_LINE}"`,
+  ).catch((err: unknown) => {
+    killHard([pid]);
+    throw err;
+  });
+  const stat = procStat(pid);
+  const readyCpuMs = stat ? ((stat.utime + stat.stime) * 1000) / clockTicks() : NaN;
+  return { child, pid, readyMs, readyCpuMs, t0, output: () => output, seen };
+}
+
+/** SIGTERM (Ctrl+C's path: every server is stopped cleanly); resolves with how long it took. */
+async function stopServe(serve: Serve): Promise<{ stopMs: number; leftovers: number }> {
+  for (const pid of descendants(serve.pid)) serve.seen.add(pid);
+  const started = performance.now();
+  serve.child.kill('SIGTERM');
+  await withTimeout(exited(serve.child), 30_000, 'serve to stop').catch((err: unknown) => {
+    killHard([serve.pid, ...serve.seen]);
+    throw err;
+  });
+  const stopMs = performance.now() - started;
+  const left = [...serve.seen].filter(isRunning);
+  killHard(left);
+  return { stopMs, leftovers: left.length };
+}
+
+/**
+ * Follows /api/events (the control API's live status, as the UI does: no polling) until `count`
+ * servers are `running`; resolves with performance.now() at that moment.
+ */
+async function allRunning(home: HomePaths, count: number, timeoutMs: number): Promise<number> {
+  const info = InstanceInfoSchema.parse(JSON.parse(readFileSync(instanceFile(home), 'utf8')));
+  const token = readToken(home.tokens, CONTROL_TOKEN);
+  if (!token) throw new Error('no control token');
+  const abort = new AbortController();
+  const states = new Map<string, ServerState>();
+  const running = () => [...states.values()].filter((s) => s === 'running').length;
+  const work = (async () => {
+    const res = await fetch(`http://127.0.0.1:${info.port}${ApiRoutes.events}`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: abort.signal,
+    });
+    if (!res.ok || !res.body) throw new Error(`/api/events answered HTTP ${res.status}`);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
+        if (!data) continue;
+        const event = ApiEventSchema.safeParse(JSON.parse(data));
+        if (!event.success) continue;
+        if (event.data.type === 'config')
+          for (const s of event.data.report.servers) states.set(s.name, s.state);
+        if (event.data.type === 'status') states.set(event.data.status.name, event.data.status.state);
+        if (running() === count) return performance.now();
+      }
+    }
+    throw new Error('/api/events ended');
+  })();
+  try {
+    return await withTimeout(work, timeoutMs, `${count} servers to be running`);
+  } catch (err) {
+    const tally = new Map<string, number>();
+    for (const s of states.values()) tally.set(s, (tally.get(s) ?? 0) + 1);
+    throw new Error(`${(err as Error).message}; states: ${JSON.stringify(Object.fromEntries(tally))}`, {
+      cause: err,
+    });
+  } finally {
+    abort.abort();
+    await work.catch(() => {});
+  }
+}
+
+const mb = (kb: number | null) => (kb === null ? null : kb / 1024);
+
+// ─── the measurements ─────────────────────────────────────────────────────────────────────────────
+
+async function emptyRuns(
+  runs: number,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<{ ready: number[]; cpu: number[]; rss: number[] }> {
+  const ready: number[] = [];
+  const cpu: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = makeHome(0, extraEnv);
+    const serve = await startServe(t.env);
+    ready.push(serve.readyMs);
+    cpu.push(serve.readyCpuMs);
+    await sleep(1_000);
+    const kb = procStatusKb(serve.pid, 'VmRSS');
+    if (kb !== null) rss.push(kb / 1024);
+    await stopServe(serve);
+    t.cleanup();
+  }
+  return { ready, cpu, rss };
+}
+
+interface FullRun {
+  readyMs: number;
+  readyCpuMs: number;
+  allRunningMs: number;
+  coreRssMb: number;
+  corePeakMb: number;
+  childrenRssMb: number;
+  childrenPssMb: number;
+  children: number;
+  statusMs: number[];
+  stopMs: number;
+  leftovers: number;
+}
+
+async function fullRun(count: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<FullRun> {
+  const t = makeHome(count, extraEnv);
+  const serve = await startServe(t.env);
+  const allAt = await allRunning(t.home, count, 180_000);
+  await sleep(SETTLE_MS);
+  const kids = descendants(serve.pid);
+  for (const pid of kids) serve.seen.add(pid);
+  const childrenKb = kids.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
+  const childrenPssKb = kids.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
+  const coreRssMb = mb(procStatusKb(serve.pid, 'VmRSS'));
+  const corePeakMb = mb(procStatusKb(serve.pid, 'VmHWM'));
+  if (coreRssMb === null || corePeakMb === null) throw new Error('serve is gone');
+  // `switchboard status --json` against the live instance: a CLI process asking the control API.
+  const statusMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await runTimed(NODE, [BIN, 'status', '--json'], t.env);
+    if (r.code !== 0) throw new Error(`status --json failed: ${r.stderr}`);
+    const report = StatusReportSchema.parse(JSON.parse(r.stdout));
+    if (!report.live || report.servers.filter((s) => s.state === 'running').length !== count)
+      throw new Error('status --json does not show every server running');
+    statusMs.push(r.ms);
+  }
+  const { stopMs, leftovers } = await stopServe(serve);
+  t.cleanup();
+  return {
+    readyMs: serve.readyMs,
+    readyCpuMs: serve.readyCpuMs,
+    allRunningMs: allAt - serve.t0,
+    coreRssMb,
+    corePeakMb,
+    childrenRssMb: childrenKb / 1024,
+    childrenPssMb: childrenPssKb / 1024,
+    children: kids.length,
+    statusMs,
+    stopMs,
+    leftovers,
+  };
+}
+
+/** The breakdown: the same process start-up measured from inside (bench/child/serve-phases.ts). */
+async function phases(runs: number): Promise<{ boot: number[]; imports: number[]; start: number[] }> {
+  const out = { boot: [] as number[], imports: [] as number[], start: [] as number[] };
+  const script = new URL('./child/serve-phases.ts', import.meta.url).pathname;
+  for (let i = 0; i < runs; i++) {
+    const t = makeHome(0);
+    const r = await runTimed(NODE, [script], t.env);
+    if (r.code !== 0) throw new Error(`serve-phases failed: ${r.stderr}`);
+    const line = r.stdout.trim().split('\n').at(-1) ?? '';
+    const p = JSON.parse(line) as { bootMs: number; importMs: number; startMs: number };
+    out.boot.push(p.bootMs);
+    out.imports.push(p.importMs);
+    out.start.push(p.startMs);
+    t.cleanup();
+  }
+  return out;
+}
+
+async function nodeBare(runs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push((await runTimed(NODE, ['-e', '0'], process.env)).ms);
+  return times;
+}
+
+const load0 = loadavg();
+const figures: Figure[] = [];
+const notes: string[] = [];
+const say = (text: string) => console.log(text);
+
+say(`serve start-up: ${RUNS_EMPTY} runs with 0 servers, ${RUNS_FULL} with ${SERVERS} (${opts.fixture})`);
+await emptyRuns(1); // warm-up, not counted: file system cache
+const empty = await emptyRuns(RUNS_EMPTY);
+say(`  0 servers ready: ${empty.ready.map((v) => v.toFixed(0)).join(', ')} ms`);
+
+const full: FullRun[] = [];
+for (let i = 0; i < RUNS_FULL; i++) {
+  const run = await fullRun(SERVERS);
+  full.push(run);
+  say(
+    `  ${SERVERS} servers: ready ${run.readyMs.toFixed(0)} ms, all running ${run.allRunningMs.toFixed(0)} ms, ` +
+      `core RSS ${run.coreRssMb.toFixed(1)} MB (peak ${run.corePeakMb.toFixed(1)}), ${run.children} children ` +
+      `${run.childrenRssMb.toFixed(0)} MB, stop ${run.stopMs.toFixed(0)} ms`,
+  );
+  if (run.children !== SERVERS)
+    notes.push(`run ${i + 1}: ${run.children} processes under serve, expected ${SERVERS}`);
+  if (run.leftovers > 0)
+    notes.push(`run ${i + 1}: ${run.leftovers} server process(es) outlived serve (killed by the bench)`);
+}
+
+say('breakdown: node -e 0, and the start-up measured from inside the process');
+const bare = await nodeBare(RUNS_EMPTY);
+const inside = await phases(RUNS_EMPTY);
+
+say('with Node compile cache (NODE_COMPILE_CACHE, warmed by one uncounted run)');
+const cacheDir = mkdtempSync(join(tmpdir(), 'sb-bench-ccache-'));
+onCleanup(() => rmSync(cacheDir, { recursive: true, force: true }));
+await emptyRuns(1, { NODE_COMPILE_CACHE: cacheDir });
+const cached = await emptyRuns(RUNS_EMPTY, { NODE_COMPILE_CACHE: cacheDir });
+
+// V8 grows the young generation (up to 3 × 16 MiB semi-spaces on 64-bit) during the start-up burst and
+// keeps it: with a small one, how much of the idle RSS is that?
+const SEMI = '--max-semi-space-size=1';
+say(`with ${SEMI} (NODE_OPTIONS; the servers get it too): one run with ${SERVERS} servers`);
+const semi = await fullRun(SERVERS, { NODE_OPTIONS: SEMI });
+
+figures.push(
+  medianFigure('serve ready, 0 servers', empty.ready, 'ms', READY_BUDGET),
+  medianFigure('  serve CPU time until ready, 0 servers', empty.cpu, 'ms'),
+  medianFigure(
+    `serve ready, ${SERVERS} servers`,
+    full.map((r) => r.readyMs),
+    'ms',
+    READY_BUDGET,
+  ),
+  medianFigure(
+    `  serve CPU time until ready, ${SERVERS} servers`,
+    full.map((r) => r.readyCpuMs),
+    'ms',
+  ),
+  medianFigure(
+    `all ${SERVERS} servers running (from spawn)`,
+    full.map((r) => r.allRunningMs),
+    'ms',
+  ),
+  medianFigure(
+    `core RSS, ${SERVERS} idle servers`,
+    full.map((r) => r.coreRssMb),
+    'MB',
+    RSS_BUDGET,
+  ),
+  medianFigure(
+    `core peak RSS (VmHWM), ${SERVERS} servers`,
+    full.map((r) => r.corePeakMb),
+    'MB',
+  ),
+  medianFigure('core RSS, 0 servers', empty.rss, 'MB'),
+  medianFigure(
+    `servers' total RSS (${SERVERS} processes)`,
+    full.map((r) => r.childrenRssMb),
+    'MB',
+  ),
+  medianFigure(
+    `servers' total PSS (${SERVERS} processes)`,
+    full.map((r) => r.childrenPssMb),
+    'MB',
+  ),
+  medianFigure(
+    `status --json, ${SERVERS} servers`,
+    full.flatMap((r) => r.statusMs),
+    'ms',
+  ),
+  medianFigure(
+    `stop (SIGTERM → exit), ${SERVERS} servers`,
+    full.map((r) => r.stopMs),
+    'ms',
+  ),
+  medianFigure('  breakdown: node -e 0', bare, 'ms'),
+  medianFigure('  breakdown: process start → first line', inside.boot, 'ms'),
+  medianFigure('  breakdown: import CLI module graph', inside.imports, 'ms'),
+  medianFigure('  breakdown: startHeadless() (0 servers)', inside.start, 'ms'),
+  medianFigure('serve ready, 0 servers, compile cache', cached.ready, 'ms', READY_BUDGET),
+  medianFigure('  serve CPU time until ready, compile cache', cached.cpu, 'ms'),
+  medianFigure('core RSS, 0 servers, compile cache', cached.rss, 'MB'),
+  medianFigure(`core RSS, ${SERVERS} idle servers, ${SEMI}`, [semi.coreRssMb], 'MB'),
+);
+notes.push(
+  'one uncounted warm-up run precedes the 0-server runs (page cache); each run has a fresh home',
+  `ready = spawn of \`node electron/cli/bin.mjs serve --port 0\` → "${READY_LINE}" on its stdout`,
+  `all running = every server \`running\` on /api/events; memory read ${SETTLE_MS / 1000} s after that`,
+);
+
+finish({
+  bench: 'serve-startup',
+  title: 'switchboard serve: start-up and memory',
+  machine: machineInfo(load0),
+  figures,
+  notes,
+});
