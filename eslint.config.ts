@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -12,8 +14,16 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // The core must stay plain Node: only the desktop shell may import electron.
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only electron/shell/ may import electron.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only electron/shell/ may import electron.' }] },
+      ],
     },
+  },
+  {
+    // Plain JavaScript entry points and fixture servers run under Node.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
   {
     files: ['electron/shell/**'],
@@ -24,7 +34,36 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['node:*', 'electron', 'react', 'react-dom'], message: 'shared/ holds no Node, DOM or Electron code.' }] },
+        {
+          patterns: [
+            {
+              group: ['node:*', 'electron', 'react', 'react-dom'],
+              message: 'shared/ holds no Node, DOM or Electron code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The renderer: React hooks rules (and the React Compiler's checks), and browser code only —
+    // it talks to the main process through shared/ui-api.ts, never by importing electron/ or Node.
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
+  },
+  {
+    files: ['renderer/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'electron', '**/electron/**'],
+              message: 'The renderer uses shared/ui-api.ts, never Node or electron/.',
+            },
+          ],
+        },
       ],
     },
   },

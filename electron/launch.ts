@@ -16,8 +16,12 @@ function electronBinary(): string | undefined {
 
 const binary = electronBinary();
 if (binary) {
-  console.log(`Electron found at ${binary}, but the desktop shell is not built yet; running headless mode instead.`);
+  console.log(
+    `Electron found at ${binary}, but the desktop shell is not built yet; running headless mode instead.`,
+  );
 } else {
-  console.log('No Electron binary on this machine (it cannot be downloaded here): running headless mode, `switchboard serve`.');
+  console.log(
+    'No Electron binary on this machine (it cannot be downloaded here): running headless mode, `switchboard serve`.',
+  );
 }
 process.exitCode = await main(['serve', ...process.argv.slice(2)]);

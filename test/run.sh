@@ -35,9 +35,31 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 
+# The e2e tests (test/e2e: Playwright in Debian's Chromium against `switchboard serve`) drive the
+# production build of the UI: build it when renderer/dist is missing or older than its sources.
+build_ui_if_stale() {
+  local stamp=renderer/dist/index.html
+  if [[ ! -f $stamp ]] ||
+    [[ -n $(find renderer/src renderer/public renderer/index.html renderer/vite.config.ts shared package.json \
+      -newer "$stamp" -print -quit 2>/dev/null) ]]; then
+    echo "test/run.sh: building the UI (renderer/dist is missing or stale)"
+    npm run --silent build:renderer >/dev/null
+  fi
+}
+
 if [[ $# -eq 0 ]]; then
   npx tsc -p tsconfig.json
+  npx tsc -p renderer
   npx eslint .
   npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
+  npx vitest run --exclude 'test/e2e/**'
+  # The UI end to end, on its own and one file at a time, so nothing competes for the CPU while it
+  # measures paint and frame times.
+  build_ui_if_stale
+  exec npx vitest run --no-file-parallelism test/e2e
+fi
+if [[ "$*" == *e2e* ]]; then
+  build_ui_if_stale
+  exec npx vitest run --no-file-parallelism "$@"
 fi
 exec npx vitest run "$@"

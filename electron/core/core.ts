@@ -118,7 +118,9 @@ export class Core {
       cwd: cwd ?? this.home.root,
       platform: this.#platform,
     });
-    this.#entries = new Map([...result.servers].map(([name, config]) => [name, serverEntry(name, config, lookup)]));
+    this.#entries = new Map(
+      [...result.servers].map(([name, config]) => [name, serverEntry(name, config, lookup)]),
+    );
   }
 
   async start(): Promise<void> {
@@ -130,7 +132,9 @@ export class Core {
       runDir: this.home.run,
       logsDir: this.home.logs,
     });
-    this.#supervisor.on('status', (status) => this.events.emit('status', this.#withTrust(status.name) ?? status));
+    this.#supervisor.on('status', (status) =>
+      this.events.emit('status', this.#withTrust(status.name) ?? status),
+    );
     this.#supervisor.on('log', (line) => this.events.emit('log', line));
     this.#supervisor.on('tools', (name, tools) => this.events.emit('tools', name, tools));
     this.#supervisor.on('notification', (name, n) => this.events.emit('notification', name, n));
@@ -287,7 +291,9 @@ export class Core {
     if (!entry) {
       const known = [...this.#entries.keys()];
       throw new UserError(`no server named "${name}" in ${this.home.serversFile}`, {
-        hint: known.length ? `configured servers: ${known.join(', ')}` : 'add one with: switchboard add NAME -- COMMAND ARGS…',
+        hint: known.length
+          ? `configured servers: ${known.join(', ')}`
+          : 'add one with: switchboard add NAME -- COMMAND ARGS…',
       });
     }
     return entry;
@@ -296,10 +302,14 @@ export class Core {
   #requireRunnable(name: string): void {
     const status = this.#withTrust(name);
     if (status?.state === 'pending-approval') {
-      throw new UserError(`server "${name}" is waiting for approval`, { hint: `run: switchboard approve ${name}` });
+      throw new UserError(`server "${name}" is waiting for approval`, {
+        hint: `run: switchboard approve ${name}`,
+      });
     }
     if (status?.state === 'denied') {
-      throw new UserError(`server "${name}" was denied`, { hint: `approve it with: switchboard approve ${name}` });
+      throw new UserError(`server "${name}" was denied`, {
+        hint: `approve it with: switchboard approve ${name}`,
+      });
     }
     if (status?.state === 'disabled') {
       throw new UserError(`server "${name}" is disabled`, { hint: 'set "enabled": true in servers.json' });

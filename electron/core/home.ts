@@ -15,7 +15,10 @@ export interface HomePaths {
   run: string;
 }
 
-export function resolveHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): HomePaths {
+export function resolveHome(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): HomePaths {
   const { join } = platform === 'win32' ? win32 : posix;
   const root = env.SWITCHBOARD_HOME || defaultHome(env, platform);
   return {

@@ -22,11 +22,21 @@ export interface LaunchDeps {
 export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promise<LaunchPlan> {
   const { config, name } = entry;
   if (isRemote(config)) {
-    const headers = await resolveRecord(config.headers, { keychain: deps.keychain, env: deps.env, server: name, field: 'header' });
+    const headers = await resolveRecord(config.headers, {
+      keychain: deps.keychain,
+      env: deps.env,
+      server: name,
+      field: 'header',
+    });
     return { transport: 'http', url: config.url, headers: headers.values, redact: headers.secrets };
   }
   const cwd = config.cwd ?? deps.home;
-  const command = resolveCommand(config.command, { path: deps.commandPath, pathExt: deps.env.PATHEXT, cwd, platform: deps.platform });
+  const command = resolveCommand(config.command, {
+    path: deps.commandPath,
+    pathExt: deps.env.PATHEXT,
+    cwd,
+    platform: deps.platform,
+  });
   if (!command) {
     throw new UserError(`server "${name}": command "${config.command}" was not found`, {
       hint: 'install it, or give its absolute path in "command"',
@@ -34,12 +44,22 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
   }
   if (command !== entry.launch.command) {
     // PATH changed since approval: a different program would run than the one approved.
-    throw new UserError(`server "${name}": "${config.command}" now resolves to ${command}, not the approved ${entry.launch.command}`, {
-      hint: `approve the new program with: switchboard approve ${name}`,
-    });
+    throw new UserError(
+      `server "${name}": "${config.command}" now resolves to ${command}, not the approved ${entry.launch.command}`,
+      {
+        hint: `approve the new program with: switchboard approve ${name}`,
+      },
+    );
   }
-  const env = await resolveRecord(config.env, { keychain: deps.keychain, env: deps.env, server: name, field: 'env' });
-  const inherited = Object.fromEntries(Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  const env = await resolveRecord(config.env, {
+    keychain: deps.keychain,
+    env: deps.env,
+    server: name,
+    field: 'env',
+  });
+  const inherited = Object.fromEntries(
+    Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
+  );
   if (deps.commandPath) inherited.PATH = deps.commandPath;
   return {
     transport: 'stdio',

@@ -14,7 +14,11 @@ export interface ServerEntry {
   refusal: string | undefined;
 }
 
-export function serverEntry(name: string, config: ServerConfig, lookup: (cwd: string | undefined) => CommandLookup): ServerEntry {
+export function serverEntry(
+  name: string,
+  config: ServerConfig,
+  lookup: (cwd: string | undefined) => CommandLookup,
+): ServerEntry {
   const resolved = isRemote(config) ? undefined : resolveCommand(config.command, lookup(config.cwd));
   const launch = launchConfigOf(config, resolved);
   const findings = findLiteralSecrets(config);

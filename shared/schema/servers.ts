@@ -37,7 +37,9 @@ export const StdioServerSchema = z
       .regex(PROGRAM_PATTERN, 'command must be a program, not a shell command line: put arguments in "args"')
       .describe('Program to run (no shell). Arguments go in "args".'),
     args: z.array(z.string()).default([]),
-    env: StringMap.default({}).describe('Use ${secret:NAME} for secrets and ${env:NAME} for your environment'),
+    env: StringMap.default({}).describe(
+      'Use ${secret:NAME} for secrets and ${env:NAME} for your environment',
+    ),
     cwd: z.string().min(1).optional(),
     ...common,
   })

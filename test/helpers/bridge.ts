@@ -10,7 +10,11 @@ export function editorToken(tokens: TokenStore, name = 'test-editor'): string {
 /** A real MCP SDK client over Streamable HTTP, knowing only the URL and a token. */
 export async function httpClient(url: string, token: string, name = 'test-editor'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
   return client;
 }
 

@@ -25,7 +25,10 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): 
 }
 
 /** Starts `switchboard serve` and resolves once it printed that it is running. */
-export async function startServe(env: NodeJS.ProcessEnv, args: string[] = ['--port', '0']): Promise<{ child: ChildProcess; output: () => string }> {
+export async function startServe(
+  env: NodeJS.ProcessEnv,
+  args: string[] = ['--port', '0'],
+): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(NODE, [BIN, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));

@@ -9,7 +9,10 @@ export const NODE = process.execPath;
 
 /** A real MCP server from npm: @modelcontextprotocol/server-everything over stdio. */
 export function everythingServer(): { command: string; args: string[] } {
-  return { command: NODE, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] };
+  return {
+    command: NODE,
+    args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  };
 }
 
 /** A fixture script in test/fixtures, run with node. */
@@ -18,7 +21,11 @@ export function fixtureServer(name: string, ...args: string[]): { command: strin
 }
 
 /** Polls until check() returns a value (not undefined/null/false) or the timeout passes. */
-export async function waitFor<T>(check: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -45,4 +52,10 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The value, or a test failure that names what was missing (instead of a non-null assertion). */
+export function defined<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`expected ${what}, got ${String(value)}`);
+  return value;
 }

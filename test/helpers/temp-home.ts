@@ -28,7 +28,10 @@ export function tempHome(): TempHome {
     home,
     env,
     writeServers(content) {
-      writeFileSync(home.serversFile, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+      writeFileSync(
+        home.serversFile,
+        typeof content === 'string' ? content : JSON.stringify(content, null, 2),
+      );
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true });

@@ -5,10 +5,15 @@ import { InstanceClient } from '../instance.ts';
 import { singleName } from './trust.ts';
 
 /** start / stop / restart: only meaningful against a running instance. */
-export async function lifecycleCommand(ctx: CliContext, action: ServerAction, argv: string[]): Promise<number> {
+export async function lifecycleCommand(
+  ctx: CliContext,
+  action: ServerAction,
+  argv: string[],
+): Promise<number> {
   const name = singleName(argv, action);
   const client = InstanceClient.connect(ctx.home);
-  if (!client) throw new UserError('Switchboard is not running', { hint: 'start it with: switchboard serve' });
+  if (!client)
+    throw new UserError('Switchboard is not running', { hint: 'start it with: switchboard serve' });
   await client.action(name, action);
   ctx.output.out(`${action}: ${name}`);
   return 0;

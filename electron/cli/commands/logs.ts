@@ -11,17 +11,24 @@ import { UsageError } from '../output.ts';
 export async function logsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { follow: { type: 'boolean', short: 'f' }, lines: { type: 'string', short: 'n', default: '200' } },
+    options: {
+      follow: { type: 'boolean', short: 'f' },
+      lines: { type: 'string', short: 'n', default: '200' },
+    },
     allowPositionals: true,
   });
   const name = positionals[0];
-  if (!name || positionals.length > 1) throw new UsageError('usage: switchboard logs NAME [--follow] [--lines N]');
+  if (!name || positionals.length > 1)
+    throw new UsageError('usage: switchboard logs NAME [--follow] [--lines N]');
   const limit = Number(values.lines);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--lines takes a whole number');
 
   const client = InstanceClient.connect(ctx.home);
   if (!client) {
-    if (values.follow) throw new UserError('Switchboard is not running, so there is nothing to follow', { hint: 'start it with: switchboard serve' });
+    if (values.follow)
+      throw new UserError('Switchboard is not running, so there is nothing to follow', {
+        hint: 'start it with: switchboard serve',
+      });
     const file = join(ctx.home.logs, `${name}.log`);
     if (!existsSync(file)) throw new UserError(`no log for "${name}" yet (${file})`);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
@@ -46,7 +53,8 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
         const data = frame.startsWith('data: ') ? frame.slice(6) : undefined;
         if (!data) continue;
         const event = ApiEventSchema.safeParse(JSON.parse(data));
-        if (event.success && event.data.type === 'log' && event.data.line.server === name) ctx.output.out(formatLine(event.data.line));
+        if (event.success && event.data.type === 'log' && event.data.line.server === name)
+          ctx.output.out(formatLine(event.data.line));
       }
     }
   } catch (err) {
@@ -59,5 +67,7 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
 
 export function formatLine(line: LogLine): string {
   const marker = line.source === 'lifecycle' ? '[switchboard]' : '';
-  return [new Date(line.ts).toISOString(), line.level.toUpperCase().padEnd(5), marker, line.text].filter(Boolean).join(' ');
+  return [new Date(line.ts).toISOString(), line.level.toUpperCase().padEnd(5), marker, line.text]
+    .filter(Boolean)
+    .join(' ');
 }

@@ -15,7 +15,10 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
     case 'set': {
       const name = only(rest);
       const value = (await readAll(ctx.stdin)).replace(/\r?\n$/, '');
-      if (value === '') throw new UserError('no secret value on stdin', { hint: `pipe it in: printf %s "$VALUE" | switchboard secret set ${name}` });
+      if (value === '')
+        throw new UserError('no secret value on stdin', {
+          hint: `pipe it in: printf %s "$VALUE" | switchboard secret set ${name}`,
+        });
       await ctx.keychain().set(name, value);
       ctx.output.out(`Stored secret "${name}" in the keychain. Use it as \${secret:${name}}.`);
       return 0;
@@ -23,7 +26,11 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
     case 'list': {
       if (rest.length) throw new UsageError(USAGE);
       const names = await ctx.keychain().list();
-      ctx.output.out(names.length ? names.sort().join('\n') : 'No secrets stored. Add one with: switchboard secret set NAME');
+      ctx.output.out(
+        names.length
+          ? names.sort().join('\n')
+          : 'No secrets stored. Add one with: switchboard secret set NAME',
+      );
       return 0;
     }
     case 'rm': {
@@ -36,8 +43,16 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
     case 'move': {
       const [server, key, secretName, ...extra] = rest;
       if (!server || !key || extra.length) throw new UsageError(USAGE);
-      const stored = await moveSecret({ serversFile: ctx.home.serversFile, keychain: ctx.keychain(), server, key, ...(secretName ? { secretName } : {}) });
-      ctx.output.out(`Moved ${key} of "${server}" into the keychain as "${stored}"; servers.json now says \${secret:${stored}}.`);
+      const stored = await moveSecret({
+        serversFile: ctx.home.serversFile,
+        keychain: ctx.keychain(),
+        server,
+        key,
+        ...(secretName ? { secretName } : {}),
+      });
+      ctx.output.out(
+        `Moved ${key} of "${server}" into the keychain as "${stored}"; servers.json now says \${secret:${stored}}.`,
+      );
       ctx.output.out(`The server's config changed, so approve it again: switchboard approve ${server}`);
       return 0;
     }

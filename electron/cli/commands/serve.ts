@@ -11,20 +11,28 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   let port: number | undefined;
   if (values.port !== undefined) {
     port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port takes a port number (1-65535)');
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError('--port takes a port number (1-65535)');
   }
   const running = findInstance(ctx.home);
   if (running) {
-    throw new UserError(`Switchboard is already running for ${ctx.home.root} (pid ${running.pid}, port ${running.port})`, {
-      hint: 'use `switchboard status`, or stop that one first',
-    });
+    throw new UserError(
+      `Switchboard is already running for ${ctx.home.root} (pid ${running.pid}, port ${running.port})`,
+      {
+        hint: 'use `switchboard status`, or stop that one first',
+      },
+    );
   }
   const headless = await startHeadless({ home: ctx.home, keychain: ctx.keychain(), env: ctx.env, port });
   const report = headless.core.status();
   ctx.output.out(`Switchboard is running (home: ${ctx.home.root}).`);
   ctx.output.out(`Bridge and control API: http://127.0.0.1:${headless.port}/`);
-  ctx.output.out(`Open the UI: ${headless.bridge.sessions.issueLoginLink().url}  (one-time sign-in link, valid 10 minutes; \`switchboard ui\` prints a new one)`);
-  ctx.output.out(`${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`);
+  ctx.output.out(
+    `Open the UI: ${headless.bridge.sessions.issueLoginLink().url}  (one-time sign-in link, valid 10 minutes; \`switchboard ui\` prints a new one)`,
+  );
+  ctx.output.out(
+    `${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`,
+  );
   if (report.configError) ctx.output.err(`servers.json has errors:\n${report.configError}`);
   for (const s of report.servers.filter((s) => s.state === 'pending-approval')) {
     ctx.output.out(`Waiting for approval: ${s.name} (run: switchboard approve ${s.name})`);

@@ -30,7 +30,8 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
   if (!name || positionals.length !== 1) throw new UsageError(ADD_USAGE);
   let config: ServerConfigInput;
   if (values.url !== undefined) {
-    if (commandLine.length) throw new UsageError(`a server is either a URL or a command, not both\n${ADD_USAGE}`);
+    if (commandLine.length)
+      throw new UsageError(`a server is either a URL or a command, not both\n${ADD_USAGE}`);
     config = { url: values.url, headers: pairs(values.header, '--header') };
   } else {
     const [command, ...args] = commandLine;
@@ -56,7 +57,8 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
 export async function removeCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const name = singleName(argv, 'remove');
   const existing = readServersFile(ctx.home.serversFile);
-  if (existing.ok && !existing.servers.has(name)) throw new UserError(`no server named "${name}" in ${ctx.home.serversFile}`);
+  if (existing.ok && !existing.servers.has(name))
+    throw new UserError(`no server named "${name}" in ${ctx.home.serversFile}`);
   removeServer(ctx.home.serversFile, name);
   ctx.output.out(`Removed "${name}" from ${ctx.home.serversFile}.`);
   return 0;
@@ -66,7 +68,10 @@ function pairs(items: string[], flag: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const item of items) {
     const eq = item.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${flag} takes KEY=VALUE (got "${item.includes('=') ? item : item.slice(0, 20)}")`);
+    if (eq <= 0)
+      throw new UsageError(
+        `${flag} takes KEY=VALUE (got "${item.includes('=') ? item : item.slice(0, 20)}")`,
+      );
     result[item.slice(0, eq)] = item.slice(eq + 1);
   }
   return result;

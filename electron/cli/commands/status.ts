@@ -13,21 +13,37 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
     ctx.output.out(JSON.stringify(report, null, 2));
     return 0;
   }
-  ctx.output.out(client ? 'Switchboard is running.' : 'Switchboard is not running (showing the files; start it with: switchboard serve).');
-  if (report.configError) ctx.output.out(`\nservers.json has errors (the last good config stays in force):\n${report.configError}\n`);
+  ctx.output.out(
+    client
+      ? 'Switchboard is running.'
+      : 'Switchboard is not running (showing the files; start it with: switchboard serve).',
+  );
+  if (report.configError)
+    ctx.output.out(
+      `\nservers.json has errors (the last good config stays in force):\n${report.configError}\n`,
+    );
   if (report.servers.length === 0) {
     ctx.output.out('No servers configured. Add one with: switchboard add NAME -- COMMAND ARGS…');
     return 0;
   }
   const rows = [['NAME', 'STATE', 'PID', 'RESTARTS', 'TOOLS', 'DETAIL']];
-  for (const s of report.servers) rows.push([s.name, s.state, s.pid?.toString() ?? '-', String(s.restarts), s.toolCount?.toString() ?? '-', detail(s)]);
+  for (const s of report.servers)
+    rows.push([
+      s.name,
+      s.state,
+      s.pid?.toString() ?? '-',
+      String(s.restarts),
+      s.toolCount?.toString() ?? '-',
+      detail(s),
+    ]);
   ctx.output.out(table(rows));
   return 0;
 }
 
 function detail(s: ServerStatus): string {
   if (s.state === 'pending-approval') return `approve with: switchboard approve ${s.name}`;
-  if (s.state === 'backoff' && s.nextRetryAt) return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;
+  if (s.state === 'backoff' && s.nextRetryAt)
+    return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;
   if (s.state === 'running' && s.since) return `up since ${new Date(s.since).toLocaleTimeString()}`;
   return s.lastError ?? '';
 }

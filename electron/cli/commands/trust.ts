@@ -6,7 +6,9 @@ import { offlineCore } from '../offline-core.ts';
 export async function approveCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const name = singleName(argv, 'approve');
   const client = InstanceClient.connect(ctx.home);
-  const approval = client ? (await client.action(name, 'approve')).approval : offlineCore(ctx).approve(name, 'cli');
+  const approval = client
+    ? (await client.action(name, 'approve')).approval
+    : offlineCore(ctx).approve(name, 'cli');
   ctx.output.out(`Approved "${name}" to run exactly:`);
   for (const line of approval?.launch ?? []) ctx.output.out(`  ${line}`);
   ctx.output.out(client ? 'Starting it now.' : 'It will start with the next `switchboard serve`.');
@@ -24,6 +26,7 @@ export async function denyCommand(ctx: CliContext, argv: string[]): Promise<numb
 }
 
 export function singleName(argv: string[], command: string): string {
-  if (argv.length !== 1 || !argv[0] || argv[0].startsWith('-')) throw new UsageError(`usage: switchboard ${command} NAME`);
+  if (argv.length !== 1 || !argv[0] || argv[0].startsWith('-'))
+    throw new UsageError(`usage: switchboard ${command} NAME`);
   return argv[0];
 }

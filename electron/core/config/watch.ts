@@ -5,7 +5,11 @@ import { dirname } from 'node:path';
  * Calls onChange whenever the file is created, changed, replaced (editors save by rename) or removed.
  * Watches the folder, not the file, so a rename-save or a file created later is still seen.
  */
-export async function watchFile(file: string, onChange: () => void, debounceMs = 50): Promise<{ close(): Promise<void> }> {
+export async function watchFile(
+  file: string,
+  onChange: () => void,
+  debounceMs = 50,
+): Promise<{ close(): Promise<void> }> {
   let timer: NodeJS.Timeout | undefined;
   const fire = () => {
     clearTimeout(timer);

@@ -347,6 +347,13 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       return;
     }
 
+    // A running server must be reapable if Switchboard is killed: its pid file is on disk first.
+    await attempt.pidWrite;
+    if (!this.#isCurrent(attempt)) {
+      await client.close().catch(() => {});
+      return;
+    }
+
     this.#client = client;
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });

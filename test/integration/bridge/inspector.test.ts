@@ -37,7 +37,16 @@ async function inspector(...args: string[]): Promise<unknown> {
   const url = `http://127.0.0.1:${headless.port}/mcp/everything`;
   const { stdout } = await run(
     NODE,
-    [INSPECTOR, '--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${editorToken(headless.tokens)}`, ...args],
+    [
+      INSPECTOR,
+      '--cli',
+      url,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${editorToken(headless.tokens)}`,
+      ...args,
+    ],
     { env: { ...t.env, MCP_CATALOG_PATH: join(t.dir, 'inspector-catalog.json') }, timeout: 60_000 },
   );
   return JSON.parse(stdout);
@@ -50,7 +59,14 @@ describe('MCP Inspector CLI through the bridge', () => {
   });
 
   it('calls echo', async () => {
-    const result = (await inspector('--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'message=from-inspector')) as {
+    const result = (await inspector(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'echo',
+      '--tool-arg',
+      'message=from-inspector',
+    )) as {
       content: { text: string }[];
     };
     expect(result.content[0]?.text).toBe('Echo: from-inspector');

@@ -4,7 +4,7 @@ import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
 import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
-import { everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
@@ -34,10 +34,14 @@ function statusOf(name: string): ServerStatus | undefined {
 }
 
 function running(name: string): Promise<ServerStatus> {
-  return waitFor(() => {
-    const s = statusOf(name);
-    return s?.state === 'running' && s.toolCount ? s : undefined;
-  }, 45_000, `${name} running`);
+  return waitFor(
+    () => {
+      const s = statusOf(name);
+      return s?.state === 'running' && s.toolCount ? s : undefined;
+    },
+    45_000,
+    `${name} running`,
+  );
 }
 
 async function connect(url: string): Promise<Client> {
@@ -52,7 +56,9 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
 
     const direct = await connect(`${base}/mcp/everything`);
     expect(direct.getServerVersion()?.name).toMatch(/everything/i);
-    expect(textOf(await direct.callTool({ name: 'echo', arguments: { message: 'hello' } }))).toBe('Echo: hello');
+    expect(textOf(await direct.callTool({ name: 'echo', arguments: { message: 'hello' } }))).toBe(
+      'Echo: hello',
+    );
     expect(textOf(await direct.callTool({ name: 'get-sum', arguments: { a: 2, b: 3 } }))).toContain('5');
     const tools = await direct.listTools();
     expect(tools.tools.map((t) => t.name)).toContain('echo');
@@ -62,7 +68,9 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     expect(names).toContain('everything__echo');
     expect(names).toContain('everything__get-sum');
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    expect(textOf(await aggregate.callTool({ name: 'everything__echo', arguments: { message: 'via aggregate' } }))).toBe('Echo: via aggregate');
+    expect(
+      textOf(await aggregate.callTool({ name: 'everything__echo', arguments: { message: 'via aggregate' } })),
+    ).toBe('Echo: via aggregate');
   });
 
   it('serves two clients at once without crossing their answers (200 concurrent calls)', async () => {
@@ -71,7 +79,9 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     const calls = Array.from({ length: 200 }, (_, i) => {
       const client = i % 2 === 0 ? a : b;
       const message = `${i % 2 === 0 ? 'A' : 'B'}-${i}`;
-      return client.callTool({ name: 'echo', arguments: { message } }).then((r) => [message, textOf(r)] as const);
+      return client
+        .callTool({ name: 'echo', arguments: { message } })
+        .then((r) => [message, textOf(r)] as const);
     });
     for (const [message, answer] of await Promise.all(calls)) expect(answer).toBe(`Echo: ${message}`);
   });
@@ -81,19 +91,39 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     const post = (body: unknown) =>
       fetch(`${base}/mcp/everything`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${editorToken(headless.tokens)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: `Bearer ${editorToken(headless.tokens)}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify(body),
       });
-    const res = await post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { message: 'stateless' } } });
+    const res = await post({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: 'stateless' } },
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'Echo: stateless' }] } });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { content: [{ type: 'text', text: 'Echo: stateless' }] },
+    });
   });
 
   it('answers for a server that is not running with an error naming its state and the fix', async () => {
-    const base = await serve({ everything: everythingServer(), waiting: fixtureServer('env-echo-server.mjs') }, ['everything']);
+    const base = await serve(
+      { everything: everythingServer(), waiting: fixtureServer('env-echo-server.mjs') },
+      ['everything'],
+    );
     const res = await fetch(`${base}/mcp/waiting`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${editorToken(headless.tokens)}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${editorToken(headless.tokens)}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     const body = (await res.json()) as { error: { message: string; data: { state: string } } };
@@ -106,14 +136,18 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
   it('fails a call within a second when its server is killed mid-call, and the next call after the restart works', async () => {
     const base = await serve({ slow: fixtureServer('env-echo-server.mjs') }, ['slow']);
     const client = await connect(`${base}/mcp/slow`);
-    const pid = statusOf('slow')!.pid!;
+    const pid = defined(statusOf('slow')?.pid, 'pid of slow');
     const call = client.callTool({ name: 'sleep', arguments: { ms: 20_000 } });
     await new Promise((r) => setTimeout(r, 300));
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
     await expect(call).rejects.toThrow(/went away/);
     expect(Date.now() - killedAt).toBeLessThan(1_000);
-    await waitFor(() => statusOf('slow')?.state === 'running' && statusOf('slow')?.pid !== pid, 15_000, 'restart');
+    await waitFor(
+      () => statusOf('slow')?.state === 'running' && statusOf('slow')?.pid !== pid,
+      15_000,
+      'restart',
+    );
     expect(textOf(await client.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
   });
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
-import { NODE, waitFor } from '../../helpers/servers.ts';
+import { defined, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome | undefined;
@@ -23,9 +23,13 @@ afterEach(async () => {
 
 function startRemote(secret: string): Promise<number> {
   const script = fileURLToPath(new URL('../../fixtures/remote-server.mjs', import.meta.url));
-  remote = spawn(NODE, [script, '0'], { env: { ...process.env, REMOTE_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  remote = spawn(NODE, [script, '0'], {
+    env: { ...process.env, REMOTE_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stdout = defined(remote.stdout, 'remote stdout');
   return new Promise((resolve) => {
-    remote!.stdout!.on('data', (d: Buffer) => {
+    stdout.on('data', (d: Buffer) => {
       const m = /listening (\d+)/.exec(d.toString());
       if (m) resolve(Number(m[1]));
     });
@@ -41,12 +45,22 @@ describe('bridge: remote (url) servers', () => {
 
     await keychain.set('sb-test-remote', secret);
     t = tempHome();
-    t.writeServers({ mcpServers: { remote: { url: `http://127.0.0.1:${port}/mcp`, headers: { Authorization: 'Bearer ${secret:sb-test-remote}' } } } });
+    t.writeServers({
+      mcpServers: {
+        remote: {
+          url: `http://127.0.0.1:${port}/mcp`,
+          headers: { Authorization: 'Bearer ${secret:sb-test-remote}' },
+        },
+      },
+    });
     headless = await startHeadless({ home: t.home, keychain, env: t.env, port: 0 });
     headless.core.approve('remote');
-    await waitFor(() => headless!.core.status().servers[0]?.state === 'running', 20_000, 'remote running');
+    await waitFor(() => headless?.core.status().servers[0]?.state === 'running', 20_000, 'remote running');
 
-    const client = await httpClient(`http://127.0.0.1:${headless.port}/mcp/remote`, editorToken(headless.tokens));
+    const client = await httpClient(
+      `http://127.0.0.1:${headless.port}/mcp/remote`,
+      editorToken(headless.tokens),
+    );
     expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toBe('remote: hi');
     await client.close();
     await headless.stop();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
 import { exited, runCli, startServe } from '../../helpers/cli.ts';
-import { everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { defined, everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
@@ -30,8 +30,16 @@ async function status(): Promise<{ live: boolean; servers: ServerStatus[] }> {
   return StatusReportSchema.parse(JSON.parse(result.stdout));
 }
 
-async function serverState(name: string, wanted: (s: ServerStatus) => boolean, what: string): Promise<ServerStatus> {
-  return waitFor(async () => (await status()).servers.find((s) => s.name === name && wanted(s)), 45_000, what);
+async function serverState(
+  name: string,
+  wanted: (s: ServerStatus) => boolean,
+  what: string,
+): Promise<ServerStatus> {
+  return waitFor(
+    async () => (await status()).servers.find((s) => s.name === name && wanted(s)),
+    45_000,
+    what,
+  );
 }
 
 function allFiles(dir: string): string[] {
@@ -61,8 +69,12 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
 
     const first = await serverState('everything', (s) => s.state === 'running', 'running');
     expect(first.toolCount).toBeGreaterThan(3);
-    process.kill(first.pid!, 'SIGKILL');
-    const second = await serverState('everything', (s) => s.state === 'running' && s.pid !== first.pid, 'restarted');
+    process.kill(defined(first.pid, 'first pid'), 'SIGKILL');
+    const second = await serverState(
+      'everything',
+      (s) => s.state === 'running' && s.pid !== first.pid,
+      'restarted',
+    );
     expect(second.restarts).toBe(1);
 
     const logs = await runCli(['logs', 'everything'], t.env);
@@ -70,23 +82,32 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
 
     serve.child.kill('SIGTERM');
     expect(await exited(serve.child)).toBe(0);
-    expect(isAlive(second.pid!)).toBe(false);
+    expect(isAlive(defined(second.pid, 'second pid'))).toBe(false);
     expect((await status()).live).toBe(false);
   });
 
   it('reaps the servers a killed `serve` left behind when it starts again', async () => {
-    t.writeServers({ mcpServers: { a: fixtureServer('env-echo-server.mjs') } });
+    // Like `npx` → node: a server that outlives its parent (ignores stdin EOF) and has a grandchild.
+    const pidsFile = join(t.dir, 'pids.json');
+    t.writeServers({
+      mcpServers: {
+        a: fixtureServer('mini-server.mjs', '--ignore-eof', '--grandchild', `--pids-file=${pidsFile}`),
+      },
+    });
     await runCli(['approve', 'a'], t.env);
     const serve = await startServe(t.env);
     children.push(serve.child);
     const orphan = await serverState('a', (s) => s.state === 'running', 'running');
+    const { grandchild } = JSON.parse(readFileSync(pidsFile, 'utf8')) as { grandchild: number };
     serve.child.kill('SIGKILL');
     await exited(serve.child);
-    expect(isAlive(orphan.pid!)).toBe(true);
+    const orphanPid = defined(orphan.pid, 'orphan pid');
+    expect(isAlive(orphanPid)).toBe(true);
+    expect(isAlive(grandchild)).toBe(true);
 
     const again = await startServe(t.env);
     children.push(again.child);
-    await waitFor(() => !isAlive(orphan.pid!), 10_000, 'orphan reaped');
+    await waitFor(() => !isAlive(orphanPid) && !isAlive(grandchild), 10_000, 'orphan and grandchild reaped');
     const fresh = await serverState('a', (s) => s.state === 'running', 'running again');
     expect(fresh.pid).not.toBe(orphan.pid);
   });
@@ -99,7 +120,14 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     expect(list.stdout).toContain('sb-test-canary');
     expect(list.stdout).not.toContain(canary);
 
-    t.writeServers({ mcpServers: { env: { ...fixtureServer('env-echo-server.mjs', 'CANARY'), env: { CANARY: '${secret:sb-test-canary}' } } } });
+    t.writeServers({
+      mcpServers: {
+        env: {
+          ...fixtureServer('env-echo-server.mjs', 'CANARY'),
+          env: { CANARY: '${secret:sb-test-canary}' },
+        },
+      },
+    });
     await runCli(['approve', 'env'], t.env);
     const serve = await startServe(t.env);
     children.push(serve.child);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { defined, everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
@@ -14,10 +14,14 @@ function statusOf(name: string): ServerStatus | undefined {
 }
 
 async function running(name: string): Promise<ServerStatus> {
-  return waitFor(() => {
-    const s = statusOf(name);
-    return s?.state === 'running' ? s : undefined;
-  }, 45_000, `${name} running (last: ${JSON.stringify(statusOf(name))})`);
+  return waitFor(
+    () => {
+      const s = statusOf(name);
+      return s?.state === 'running' ? s : undefined;
+    },
+    45_000,
+    `${name} running (last: ${JSON.stringify(statusOf(name))})`,
+  );
 }
 
 beforeEach(() => {
@@ -45,7 +49,9 @@ describe('core: trust and supervision with real servers', () => {
     expect(core.supervisor()?.statusOf('everything')).toBeUndefined();
 
     const approval = core.approve('everything');
-    expect(approval.launch[0]).toBe(`command: ${everythingServer().command} ${everythingServer().args.join(' ')}`);
+    expect(approval.launch[0]).toBe(
+      `command: ${everythingServer().command} ${everythingServer().args.join(' ')}`,
+    );
     const s = await running('everything');
     expect(s.pid).toBeGreaterThan(0);
     const tools = await waitFor(() => statusOf('everything')?.toolCount, 10_000, 'tool count');
@@ -75,7 +81,7 @@ describe('core: trust and supervision with real servers', () => {
     // Change a: it goes back to pending (config changed), b keeps running untouched.
     t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '2' } }, b } });
     await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'a pending after edit');
-    await waitFor(() => !isAlive(pidA!), 10_000, 'old a process gone');
+    await waitFor(() => !isAlive(defined(pidA, 'pid of a')), 10_000, 'old a process gone');
     expect(statusOf('b')).toMatchObject({ state: 'running', pid: pidB });
     core.approve('a');
     const newA = await running('a');
@@ -90,7 +96,7 @@ describe('core: trust and supervision with real servers', () => {
 
     // Removing a server stops it.
     t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '2' } } } });
-    await waitFor(() => !isAlive(pidB!), 10_000, 'b stopped after removal');
+    await waitFor(() => !isAlive(defined(pidB, 'pid of b')), 10_000, 'b stopped after removal');
     expect(statusOf('b')).toBeUndefined();
     expect(statusOf('a')?.pid).toBe(newA.pid);
   });
@@ -104,7 +110,7 @@ describe('core: trust and supervision with real servers', () => {
     await waitFor(() => core.status().configError, 10_000, 'config error reported');
     expect(core.status().configError).toMatch(/^servers\.json:1:\d+: not valid JSON/);
     expect(statusOf('a')).toMatchObject({ state: 'running', pid });
-    expect(isAlive(pid!)).toBe(true);
+    expect(isAlive(defined(pid, 'pid of a'))).toBe(true);
   });
 
   it('deny keeps a server from running until its config changes', async () => {
@@ -120,7 +126,12 @@ describe('core: trust and supervision with real servers', () => {
 
   it('refuses a literal secret in env with the one-step fix, and never starts it', async () => {
     t.writeServers({
-      mcpServers: { gh: { ...fixtureServer('env-echo-server.mjs'), env: { GITHUB_TOKEN: 'ghp_8fK2mQ9xLr4TzW7bN1vC5yH3jD6sA0pE2uRt' } } },
+      mcpServers: {
+        gh: {
+          ...fixtureServer('env-echo-server.mjs'),
+          env: { GITHUB_TOKEN: 'ghp_8fK2mQ9xLr4TzW7bN1vC5yH3jD6sA0pE2uRt' },
+        },
+      },
     });
     await startCore();
     const s = statusOf('gh');
@@ -134,7 +145,11 @@ describe('core: trust and supervision with real servers', () => {
     t.writeServers({ mcpServers: { ghost: { command: 'definitely-not-installed-xyz' } } });
     await startCore();
     core.approve('ghost');
-    const s = await waitFor(() => (statusOf('ghost')?.state === 'error' ? statusOf('ghost') : undefined), 10_000, 'error state');
+    const s = await waitFor(
+      () => (statusOf('ghost')?.state === 'error' ? statusOf('ghost') : undefined),
+      10_000,
+      'error state',
+    );
     expect(s.lastError).toContain('command "definitely-not-installed-xyz" was not found');
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { quitSequence } from '../../../electron/desktop/quit.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { defined, everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
@@ -28,12 +28,16 @@ describe('quitting the app', () => {
     headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
     headless.core.approve('everything');
     headless.core.approve('family');
-    const running = await waitFor(() => {
-      const servers = headless!.core.status().servers;
-      return servers.every((s) => s.state === 'running') ? servers : undefined;
-    }, 45_000, 'both running');
+    const running = await waitFor(
+      () => {
+        const servers = headless?.core.status().servers ?? [];
+        return servers.every((s) => s.state === 'running') ? servers : undefined;
+      },
+      45_000,
+      'both running',
+    );
     const { grandchild } = JSON.parse(readFileSync(pidsFile, 'utf8')) as { grandchild: number };
-    const pids = [...running.map((s) => s.pid!), grandchild];
+    const pids = [...running.map((s) => defined(s.pid, `pid of ${s.name}`)), grandchild];
     for (const pid of pids) expect(isAlive(pid)).toBe(true);
 
     const exits: number[] = [];
@@ -41,7 +45,7 @@ describe('quitting the app', () => {
     const quit = quitSequence({
       stopCore: async () => {
         stops++;
-        await headless!.stop();
+        await headless?.stop();
       },
       exit: (code) => exits.push(code),
     });

@@ -40,7 +40,8 @@ describe('servers.json parsing', () => {
   });
 
   it('reports a wrong type with the server, the field path and its line/column', () => {
-    const text = '{\n  "mcpServers": {\n    "github": {\n      "command": "npx",\n      "args": "-y server-github"\n    }\n  }\n}';
+    const text =
+      '{\n  "mcpServers": {\n    "github": {\n      "command": "npx",\n      "args": "-y server-github"\n    }\n  }\n}';
     expect(problemsOf(text)).toBe(
       'servers.json:5:7: server "github", field "args": Invalid input: expected array, received string',
     );
@@ -51,7 +52,9 @@ describe('servers.json parsing', () => {
     expect(problemsOf(text)).toBe(
       'servers.json:1:24: server "gh", field "command": command must be a program, not a shell command line: put arguments in "args"',
     );
-    expect(problemsOf('{"mcpServers": {"gh": {"command": "server;rm"}}}')).toContain('put arguments in "args"');
+    expect(problemsOf('{"mcpServers": {"gh": {"command": "server;rm"}}}')).toContain(
+      'put arguments in "args"',
+    );
   });
 
   it('names unknown fields, so a typo is not silently ignored', () => {
@@ -61,16 +64,26 @@ describe('servers.json parsing', () => {
   });
 
   it('requires exactly one of command and url', () => {
-    expect(problemsOf('{"mcpServers": {"x": {"args": []}}}')).toContain('needs "command" (a local program) or "url"');
-    expect(problemsOf('{"mcpServers": {"x": {"command": "a", "url": "https://e.com"}}}')).toContain('has both');
+    expect(problemsOf('{"mcpServers": {"x": {"args": []}}}')).toContain(
+      'needs "command" (a local program) or "url"',
+    );
+    expect(problemsOf('{"mcpServers": {"x": {"command": "a", "url": "https://e.com"}}}')).toContain(
+      'has both',
+    );
   });
 
   it('rejects server names that cannot be URL segments or tool prefixes', () => {
-    expect(problemsOf('{"mcpServers": {"my server": {"command": "a"}}}')).toContain('server name "my server"');
+    expect(problemsOf('{"mcpServers": {"my server": {"command": "a"}}}')).toContain(
+      'server name "my server"',
+    );
   });
 
   it('rejects non-http urls and unknown editors', () => {
-    expect(problemsOf('{"mcpServers": {"x": {"url": "file:///etc/passwd"}}}')).toContain('url must be an http');
-    expect(problemsOf('{"mcpServers": {"x": {"command": "a", "editors": ["notepad"]}}}')).toContain('field "editors.0"');
+    expect(problemsOf('{"mcpServers": {"x": {"url": "file:///etc/passwd"}}}')).toContain(
+      'url must be an http',
+    );
+    expect(problemsOf('{"mcpServers": {"x": {"command": "a", "editors": ["notepad"]}}}')).toContain(
+      'field "editors.0"',
+    );
   });
 });

@@ -31,6 +31,8 @@ describe('resolveCommand', () => {
   });
 
   it('resolves a relative path against the server cwd', () => {
-    expect(resolveCommand('./bin/server', { path: '', cwd: join(dir, 'proj'), platform: 'linux' })).toBe(local);
+    expect(resolveCommand('./bin/server', { path: '', cwd: join(dir, 'proj'), platform: 'linux' })).toBe(
+      local,
+    );
   });
 });
