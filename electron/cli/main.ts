@@ -1,19 +1,6 @@
 import { describeError, UserError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
-import { approveCommand, denyCommand } from './commands/trust.ts';
-import { addCommand, removeCommand } from './commands/servers.ts';
-import { lifecycleCommand } from './commands/lifecycle.ts';
-import { logsCommand } from './commands/logs.ts';
-import { secretCommand } from './commands/secret.ts';
-import { serveCommand } from './commands/serve.ts';
-import { statusCommand } from './commands/status.ts';
-import { tokenCommand } from './commands/token.ts';
-import { uiCommand } from './commands/ui.ts';
-import { backupsCommand } from './commands/backups.ts';
-import { importCommand } from './commands/import.ts';
-import { syncCommand } from './commands/sync.ts';
-import { unsyncCommand } from './commands/unsync.ts';
 import type { CliContext } from './context.ts';
 import { processOutput, UsageError } from './output.ts';
 
@@ -40,25 +27,34 @@ Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 
 
 type Command = (ctx: CliContext, argv: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  status: statusCommand,
-  approve: approveCommand,
-  deny: denyCommand,
-  start: (ctx, argv) => lifecycleCommand(ctx, 'start', argv),
-  stop: (ctx, argv) => lifecycleCommand(ctx, 'stop', argv),
-  restart: (ctx, argv) => lifecycleCommand(ctx, 'restart', argv),
-  logs: logsCommand,
-  add: addCommand,
-  remove: removeCommand,
-  secret: secretCommand,
-  token: tokenCommand,
-  ui: uiCommand,
-  sync: syncCommand,
-  unsync: unsyncCommand,
-  import: importCommand,
-  backups: backupsCommand,
+// Each command loads only its own modules: `status` need not load the bridge, editors and UI that
+// `serve` does (module loading is most of a CLI start-up).
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.ts')).serveCommand,
+  status: async () => (await import('./commands/status.ts')).statusCommand,
+  approve: async () => (await import('./commands/trust.ts')).approveCommand,
+  deny: async () => (await import('./commands/trust.ts')).denyCommand,
+  start: lifecycle('start'),
+  stop: lifecycle('stop'),
+  restart: lifecycle('restart'),
+  logs: async () => (await import('./commands/logs.ts')).logsCommand,
+  add: async () => (await import('./commands/servers.ts')).addCommand,
+  remove: async () => (await import('./commands/servers.ts')).removeCommand,
+  secret: async () => (await import('./commands/secret.ts')).secretCommand,
+  token: async () => (await import('./commands/token.ts')).tokenCommand,
+  ui: async () => (await import('./commands/ui.ts')).uiCommand,
+  sync: async () => (await import('./commands/sync.ts')).syncCommand,
+  unsync: async () => (await import('./commands/unsync.ts')).unsyncCommand,
+  import: async () => (await import('./commands/import.ts')).importCommand,
+  backups: async () => (await import('./commands/backups.ts')).backupsCommand,
 };
+
+function lifecycle(action: 'start' | 'stop' | 'restart'): () => Promise<Command> {
+  return async () => {
+    const { lifecycleCommand } = await import('./commands/lifecycle.ts');
+    return (ctx, argv) => lifecycleCommand(ctx, action, argv);
+  };
+}
 
 export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext {
   let keychain: OsKeychain | undefined;
@@ -78,12 +74,13 @@ export async function main(argv: string[], ctx: CliContext = defaultContext()): 
     ctx.output.out(HELP);
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = COMMANDS[name];
+  if (!load) {
     ctx.output.err(`switchboard: unknown command "${name}"\n\n${HELP}`);
     return 2;
   }
   try {
+    const command = await load();
     return await command(ctx, rest);
   } catch (err) {
     if (

@@ -18,6 +18,7 @@ import { removePidFile, writePidFile } from './pid-files.ts';
 import { spawnProcess, SpawnError, type ExitInfo, type ServerProcess } from './process-group.ts';
 import { isGroupAlive, processStartToken } from './process-table.ts';
 import { ProcessTransport } from './process-transport.ts';
+import type { StartGate } from './start-gate.ts';
 import type { DesiredServer, LaunchPlan, SupervisedStatus, SupervisorTimings } from './types.ts';
 
 export interface ClientInfo {
@@ -34,6 +35,8 @@ export interface ServerRunnerOptions {
   runDir: string | null;
   random?: Random;
   clientInfo?: ClientInfo;
+  /** shared by the supervisor's runners: bounds how many servers start at once (default: no bound) */
+  startGate?: StartGate;
 }
 
 export interface ServerRunnerEvents {
@@ -66,6 +69,8 @@ interface Attempt {
   pingMisses: number;
   toolsSeq: number;
   stderr: LogStream | null;
+  /** gives back this attempt's start slot (no-op when it holds none) */
+  releaseStart: () => void;
 }
 
 class InitializeTimeout extends Error {}
@@ -89,6 +94,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly #runDir: string | null;
   readonly #clientInfo: ClientInfo;
   readonly #backoff: BackoffPolicy;
+  readonly #startGate: StartGate | undefined;
   #desired: DesiredServer;
 
   #state: ServerState = 'stopped';
@@ -120,6 +126,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#runDir = options.runDir;
     this.#clientInfo = options.clientInfo ?? { name: 'switchboard', version: '0.0.0' };
     this.#backoff = new BackoffPolicy(options.timings, options.random);
+    this.#startGate = options.startGate;
   }
 
   get status(): SupervisedStatus {
@@ -235,6 +242,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       pingMisses: 0,
       toolsSeq: 0,
       stderr: null,
+      releaseStart: () => {},
     };
     this.#attempt = attempt;
     this.#client = null;
@@ -248,6 +256,13 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   async #run(attempt: Attempt): Promise<void> {
     await this.#settle();
     if (!this.#isCurrent(attempt)) return;
+    if (this.#startGate) {
+      attempt.releaseStart = await this.#startGate.acquire();
+      if (!this.#isCurrent(attempt)) {
+        attempt.releaseStart();
+        return;
+      }
+    }
     let plan: LaunchPlan;
     try {
       plan = await this.#desired.prepare();
@@ -355,6 +370,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     }
 
     this.#client = client;
+    attempt.releaseStart();
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });
     this.#log.lifecycle(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
@@ -533,6 +549,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   /** Marks the attempt over and tears it down in the background; #idle settles when it is gone. */
   #endAttempt(attempt: Attempt): void {
     attempt.ended = true;
+    attempt.releaseStart();
     if (this.#attempt === attempt) this.#client = null;
     this.#tools = [];
     this.#track(this.#teardown(attempt));

@@ -9,6 +9,7 @@ import { ServerLog } from '../logs/server-log.ts';
 import type { Random } from './backoff.ts';
 import { reapOrphans, type ReapedOrphan } from './pid-files.ts';
 import { ServerRunner, type ClientInfo } from './server-runner.ts';
+import { StartGate } from './start-gate.ts';
 import {
   DEFAULT_TIMINGS,
   type DesiredServer,
@@ -29,6 +30,8 @@ export interface SupervisorOptions {
   /** rotation of each server's log file (default 1 MiB, 3 old files) */
   logFile?: { maxBytes?: number; keep?: number };
   clientInfo?: ClientInfo;
+  /** servers starting at once (default 8); the others wait their turn in state `starting` */
+  startConcurrency?: number;
 }
 
 export interface SupervisorEvents {
@@ -55,6 +58,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   readonly #ringCapacity: number | undefined;
   readonly #logFile: { maxBytes?: number; keep?: number };
   readonly #clientInfo: ClientInfo | undefined;
+  readonly #startGate: StartGate;
   readonly #runners = new Map<string, ServerRunner>();
   readonly #logs = new Map<string, ServerLog>();
   #reaping: Promise<ReapedOrphan[]> | null = null;
@@ -71,6 +75,11 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     this.#ringCapacity = options.ringCapacity;
     this.#logFile = options.logFile ?? {};
     this.#clientInfo = options.clientInfo;
+    this.#startGate = new StartGate({
+      limit: options.startConcurrency ?? 8,
+      maxHoldMs: this.#timings.startSlotMaxMs,
+      clock: this.#clock,
+    });
   }
 
   /**
@@ -181,6 +190,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
       random: this.#random,
       log: this.#logFor(server.name),
       runDir: this.#runDir,
+      startGate: this.#startGate,
       ...(this.#clientInfo ? { clientInfo: this.#clientInfo } : {}),
     });
     runner.on('status', (status) => this.emit('status', status));

@@ -48,6 +48,8 @@ export interface SupervisorTimings {
   crashLoopWindowMs: number; // 5 min
   stopStdinGraceMs: number; // 2 s
   stopTermGraceMs: number; // 3 s
+  /** longest a starting server keeps its start slot (see StartGate) */
+  startSlotMaxMs: number; // 5 s
 }
 
 export const DEFAULT_TIMINGS: SupervisorTimings = {
@@ -63,6 +65,7 @@ export const DEFAULT_TIMINGS: SupervisorTimings = {
   crashLoopWindowMs: 5 * 60_000,
   stopStdinGraceMs: 2_000,
   stopTermGraceMs: 3_000,
+  startSlotMaxMs: 5_000,
 };
 
 export type SupervisedStatus = Omit<ServerStatus, 'fingerprint'> & { fingerprint: string };
