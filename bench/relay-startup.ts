@@ -2,7 +2,7 @@
 // exactly as Claude Desktop does, write `initialize` on its stdin at once, and time spawn → the first
 // answer on its stdout. Budget (design.md): start to first answered request <= 150 ms.
 //
-//   node bench/relay-startup.ts [--runs N] [--real]
+//   node bench/relay-startup.ts [--runs N] [--real] [--quick]
 //
 // Default: the relay talks to a minimal local HTTP stub that answers `initialize` the way the bridge's
 // /mcp/<server> does, so the figure is the relay's own cost (process start, config and token read,
@@ -43,9 +43,13 @@ const INITIALIZE = JSON.stringify({
 
 const { values } = parseArgs({
   args: benchArgs(),
-  options: { runs: { type: 'string', default: '20' }, real: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    real: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+  },
 });
-const runs = Number(values.runs);
+const runs = values.quick ? 5 : Number(values.runs);
 const loadStart = loadavg();
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-relay-bench-'));

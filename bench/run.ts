@@ -26,6 +26,9 @@ import {
 const BENCHES = [
   { name: 'serve-startup', timeoutMs: 20 * 60_000 },
   { name: 'crash-cpu', timeoutMs: 10 * 60_000 },
+  { name: 'bridge', timeoutMs: 20 * 60_000 },
+  { name: 'relay-startup', timeoutMs: 5 * 60_000 },
+  { name: 'editor-sync', timeoutMs: 5 * 60_000 },
 ] as const;
 
 const { values: opts } = parseArgs({
