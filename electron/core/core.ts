@@ -121,6 +121,9 @@ export class Core {
     this.#entries = new Map(
       [...result.servers].map(([name, config]) => [name, serverEntry(name, config, lookup)]),
     );
+    // A server removed from a valid file loses its approval: adding it back asks again. A missing or
+    // empty file forgets nothing (more likely a mistake or a save in progress than a wish).
+    if (result.text.trim() !== '') this.state.forgetAllExcept(new Set(this.#entries.keys()));
   }
 
   async start(): Promise<void> {

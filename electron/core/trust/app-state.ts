@@ -83,13 +83,22 @@ export class AppStateStore {
     this.#write(state);
   }
 
-  /** Forgets a removed server, so re-adding it later asks again. */
-  forget(name: string): void {
+  /**
+   * Forgets the trust decisions of servers no longer configured, so re-adding one asks again (even
+   * with the same config). Returns the names forgotten; writes only when there are any.
+   */
+  forgetAllExcept(configured: ReadonlySet<string>): string[] {
     const state = this.read();
-    if (!(name in state.approvals) && !(name in state.denials)) return;
-    state.approvals = without(state.approvals, name);
-    state.denials = without(state.denials, name);
+    const gone = [...new Set([...Object.keys(state.approvals), ...Object.keys(state.denials)])].filter(
+      (name) => !configured.has(name),
+    );
+    if (gone.length === 0) return [];
+    for (const name of gone) {
+      state.approvals = without(state.approvals, name);
+      state.denials = without(state.denials, name);
+    }
     this.#write(state);
+    return gone;
   }
 
   setToolsHash(name: string, toolsHash: string): void {

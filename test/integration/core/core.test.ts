@@ -124,6 +124,25 @@ describe('core: trust and supervision with real servers', () => {
     await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'pending again after change');
   });
 
+  it('asks again for a server that was removed and added back, even with the identical config', async () => {
+    const a = fixtureServer('env-echo-server.mjs');
+    const b = fixtureServer('env-echo-server.mjs', 'B_VALUE');
+    t.writeServers({ mcpServers: { a, b } });
+    await startCore();
+    core.approve('a');
+    core.approve('b');
+    const pidA = (await running('a')).pid;
+
+    t.writeServers({ mcpServers: { b } });
+    await waitFor(() => !isAlive(defined(pidA, 'pid of a')), 10_000, 'a stopped after removal');
+    t.writeServers({ mcpServers: { a, b } });
+    await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'a pending again');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(core.supervisor()?.statusOf('a')).toBeUndefined();
+    expect(statusOf('b')?.state).toBe('running');
+    expect(readFileSync(t.home.stateFile, 'utf8')).not.toContain('"a"');
+  });
+
   it('refuses a literal secret in env with the one-step fix, and never starts it', async () => {
     t.writeServers({
       mcpServers: {
