@@ -5,39 +5,65 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const SEPARATOR = '__';
 const MAX = 64;
 
-/**
- * Names for the aggregate endpoint: `<server>__<tool>`, made valid and at most 64 characters. A name
- * that has to be changed (invalid characters, too long) or would collide gets a short hash of the
- * original pair, so the same server/tool pair always gets the same name and no two pairs share one.
- */
-export function aggregateNames(
-  pairs: readonly { server: string; tool: string }[],
-): Map<string, { server: string; tool: string }> {
-  const byName = new Map<string, { server: string; tool: string }>();
-  const pending: { server: string; tool: string }[] = [];
-  for (const pair of pairs) {
-    const plain = `${pair.server}${SEPARATOR}${pair.tool}`;
-    if (TOOL_NAME_PATTERN.test(plain) && !byName.has(plain)) byName.set(plain, pair);
-    else pending.push(pair);
-  }
-  // Changed names come second, so a plain name never loses its spelling to a shortened one.
-  for (const pair of pending) {
-    for (let salt = 0; ; salt++) {
-      const name = shortened(pair.server, pair.tool, salt);
-      if (!byName.has(name)) {
-        byName.set(name, pair);
-        break;
-      }
-    }
-  }
-  return byName;
+export interface NamePair {
+  server: string;
+  /** the tool's (or prompt's) own name on its server */
+  tool: string;
 }
 
-function shortened(server: string, tool: string, salt: number): string {
-  const hash = createHash('sha256').update(`${server}\0${tool}\0${salt}`).digest('hex').slice(0, 8);
+/**
+ * Names for the aggregate endpoint: `<server>__<tool>` when that is valid and no other pair wants the
+ * same name; otherwise a shortened, cleaned form with a hash of the pair. Every pair in a clash gets
+ * the hashed form, never just the later one: so a pair's name depends only on the pair and on which
+ * pairs clash (never on list order), and a name an editor already knows never silently starts pointing
+ * at another server's tool when a clashing one appears (it stops resolving instead).
+ */
+export function aggregateNames(pairs: readonly NamePair[]): Map<string, NamePair> {
+  // Level 0 is the plain name, level n ≥ 1 the hashed form salted with n; a pair's level only rises.
+  const entries = new Map<string, { pair: NamePair; level: number }>();
+  for (const pair of pairs) {
+    const key = `${pair.server}\0${pair.tool}`;
+    if (!entries.has(key)) {
+      const plain = `${pair.server}${SEPARATOR}${pair.tool}`;
+      entries.set(key, { pair, level: TOOL_NAME_PATTERN.test(plain) ? 0 : 1 });
+    }
+  }
+  // Raise every member of every clash together until no two pairs share a name. Each round depends
+  // only on the set of pairs and their levels; hashed names clash only by hash collision, so this
+  // ends within a round or two.
+  for (;;) {
+    const byName = new Map<string, { pair: NamePair; level: number }[]>();
+    for (const entry of entries.values()) {
+      const name = nameAt(entry.pair, entry.level);
+      const group = byName.get(name);
+      if (group) group.push(entry);
+      else byName.set(name, [entry]);
+    }
+    let clashes = false;
+    for (const group of byName.values()) {
+      if (group.length < 2) continue;
+      clashes = true;
+      for (const entry of group) entry.level++;
+    }
+    if (!clashes) {
+      const result = new Map<string, NamePair>();
+      for (const [name, group] of byName) {
+        const only = group[0];
+        if (only) result.set(name, only.pair);
+      }
+      return result;
+    }
+  }
+}
+
+function nameAt(pair: NamePair, level: number): string {
+  if (level === 0) return `${pair.server}${SEPARATOR}${pair.tool}`;
+  const hash = createHash('sha256')
+    .update(`${pair.server}\0${pair.tool}\0${level}`)
+    .digest('hex')
+    .slice(0, 10);
   const clean = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '_');
   const suffix = `_${hash}`;
-  const room = MAX - suffix.length;
-  const full = `${clean(server)}${SEPARATOR}${clean(tool)}`;
-  return `${full.slice(0, room)}${suffix}`;
+  const full = `${clean(pair.server)}${SEPARATOR}${clean(pair.tool)}`;
+  return `${full.slice(0, MAX - suffix.length)}${suffix}`;
 }
