@@ -66,7 +66,8 @@ export const UiErrorBodySchema = z.object({
 });
 
 export const SecretFindingSchema = z.object({
-  field: z.enum(['env', 'headers']),
+  field: z.enum(['env', 'headers', 'args', 'url']),
+  /** what the fix (secret move) takes: the env variable, the header, `args[N]` or `url` */
   key: z.string(),
   reason: z.string(),
 });
@@ -124,7 +125,7 @@ export const ApprovalsResponseSchema = z.object({ approvals: z.array(ApprovalVie
 
 export const SecretUseSchema = z.object({
   server: z.string(),
-  field: z.enum(['env', 'headers']),
+  field: z.enum(['env', 'headers', 'args', 'url']),
   key: z.string(),
 });
 export const SecretInfoSchema = z.object({

@@ -1,7 +1,7 @@
 import { isRemote } from '../../shared/schema/servers.ts';
 import { UserError } from './errors.ts';
 import type { Keychain } from './secrets/keychain.ts';
-import { resolveRecord } from './secrets/references.ts';
+import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
 import type { LaunchPlan } from './supervisor/types.ts';
 import { resolveCommand } from './trust/resolve-command.ts';
@@ -21,14 +21,16 @@ export interface LaunchDeps {
  */
 export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promise<LaunchPlan> {
   const { config, name } = entry;
+  const context = { keychain: deps.keychain, env: deps.env, server: name };
   if (isRemote(config)) {
-    const headers = await resolveRecord(config.headers, {
-      keychain: deps.keychain,
-      env: deps.env,
-      server: name,
-      field: 'header',
-    });
-    return { transport: 'http', url: config.url, headers: headers.values, redact: headers.secrets };
+    const headers = await resolveRecord(config.headers, { ...context, field: 'header' });
+    const url = await resolveValue(config.url, 'url', { ...context, field: 'url' });
+    return {
+      transport: 'http',
+      url: url.value,
+      headers: headers.values,
+      redact: [...new Set([...headers.secrets, ...url.secrets])],
+    };
   }
   const cwd = config.cwd ?? deps.home;
   const command = resolveCommand(config.command, {
@@ -51,11 +53,12 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
       },
     );
   }
-  const env = await resolveRecord(config.env, {
-    keychain: deps.keychain,
-    env: deps.env,
-    server: name,
-    field: 'env',
+  const env = await resolveRecord(config.env, { ...context, field: 'env' });
+  // A secret in args is on the child's command line while it runs (visible to `ps` on this machine);
+  // env is the better place when the server reads one, but a reference beats the literal in a file.
+  const args = await resolveRecord(Object.fromEntries(config.args.map((arg, i) => [`args[${i}]`, arg])), {
+    ...context,
+    field: 'arg',
   });
   const inherited = Object.fromEntries(
     Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
@@ -64,9 +67,9 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
   return {
     transport: 'stdio',
     command,
-    args: config.args,
+    args: config.args.map((_, i) => args.values[`args[${i}]`] ?? ''),
     cwd,
     env: { ...inherited, ...env.values },
-    redact: env.secrets,
+    redact: [...new Set([...env.secrets, ...args.secrets])],
   };
 }

@@ -1,6 +1,6 @@
 import { isRemote, type ServerConfig } from '../../shared/schema/servers.ts';
 import type { LaunchConfig } from '../../shared/schema/state.ts';
-import { findLiteralSecrets } from './secrets/detect.ts';
+import { findLiteralSecrets, type SecretFinding } from './secrets/detect.ts';
 import { fingerprintOf, launchConfigOf } from './trust/fingerprint.ts';
 import { resolveCommand, type CommandLookup } from './trust/resolve-command.ts';
 
@@ -28,9 +28,16 @@ export function serverEntry(
       : findings
           .map(
             (f) =>
-              `${f.field === 'env' ? 'env' : 'header'} ${f.key} holds a literal secret (${f.reason}); ` +
+              `${secretPlace(f)} holds a literal secret (${f.reason}); ` +
               `move it to the keychain: switchboard secret move ${name} ${f.key}`,
           )
           .join('; ');
   return { name, config, launch, fingerprint: fingerprintOf(launch), refusal };
+}
+
+/** "env GITHUB_TOKEN", "header Authorization", "args[3]", "url" */
+function secretPlace(finding: SecretFinding): string {
+  if (finding.field === 'env') return `env ${finding.key}`;
+  if (finding.field === 'headers') return `header ${finding.key}`;
+  return finding.key;
 }

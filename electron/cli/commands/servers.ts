@@ -3,6 +3,8 @@ import { ServerConfigSchema, type ServerConfigInput } from '../../../shared/sche
 import { removeServer, setServer } from '../../core/config/edit.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
+import { findLiteralSecrets } from '../../core/secrets/detect.ts';
+import { storeLiteralSecrets } from '../../core/secrets/store-literals.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
@@ -28,7 +30,7 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
   });
   const name = positionals[0];
   if (!name || positionals.length !== 1) throw new UsageError(ADD_USAGE);
-  let config: ServerConfigInput;
+  let config: ServerConfigInput & Record<string, unknown>;
   if (values.url !== undefined) {
     if (commandLine.length)
       throw new UsageError(`a server is either a URL or a command, not both\n${ADD_USAGE}`);
@@ -48,8 +50,14 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
     throw new UserError(`${ctx.home.serversFile} has errors; fix them first (see: switchboard status)`);
   }
   const replacing = existing.servers.has(name);
+  // A token pasted on the command line goes to the keychain; servers.json only gets the reference.
+  const findings = findLiteralSecrets(config);
+  const stored = findings.length ? await storeLiteralSecrets(name, config, findings, ctx.keychain()) : [];
   setServer(ctx.home.serversFile, name, config);
   ctx.output.out(`${replacing ? 'Updated' : 'Added'} "${name}" in ${ctx.home.serversFile}.`);
+  for (const s of stored) {
+    ctx.output.out(`${s.key} looked like a secret: stored in the keychain as \${secret:${s.name}}.`);
+  }
   ctx.output.out(`It needs your approval before it runs: switchboard approve ${name}`);
   return 0;
 }

@@ -21,7 +21,6 @@ import {
   type EditorView,
   type EditorsResponse,
   type EditorsSyncResult,
-  type SecretFinding,
   type SecretInfo,
   type ServerConfigView,
   type Settings,
@@ -33,7 +32,7 @@ import type { EditorSyncService } from '../editors/service.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
-import { findLiteralSecrets } from '../secrets/detect.ts';
+import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
 import { listReferences } from '../secrets/references.ts';
@@ -181,7 +180,13 @@ export function createUiRoutes(options: UiRoutesOptions) {
   function configView(name: string): ServerConfigView {
     const config = requireExisting(name);
     const literalSecrets = literalSecretsOf(config);
-    return { name, config: withSecretsHidden(config, literalSecrets), literalSecrets, file };
+    return {
+      name,
+      config: withSecretsHidden(config, literalSecrets),
+      // where and why, as the shared schema says; offsets into a secret stay on this side
+      literalSecrets: literalSecrets.map(({ field, key, reason }) => ({ field, key, reason })),
+      file,
+    };
   }
 
   async function save(req: IncomingMessage, name: string): Promise<{ ok: true }> {
@@ -441,12 +446,18 @@ type JsonObject = Record<string, unknown>;
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The entry with every literal secret replaced by HIDDEN_SECRET: the UI never gets the value. */
-function withSecretsHidden(config: unknown, findings: SecretFinding[]): unknown {
+function withSecretsHidden(config: unknown, findings: LiteralSecret[]): unknown {
   if (!isObject(config) || findings.length === 0) return config;
   const out: JsonObject = { ...config };
-  for (const { field, key } of findings) {
-    const record = out[field];
-    if (isObject(record)) out[field] = { ...record, [key]: HIDDEN_SECRET };
+  for (const { path } of findings) {
+    const [field, key] = path;
+    if (field === 'url') out.url = HIDDEN_SECRET;
+    else if (field === 'args' && Array.isArray(out.args) && typeof key === 'number') {
+      out.args = out.args.map((arg: unknown, i) => (i === key ? HIDDEN_SECRET : arg));
+    } else if (typeof field === 'string' && typeof key === 'string') {
+      const record = out[field];
+      if (isObject(record)) out[field] = { ...record, [key]: HIDDEN_SECRET };
+    }
   }
   return out;
 }
@@ -471,10 +482,31 @@ function withSecretsRestored(sent: unknown, current: unknown): unknown {
     }
     out[field] = restored;
   }
+  if (out.url === HIDDEN_SECRET) {
+    if (typeof current.url !== 'string')
+      throw new ValidationError('url: type the address again', [{ path: ['url'], message: 'type it again' }]);
+    out.url = current.url;
+  }
+  if (Array.isArray(out.args)) {
+    // Placeholders stand for the file's hidden args in order, even if args were added around them.
+    const hidden = literalSecretsOf(current)
+      .filter((f) => f.field === 'args')
+      .map((f) => (Array.isArray(current.args) ? current.args[Number(f.path[1])] : undefined));
+    let next = 0;
+    out.args = out.args.map((arg: unknown, i) => {
+      if (arg !== HIDDEN_SECRET) return arg;
+      const original = hidden[next++];
+      if (typeof original !== 'string')
+        throw new ValidationError(`args[${i}]: type the value again`, [
+          { path: ['args', i], message: 'type the value again' },
+        ]);
+      return original;
+    });
+  }
   return out;
 }
 
-function literalSecretsOf(config: unknown): SecretFinding[] {
+function literalSecretsOf(config: unknown): LiteralSecret[] {
   if (typeof config !== 'object' || config === null) return [];
   const strings = (value: unknown): Record<string, string> | undefined => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
@@ -483,7 +515,14 @@ function literalSecretsOf(config: unknown): SecretFinding[] {
     );
   };
   const record = config as Record<string, unknown>;
-  return findLiteralSecrets({ env: strings(record.env), headers: strings(record.headers) });
+  return findLiteralSecrets({
+    env: strings(record.env),
+    headers: strings(record.headers),
+    args: Array.isArray(record.args)
+      ? record.args.filter((a): a is string => typeof a === 'string')
+      : undefined,
+    url: typeof record.url === 'string' ? record.url : undefined,
+  });
 }
 
 function toolInfo(tool: Tool): ToolInfo {

@@ -9,10 +9,9 @@ import { setServer } from '../config/edit.ts';
 import { readServersFile } from '../config/servers-file.ts';
 import { UserError } from '../errors.ts';
 import type { HomePaths } from '../home.ts';
-import { findLiteralSecrets } from '../secrets/detect.ts';
+import { findLiteralSecrets, type SecretFinding } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { defaultSecretName } from '../secrets/move.ts';
-import { hasReference, secretReference } from '../secrets/references.ts';
+import { storeLiteralSecrets } from '../secrets/store-literals.ts';
 import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import type { SecretSpan } from './backups.ts';
@@ -35,8 +34,8 @@ export interface ImportCandidate {
   duplicateOf: string | undefined;
   /** servers.json already has it (same command and args, or URL) under `name` */
   existing: boolean;
-  /** env variables / headers holding literal secrets, which move into the keychain */
-  secrets: { field: 'env' | 'headers'; key: string; reason: string }[];
+  /** literal secrets (in env, headers, args or the url), which move into the keychain */
+  secrets: SecretFinding[];
 }
 
 export interface ImportScan {
@@ -120,7 +119,9 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
       }
       candidate.server = found;
       candidate.secrets = findLiteralSecrets(
-        found.kind === 'stdio' ? { env: found.env } : { headers: found.headers },
+        found.kind === 'stdio'
+          ? { env: found.env, args: found.args }
+          : { headers: found.headers, url: found.url },
       );
       const id = identity(found);
       const already = known.get(id);
@@ -150,7 +151,7 @@ function importProblem(server: ForeignServer): string | undefined {
   const values = server.kind === 'stdio' ? Object.values(server.env) : Object.values(server.headers);
   if (values.some((v) => /\$\{input:/.test(v)))
     return 'it asks VS Code for a value (${input:…}); add it by hand with a secret';
-  const config = configOf(server, {});
+  const config = configOf(server);
   const checked = ServerConfigSchema.safeParse(config);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -175,18 +176,15 @@ function freeName(entry: string, editor: EditorId, taken: ReadonlySet<string>): 
   }
 }
 
-function configOf(server: ForeignServer, replaced: Record<string, string>): ServerConfigInput {
-  if (server.kind === 'remote') return { url: server.url, headers: { ...server.headers, ...replaced } };
+function configOf(server: ForeignServer): ServerConfigInput & Record<string, unknown> {
+  if (server.kind === 'remote') return { url: server.url, headers: { ...server.headers } };
   return {
     command: server.command,
-    args: server.args,
-    env: { ...server.env, ...replaced },
+    args: [...server.args],
+    env: { ...server.env },
     ...(server.cwd ? { cwd: server.cwd } : {}),
   };
 }
-
-/** "Bearer abc" → keep "Bearer " in the file, store "abc" (as `secret move` does). */
-const AUTH_SCHEME = /^((?:bearer|basic|token|bot|digest|apikey)\s+)(\S[\s\S]*)$/i;
 
 export interface ImportResult {
   /** servers added to servers.json (and approved) */
@@ -229,20 +227,10 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
       continue;
     }
     if (c.existing || c.duplicateOf !== undefined) continue;
-    const values = c.server.kind === 'stdio' ? c.server.env : c.server.headers;
-    const replaced: Record<string, string> = {};
-    for (const finding of c.secrets) {
-      const current = values[finding.key];
-      if (current === undefined || hasReference(current)) continue;
-      const scheme = finding.field === 'headers' ? AUTH_SCHEME.exec(current) : null;
-      const prefix = scheme?.[1] ?? '';
-      const secret = scheme?.[2] ?? current;
-      const name = await freeSecretName(keychain, defaultSecretName(c.name, finding.key), secret);
-      if ((await keychain.get(name)) === undefined) await keychain.set(name, secret);
-      replaced[finding.key] = prefix + secretReference(name);
-      moved.push({ name, server: c.name, key: finding.key, raw: JSON.stringify(secret).slice(1, -1) });
+    const config = configOf(c.server);
+    for (const stored of await storeLiteralSecrets(c.name, config, c.secrets, keychain)) {
+      moved.push({ ...stored, server: c.name });
     }
-    const config = configOf(c.server, replaced);
     const parsed = ServerConfigSchema.parse(config);
     // Approve first: a running Switchboard that reloads servers.json then finds the approval in place.
     const entry = serverEntry(c.name, parsed, (cwd) => ({
@@ -292,33 +280,28 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
   };
 }
 
-/** `base`, or base-2, base-3…: the first name free in the keychain or already holding this value. */
-async function freeSecretName(keychain: Keychain, base: string, value: string): Promise<string> {
-  for (let n = 1; n < 100; n++) {
-    const suffix = n === 1 ? '' : `-${n}`;
-    const candidate = base.slice(0, 64 - suffix.length) + suffix;
-    const existing = await keychain.get(candidate);
-    if (existing === undefined || existing === value) return candidate;
-  }
-  throw new UserError(`could not find a free keychain name for ${base}`);
-}
-
 /** For listings: what the entry runs, exactly, with secret values never shown. */
 export function describeForeign(c: ImportCandidate): string[] {
   const server = c.server;
   if (!server) return [];
-  const secretKeys = new Set(c.secrets.map((s) => s.key));
-  const show = (record: Record<string, string>) =>
-    Object.entries(record).map(
-      ([k, v]) => `${k}=${secretKeys.has(k) ? '<literal secret: moves to the keychain>' : v}`,
-    );
+  const hidden = '<literal secret: moves to the keychain>';
+  const masked = (path: (string | number)[], value: string) => {
+    const finding = c.secrets.find((f) => JSON.stringify(f.path) === JSON.stringify(path));
+    return finding ? value.slice(0, finding.start) + hidden + value.slice(finding.end) : value;
+  };
+  const show = (field: 'env' | 'headers', record: Record<string, string>) =>
+    Object.entries(record).map(([k, v]) => `${k}=${masked([field, k], v)}`);
   if (server.kind === 'remote') {
-    return [`url: ${server.url}`, ...show(server.headers).map((h) => `header: ${h}`)];
+    return [
+      `url: ${masked(['url'], server.url)}`,
+      ...show('headers', server.headers).map((h) => `header: ${h}`),
+    ];
   }
   const quote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const args = server.args.map((arg, i) => masked(['args', i], arg));
   return [
-    `command: ${[server.command, ...server.args].map(quote).join(' ')}`,
+    `command: ${[server.command, ...args].map((w) => (w.includes(hidden) ? w : quote(w))).join(' ')}`,
     ...(server.cwd ? [`cwd: ${server.cwd}`] : []),
-    ...show(server.env).map((e) => `env: ${e}`),
+    ...show('env', server.env).map((e) => `env: ${e}`),
   ];
 }

@@ -1,59 +1,176 @@
-import { literalParts } from './references.ts';
+import { findReferences, literalParts } from './references.ts';
 
 /**
  * Finds secrets written literally into a server's config, so the core can refuse to run it and offer
- * the one-step fix (move it to the keychain). A finding names the field and key and why — never the
+ * the one-step fix (move it to the keychain). A finding names where the secret is and why — never the
  * value, so it can go into errors, logs and the UI as is.
  */
+export type SecretField = 'env' | 'headers' | 'args' | 'url';
+
 export interface SecretFinding {
-  field: 'env' | 'headers';
+  field: SecretField;
+  /** what `switchboard secret move SERVER KEY` takes: the env variable, the header, `args[N]` or `url` */
   key: string;
+  /** where the value sits in the server's config object: ["env", "X"], ["args", 2], ["url"] */
+  path: (string | number)[];
   reason: string;
+  /**
+   * The secret's offsets in that value. Only this part moves to the keychain; the rest ("Bearer ",
+   * "--token=", the URL around a password) stays in the file around the reference.
+   */
+  start: number;
+  end: number;
 }
 
-interface ConfigWithValues {
+export interface ConfigWithValues {
   env?: Record<string, string> | undefined;
   headers?: Record<string, string> | undefined;
+  args?: readonly string[] | undefined;
+  url?: string | undefined;
 }
+
+/** An option flag: --api-key, -t, --token (not a negative number). */
+const FLAG = /^--?[A-Za-z][\w.-]*$/;
+const FLAG_WITH_VALUE = /^(--?[A-Za-z][\w.-]*)=/;
 
 export function findLiteralSecrets(config: ConfigWithValues): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const field of ['env', 'headers'] as const) {
     for (const [key, value] of Object.entries(config[field] ?? {})) {
-      const reason = literalSecretReason(key, value);
-      if (reason) findings.push({ field, key, reason });
+      const found = locateSecret(key, value);
+      if (found) findings.push({ field, key, path: [field, key], ...found });
     }
+  }
+  const args = config.args ?? [];
+  args.forEach((arg, index) => {
+    // The flag names the value: `--api-key sk…` and `--api-key=sk…` are judged as API_KEY would be.
+    const inline = FLAG_WITH_VALUE.exec(arg);
+    const previous = index > 0 ? args[index - 1] : undefined;
+    const flag = inline?.[1] ?? (previous !== undefined && FLAG.test(previous) ? previous : '');
+    const offset = inline ? inline[0].length : 0;
+    if (!inline && FLAG.test(arg)) return;
+    const found = locateSecret(flag.replace(/^-+/, ''), arg.slice(offset));
+    if (found) {
+      findings.push({
+        field: 'args',
+        key: `args[${index}]`,
+        path: ['args', index],
+        reason: found.reason,
+        start: found.start + offset,
+        end: found.end + offset,
+      });
+    }
+  });
+  if (config.url !== undefined) {
+    const found = locateSecret('', config.url);
+    if (found) findings.push({ field: 'url', key: 'url', path: ['url'], ...found });
   }
   return findings;
 }
 
 /** Why `value` under `key` counts as a literal secret, or undefined if it does not. */
 export function literalSecretReason(key: string, value: string): string | undefined {
+  return locateSecret(key, value)?.reason;
+}
+
+export interface LocatedSecret {
+  reason: string;
+  start: number;
+  end: number;
+}
+
+/** A piece of a value outside its `${…}` references, with its offset. */
+interface Segment {
+  text: string;
+  at: number;
+}
+
+/**
+ * Whether `value` (under the name `key`) holds a literal secret, and exactly where. Checked in order:
+ * known token formats, a password in a URL, a secret-like name over a literal value, then
+ * random-looking words (and random-looking parts of URLs) under any name.
+ */
+export function locateSecret(key: string, value: string): LocatedSecret | undefined {
   // What was written literally: references are cut out, and so is an auth scheme ("Bearer ${secret:x}").
   const literal = stripAuthScheme(literalParts(value)).trim();
   if (literal === '' || /^[\s\p{P}\p{S}]*$/u.test(literal)) return undefined;
+  const segments = literalSegments(value);
 
-  const known = knownSecretFormat(literal);
-  if (known) return `looks like ${known}`;
-  if (hasUrlPassword(literal)) return 'URL with an embedded password';
-
+  for (const { text, at } of segments) {
+    for (const [pattern, what] of KNOWN_FORMATS) {
+      const m = pattern.exec(text);
+      if (m) return { reason: `looks like ${what}`, start: at + m.index, end: at + m.index + m[0].length };
+    }
+  }
+  for (const { text, at } of segments) {
+    const password = urlPasswordSpan(text);
+    if (password)
+      return { reason: 'URL with an embedded password', start: at + password[0], end: at + password[1] };
+  }
   const keyKind = secretKeyKind(key);
   if (keyKind && !isHarmlessUnderSecretKey(literal, keyKind)) {
-    return 'literal value under a secret-like name';
+    return { reason: 'literal value under a secret-like name', ...mainLiteralSpan(value, segments) };
   }
-  return randomLookingPart(literal);
+  for (const { text, at } of segments) {
+    const random = randomLookingSpan(text);
+    if (random) return { reason: random.reason, start: at + random.start, end: at + random.end };
+  }
+  return undefined;
 }
 
-function randomLookingPart(literal: string): string | undefined {
-  for (const word of literal.split(/[\s,;]+/)) {
+function literalSegments(value: string): Segment[] {
+  const segments: Segment[] = [];
+  let at = 0;
+  for (const ref of findReferences(value)) {
+    if (ref.start > at) segments.push({ text: value.slice(at, ref.start), at });
+    at = ref.end;
+  }
+  if (at < value.length) segments.push({ text: value.slice(at), at });
+  return segments;
+}
+
+/**
+ * The literal under a secret-like name: the whole value after an auth scheme, trimmed; next to
+ * references ("${env:USER}:s3cret") the longest literal piece, without the separators around it.
+ */
+function mainLiteralSpan(value: string, segments: Segment[]): { start: number; end: number } {
+  // Next to a reference, punctuation around the literal is a separator (":" in "${env:USER}:pw").
+  const edges = findReferences(value).length > 0 ? /^[\s\p{P}\p{S}]*/u : /^\s*/;
+  const tails = findReferences(value).length > 0 ? /[\s\p{P}\p{S}]*$/u : /\s*$/;
+  let best = { start: 0, end: 0 };
+  for (const { text, at } of segments) {
+    const scheme = at === 0 ? (AUTH_SCHEME.exec(text)?.[0].length ?? 0) : 0;
+    const start = scheme + (edges.exec(text.slice(scheme))?.[0].length ?? 0);
+    const end = Math.max(start, text.length - (tails.exec(text.slice(start))?.[0].length ?? 0));
+    if (end - start > best.end - best.start) best = { start: at + start, end: at + end };
+  }
+  return best;
+}
+
+/** Words with their offsets, split where values are usually joined: spaces, "," and ";". */
+function wordsOf(text: string): { word: string; at: number }[] {
+  return [...text.matchAll(/[^\s,;]+/g)].map((m) => ({ word: m[0], at: m.index }));
+}
+
+function randomLookingSpan(text: string): LocatedSecret | undefined {
+  for (const { word, at } of wordsOf(text)) {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) {
-      if (urlHasRandomPart(word)) return 'URL carrying a random-looking token';
+      const part = urlRandomPartSpan(word);
+      if (part)
+        return { reason: 'URL carrying a random-looking token', start: at + part[0], end: at + part[1] };
       continue;
     }
     if (isFilePath(word)) continue;
     // --api-key=…, user:token
-    if (word.split(/[=:]+/).some((part) => isRandomLooking(part)))
-      return 'random-looking value (high entropy)';
+    for (const m of word.matchAll(/[^=:]+/g)) {
+      if (isRandomLooking(m[0])) {
+        return {
+          reason: 'random-looking value (high entropy)',
+          start: at + m.index,
+          end: at + m.index + m[0].length,
+        };
+      }
+    }
   }
   return undefined;
 }
@@ -132,28 +249,66 @@ function isFilePath(value: string): boolean {
 
 /** A random-looking query value or path segment: https://x/api?key=…, https://hooks.x/T0/B0/… */
 function urlHasRandomPart(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
+  return urlRandomPartSpan(value) !== undefined;
+}
+
+/**
+ * Offsets (in the URL as written) of its first secret part: a query value that is random-looking, a
+ * known token or under a secret-like parameter name (?api_key=…), or a random-looking path segment.
+ */
+function urlRandomPartSpan(value: string): [number, number] | undefined {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(value);
+  if (!m) return undefined;
+  const pathAt = (m[1] ?? '').length;
+  const path = m[2] ?? '';
+  const query = m[3] ?? '';
+  const queryAt = pathAt + path.length;
+  for (const p of query.matchAll(/[?&]([^=&#]*)=([^&#]*)/g)) {
+    const name = decodeSafely(p[1] ?? '');
+    const raw = p[2] ?? '';
+    const decoded = decodeSafely(raw);
+    const kind = secretKeyKind(name);
+    if (
+      raw !== '' &&
+      !/^\$\{(secret|env):[^}]*\}$/.test(raw) &&
+      (isRandomLooking(decoded) ||
+        knownSecretFormat(decoded) !== undefined ||
+        (kind !== undefined && !isHarmlessUnderSecretKey(decoded, kind)))
+    ) {
+      const start = queryAt + p.index + p[0].length - raw.length;
+      return [start, start + raw.length];
+    }
   }
-  for (const [, v] of url.searchParams) if (isRandomLooking(v) || knownSecretFormat(v)) return true;
-  return url.pathname
-    .split('/')
-    .some((segment) => isRandomLooking(segment) || knownSecretFormat(segment) !== undefined);
+  for (const seg of path.matchAll(/[^/]+/g)) {
+    const decoded = decodeSafely(seg[0]);
+    if (isRandomLooking(decoded) || knownSecretFormat(decoded) !== undefined) {
+      return [pathAt + seg.index, pathAt + seg.index + seg[0].length];
+    }
+  }
+  return undefined;
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** Offsets of the password in the first URL with one ("postgres://user:pw@host"), as written. */
+function urlPasswordSpan(text: string): [number, number] | undefined {
+  for (const m of text.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:([^/@\s]+)@/gi)) {
+    const password = m[1] ?? '';
+    if (password === '' || /^\$\{(secret|env):[^}]*\}$/.test(password)) continue;
+    const end = m.index + m[0].length - 1;
+    return [end - password.length, end];
+  }
+  return undefined;
 }
 
 function hasUrlPassword(value: string): boolean {
-  for (const word of value.split(/\s+/)) {
-    if (!/^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]+@/i.test(word)) continue;
-    try {
-      if (new URL(word).password) return true;
-    } catch {
-      // not a URL after all
-    }
-  }
-  return false;
+  return urlPasswordSpan(value) !== undefined;
 }
 
 /** Formats that are secrets whatever their name says, so they are caught under any key. */

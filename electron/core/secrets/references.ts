@@ -21,7 +21,8 @@ export interface Reference {
 export interface ServerReference {
   kind: ReferenceKind;
   name: string;
-  field: 'env' | 'headers';
+  field: 'env' | 'headers' | 'args' | 'url';
+  /** the env variable or header, `args[N]` or `url` */
   key: string;
 }
 
@@ -97,16 +98,21 @@ export function secretReference(name: string): string {
 interface ConfigWithValues {
   env?: Record<string, string> | undefined;
   headers?: Record<string, string> | undefined;
+  args?: readonly string[] | undefined;
+  url?: string | undefined;
 }
 
-/** Every reference a server's config uses: env values (stdio) and headers (remote). */
+/** Every reference a server's config uses: in env, args (stdio) and url, headers (remote). */
 export function listReferences(config: ConfigWithValues): ServerReference[] {
   const out: ServerReference[] = [];
+  const add = (field: ServerReference['field'], key: string, value: string) => {
+    for (const ref of findReferences(value)) out.push({ kind: ref.kind, name: ref.name, field, key });
+  };
   for (const field of ['env', 'headers'] as const) {
-    for (const [key, value] of Object.entries(config[field] ?? {})) {
-      for (const ref of findReferences(value)) out.push({ kind: ref.kind, name: ref.name, field, key });
-    }
+    for (const [key, value] of Object.entries(config[field] ?? {})) add(field, key, value);
   }
+  (config.args ?? []).forEach((arg, index) => add('args', `args[${index}]`, arg));
+  if (config.url !== undefined) add('url', 'url', config.url);
   return out;
 }
 
@@ -121,8 +127,8 @@ export interface ResolveContext {
   env: Record<string, string | undefined>;
   /** server name, for error messages */
   server: string;
-  /** what the values are, for error messages: "env GITHUB_TOKEN", "header Authorization" */
-  field: 'env' | 'header';
+  /** what the values are, for error messages: "env GITHUB_TOKEN", "header Authorization", "arg 3" */
+  field: 'env' | 'header' | 'arg' | 'url';
   /** platform whose environment rules apply (Windows names are case-insensitive); default process.platform */
   platform?: NodeJS.Platform;
 }
@@ -174,7 +180,8 @@ async function resolveWith(
   context: ResolveContext,
   cache: Map<string, Promise<string | undefined>>,
 ): Promise<ResolvedValue> {
-  const where = `server "${context.server}": ${context.field} ${key}`;
+  // "env GITHUB_TOKEN", "header Authorization", "args[3]", "url"
+  const where = `server "${context.server}": ${context.field === 'arg' || context.field === 'url' ? key : `${context.field} ${key}`}`;
   let refs: Reference[];
   try {
     refs = parseReferences(value);

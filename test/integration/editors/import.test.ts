@@ -184,4 +184,54 @@ describe('import', () => {
     );
     expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe(TOKEN);
   });
+
+  it('moves secrets out of args and urls too: a key after --api-key and a password in a url end up in no file', async () => {
+    const KEY = 'BSA' + 'k3Jr9QwZx7TmV2pLc8NhY4bGf6DsEa1U';
+    const PASSWORD = 'Pg' + 'S3cr3tPassw0rd2024x';
+    install(
+      t,
+      'claude-desktop',
+      JSON.stringify(
+        { mcpServers: { brave: { command: memory.command, args: [...memory.args, '--api-key', KEY] } } },
+        null,
+        2,
+      ),
+    );
+    install(
+      t,
+      'cursor',
+      JSON.stringify(
+        { mcpServers: { db: { url: `https://admin:${PASSWORD}@db.example.com/mcp` } } },
+        null,
+        2,
+      ),
+    );
+    try {
+      const listing = await runCli(['import'], t.env);
+      expect(listing.code, listing.stderr).toBe(0);
+      expect(listing.stdout).toContain('--api-key <literal secret: moves to the keychain>');
+      expect(listing.stdout).toContain(
+        'url: https://admin:<literal secret: moves to the keychain>@db.example.com/mcp',
+      );
+      expect(listing.stdout + listing.stderr).not.toContain(KEY);
+      expect(listing.stdout + listing.stderr).not.toContain(PASSWORD);
+
+      const imported = await runCli(['import', '--yes'], t.env);
+      expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+      expect(await keychain.get('brave-api-key')).toBe(KEY);
+      expect(await keychain.get('db-url')).toBe(PASSWORD);
+      for (const file of filesUnder(t.dir)) {
+        const text = readFileSync(file, 'utf8');
+        expect(text.includes(KEY) || text.includes(PASSWORD), file).toBe(false);
+      }
+      const servers = JSON.parse(readFileSync(t.home.serversFile, 'utf8')) as {
+        mcpServers: Record<string, { args?: string[]; url?: string }>;
+      };
+      expect(servers.mcpServers.brave?.args?.slice(-2)).toEqual(['--api-key', '${secret:brave-api-key}']);
+      expect(servers.mcpServers.db?.url).toBe('https://admin:${secret:db-url}@db.example.com/mcp');
+    } finally {
+      await keychain.delete('brave-api-key').catch(() => false);
+      await keychain.delete('db-url').catch(() => false);
+    }
+  });
 });

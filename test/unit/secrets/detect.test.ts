@@ -105,16 +105,68 @@ describe('literal secrets in a server config', () => {
   it('reports field, key and reason but never the value', () => {
     const token = `ghp_${random(36)}`;
     const stdio = findLiteralSecrets({ env: { GITHUB_TOKEN: token, NODE_ENV: 'production' } });
-    expect(stdio).toEqual([{ field: 'env', key: 'GITHUB_TOKEN', reason: 'looks like a GitHub token' }]);
+    expect(stdio).toEqual([
+      {
+        field: 'env',
+        key: 'GITHUB_TOKEN',
+        path: ['env', 'GITHUB_TOKEN'],
+        reason: 'looks like a GitHub token',
+        start: 0,
+        end: token.length,
+      },
+    ]);
     const remote = findLiteralSecrets({
       headers: { Authorization: 'Bearer abc123', Accept: 'application/json' },
     });
+    // Only the credential is the secret: "Bearer " stays in the file in front of the reference.
     expect(remote).toEqual([
-      { field: 'headers', key: 'Authorization', reason: expect.any(String) as string },
+      {
+        field: 'headers',
+        key: 'Authorization',
+        path: ['headers', 'Authorization'],
+        reason: expect.any(String) as string,
+        start: 'Bearer '.length,
+        end: 'Bearer abc123'.length,
+      },
     ]);
     const all = JSON.stringify([stdio, remote]);
     expect(all).not.toContain(token);
     expect(all).not.toContain('abc123');
+  });
+
+  it('finds secrets in args: by flag name, inline flag value, or random shape, with their exact span', () => {
+    const key = `sk-${random(32)}`;
+    const opaque = random(40);
+    const args = ['-y', 'some-server', '--api-key', key, `--token=${opaque}`, '--port', '8080', 'plain'];
+    const found = findLiteralSecrets({ args });
+    expect(found.map((f) => [f.key, f.path, args[Number(f.path[1])]?.slice(f.start, f.end)])).toEqual([
+      ['args[3]', ['args', 3], key],
+      ['args[4]', ['args', 4], opaque],
+    ]);
+    // A flag with a harmless value, or a secret-like flag over a reference, is left alone.
+    expect(
+      findLiteralSecrets({ args: ['--password-file', '/run/secrets/db', '--key', '${secret:k}'] }),
+    ).toEqual([]);
+  });
+
+  it('finds the secret part of a URL: a password, a secret-like query parameter, a random path segment', () => {
+    const spanOf = (url: string) => {
+      const [f] = findLiteralSecrets({ url });
+      return f ? url.slice(f.start, f.end) : undefined;
+    };
+    expect(spanOf('postgresql://admin:S3cr3tPassw0rd@db.internal/prod')).toBe('S3cr3tPassw0rd');
+    expect(spanOf('https://api.example.com/mcp?apikey=hunter2hunter2&format=json')).toBe('hunter2hunter2');
+    const hook = random(24);
+    expect(spanOf(`https://hooks.example.com/services/T0/${hook}`)).toBe(hook);
+    expect(spanOf('https://api.example.com/mcp?format=json&page=2')).toBeUndefined();
+    expect(spanOf('https://user:${secret:db}@db.internal/prod')).toBeUndefined();
+    expect(spanOf('https://api.example.com/mcp?apikey=${secret:k}')).toBeUndefined();
+  });
+
+  it('finds a literal written next to a reference, so it can be moved on its own', () => {
+    const value = '${env:USER}:s3cr3tLiteralValue';
+    const [f] = findLiteralSecrets({ env: { API_KEY: value } });
+    expect(f && value.slice(f.start, f.end)).toBe('s3cr3tLiteralValue');
   });
 
   it('accepts a config that keeps its secrets in references', () => {

@@ -146,3 +146,65 @@ describe('moving a literal secret into the keychain', () => {
     expect(defaultSecretName('a'.repeat(48), 'B'.repeat(40))).toHaveLength(64);
   });
 });
+
+describe('moving a secret out of args or a url', () => {
+  const KEY = 'sk-ant-api03-Qx7bP2mL9vT4kR8wN3zY6cH1dF5gJ0aS';
+  const PASSWORD = 'S3cr3tPassw0rd2024';
+  const ARGS = `{
+  "mcpServers": {
+    // the README said to pass the key on the command line
+    "brave": { "command": "npx", "args": ["-y", "brave-search", "--api-key", "${KEY}"] },
+    "inline": { "command": "npx", "args": ["tool", "--token=${KEY}"] },
+    "db": { "url": "https://admin:${PASSWORD}@db.example.com/mcp?format=json" }
+  }
+}
+`;
+
+  it('moves only the secret: the flag, the "--token=" and the URL around it stay in the file', async () => {
+    writeFileSync(file, ARGS);
+    const keychain = new MemoryKeychain();
+    const brave = await moveSecret({ serversFile: file, keychain, server: 'brave', key: 'args[3]' });
+    const inline = await moveSecret({ serversFile: file, keychain, server: 'inline', key: 'args[1]' });
+    const db = await moveSecret({ serversFile: file, keychain, server: 'db', key: 'url' });
+    // Named after the flag, not the position: what a person would recognise in `secret list`.
+    expect([brave, inline, db]).toEqual(['brave-api-key', 'inline-token', 'db-url']);
+    expect(await keychain.get(brave)).toBe(KEY);
+    expect(await keychain.get(db)).toBe(PASSWORD);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(PASSWORD);
+    expect(text).toContain('// the README said to pass the key on the command line');
+    expect(readServerValue(file, 'brave', ['args'])).toEqual([
+      '-y',
+      'brave-search',
+      '--api-key',
+      '${secret:brave-api-key}',
+    ]);
+    expect(readServerValue(file, 'inline', ['args'])).toEqual(['tool', '--token=${secret:inline-token}']);
+    expect(readServerValue(file, 'db', ['url'])).toBe(
+      'https://admin:${secret:db-url}@db.example.com/mcp?format=json',
+    );
+  });
+
+  it('moves the literal part of a value that also holds a reference (no dead end)', async () => {
+    writeFileSync(
+      file,
+      '{ "mcpServers": { "mix": { "command": "x", "env": { "API_KEY": "${env:USER}:s3cr3tLiteralValue" } } } }',
+    );
+    const keychain = new MemoryKeychain();
+    const name = await moveSecret({ serversFile: file, keychain, server: 'mix', key: 'API_KEY' });
+    expect(await keychain.get(name)).toBe('s3cr3tLiteralValue');
+    expect(readServerValue(file, 'mix', ['env', 'API_KEY'])).toBe('${env:USER}:${secret:mix-api_key}');
+  });
+
+  it('says what exists when the place named is wrong', async () => {
+    writeFileSync(file, ARGS);
+    const keychain = new MemoryKeychain();
+    expect(
+      (await rejection(moveSecret({ serversFile: file, keychain, server: 'brave', key: 'args[9]' }))).hint,
+    ).toBe('its args are args[0] to args[3]');
+    expect(
+      (await rejection(moveSecret({ serversFile: file, keychain, server: 'brave', key: 'url' }))).message,
+    ).toBe('server "brave" has no url');
+  });
+});

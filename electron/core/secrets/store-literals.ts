@@ -1,0 +1,90 @@
+import { UserError } from '../errors.ts';
+import type { SecretFinding } from './detect.ts';
+import type { Keychain } from './keychain.ts';
+import { defaultSecretName } from './move.ts';
+import { secretReference } from './references.ts';
+
+export interface StoredSecret {
+  /** keychain name */
+  name: string;
+  /** where it was: the env variable or header, `args[N]` or `url` */
+  key: string;
+  /** the value as it appears inside a JSON string, to find and scrub copies of it in files */
+  raw: string;
+}
+
+/**
+ * Moves each literal secret found in a config that is not written anywhere yet (an import, `add`)
+ * into the keychain and puts `${secret:NAME}` in its place, so the config only ever reaches a file
+ * with references. Mutates `config`; returns what was stored.
+ */
+export async function storeLiteralSecrets(
+  server: string,
+  config: Record<string, unknown>,
+  findings: readonly SecretFinding[],
+  keychain: Keychain,
+): Promise<StoredSecret[]> {
+  const stored: StoredSecret[] = [];
+  for (const finding of findings) {
+    const current = valueAt(config, finding.path);
+    if (current === undefined) continue;
+    const secret = current.slice(finding.start, finding.end);
+    const name = await freeSecretName(keychain, defaultSecretName(server, nameHint(config, finding)), secret);
+    if ((await keychain.get(name)) === undefined) await keychain.set(name, secret);
+    setValueAt(
+      config,
+      finding.path,
+      current.slice(0, finding.start) + secretReference(name) + current.slice(finding.end),
+    );
+    stored.push({ name, key: finding.key, raw: JSON.stringify(secret).slice(1, -1) });
+  }
+  return stored;
+}
+
+/** `base`, or base-2, base-3…: the first name free in the keychain or already holding this value. */
+async function freeSecretName(keychain: Keychain, base: string, value: string): Promise<string> {
+  for (let n = 1; n < 100; n++) {
+    const suffix = n === 1 ? '' : `-${n}`;
+    const candidate = base.slice(0, 64 - suffix.length) + suffix;
+    const existing = await keychain.get(candidate);
+    if (existing === undefined || existing === value) return candidate;
+  }
+  throw new UserError(`could not find a free keychain name for ${base}`, {
+    hint: 'remove unused secrets: switchboard secret list, then switchboard secret rm NAME',
+  });
+}
+
+/** What a secret is named after: the env variable or header, the flag before it (api-key), or "url". */
+function nameHint(config: Record<string, unknown>, finding: SecretFinding): string {
+  if (finding.field !== 'args' || !Array.isArray(config.args)) return finding.key;
+  const index = Number(finding.path[1]);
+  const arg: unknown = config.args[index];
+  const before: unknown = config.args[index - 1];
+  const flag = (typeof arg === 'string' ? /^(--?[A-Za-z][\w.-]*)=/.exec(arg)?.[1] : undefined) ?? before;
+  return typeof flag === 'string' && /^--?[A-Za-z][\w.-]*$/.test(flag)
+    ? flag.replace(/^-+/, '')
+    : `arg-${index}`;
+}
+
+/** The string at a finding's path (["env", "X"], ["args", 2], ["url"]), if it is one. */
+function valueAt(config: Record<string, unknown>, path: readonly (string | number)[]): string | undefined {
+  let at: unknown = config;
+  for (const step of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string | number, unknown>)[step];
+  }
+  return typeof at === 'string' ? at : undefined;
+}
+
+function setValueAt(
+  config: Record<string, unknown>,
+  path: readonly (string | number)[],
+  value: string,
+): void {
+  let at: unknown = config;
+  for (const step of path.slice(0, -1)) at = (at as Record<string | number, unknown>)[step];
+  const last = path.at(-1);
+  if (last !== undefined && typeof at === 'object' && at !== null) {
+    (at as Record<string | number, unknown>)[last] = value;
+  }
+}

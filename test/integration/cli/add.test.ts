@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { runCli } from '../../helpers/cli.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+const TOKEN = 'ghp_' + 'Vb7Qm2Xk9LrTz4Wn8Hc1Yp6Ds3Ga5UeJoFi0';
+const keychain = new OsKeychain();
+let t: TempHome;
+
+beforeEach(() => {
+  t = tempHome();
+});
+
+afterEach(async () => {
+  await keychain.delete('gh-github_token').catch(() => false);
+  t.cleanup();
+});
+
+describe('switchboard add', () => {
+  it('puts a token given on the command line into the keychain, never into servers.json', async () => {
+    const added = await runCli(
+      ['add', 'gh', '--env', `GITHUB_TOKEN=${TOKEN}`, '--', 'npx', '-y', 'server-github'],
+      t.env,
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain(
+      'GITHUB_TOKEN looked like a secret: stored in the keychain as ${secret:gh-github_token}',
+    );
+    expect(added.stdout + added.stderr).not.toContain(TOKEN);
+    expect(await keychain.get('gh-github_token')).toBe(TOKEN);
+    const files = readdirSync(t.dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+    for (const file of files) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
+
+    // It can be approved as it is: nothing literal is left to refuse.
+    const approved = await runCli(['approve', 'gh'], t.env);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain('GITHUB_TOKEN=${secret:gh-github_token}');
+  });
+});
