@@ -10,6 +10,7 @@ import type { ServerStatus, StatusReport } from '../../shared/status.ts';
 import type { z } from 'zod';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
+import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
 import { UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
@@ -129,6 +130,7 @@ export class Core {
   async start(): Promise<void> {
     if (this.#supervisor) return;
     mkdirSync(this.home.root, { recursive: true });
+    writeSchemaFile(this.home.serversFile);
     this.#supervisor = new Supervisor({
       clock: this.#clock,
       timings: this.#timings,

@@ -13,6 +13,7 @@ import {
 } from 'jsonc-parser';
 import { UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { SCHEMA_FILE_NAME, writeSchemaFile } from './schema-file.ts';
 
 /**
  * Comment- and format-preserving edits of servers.json. The file is the user's: an edit changes only
@@ -132,7 +133,9 @@ function editServersFile(file: string, edit: (text: string, format: Format, labe
   const original = readIfExists(file);
   const bom = original !== undefined && original.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
   let body = original === undefined ? '' : original.slice(bom.length);
-  if (body.trim() === '') body = `{\n  "${SERVERS}": {}\n}\n`;
+  // A new file points editors at the schema written beside it, for completion and checking.
+  const created = body.trim() === '';
+  if (created) body = `{\n  "$schema": "./${SCHEMA_FILE_NAME}",\n  "${SERVERS}": {}\n}\n`;
   const format = detectFormat(body);
   let next: string;
   try {
@@ -157,6 +160,7 @@ function editServersFile(file: string, edit: (text: string, format: Format, labe
       }
     },
   });
+  if (created) writeSchemaFile(file);
 }
 
 function readIfExists(file: string): string | undefined {

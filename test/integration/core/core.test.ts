@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
@@ -43,6 +44,10 @@ describe('core: trust and supervision with real servers', () => {
     t.writeServers({ mcpServers: { everything: everythingServer() } });
     await startCore();
     expect(statusOf('everything')).toMatchObject({ state: 'pending-approval', pid: null });
+    // A hand-written servers.json gets completion from "$schema": "./servers.schema.json".
+    expect(JSON.parse(readFileSync(join(t.home.root, 'servers.schema.json'), 'utf8'))).toMatchObject({
+      title: 'Switchboard servers.json',
+    });
     // Pending means never spawned: nothing has been started for it at all.
     await new Promise((r) => setTimeout(r, 300));
     expect(statusOf('everything')?.pid).toBeNull();

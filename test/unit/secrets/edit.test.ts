@@ -9,8 +9,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serversJsonSchema } from '../../../shared/schema/json-schema.ts';
 import {
   readServerValue,
   removeServer,
@@ -41,15 +42,18 @@ function userError(fn: () => unknown): UserError {
 }
 
 describe('editing servers.json', () => {
-  it('creates a missing file with 2-space indentation', () => {
+  it('creates a missing file with 2-space indentation, pointing at the schema it writes beside it', () => {
     setServer(file, 'everything', {
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-everything'],
     });
     expect(read()).toBe(
-      '{\n  "mcpServers": {\n    "everything": {\n      "command": "npx",\n      "args": ["-y", "@modelcontextprotocol/server-everything"]\n    }\n  }\n}\n',
+      '{\n  "$schema": "./servers.schema.json",\n  "mcpServers": {\n    "everything": {\n      "command": "npx",\n      "args": ["-y", "@modelcontextprotocol/server-everything"]\n    }\n  }\n}\n',
     );
     expect(Object.keys((JSON.parse(read()) as { mcpServers: object }).mcpServers)).toEqual(['everything']);
+    // The schema an editor follows that "$schema" to is the one generated from the zod schema.
+    const schema = JSON.parse(readFileSync(join(dirname(file), 'servers.schema.json'), 'utf8')) as unknown;
+    expect(schema).toEqual(serversJsonSchema());
   });
 
   it('adds, changes and removes servers in a CRLF, tab-indented file with comments and trailing commas', () => {
