@@ -1,9 +1,19 @@
 import { Core } from '../core/core.ts';
+import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { CliContext } from './context.ts';
 
-/** The core over the files alone, for commands run while no `switchboard serve` is running. */
-export function offlineCore(ctx: CliContext): Core {
-  const core = new Core({ home: ctx.home, keychain: ctx.keychain(), env: ctx.env });
+/**
+ * The core over the files alone, for commands run while no `switchboard serve` is running. It finds
+ * commands on the same PATH `serve` uses (on macOS the login shell's), so a command's resolved path,
+ * and with it the fingerprint an approval is bound to, is the same as when `serve` runs it.
+ */
+export async function offlineCore(ctx: CliContext): Promise<Core> {
+  const core = new Core({
+    home: ctx.home,
+    keychain: ctx.keychain(),
+    env: ctx.env,
+    commandPath: await resolveLoginPath({ env: ctx.env }),
+  });
   core.load();
   return core;
 }

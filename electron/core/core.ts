@@ -293,6 +293,12 @@ export class Core {
 
   #entry(name: string): ServerEntry {
     const entry = this.#entries.get(name);
+    if (!entry && this.#problems.length > 0) {
+      // The server may well be in the file; the file just cannot be read right now.
+      throw new UserError(`servers.json has errors, so server "${name}" cannot be read from it`, {
+        hint: `fix ${this.home.serversFile} first:\n${this.configError() ?? ''}`,
+      });
+    }
     if (!entry) {
       const known = [...this.#entries.keys()];
       throw new UserError(`no server named "${name}" in ${this.home.serversFile}`, {

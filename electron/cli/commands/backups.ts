@@ -9,7 +9,7 @@ const USAGE =
 
 export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const [sub = 'list', ...rest] = argv;
-  const engine = editorSync(ctx, offlineCore(ctx));
+  const engine = editorSync(ctx, await offlineCore(ctx));
   switch (sub) {
     case 'list': {
       if (rest.length) throw new UsageError(USAGE);

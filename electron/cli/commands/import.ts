@@ -31,7 +31,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     strict: true,
   });
   const from = editorIds(values.from, '--from', USAGE);
-  const core = loadCore(ctx);
+  const core = await loadCore(ctx);
   const engine = editorSync(ctx, core);
   const editors =
     from ??
@@ -80,7 +80,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     state: core.state,
     keychain: ctx.keychain(),
     engine,
-    syncServers: () => syncServers(offlineCore(ctx)),
+    syncServers: async () => syncServers(await offlineCore(ctx)),
   });
   if (result.imported.length)
     ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.imported.join(', ')}`);

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ServerConfigSchema, type ServerConfigInput } from '../../../shared/schema/servers.ts';
 import { removeServer, setServer } from '../../core/config/edit.ts';
@@ -36,8 +37,10 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
       throw new UsageError(`a server is either a URL or a command, not both\n${ADD_USAGE}`);
     config = { url: values.url, headers: pairs(values.header, '--header') };
   } else {
-    const [command, ...args] = commandLine;
-    if (!command) throw new UsageError(ADD_USAGE);
+    const [typed, ...args] = commandLine;
+    if (!typed) throw new UsageError(ADD_USAGE);
+    // "./bin/server" means "here", where the person typed it — not the home folder servers run in.
+    const command = /[\\/]/.test(typed) && !isAbsolute(typed) ? resolve(typed) : typed;
     config = { command, args, env: pairs(values.env, '--env'), ...(values.cwd ? { cwd: values.cwd } : {}) };
   }
   const checked = ServerConfigSchema.safeParse(config);

@@ -8,7 +8,7 @@ import { table } from '../output.ts';
 export async function statusCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true });
   const client = InstanceClient.connect(ctx.home);
-  const report: StatusReport = client ? await client.status() : offlineCore(ctx).status();
+  const report: StatusReport = client ? await client.status() : (await offlineCore(ctx)).status();
   if (values.json) {
     ctx.output.out(JSON.stringify(report, null, 2));
     return 0;
@@ -18,12 +18,14 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
       ? 'Switchboard is running.'
       : 'Switchboard is not running (showing the files; start it with: switchboard serve).',
   );
-  if (report.configError)
-    ctx.output.out(
-      `\nservers.json has errors (the last good config stays in force):\n${report.configError}\n`,
-    );
+  if (report.configError) {
+    // A running instance keeps what it last read; the files alone have nothing to show until fixed.
+    const keeps = client ? 'the last good config stays in force' : 'fix it to see and run its servers';
+    ctx.output.out(`\nservers.json has errors (${keeps}):\n${report.configError}\n`);
+  }
   if (report.servers.length === 0) {
-    ctx.output.out('No servers configured. Add one with: switchboard add NAME -- COMMAND ARGS…');
+    if (!report.configError)
+      ctx.output.out('No servers configured. Add one with: switchboard add NAME -- COMMAND ARGS…');
     return 0;
   }
   const rows = [['NAME', 'STATE', 'PID', 'RESTARTS', 'TOOLS', 'DETAIL']];

@@ -42,7 +42,7 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
   if ((values.exclude.length || values.include.length) && !editors) {
     throw new UsageError(`--exclude and --include need --editor E\n${USAGE}`);
   }
-  const core = loadCore(ctx);
+  const core = await loadCore(ctx);
   const engine = editorSync(ctx, core);
   for (const editor of editors ?? []) {
     if (values['dry-run']) break;
@@ -65,8 +65,8 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
 }
 
 /** The offline core over the files; refuses while servers.json does not parse (sync would drop every entry). */
-export function loadCore(ctx: CliContext): Core {
-  const core = offlineCore(ctx);
+export async function loadCore(ctx: CliContext): Promise<Core> {
+  const core = await offlineCore(ctx);
   const problems = core.configProblems();
   if (problems.length) {
     throw new UserError(

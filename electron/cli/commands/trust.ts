@@ -8,7 +8,7 @@ export async function approveCommand(ctx: CliContext, argv: string[]): Promise<n
   const client = InstanceClient.connect(ctx.home);
   const approval = client
     ? (await client.action(name, 'approve')).approval
-    : offlineCore(ctx).approve(name, 'cli');
+    : (await offlineCore(ctx)).approve(name, 'cli');
   ctx.output.out(`Approved "${name}" to run exactly:`);
   for (const line of approval?.launch ?? []) ctx.output.out(`  ${line}`);
   ctx.output.out(client ? 'Starting it now.' : 'It will start with the next `switchboard serve`.');
@@ -20,7 +20,7 @@ export async function denyCommand(ctx: CliContext, argv: string[]): Promise<numb
   const name = singleName(argv, 'deny');
   const client = InstanceClient.connect(ctx.home);
   if (client) await client.action(name, 'deny');
-  else offlineCore(ctx).deny(name);
+  else (await offlineCore(ctx)).deny(name);
   ctx.output.out(`Denied "${name}": it will not run until its config changes (or you approve it).`);
   return 0;
 }

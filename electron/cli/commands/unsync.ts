@@ -21,7 +21,7 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
   });
   const editors = editorIds(values.editor, '--editor', USAGE);
   // servers.json may be broken: unsync does not need it.
-  const core = offlineCore(ctx);
+  const core = await offlineCore(ctx);
   const engine = editorSync(ctx, core);
   const reports = await engine.unsync(editors);
   printReports(

@@ -204,7 +204,7 @@ export interface ImportOptions {
   keychain: Keychain;
   engine: EditorSync;
   /** the servers editors get after the import (read again from the files) */
-  syncServers: () => SyncServer[];
+  syncServers: () => SyncServer[] | Promise<SyncServer[]>;
   now?: number;
 }
 
@@ -269,7 +269,11 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
     [...adopt.keys()].map((e) => [e, spansFor]),
   );
   const reports = adopt.size
-    ? await options.engine.sync(options.syncServers(), { editors: [...adopt.keys()], adopt, secretsInFile })
+    ? await options.engine.sync(await options.syncServers(), {
+        editors: [...adopt.keys()],
+        adopt,
+        secretsInFile,
+      })
     : [];
   for (const m of moved) options.engine.backups.scrub(m.raw, m.name);
   return {

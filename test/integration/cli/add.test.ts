@@ -40,4 +40,13 @@ describe('switchboard add', () => {
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain('GITHUB_TOKEN=${secret:gh-github_token}');
   });
+
+  it('stores a relative command as the absolute path it named where it was typed', async () => {
+    const added = await runCli(['add', 'local', '--', './bin/my-server', '--stdio'], { ...t.env });
+    expect(added.code, added.stderr).toBe(0);
+    const servers = JSON.parse(readFileSync(t.home.serversFile, 'utf8')) as {
+      mcpServers: Record<string, { command: string }>;
+    };
+    expect(servers.mcpServers.local?.command).toBe(join(process.cwd(), 'bin', 'my-server'));
+  });
 });

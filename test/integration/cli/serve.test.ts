@@ -158,5 +158,11 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     const st = await runCli(['status'], t.env);
     expect(st.stdout).toContain('servers.json:1:');
     expect(st.stdout).toContain('server "x", field "command"');
+    expect(st.stdout).not.toContain('No servers configured');
+    // The server is in the file; the file is what is wrong, and the error says so.
+    const approveBroken = await runCli(['approve', 'x'], t.env);
+    expect(approveBroken.code).toBe(1);
+    expect(approveBroken.stderr).toContain('servers.json has errors, so server "x" cannot be read from it');
+    expect(approveBroken.stderr).toContain('server "x", field "command"');
   });
 });
