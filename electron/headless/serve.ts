@@ -20,6 +20,8 @@ export interface HeadlessOptions {
   port?: number | undefined;
   clock?: Clock;
   timings?: Partial<SupervisorTimings>;
+  /** how long an editor's request may wait for its server in the bridge (default 5 min) */
+  requestTimeoutMs?: number;
   /** editor sync while serving (default on); `log` receives its reports (default: stderr) */
   editorSync?: boolean | { log?: (line: string) => void };
 }
@@ -55,7 +57,13 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     ...(options.timings ? { timings: options.timings } : {}),
   });
   const port = options.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
-  const bridge = new BridgeServer({ core, port, tokens, keychain: options.keychain });
+  const bridge = new BridgeServer({
+    core,
+    port,
+    tokens,
+    keychain: options.keychain,
+    requestTimeoutMs: options.requestTimeoutMs,
+  });
   const boundPort = await bridge.listen();
   try {
     await core.start();

@@ -22,6 +22,8 @@ export interface BridgeOptions {
   keychain?: Keychain;
   /** the built UI (default renderer/dist) */
   uiDir?: string;
+  /** how long an editor's request may wait for its server (default 5 min; progress resets it) */
+  requestTimeoutMs?: number | undefined;
 }
 
 /**
@@ -43,7 +45,7 @@ export class BridgeServer {
     this.#options = options;
     this.#port = options.port;
     this.#api = createControlApi(options.core, options.tokens);
-    this.#mcp = new McpEndpoint(options.core);
+    this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
     this.#ui = options.keychain
       ? createUiRoutes({
           core: options.core,

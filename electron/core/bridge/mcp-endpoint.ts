@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  ErrorCode,
   McpError,
   ResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -9,8 +10,9 @@ import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
 import type { Core } from '../core.ts';
 import { describeError } from '../errors.ts';
-import { AggregateCatalog } from './aggregate.ts';
-import { HttpError, readBody, sendJson } from './http-util.ts';
+import { formatDuration } from '../supervisor/server-runner.ts';
+import { AggregateRouter } from './aggregate-router.ts';
+import { HttpError, MAX_BODY_BYTES, readBody, sendJson } from './http-util.ts';
 import {
   classify,
   errorResponse,
@@ -21,11 +23,15 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { sendNotification, SessionStore, type McpSession } from './mcp-sessions.ts';
+import { PostReply } from './post-reply.ts';
 import { Upstreams, type Upstream } from './upstreams.ts';
 
+/** How long one request may wait for its server by default; each progress notification resets it. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+
 export interface McpEndpointOptions {
-  /** how long one request may wait for its server; reset by progress notifications */
-  requestTimeoutMs?: number;
+  /** how long one request may wait for its server (default 5 min); reset by progress notifications */
+  requestTimeoutMs?: number | undefined;
   version?: string;
 }
 
@@ -33,21 +39,21 @@ const SESSION_HEADER = 'mcp-session-id';
 
 /**
  * MCP Streamable HTTP for editors: `/mcp/<server>` relays to one server, `/mcp` serves every running
- * server's tools as `<server>__<tool>`. Switchboard holds the one client connection to each server;
- * every editor session is multiplexed over it (the SDK client gives each relayed request its own id,
- * so editors' ids never cross). Works with and without Mcp-Session-Id.
+ * server's tools, prompts and resources (aggregate-router.ts). Switchboard holds the one client
+ * connection to each server; every editor session is multiplexed over it (the SDK client gives each
+ * relayed request its own id, so editors' ids never cross). Works with and without Mcp-Session-Id.
  */
 export class McpEndpoint {
   readonly #upstreams: Upstreams;
-  readonly #catalog: AggregateCatalog;
+  readonly #aggregate: AggregateRouter;
   readonly #sessions = new SessionStore();
   readonly #timeoutMs: number;
   readonly #version: string;
 
   constructor(core: Core, options: McpEndpointOptions = {}) {
     this.#upstreams = new Upstreams(core);
-    this.#catalog = new AggregateCatalog(this.#upstreams);
-    this.#timeoutMs = options.requestTimeoutMs ?? 300_000;
+    this.#aggregate = new AggregateRouter(this.#upstreams);
+    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#version = options.version ?? '0.1.0';
     core.events.on('notification', (name, notification) => {
       const message = {
@@ -56,14 +62,19 @@ export class McpEndpoint {
         ...(notification.params ? { params: notification.params } : {}),
       };
       for (const session of this.#sessions.on(name)) sendNotification(session, message);
-    });
-    const aggregateChanged = () => {
-      this.#catalog.invalidate();
-      for (const session of this.#sessions.on(null)) {
-        sendNotification(session, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      if (notification.method === 'notifications/prompts/list_changed') {
+        this.#aggregate.lists.prompts.invalidate(name);
+        this.#toAggregate(notification.method);
+      } else if (notification.method === 'notifications/resources/list_changed') {
+        this.#aggregate.lists.resources.invalidate(name);
+        this.#aggregate.lists.templates.invalidate(name);
+        this.#toAggregate(notification.method);
       }
-    };
-    core.events.on('tools', aggregateChanged);
+    });
+    core.events.on('tools', () => {
+      this.#aggregate.toolsChanged();
+      this.#toAggregate('notifications/tools/list_changed');
+    });
     let wasRunning = new Set<string>();
     core.events.on('status', (status) => {
       const now = status.state === 'running';
@@ -71,9 +82,16 @@ export class McpEndpoint {
         wasRunning = new Set(wasRunning);
         if (now) wasRunning.add(status.name);
         else wasRunning.delete(status.name);
-        aggregateChanged();
+        // A server joining or leaving changes every list of the aggregate.
+        this.#aggregate.toolsChanged();
+        for (const list of ['tools', 'prompts', 'resources'])
+          this.#toAggregate(`notifications/${list}/list_changed`);
       }
     });
+  }
+
+  #toAggregate(method: string): void {
+    for (const session of this.#sessions.on(null)) sendNotification(session, { jsonrpc: '2.0', method });
   }
 
   close(): void {
@@ -107,7 +125,21 @@ export class McpEndpoint {
     editor: string,
     target: string | null,
   ): Promise<void> {
-    const raw = await readBody(req);
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.status !== 413) throw err;
+      return sendJson(
+        res,
+        413,
+        errorResponse(
+          null,
+          ErrorCodes.InvalidRequest,
+          `Request too large: Switchboard accepts MCP messages of at most ${MAX_BODY_BYTES / 1024 / 1024} MiB`,
+        ),
+      );
+    }
     let body: unknown;
     try {
       body = JSON.parse(raw.toString('utf8'));
@@ -136,6 +168,8 @@ export class McpEndpoint {
       }
     }
 
+    // initialize's answer may have to carry a new Mcp-Session-Id header, so it is never streamed.
+    const reply = new PostReply(res, acceptsEventStream(req) && !messages.some(isInitialize));
     const responses: Promise<JsonRpcResponse>[] = [];
     const aborts: AbortController[] = [];
     let newSession: McpSession | undefined;
@@ -156,9 +190,8 @@ export class McpEndpoint {
           if (msg.message.method === 'notifications/cancelled') {
             const requestId = msg.message.params?.requestId;
             if (typeof requestId === 'string' || typeof requestId === 'number') {
-              (session ?? this.#sessions.implicit(editor, target)).inflight
-                .get(requestId)
-                ?.abort('cancelled by the client');
+              const owner = session ?? this.#sessions.implicit(editor, target);
+              owner.inflight.cancel(requestId, 'cancelled by the client');
             }
           }
           break;
@@ -179,11 +212,11 @@ export class McpEndpoint {
           const owner = session ?? this.#sessions.implicit(editor, target);
           const controller = new AbortController();
           aborts.push(controller);
-          owner.inflight.set(request.id, controller);
+          owner.inflight.add(request.id, controller);
           responses.push(
-            this.#dispatch(request, target, controller.signal).finally(() => {
-              if (owner.inflight.get(request.id) === controller) owner.inflight.delete(request.id);
-            }),
+            this.#dispatch(request, target, controller.signal, reply).finally(() =>
+              owner.inflight.delete(request.id, controller),
+            ),
           );
         }
       }
@@ -199,18 +232,8 @@ export class McpEndpoint {
     res.once('close', onClose);
     const results = await Promise.all(responses);
     res.off('close', onClose);
-    if (res.destroyed) return;
-    const headers: Record<string, string> = {};
     const created = newSession as McpSession | undefined;
-    if (created) headers[SESSION_HEADER] = created.id;
-    const payload = JSON.stringify(batch ? results : results[0]);
-    res.writeHead(200, {
-      ...headers,
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(payload)),
-      'cache-control': 'no-store',
-    });
-    res.end(payload);
+    reply.finish(results, batch, created ? { [SESSION_HEADER]: created.id } : {});
   }
 
   #get(req: IncomingMessage, res: ServerResponse, editor: string, target: string | null): void {
@@ -246,9 +269,15 @@ export class McpEndpoint {
     if (target === null) {
       return resultResponse(request.id, {
         protocolVersion,
-        capabilities: { tools: { listChanged: true } },
+        // Servers come and go, so every list may change: all three are offered even while empty.
+        capabilities: {
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { listChanged: true },
+        },
         serverInfo: { name: 'switchboard', title: 'Switchboard (all servers)', version: this.#version },
-        instructions: 'Tools of every MCP server Switchboard runs, named <server>__<tool>.',
+        instructions:
+          'Tools and prompts of every MCP server Switchboard runs, named <server>__<name>, and their resources.',
       });
     }
     const found = await this.#upstreams.acquire(target);
@@ -267,37 +296,15 @@ export class McpEndpoint {
     request: JsonRpcRequest,
     target: string | null,
     signal: AbortSignal,
+    reply: PostReply,
   ): Promise<JsonRpcResponse> {
     if (request.method === 'ping') return resultResponse(request.id, {});
-    if (target === null) return this.#dispatchAggregate(request, signal);
+    const relay = (upstream: Upstream, params: Record<string, unknown> | undefined) =>
+      this.#relay(upstream, request, params, signal, reply);
+    if (target === null) return this.#aggregate.dispatch(request, relay);
     const found = await this.#upstreams.acquire(target);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
-    return this.#relay(found.upstream, request, request.params, signal);
-  }
-
-  async #dispatchAggregate(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonRpcResponse> {
-    switch (request.method) {
-      case 'tools/list':
-        return resultResponse(request.id, this.#catalog.listTools());
-      case 'tools/call': {
-        const name = request.params?.name;
-        const route = typeof name === 'string' ? this.#catalog.routeTool(name) : undefined;
-        if (!route) {
-          return errorResponse(
-            request.id,
-            ErrorCodes.InvalidParams,
-            `Unknown tool "${String(name)}": call tools/list for the current names`,
-          );
-        }
-        return this.#relay(route.upstream, request, { ...request.params, name: route.original }, signal);
-      }
-      default:
-        return errorResponse(
-          request.id,
-          ErrorCodes.MethodNotFound,
-          `Method not found: ${request.method} (the aggregate /mcp endpoint serves tools; use /mcp/<server> for everything else)`,
-        );
-    }
+    return relay(found.upstream, request.params);
   }
 
   async #relay(
@@ -305,7 +312,9 @@ export class McpEndpoint {
     request: JsonRpcRequest,
     params: Record<string, unknown> | undefined,
     signal: AbortSignal,
+    reply: PostReply,
   ): Promise<JsonRpcResponse> {
+    const progressToken = progressTokenOf(request.params);
     try {
       // The editor's request goes to the server as sent; the server validates it.
       const relayed = { method: request.method, ...(params ? { params } : {}) } as ClientRequest;
@@ -313,9 +322,29 @@ export class McpEndpoint {
         signal,
         timeout: this.#timeoutMs,
         resetTimeoutOnProgress: true,
+        // Given onprogress, the SDK sends the server a token of its own (editors' tokens could clash on
+        // the one shared connection) and hands its progress here: it goes back with the editor's token.
+        ...(progressToken === undefined
+          ? {}
+          : {
+              onprogress: (progress) =>
+                reply.notify({
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: { ...progress, progressToken },
+                }),
+            }),
       });
       return resultResponse(request.id, result);
     } catch (err) {
+      if (isOwnTimeout(err, this.#timeoutMs) && !signal.aborted) {
+        return errorResponse(
+          request.id,
+          ErrorCodes.RequestTimeout,
+          `Request timed out: MCP server "${upstream.name}" did not answer ${request.method} within ${formatDuration(this.#timeoutMs)} (Switchboard's per-request timeout, reset by progress notifications), so Switchboard cancelled it; try again, and if it keeps happening see the server's log: switchboard logs ${upstream.name}`,
+          { timeoutMs: this.#timeoutMs },
+        );
+      }
       return relayError(request.id, upstream.name, err);
     }
   }
@@ -331,6 +360,30 @@ function relayError(id: JsonRpcId, server: string, err: unknown): JsonRpcRespons
     return errorResponse(id, err.code, message, err.data);
   }
   return errorResponse(id, ErrorCodes.InternalError, `MCP server "${server}": ${describeError(err)}`);
+}
+
+/** The SDK's own per-request timeout (not an error the server sent, nor a cancellation). */
+function isOwnTimeout(err: unknown, timeoutMs: number): boolean {
+  if (!(err instanceof McpError) || err.code !== ErrorCode.RequestTimeout) return false;
+  const data: unknown = err.data;
+  return typeof data === 'object' && data !== null && 'timeout' in data && data.timeout === timeoutMs;
+}
+
+function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null || !('progressToken' in meta)) return undefined;
+  const token = meta.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+function acceptsEventStream(req: IncomingMessage): boolean {
+  return (req.headers.accept ?? '').includes('text/event-stream');
+}
+
+function isInitialize(message: unknown): boolean {
+  return (
+    typeof message === 'object' && message !== null && 'method' in message && message.method === 'initialize'
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcId, JsonRpcNotification } from './json-rpc.ts';
+import { sseEvent } from './post-reply.ts';
 
 /**
  * One editor's MCP session on one endpoint (`target` is a server name, or null for the aggregate
@@ -13,9 +14,44 @@ export interface McpSession {
   protocolVersion: string;
   /** open GET streams, for notifications from the server */
   streams: Set<ServerResponse>;
-  /** requests still waiting for their server, by the editor's id (for notifications/cancelled) */
-  inflight: Map<JsonRpcId, AbortController>;
+  /** requests still waiting for their server (for notifications/cancelled) */
+  inflight: InflightRequests;
   lastSeen: number;
+}
+
+/**
+ * Requests waiting for their server, by the editor's request id. Ids are unique only per client, and
+ * every sessionless client of one token shares the implicit session, so two clients can both have a
+ * request 1 in flight: a cancel is forwarded only when exactly one request has that id, so that it can
+ * never stop another client's request. (A sessionless client can still cancel by disconnecting.)
+ */
+export class InflightRequests {
+  readonly #byId = new Map<JsonRpcId, Set<AbortController>>();
+
+  add(id: JsonRpcId, controller: AbortController): void {
+    const set = this.#byId.get(id);
+    if (set) set.add(controller);
+    else this.#byId.set(id, new Set([controller]));
+  }
+
+  delete(id: JsonRpcId, controller: AbortController): void {
+    const set = this.#byId.get(id);
+    if (!set?.delete(controller)) return;
+    if (set.size === 0) this.#byId.delete(id);
+  }
+
+  /** Aborts the request with this id if it is the only one in flight; says whether it did. */
+  cancel(id: JsonRpcId, reason: string): boolean {
+    const set = this.#byId.get(id);
+    if (set?.size !== 1) return false;
+    for (const controller of set) controller.abort(reason);
+    return true;
+  }
+
+  abortAll(reason: string): void {
+    for (const set of this.#byId.values()) for (const controller of set) controller.abort(reason);
+    this.#byId.clear();
+  }
 }
 
 /** Oldest sessions are dropped beyond this, so a misbehaving client cannot grow memory forever. */
@@ -58,7 +94,7 @@ export class SessionStore {
     const session = this.#sessions.get(id);
     if (!session) return false;
     this.#sessions.delete(id);
-    for (const controller of session.inflight.values()) controller.abort();
+    session.inflight.abortAll('the session was closed');
     for (const stream of session.streams) stream.end();
     return true;
   }
@@ -72,7 +108,7 @@ export class SessionStore {
   closeAll(): void {
     for (const id of [...this.#sessions.keys()]) this.delete(id);
     for (const s of this.#implicit.values()) {
-      for (const c of s.inflight.values()) c.abort();
+      s.inflight.abortAll('Switchboard is shutting down');
       for (const stream of s.streams) stream.end();
     }
     this.#implicit.clear();
@@ -81,7 +117,7 @@ export class SessionStore {
 
 export function sendNotification(session: McpSession, notification: JsonRpcNotification): void {
   if (session.streams.size === 0) return;
-  const frame = `event: message\ndata: ${JSON.stringify(notification)}\n\n`;
+  const frame = sseEvent(notification);
   for (const stream of session.streams) stream.write(frame);
 }
 
@@ -92,7 +128,7 @@ function newSession(id: string, editor: string, target: string | null, protocolV
     target,
     protocolVersion,
     streams: new Set(),
-    inflight: new Map(),
+    inflight: new InflightRequests(),
     lastSeen: Date.now(),
   };
 }
