@@ -6,6 +6,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
@@ -81,9 +82,16 @@ function readHolder(file: string): { pid: number; at: number; raw: string } | un
     return undefined; // released meanwhile
   }
   const [pid, at] = raw.trim().split(/\s+/).map(Number);
-  // A lock file being written this very moment is empty: treat it as fresh and held.
-  if (!pid || !at) return { pid: -1, at: Date.now(), raw };
-  return { pid, at, raw };
+  if (pid && at) return { pid, at, raw };
+  // Empty: being written this very moment (create and write are back to back), or left by a process
+  // that died in between. Held while fresh; once older than EMPTY_LOCK_STALE_MS, abandoned.
+  let mtime = Date.now();
+  try {
+    mtime = statSync(file).mtimeMs;
+  } catch {
+    return undefined; // released meanwhile
+  }
+  return { pid: Date.now() - mtime > EMPTY_LOCK_STALE_MS ? 0 : -1, at: mtime, raw };
 }
 
 function takeOver(file: string, seen: string): void {
@@ -110,8 +118,12 @@ function takeOver(file: string, seen: string): void {
   rmSync(aside, { force: true });
 }
 
+/** An empty lock file this old was left by a process that died between creating and writing it. */
+const EMPTY_LOCK_STALE_MS = 2_000;
+
 function isAlive(pid: number): boolean {
-  if (pid <= 0) return true;
+  if (pid === 0) return false; // an abandoned empty lock (see readHolder)
+  if (pid < 0) return true;
   try {
     process.kill(pid, 0);
     return true;

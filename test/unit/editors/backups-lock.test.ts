@@ -1,4 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -91,5 +100,16 @@ describe('lock', () => {
       /another Switchboard is writing/,
     );
     rmSync(file);
+  });
+
+  it('waits for an empty lock being written, and takes over one a crash left empty', async () => {
+    const file = join(dir, 'run', 'y.lock');
+    mkdirSync(join(dir, 'run'), { recursive: true });
+    writeFileSync(file, '');
+    await expect(withLock(file, () => 'never', { timeoutMs: 200 })).rejects.toThrow(/another Switchboard/);
+    // The same empty file, 10 s old: its creator died between creating and writing it.
+    const old = new Date(Date.now() - 10_000);
+    utimesSync(file, old, old);
+    await expect(withLock(file, () => 'taken over', { timeoutMs: 500 })).resolves.toBe('taken over');
   });
 });
