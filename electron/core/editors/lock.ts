@@ -85,7 +85,7 @@ function readHolder(file: string): { pid: number; at: number; raw: string } | un
   if (pid && at) return { pid, at, raw };
   // Empty: being written this very moment (create and write are back to back), or left by a process
   // that died in between. Held while fresh; once older than EMPTY_LOCK_STALE_MS, abandoned.
-  let mtime = Date.now();
+  let mtime: number;
   try {
     mtime = statSync(file).mtimeMs;
   } catch {
