@@ -1,19 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test (or the vitest filters given) inside a private D-Bus session with a real, unlocked
 # gnome-keyring and a throwaway XDG_DATA_HOME, so keychain tests use a real Secret Service and leave
-# nothing behind. Called by `npm test`; .ci/run installs the Debian packages it needs.
+# nothing behind. Called by `npm test`; test/setup-debian.sh installs the Debian packages it needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-missing=()
-for tool in dbus-run-session gnome-keyring-daemon; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
-done
-if ((${#missing[@]})); then
-  echo "test/run.sh: missing ${missing[*]}." >&2
-  echo "Install them with: sudo apt-get install -y dbus gnome-keyring   (or run: bash .ci/run)" >&2
-  exit 1
-fi
+# dbus, gnome-keyring, Chromium: installed when missing (as root or with passwordless sudo), else
+# the command to install them is printed.
+bash test/setup-debian.sh
 
 if [[ "${SWITCHBOARD_IN_TEST_SESSION:-}" != 1 ]]; then
   scratch=$(mktemp -d -t switchboard-test-XXXXXX)

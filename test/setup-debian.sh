@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests need when they are missing: a private D-Bus session with a
+# real gnome-keyring (keychain tests) and Chromium (the UI's end-to-end tests; Playwright cannot
+# download browsers here). Used by test/run.sh and .ci/run. Installs by itself as root or with
+# passwordless sudo; otherwise prints the one command to run.
+set -euo pipefail
+
+need=()
+command -v dbus-run-session >/dev/null 2>&1 || need+=(dbus)
+command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
+command -v busctl >/dev/null 2>&1 || need+=(systemd)
+command -v ps >/dev/null 2>&1 || need+=(procps)
+[[ -x /usr/bin/chromium ]] || need+=(chromium)
+((${#need[@]})) || exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "The tests need: ${need[*]} (Debian package names); install them with your package manager." >&2
+  exit 1
+fi
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo=(sudo)
+  else
+    echo "The tests need these Debian packages: ${need[*]}" >&2
+    echo "Install them once with: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
+    exit 1
+  fi
+fi
+echo "Installing the Debian packages the tests need: ${need[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
