@@ -92,9 +92,9 @@ export function unavailable(
     stopped: `"${name}" is stopped; start it in Switchboard or run: switchboard start ${name}`,
     starting: `"${name}" is still starting; try again in a moment`,
     running: `"${name}" is running but not connected yet; try again in a moment`,
-    backoff: `"${name}" crashed${why} and restarts${status.nextRetryAt ? ` at ${new Date(status.nextRetryAt).toLocaleTimeString()}` : ' soon'}`,
-    'crash-loop': `"${name}" keeps crashing${why}; fix it, then run: switchboard restart ${name}`,
-    error: `"${name}" cannot start${why}`,
+    backoff: `"${name}" crashed${why} and Switchboard restarts it${status.nextRetryAt ? ` at ${new Date(status.nextRetryAt).toLocaleTimeString()}` : ' soon'}; try again then, or see why: switchboard logs ${name}`,
+    'crash-loop': `"${name}" keeps crashing${why}, so Switchboard stopped restarting it; see why (switchboard logs ${name}), fix it, then run: switchboard restart ${name}`,
+    error: `"${name}" cannot start${why}; once that is fixed, run: switchboard restart ${name}`,
   };
   return { state: status.state, message: `MCP server ${messages[status.state]}` };
 }

@@ -78,7 +78,9 @@ describe('bridge: resources and prompts', () => {
     expect(read.contents[0]?.uri).toBe(doc.uri);
     expect(textOfContents(read).length).toBeGreaterThan(0);
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((r) => r.uriTemplate)).toContain('demo://resource/dynamic/text/{resourceId}');
+    expect(resourceTemplates.map((r) => r.uriTemplate)).toContain(
+      'demo://resource/dynamic/text/{resourceId}',
+    );
 
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt']));
