@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { EDITOR_IDS } from './editors.ts';
 import {
   RemoteServerSchema,
   ServerNameSchema,
@@ -45,19 +46,88 @@ export function validateServerConfig(value: unknown): ServerValidation {
     };
   }
   const schema: z.ZodType<ServerConfig> = hasUrl ? RemoteServerSchema : StdioServerSchema;
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: serverIssueWords });
   if (parsed.success) return { ok: true, config: parsed.data };
   const issues: FieldIssue[] = [];
+  // One issue per field, the first: an empty command is not also "a shell command line".
+  const seen = new Set<string>();
   for (const issue of parsed.error.issues) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) issues.push({ path: [...path, key], message: `unknown field "${key}"` });
-    } else {
+    } else if (!seen.has(JSON.stringify(path))) {
+      seen.add(JSON.stringify(path));
       issues.push({ path, message: issue.message });
     }
   }
   return { ok: false, issues };
 }
+
+/** What was found instead, in words, never the value itself (it could be a secret). */
+function found(input: unknown): string {
+  if (Array.isArray(input)) return 'a list';
+  if (input === null) return 'null';
+  switch (typeof input) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return input ? 'true' : 'false';
+    case 'object':
+      return 'an object';
+    default:
+      return 'nothing';
+  }
+}
+
+const EXAMPLES: Record<string, string> = {
+  args: 'a list of strings, one per argument, like ["-y", "some-package"]',
+  editors: `a list of editor ids, like ["zed", "vscode"]`,
+  env: 'an object of names to values, like {"API_URL": "https://…", "TOKEN": "${secret:NAME}"}',
+  headers: 'an object of header names to values, like {"Authorization": "Bearer ${secret:NAME}"}',
+};
+
+/**
+ * zod's own wording ("Invalid input: expected array, received string") in the words the form uses:
+ * what the field must be, with an example, and what was found instead. Schema-level messages (an
+ * empty or shell-form command, a bad URL) take precedence over this; anything not covered here keeps
+ * zod's message. Pass it as `safeParse(value, { error: serverIssueWords })`.
+ */
+export const serverIssueWords: z.core.$ZodErrorMap = (issue) => {
+  const [field] = issue.path ?? [];
+  const key = typeof field === 'string' ? field : '';
+  const inside = issue.path !== undefined && issue.path.length > 1;
+  switch (issue.code) {
+    case 'invalid_type': {
+      const instead = `(found ${found(issue.input)})`;
+      if (issue.expected === 'string' && inside) {
+        if (key === 'args') return `each argument must be a string in double quotes ${instead}`;
+        if (key === 'env' || key === 'headers')
+          return `must be a string in double quotes, like "8080" or "true" ${instead}`;
+      }
+      if (!inside && EXAMPLES[key]) return `must be ${EXAMPLES[key]} ${instead}`;
+      if (issue.expected === 'array') return `must be a list in square brackets ${instead}`;
+      if (issue.expected === 'record' || issue.expected === 'object')
+        return `must be an object in curly braces ${instead}`;
+      if (issue.expected === 'boolean') return `must be true or false, without quotes ${instead}`;
+      if (issue.expected === 'string') return `must be a string in double quotes ${instead}`;
+      return undefined;
+    }
+    case 'invalid_value': {
+      // editor ids are not secrets: saying which one is wrong helps
+      if (key === 'editors')
+        return `${JSON.stringify(issue.input)} is not an editor Switchboard knows; use one of: ${EDITOR_IDS.join(', ')}`;
+      const values = issue.values.map((v) => JSON.stringify(v));
+      if (key === 'type' && values.length === 1) return `must be ${values[0]} (or leave "type" out)`;
+      return `must be one of ${values.join(', ')}`;
+    }
+    case 'too_small':
+      return issue.origin === 'string' ? 'is empty: give a value, or leave it out' : undefined;
+    default:
+      return undefined;
+  }
+};
 
 /** The zod message for an invalid server name, or undefined when the name is fine. */
 export function serverNameProblem(name: string): string | undefined {

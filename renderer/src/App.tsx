@@ -22,7 +22,7 @@ function view(route: Route): ReactNode {
     case 'server':
       return <ServerDetailView key={route.name} name={route.name} tab={route.tab} />;
     case 'approvals':
-      return <ApprovalsView />;
+      return <ApprovalsView server={route.server} />;
     case 'editors':
       return <EditorsView />;
     case 'secrets':

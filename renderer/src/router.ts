@@ -1,60 +1,10 @@
 import { useSyncExternalStore } from 'react';
+import { href, parseRoute, type Route } from './lib/route.ts';
 
-/**
- * Hash routes (#/servers/everything/logs): work the same served over HTTP and loaded from a file in
- * the desktop app, and never send anything to the server.
- */
-export type ServerTab = 'config' | 'tools' | 'logs';
-export type Route =
-  | { view: 'servers' }
-  | { view: 'add' }
-  | { view: 'server'; name: string; tab: ServerTab }
-  | { view: 'approvals' }
-  | { view: 'editors' }
-  | { view: 'secrets' }
-  | { view: 'settings' };
+export { href, parseRoute };
+export type { Route, ServerTab } from './lib/route.ts';
 
-export function parseRoute(hash: string): Route {
-  const parts = hash
-    .replace(/^#\/?/, '')
-    .split('/')
-    .filter(Boolean)
-    .map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return p;
-      }
-    });
-  const [first, second, third] = parts;
-  switch (first) {
-    case 'add':
-      return { view: 'add' };
-    case 'servers':
-      if (second) {
-        const tab: ServerTab = third === 'tools' || third === 'logs' ? third : 'config';
-        return { view: 'server', name: second, tab };
-      }
-      return { view: 'servers' };
-    case 'approvals':
-    case 'editors':
-    case 'secrets':
-    case 'settings':
-      return { view: first };
-    default:
-      return { view: 'servers' };
-  }
-}
-
-export function href(route: Route): string {
-  switch (route.view) {
-    case 'server':
-      return `#/servers/${encodeURIComponent(route.name)}${route.tab === 'config' ? '' : `/${route.tab}`}`;
-    default:
-      return `#/${route.view}`;
-  }
-}
-
+/** Moves to a route (a hash change: no reload, and the back button works). */
 export function navigate(route: Route): void {
   window.location.hash = href(route);
 }

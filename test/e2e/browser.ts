@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
@@ -36,4 +38,32 @@ export function requireBuiltUi(): void {
     );
   }
   mkdirSync(ARTIFACTS, { recursive: true });
+}
+
+/** One measured figure: its value, unit and what exactly was measured. */
+export interface Figure {
+  value: number;
+  unit: 'ms' | 'lines' | 'rows' | 'score';
+  what: string;
+}
+
+/**
+ * Writes measured figures to test-results/e2e/<file> with what they mean and where they were taken
+ * (browser, CPU), so a number read later (docs/performance.md) carries its context.
+ */
+export function writeFigures(
+  file: string,
+  browser: Browser,
+  about: string,
+  figures: Record<string, Figure>,
+): void {
+  const cpu = cpus();
+  const report = {
+    about,
+    measuredAt: new Date().toISOString(),
+    browser: `Chromium ${browser.version()} (${CHROMIUM}), headless, ${CHROMIUM_FLAGS.join(' ')}`,
+    machine: `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${platform()} ${release()}`,
+    figures,
+  };
+  writeFileSync(join(ARTIFACTS, file), JSON.stringify(report, null, 2) + '\n');
 }

@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { NODE, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, writeFigures } from './browser.ts';
 
 /**
  * The live log view with 100,000 lines streaming in over /api/events from a real server: every line
@@ -112,7 +111,46 @@ describe('the log view at 100,000 lines', () => {
       layoutShift: shift,
       domRows: rows,
     };
-    writeFileSync(join(ARTIFACTS, 'logs-figures.json'), JSON.stringify(figures, null, 2) + '\n');
+    writeFigures(
+      'logs-figures.json',
+      browser,
+      `The live log view (Server detail → Logs) while a real MCP server (test/e2e/fixtures/chatty-server.mjs) ` +
+        `writes ${LINES.toLocaleString('en')} lines to stderr as fast as it can, streamed to the page over ` +
+        '/api/events by `switchboard serve` (test/e2e/logs.test.ts). Viewport 1280×860.',
+      {
+        lines: { value: count, unit: 'lines', what: 'lines in the view at the end (every line arrived)' },
+        streamedMs: {
+          value: streamedMs,
+          unit: 'ms',
+          what: 'from `switchboard approve` to the last line on screen: server start, MCP handshake, writing and streaming every line',
+        },
+        scrollFrameMedianMs: {
+          value: figures.scrollFrameMedianMs,
+          unit: 'ms',
+          what: 'median time between animation frames while jumping through the whole log, 1/120 of it per frame (16.7 = every frame at 60 Hz)',
+        },
+        scrollFrameP95Ms: {
+          value: figures.scrollFrameP95Ms,
+          unit: 'ms',
+          what: '95th percentile of the same frame times',
+        },
+        searchMs: {
+          value: searchMs,
+          unit: 'ms',
+          what: 'typing a search that matches one line among all of them, until the count shows "1 of …"',
+        },
+        layoutShift: {
+          value: shift,
+          unit: 'score',
+          what: "Chromium's cumulative layout shift while the lines streamed in (0 = nothing moved)",
+        },
+        domRows: {
+          value: rows,
+          unit: 'rows',
+          what: 'log rows in the DOM at the end (virtualized: only those on screen, plus overscan)',
+        },
+      },
+    );
     console.log(
       `UI log view: ${count.toLocaleString('en')} lines streamed live in ${streamedMs} ms; scrolling frames median ` +
         `${figures.scrollFrameMedianMs} ms, p95 ${figures.scrollFrameP95Ms} ms; search over all lines ${searchMs} ms; ` +

@@ -15,6 +15,8 @@ interface FilterCache {
 
 interface ServerLog {
   lines: LogLine[];
+  /** characters in the longest line seen since the last clear: the rows' scroll width, kept stable */
+  longest: number;
   version: number;
   /** bumps whenever lines are replaced or dropped (not on append), so derived indexes know to rebuild */
   generation: number;
@@ -22,6 +24,22 @@ interface ServerLog {
   seeded: boolean;
   filter: FilterCache | undefined;
 }
+
+/** Runs `flush` soon, once: before the next frame is painted. */
+export type Schedule = (flush: () => void) => void;
+
+/**
+ * The next animation frame, or a timer when there will be none (a hidden tab gets no frames, and
+ * neither does Node in the unit tests). Typed from globalThis so this file needs no DOM types.
+ */
+const nextFrame: Schedule = (flush) => {
+  const g = globalThis as {
+    requestAnimationFrame?: (callback: () => void) => number;
+    document?: { visibilityState: string };
+  };
+  if (g.requestAnimationFrame && g.document?.visibilityState === 'visible') g.requestAnimationFrame(flush);
+  else setTimeout(flush, 100);
+};
 
 /**
  * Every server's log lines as they stream in over the subscription, outside React state: a burst of
@@ -31,12 +49,17 @@ export class LogStore {
   readonly #logs = new Map<string, ServerLog>();
   readonly #listeners = new Map<string, Set<() => void>>();
   readonly #dirty = new Set<string>();
-  #frame: number | undefined;
+  readonly #schedule: Schedule;
+  #scheduled = false;
+
+  constructor(schedule: Schedule = nextFrame) {
+    this.#schedule = schedule;
+  }
 
   #log(server: string): ServerLog {
     let log = this.#logs.get(server);
     if (!log) {
-      log = { lines: [], version: 0, generation: 0, seeded: false, filter: undefined };
+      log = { lines: [], longest: 0, version: 0, generation: 0, seeded: false, filter: undefined };
       this.#logs.set(server, log);
     }
     return log;
@@ -52,6 +75,11 @@ export class LogStore {
 
   generation(server: string): number {
     return this.#log(server).generation;
+  }
+
+  /** Characters in the longest line since the last clear (for a scroll width that does not jump). */
+  longest(server: string): number {
+    return this.#log(server).longest;
   }
 
   isSeeded(server: string): boolean {
@@ -90,6 +118,7 @@ export class LogStore {
   append(line: LogLine): void {
     const log = this.#log(line.server);
     log.lines.push(line);
+    if (line.text.length > log.longest) log.longest = line.text.length;
     // Drop the oldest tenth at once rather than one line per push.
     if (log.lines.length > MAX_LINES) {
       log.lines.splice(0, log.lines.length - MAX_LINES + MAX_LINES / 10);
@@ -114,6 +143,7 @@ export class LogStore {
       merged = [...history, ...newer];
     }
     log.lines = merged.length > MAX_LINES ? merged.slice(merged.length - MAX_LINES) : merged;
+    for (const line of history) if (line.text.length > log.longest) log.longest = line.text.length;
     log.seeded = true;
     log.generation++;
     this.#changed(server);
@@ -123,6 +153,7 @@ export class LogStore {
   clear(server: string): void {
     const log = this.#log(server);
     log.lines = [];
+    log.longest = 0;
     log.generation++;
     this.#changed(server);
   }
@@ -139,19 +170,16 @@ export class LogStore {
 
   #changed(server: string): void {
     this.#dirty.add(server);
-    if (this.#frame !== undefined) return;
-    const flush = () => {
-      this.#frame = undefined;
-      for (const name of this.#dirty) {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    this.#schedule(() => {
+      this.#scheduled = false;
+      const dirty = [...this.#dirty];
+      this.#dirty.clear();
+      for (const name of dirty) {
         this.#log(name).version++;
         for (const listener of this.#listeners.get(name) ?? []) listener();
       }
-      this.#dirty.clear();
-    };
-    // A hidden tab gets no animation frames: fall back to a timer so versions still move.
-    this.#frame =
-      typeof document !== 'undefined' && document.visibilityState === 'visible'
-        ? requestAnimationFrame(flush)
-        : window.setTimeout(flush, 100);
+    });
   }
 }

@@ -45,7 +45,8 @@ const theme = EditorView.theme({
   '.cm-content': { fontFamily: 'var(--mono)', caretColor: 'var(--text)', color: 'var(--text)' },
   '.cm-gutters': { background: 'var(--panel-2)', color: 'var(--muted)', border: 'none' },
   '.cm-activeLine': { background: 'var(--row-hover)' },
-  '.cm-scroller': { minHeight: '220px', maxHeight: '60vh' },
+  // As tall as the entry (a typical one is 5–15 lines), up to most of the window; never a big blank box.
+  '.cm-scroller': { minHeight: '6lh', maxHeight: '60vh' },
   '.cm-tooltip': { background: 'var(--panel)', color: 'var(--text)', border: '1px solid var(--border)' },
 });
 

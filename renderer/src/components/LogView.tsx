@@ -8,6 +8,15 @@ import { formatTime } from '../lib/format.ts';
 /** Every row has the same height: no measuring, no jumps while lines stream in. */
 const ROW_HEIGHT = 20;
 
+/**
+ * The rows' width: the longest line so far (monospace, so characters are a width), plus the time,
+ * level and source columns (28ch), gaps and padding. Long lines scroll sideways instead of being cut,
+ * and the scroll width only grows, so it does not jump as other rows come into view.
+ */
+function rowsWidth(longest: number): string {
+  return `max(100%, calc(${28 + 2 + longest}ch + 50px))`;
+}
+
 function highlight(text: string, query: string): ReactNode {
   if (!query) return text;
   const lower = text.toLowerCase();
@@ -110,7 +119,10 @@ export function LogView({ server }: { server: string }) {
                 : 'No line matches the search and level filter.'}
           </p>
         ) : null}
-        <div className="log-rows" style={{ height: virtualizer.getTotalSize() }}>
+        <div
+          className="log-rows"
+          style={{ height: virtualizer.getTotalSize(), width: rowsWidth(store.longest(server)) }}
+        >
           {items.map((item) => {
             const line = lines[filtered ? (filtered[item.index] as number) : item.index];
             if (!line) return null;
@@ -119,6 +131,8 @@ export function LogView({ server }: { server: string }) {
                 key={item.key}
                 className={`log-row lvl-${line.level} src-${line.source}`}
                 style={{ transform: `translateY(${item.start}px)` }}
+                // the whole line on hover, wherever the row is scrolled to
+                title={line.text}
               >
                 <span className="log-time">{formatTime(line.ts)}</span>
                 <span className="log-level">

@@ -6,15 +6,17 @@ import { keys } from '../api/keys.ts';
 import { href } from '../router.ts';
 import { ErrorText } from './Feedback.tsx';
 
-/** Start / stop / restart and the enabled switch, as the server's state allows. */
+/**
+ * Start / stop / restart as the server's state allows, and the enabled switch (in the servers table
+ * the switch has a column of its own: `compact` leaves it out).
+ */
 export function ServerActions({ server, compact = false }: { server: ServerStatus; compact?: boolean }) {
   const api = useApi();
   const action = useCommand(
     ({ act }: { act: ServerAction }) => api.serverAction(server.name, act),
     [keys.status],
   );
-  const enable = useCommand((enabled: boolean) => api.setEnabled(server.name, enabled), [keys.status]);
-  const busy = action.isPending || enable.isPending;
+  const busy = action.isPending;
   const s = server.state;
   const run = (act: ServerAction) => action.mutate({ act });
   const label = (verb: string) => `${verb} ${server.name}`;
@@ -25,7 +27,7 @@ export function ServerActions({ server, compact = false }: { server: ServerStatu
         {s === 'pending-approval' || s === 'denied' ? (
           <a
             className="button primary"
-            href={href({ view: 'approvals' })}
+            href={href({ view: 'approvals', server: server.name })}
             aria-label={`Review ${server.name} in Approvals`}
           >
             Review
@@ -51,21 +53,33 @@ export function ServerActions({ server, compact = false }: { server: ServerStatu
             </button>
           </>
         ) : null}
-        <label className="switch" title={s === 'disabled' ? 'Disabled: never started' : 'Enabled'}>
-          <input
-            type="checkbox"
-            role="switch"
-            checked={s !== 'disabled'}
-            disabled={busy}
-            onChange={(e) => enable.mutate(e.target.checked)}
-            aria-label={`${server.name} enabled`}
-          />
-          <span className="track" aria-hidden="true" />
-          {compact ? null : <span>Enabled</span>}
-        </label>
+        {compact ? null : <EnabledSwitch server={server} withLabel />}
       </div>
       {action.error ? <ErrorText error={action.error} /> : null}
-      {enable.error ? <ErrorText error={enable.error} /> : null}
     </div>
+  );
+}
+
+/** Enabled: a disabled server stays configured but is never started. Named for screen readers. */
+export function EnabledSwitch({ server, withLabel = false }: { server: ServerStatus; withLabel?: boolean }) {
+  const api = useApi();
+  const enable = useCommand((enabled: boolean) => api.setEnabled(server.name, enabled), [keys.status]);
+  const on = server.state !== 'disabled';
+  return (
+    <>
+      <label className="switch" title={on ? 'Enabled' : 'Disabled: never started'}>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={enable.isPending ? enable.variables : on}
+          disabled={enable.isPending}
+          onChange={(e) => enable.mutate(e.target.checked)}
+          aria-label={`${server.name} enabled`}
+        />
+        <span className="track" aria-hidden="true" />
+        {withLabel ? <span>Enabled</span> : null}
+      </label>
+      {enable.error ? <ErrorText error={enable.error} /> : null}
+    </>
   );
 }

@@ -28,12 +28,13 @@ export function diffLines(before: readonly string[], after: readonly string[]): 
       out.push({ kind: 'same', text: before[i] as string });
       i++;
       j++;
-    } else if (j < m && (i >= n || (lcs[i]?.[j + 1] ?? 0) >= (lcs[i + 1]?.[j] ?? 0))) {
-      out.push({ kind: 'added', text: after[j] as string });
-      j++;
-    } else {
+    } else if (i < n && (j >= m || (lcs[i + 1]?.[j] ?? 0) >= (lcs[i]?.[j + 1] ?? 0))) {
+      // On a tie the old line goes first, as in every unified diff: "− old" then "+ new".
       out.push({ kind: 'removed', text: before[i] as string });
       i++;
+    } else {
+      out.push({ kind: 'added', text: after[j] as string });
+      j++;
     }
   }
   return out;

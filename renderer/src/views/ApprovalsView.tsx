@@ -1,12 +1,15 @@
+import { useEffect, useRef, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import type { ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
-import { useApprovals, useCommand } from '../api/hooks.ts';
+import { useApprovals, useCommand, useStatus } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { Diff } from '../components/Diff.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
+import { stateLabel } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
+import { approvalTarget, type ApprovalTarget } from '../lib/approval-target.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { href } from '../router.ts';
 
@@ -18,10 +21,25 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   ui: 'this window (added or changed here)',
 };
 
-export default function ApprovalsView() {
+/**
+ * Every server waiting for a trust decision. `server` (from `#/approvals/NAME`, which desktop
+ * notifications and install links open) is brought into view and focused, or, when it no longer
+ * waits, the view says what became of it.
+ */
+export default function ApprovalsView({ server }: { server?: string | undefined }) {
   const approvals = useApprovals();
+  const status = useStatus();
   const pending = approvals.data?.filter((a) => a.state === 'pending-approval') ?? [];
   const denied = approvals.data?.filter((a) => a.state === 'denied') ?? [];
+  // A cached list may be out of date (a server added since); it is refetched on mount. Deciding from
+  // it would point at a card that then moves, or say "no longer waiting" about a server that waits.
+  const current = approvals.isFetchedAfterMount || !approvals.isStale;
+  const target =
+    server !== undefined && approvals.data && current && status.data
+      ? approvalTarget(server, approvals.data, status.data.servers)
+      : undefined;
+  const notice = useRef<HTMLDivElement>(null);
+  useBringIntoView(server, target?.kind, notice);
   return (
     <section>
       <ViewTitle>Approvals</ViewTitle>
@@ -29,6 +47,9 @@ export default function ApprovalsView() {
         Nothing runs until you approve its exact launch configuration. Any later change to what runs asks
         again.
       </p>
+      {server !== undefined && target && target.kind !== 'pending' ? (
+        <TargetNotice ref={notice} name={server} target={target} />
+      ) : null}
       {approvals.isPending ? <Loading what="approvals" /> : null}
       {approvals.error ? <ErrorText error={approvals.error} /> : null}
       {approvals.data && pending.length === 0 ? (
@@ -40,14 +61,14 @@ export default function ApprovalsView() {
         </EmptyState>
       ) : null}
       {pending.map((a) => (
-        <ApprovalCard key={`${a.name}:${a.fingerprint}`} approval={a} />
+        <ApprovalCard key={`${a.name}:${a.fingerprint}`} approval={a} targeted={a.name === server} />
       ))}
       {denied.length > 0 ? (
         <>
           <h2>Denied</h2>
           <p className="muted">These stay stopped until you approve them or their configuration changes.</p>
           {denied.map((a) => (
-            <ApprovalCard key={`${a.name}:${a.fingerprint}`} approval={a} />
+            <ApprovalCard key={`${a.name}:${a.fingerprint}`} approval={a} targeted={a.name === server} />
           ))}
         </>
       ) : null}
@@ -55,7 +76,66 @@ export default function ApprovalsView() {
   );
 }
 
-function ApprovalCard({ approval: a }: { approval: ApprovalView }) {
+/**
+ * Once per linked server (not on every live update): scrolls its card into view and focuses it, so
+ * keyboard and screen-reader users start there; a server that no longer waits gets the notice focused.
+ */
+function useBringIntoView(
+  server: string | undefined,
+  kind: ApprovalTarget['kind'] | undefined,
+  notice: RefObject<HTMLDivElement | null>,
+): void {
+  const done = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (server === undefined) {
+      done.current = undefined;
+      return;
+    }
+    if (kind === undefined || done.current === server) return;
+    done.current = server;
+    const card =
+      kind === 'pending' || kind === 'denied'
+        ? document.querySelector<HTMLElement>(`article[data-approval="${CSS.escape(server)}"]`)
+        : null;
+    const element = card ?? notice.current;
+    element?.scrollIntoView({ block: card ? 'center' : 'nearest' });
+    element?.focus({ preventScroll: true });
+  }, [server, kind, notice]);
+}
+
+function TargetNotice({
+  ref,
+  name,
+  target,
+}: {
+  ref: Ref<HTMLDivElement>;
+  name: string;
+  target: Exclude<ApprovalTarget, { kind: 'pending' }>;
+}) {
+  const link = <a href={href({ view: 'server', name, tab: 'config' })}>{name}</a>;
+  return (
+    <div ref={ref} tabIndex={-1} className="banner info" role="status" data-testid="approval-notice">
+      {target.kind === 'denied' ? (
+        <span>
+          <strong>“{name}” is not waiting for approval: it was denied.</strong> It stays stopped; its card is
+          under Denied below if you want to approve it after all.
+        </span>
+      ) : target.kind === 'decided' ? (
+        <span>
+          <strong>“{name}” is no longer waiting for approval</strong> — it was decided already and is{' '}
+          {stateLabel(target.state)} now. Open {link} to see it.
+        </span>
+      ) : (
+        <span>
+          <strong>There is no server named “{name}” any more</strong> — it was removed from servers.json, so
+          there is nothing to approve.
+        </span>
+      )}
+    </div>
+  );
+}
+
+function ApprovalCard({ approval: a, targeted }: { approval: ApprovalView; targeted: boolean }) {
   const api = useApi();
   const invalidate = [keys.status, keys.approvals];
   const approve = useCommand(() => api.serverAction(a.name, 'approve'), invalidate);
@@ -63,7 +143,13 @@ function ApprovalCard({ approval: a }: { approval: ApprovalView }) {
   const busy = approve.isPending || deny.isPending;
   const titleId = `approval-${a.name}`;
   return (
-    <article className="card approval" aria-labelledby={titleId} data-approval={a.name}>
+    <article
+      className={targeted ? 'card approval targeted' : 'card approval'}
+      aria-labelledby={titleId}
+      data-approval={a.name}
+      // focusable from script only: a deep link focuses the card it points at
+      tabIndex={-1}
+    >
       <header>
         <h2 id={titleId}>
           <a href={href({ view: 'server', name: a.name, tab: 'config' })}>{a.name}</a>

@@ -134,14 +134,22 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
           {editor.label} reads its settings only when it starts: quit and reopen it to pick up the change.
         </div>
       ) : null}
-      <p>
-        <span className="label">Servers: </span>
+      <div className="editor-servers">
+        <span className="label" id={`${titleId}-servers`}>
+          Servers
+        </span>
         {editor.servers.length ? (
-          editor.servers.map((s) => <code key={s}>{s} </code>)
+          <ul className="chips" aria-labelledby={`${titleId}-servers`}>
+            {editor.servers.map((s) => (
+              <li key={s} className="chip mono">
+                {s}
+              </li>
+            ))}
+          </ul>
         ) : (
           <span className="muted">none yet (approve a server first)</span>
         )}
-      </p>
+      </div>
       {editor.diff ? (
         <details open>
           <summary>What a sync would change</summary>

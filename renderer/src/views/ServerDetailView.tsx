@@ -104,7 +104,7 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
       {server?.state === 'pending-approval' ? (
         <div className="banner warn" role="status">
           <strong>Waiting for your approval.</strong> Nothing runs until you approve this exact configuration.{' '}
-          <a className="button primary small" href={href({ view: 'approvals' })}>
+          <a className="button primary small" href={href({ view: 'approvals', server: name })}>
             Review and approve
           </a>
         </div>

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { ServerStatus } from '../../../shared/status.ts';
 import { useStatus } from '../api/hooks.ts';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
-import { ServerActions } from '../components/ServerActions.tsx';
+import { EnabledSwitch, ServerActions } from '../components/ServerActions.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDuration } from '../lib/format.ts';
@@ -59,50 +59,68 @@ export function ServersView() {
         </EmptyState>
       ) : null}
       {servers.length > 0 ? (
-        <table className="servers" data-testid="servers-table">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">State</th>
-              <th scope="col">Uptime</th>
-              <th scope="col" className="num">
-                Restarts
-              </th>
-              <th scope="col" className="num">
-                Tools
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          {servers.map((server) => (
-            <tbody key={server.name} data-server={server.name}>
+        <div className="table-scroll">
+          <table className="servers" data-testid="servers-table">
+            {/* Fixed widths: a ticking uptime or a new button never moves the columns. */}
+            <colgroup>
+              <col />
+              <col className="col-state" />
+              <col className="col-uptime" />
+              <col className="col-num" />
+              <col className="col-num" />
+              <col className="col-actions" />
+              <col className="col-enabled" />
+            </colgroup>
+            <thead>
               <tr>
-                <th scope="row">
-                  <a href={href({ view: 'server', name: server.name, tab: 'config' })}>{server.name}</a>
-                  <span className="muted small"> {server.transport === 'http' ? 'remote' : 'local'}</span>
+                <th scope="col">Server</th>
+                <th scope="col">State</th>
+                <th scope="col">Uptime</th>
+                <th scope="col" className="num">
+                  Restarts
                 </th>
-                <td>
-                  <StateBadge state={server.state} />
-                </td>
-                <td className="timing">{timing(server, now)}</td>
-                <td className="num">{server.restarts}</td>
-                <td className="num">{server.toolCount ?? '—'}</td>
-                <td>
-                  <ServerActions server={server} compact />
-                </td>
+                <th scope="col" className="num">
+                  Tools
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+                <th scope="col" className="center">
+                  Enabled
+                </th>
               </tr>
-              {server.lastError && server.state !== 'running' ? (
-                <tr className="last-error">
-                  <td colSpan={6}>
-                    <span className="error-label">Last error:</span> {server.lastError}
+            </thead>
+            {servers.map((server) => (
+              <tbody key={server.name} data-server={server.name}>
+                <tr>
+                  <th scope="row" className="server-name">
+                    <a href={href({ view: 'server', name: server.name, tab: 'config' })}>{server.name}</a>
+                    <span className="muted small"> {server.transport === 'http' ? 'remote' : 'local'}</span>
+                  </th>
+                  <td>
+                    <StateBadge state={server.state} />
+                  </td>
+                  <td className="timing">{timing(server, now)}</td>
+                  <td className="num">{server.restarts}</td>
+                  <td className="num">{server.toolCount ?? '—'}</td>
+                  <td>
+                    <ServerActions server={server} compact />
+                  </td>
+                  <td className="center">
+                    <EnabledSwitch server={server} />
                   </td>
                 </tr>
-              ) : null}
-            </tbody>
-          ))}
-        </table>
+                {server.lastError && server.state !== 'running' ? (
+                  <tr className="last-error">
+                    <td colSpan={7}>
+                      <span className="error-label">Last error:</span> {server.lastError}
+                    </td>
+                  </tr>
+                ) : null}
+              </tbody>
+            ))}
+          </table>
+        </div>
       ) : null}
     </section>
   );

@@ -1,3 +1,4 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
@@ -84,6 +85,7 @@ function General({ settings }: { settings: Settings }) {
 
       <section className="card" aria-labelledby={`${id}-app`}>
         <h2 id={`${id}-app`}>This computer</h2>
+        {settings.startAtLogin === null ? null : <StartAtLogin enabled={settings.startAtLogin} />}
         <dl className="facts vertical">
           <div>
             <dt>Switchboard home</dt>
@@ -93,20 +95,16 @@ function General({ settings }: { settings: Settings }) {
             <dt>Servers file</dt>
             <dd className="mono">{settings.serversFile}</dd>
           </div>
-          <div>
-            <dt>Start at login</dt>
-            <dd>
-              {settings.startAtLogin === null ? (
+          {settings.startAtLogin === null ? (
+            <div>
+              <dt>Start at login</dt>
+              <dd>
                 <span className="muted">
                   Only in the desktop app (this is headless mode: <code>switchboard serve</code>).
                 </span>
-              ) : settings.startAtLogin ? (
-                'on'
-              ) : (
-                'off'
-              )}
-            </dd>
-          </div>
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>Theme</dt>
             <dd>Follows your system’s light or dark setting.</dd>
@@ -114,6 +112,46 @@ function General({ settings }: { settings: Settings }) {
         </dl>
       </section>
     </>
+  );
+}
+
+/**
+ * Desktop app only. While the change is under way the switch shows what was asked for; the settings
+ * answer afterwards says what the system really did (a refused login item flips it back), and a
+ * failure is said in words.
+ */
+function StartAtLogin({ enabled }: { enabled: boolean }) {
+  const api = useApi();
+  const id = useId();
+  const client = useQueryClient();
+  const change = useMutation({
+    mutationFn: (on: boolean) => api.setStartAtLogin(on),
+    onSuccess: async (_done, on) => {
+      client.setQueryData<Settings>(keys.settings, (old) => (old ? { ...old, startAtLogin: on } : old));
+      await client.invalidateQueries({ queryKey: keys.settings });
+    },
+  });
+  const shown = change.isPending ? change.variables : enabled;
+  return (
+    <div className="field start-at-login">
+      <label className="switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={shown}
+          disabled={change.isPending}
+          onChange={(e) => change.mutate(e.target.checked)}
+          aria-describedby={`${id}-hint`}
+        />
+        <span className="track" aria-hidden="true" />
+        <span>Start Switchboard when you log in</span>
+      </label>
+      <p className="hint" id={`${id}-hint`}>
+        It starts in the tray without opening this window, so your servers are ready when an editor needs
+        them.
+      </p>
+      {change.error ? <ErrorText error={change.error}>Start at login was not changed: </ErrorText> : null}
+    </div>
   );
 }
 
