@@ -117,3 +117,33 @@ function serverSubmenu(s: ServerStatus): TrayItem[] {
   }
   return items;
 }
+
+/** The tray icon file (in build/icons), whether it is a macOS template image, and the title beside it. */
+export interface TrayAppearance {
+  icon: string;
+  template: boolean;
+  title: string;
+}
+
+/**
+ * Windows and Linux show health by colour (tray-<health>.png). The macOS menu bar wants one
+ * monochrome template image the OS tints, so there health shows as a short title beside it: "!"
+ * when a server waits for approval, "×" when one is failing or servers.json has errors.
+ */
+export function trayAppearance(health: TrayHealth, platform: NodeJS.Platform): TrayAppearance {
+  if (platform !== 'darwin') return { icon: `tray-${health}.png`, template: false, title: '' };
+  const title = health === 'error' ? '×' : health === 'attention' ? '!' : '';
+  return { icon: 'trayTemplate.png', template: true, title };
+}
+
+/**
+ * Whether the window opens when the app starts: not when started at login (`--hidden` on Windows
+ * and Linux; macOS login items pass no arguments but say so) and not when a link decides what to show.
+ */
+export function showWindowAtStart(start: {
+  argv: readonly string[];
+  openedAtLogin: boolean;
+  link: boolean;
+}): boolean {
+  return !start.link && !start.openedAtLogin && !start.argv.includes('--hidden');
+}

@@ -1,27 +1,21 @@
 /**
- * The app window loads only Switchboard's own UI: a strict CSP, no navigation away, no new windows.
- * Links to the web (docs) open in the person's browser instead, and only http(s) ones.
+ * The app window loads only Switchboard's own UI: no navigation away, no new windows. Links to the
+ * web (docs) open in the person's browser instead, and only http(s) ones. The CSP comes with every
+ * response of the app:// protocol (app-protocol.ts).
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
-/** True only for URLs of the app's own UI (same origin as the window's start page). */
+/**
+ * True only for URLs of the app's own UI: the start page's scheme and host (app://switchboard), or
+ * for a file:// start page that very file. Compared field by field: a custom scheme's `origin` is
+ * "null" for every host, so comparing origins would let app://anything through.
+ */
 export function isOwnPage(url: string, appUrl: string): boolean {
   try {
     const target = new URL(url);
     const app = new URL(appUrl);
-    if (app.protocol === 'file:') return target.protocol === 'file:' && target.pathname === app.pathname;
-    return target.origin === app.origin;
+    if (target.protocol !== app.protocol) return false;
+    if (app.protocol === 'file:') return target.pathname === app.pathname;
+    return target.host === app.host && target.username === '' && target.password === '';
   } catch {
     return false;
   }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { approvalNotifications } from '../../../electron/desktop/notifications.ts';
 import {
   buildTrayMenu,
+  showWindowAtStart,
+  trayAppearance,
   trayHealth,
   trayTooltip,
   type TrayItem,
@@ -138,5 +140,34 @@ describe('approval notifications', () => {
     ).notified;
     const approved = approvalNotifications(report(server('gh', 'running')), seen, describeServer, 'linux');
     expect(approved.notified.size).toBe(0);
+  });
+});
+
+describe('tray appearance', () => {
+  it('colours the icon by health on Windows and Linux', () => {
+    expect(trayAppearance('error', 'win32')).toEqual({ icon: 'tray-error.png', template: false, title: '' });
+    expect(trayAppearance('attention', 'linux')).toEqual({
+      icon: 'tray-attention.png',
+      template: false,
+      title: '',
+    });
+  });
+
+  it('shows approval-needed and error as titles beside the macOS template icon', () => {
+    const look = (health: Parameters<typeof trayAppearance>[0]) => trayAppearance(health, 'darwin');
+    expect(look('idle')).toEqual({ icon: 'trayTemplate.png', template: true, title: '' });
+    expect(look('ok').title).toBe('');
+    expect(look('attention').title).toBe('!');
+    expect(look('error').title).toBe('×');
+    expect(look('error').template).toBe(true);
+  });
+});
+
+describe('window at start', () => {
+  it('opens unless started at login or by a link', () => {
+    expect(showWindowAtStart({ argv: ['app'], openedAtLogin: false, link: false })).toBe(true);
+    expect(showWindowAtStart({ argv: ['app', '--hidden'], openedAtLogin: false, link: false })).toBe(false);
+    expect(showWindowAtStart({ argv: ['app'], openedAtLogin: true, link: false })).toBe(false);
+    expect(showWindowAtStart({ argv: ['app'], openedAtLogin: false, link: true })).toBe(false);
   });
 });

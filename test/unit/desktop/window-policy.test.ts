@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linuxAutostartEntry, linuxAutostartFile } from '../../../electron/desktop/login-item.ts';
-import {
-  CONTENT_SECURITY_POLICY,
-  isExternalWebLink,
-  isOwnPage,
-} from '../../../electron/desktop/window-policy.ts';
+import { isExternalWebLink, isOwnPage } from '../../../electron/desktop/window-policy.ts';
 
 describe('window policy', () => {
   it('allows only the app own pages', () => {
@@ -15,16 +11,20 @@ describe('window policy', () => {
     expect(isOwnPage('not a url', 'file:///app/index.html')).toBe(false);
   });
 
+  it('allows app://switchboard pages only, although every app:// origin reads "null"', () => {
+    const start = 'app://switchboard/index.html';
+    expect(isOwnPage('app://switchboard/index.html#/servers', start)).toBe(true);
+    expect(isOwnPage('app://switchboard/assets/x.js', start)).toBe(true);
+    expect(isOwnPage('app://evil/index.html', start)).toBe(false);
+    expect(isOwnPage('app://user:pw@switchboard/index.html', start)).toBe(false);
+    expect(isOwnPage('file:///app/index.html', start)).toBe(false);
+    expect(isOwnPage('https://switchboard/index.html', start)).toBe(false);
+  });
+
   it('sends only web links to the browser', () => {
     expect(isExternalWebLink('https://modelcontextprotocol.io')).toBe(true);
     expect(isExternalWebLink('file:///etc/passwd')).toBe(false);
     expect(isExternalWebLink('javascript:alert(1)')).toBe(false);
-  });
-
-  it('has a CSP without inline or remote scripts', () => {
-    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
-    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
-    expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
   });
 });
 
