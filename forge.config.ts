@@ -9,6 +9,7 @@ import { FusesPlugin } from '@electron-forge/plugin-fuses';
 import { VitePlugin } from '@electron-forge/plugin-vite';
 import type { ForgeConfig } from '@electron-forge/shared-types';
 import { FuseV1Options, FuseVersion } from '@electron/fuses';
+import { ignoredInPackage } from './build/forge/packaged-files.ts';
 
 export const appIdentity = {
   appId: 'dev.switchboard.app',
@@ -25,7 +26,12 @@ const config: ForgeConfig = {
     appBundleId: appIdentity.appId,
     appCategoryType: 'public.app-category.developer-tools',
     icon: 'build/icons/icon', // .icns on macOS, .ico on Windows
-    asar: { unpack: '**/*.node' }, // the keychain's native module must load from disk
+    // Native modules load from disk (the keychain's .node binary; `*.node` matches the file name
+    // anywhere). The stdio relay is unpacked too: Claude Desktop runs it as the app binary with
+    // ELECTRON_RUN_AS_NODE=1, and a plain file needs no asar support (electron/desktop/relay-command.ts).
+    asar: { unpack: '*.node', unpackDir: '.vite/relay' },
+    // The bundles in .vite/ plus the one runtime dependency that cannot be bundled (native).
+    ignore: ignoredInPackage,
     extraResource: ['build/icons'],
     protocols,
     // Tray-only on macOS: no Dock icon unless the window is open (the shell shows it then).
@@ -44,20 +50,25 @@ const config: ForgeConfig = {
         mimeType: [`x-scheme-handler/${appIdentity.protocol}`],
       },
     }),
-    // RPM: @electron-forge/maker-rpm has no Forge 8 release and 7.x fetches a dependency from
-    // GitHub, which these build machines cannot reach. See docs/packaging.md.
+    // RPM: @electron-forge/maker-rpm has no Forge 8 release; 7.x does not install here (its
+    // @electron/node-gyp dependency comes from codeload.github.com, unreachable). See docs/packaging.md.
   ],
   plugins: [
     new VitePlugin({
       build: [
+        // .vite/build/main.cjs (package.json "main"): the main process with the core bundled in.
         { entry: 'electron/shell/main.ts', config: 'electron/shell/vite.main.config.ts', target: 'main' },
+        // .vite/build/preload.cjs
         {
           entry: 'electron/shell/preload.ts',
           config: 'electron/shell/vite.preload.config.ts',
           target: 'preload',
         },
+        // .vite/relay/main.mjs: the stdio relay Claude Desktop runs.
+        { entry: 'electron/relay/main.ts', config: 'electron/shell/vite.relay.config.ts', target: 'main' },
       ],
-      renderer: [{ name: 'main_window', config: 'renderer/vite.config.ts' }],
+      // .vite/renderer/main_window (renderer/dist stays headless mode's build).
+      renderer: [{ name: 'main_window', config: 'electron/shell/vite.renderer.config.ts' }],
     }),
     new FusesPlugin({
       version: FuseVersion.V1,

@@ -1,27 +1,33 @@
-// `npm start`: the desktop app where an Electron binary exists, else headless mode (`switchboard serve`).
-// The Electron binary cannot be downloaded on build/CI machines, so this says which one it runs.
-import { existsSync } from 'node:fs';
+// `npm start`: the desktop app where an Electron binary is installed (`electron-forge start`), else
+// headless mode (`switchboard serve`). The choice and its reason are electron/desktop/electron-binary.ts;
+// this file only acts on it. `npm start -- --headless` asks for headless mode either way.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { main } from './cli/main.ts';
+import { dirname } from 'node:path';
+import { findElectronBinary, planLaunch } from './desktop/electron-binary.ts';
 
-function electronBinary(): string | undefined {
+const require = createRequire(import.meta.url);
+
+/** The electron package's folder, without loading it (loading it downloads a missing binary). */
+function electronDir(): string | undefined {
   try {
-    // The electron package exports the path of its binary, or throws when it was never downloaded.
-    const path: unknown = createRequire(import.meta.url)('electron');
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    return dirname(require.resolve('electron/package.json'));
   } catch {
     return undefined;
   }
 }
 
-const binary = electronBinary();
-if (binary) {
-  console.log(
-    `Electron found at ${binary}, but the desktop shell is not built yet; running headless mode instead.`,
-  );
+const args = process.argv.slice(2);
+const plan = planLaunch(findElectronBinary(electronDir()), args);
+console.log(plan.message);
+if (plan.mode === 'desktop') {
+  // Forge's CLI by path, run by this Node: no npx, no shell (the same on Windows).
+  const forge = require.resolve('@electron-forge/cli/dist/electron-forge.js');
+  const child = spawn(process.execPath, [forge, 'start', '--', ...args], { stdio: 'inherit' });
+  child.on('exit', (code, signal) => {
+    process.exitCode = code ?? (signal ? 1 : 0);
+  });
 } else {
-  console.log(
-    'No Electron binary on this machine (it cannot be downloaded here): running headless mode, `switchboard serve`.',
-  );
+  const { main } = await import('./cli/main.ts');
+  process.exitCode = await main(['serve', ...args.filter((a) => a !== '--headless')]);
 }
-process.exitCode = await main(['serve', ...process.argv.slice(2)]);

@@ -11,6 +11,7 @@ import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { instanceFile } from '../cli/instance.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
+import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
   home: HomePaths;
@@ -24,6 +25,8 @@ export interface HeadlessOptions {
   requestTimeoutMs?: number;
   /** editor sync while serving (default on); `log` receives its reports (default: stderr) */
   editorSync?: boolean | { log?: (line: string) => void };
+  /** how Claude Desktop's entry starts the stdio relay (default: this Node running the source) */
+  relay?: RelayCommand;
 }
 
 export interface Headless {
@@ -85,6 +88,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
         home,
         env,
         port: boundPort,
+        ...(options.relay ? { relay: options.relay } : {}),
         ...(typeof sync === 'object' && sync.log ? { log: sync.log } : {}),
       })
     : undefined;

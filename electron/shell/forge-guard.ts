@@ -1,45 +1,45 @@
-// `npm run package` / `npm run make` / `npm run start:desktop`: run Electron Forge only where an Electron
-// binary can be had. Build and CI machines here cannot reach Electron's release downloads, and Forge
-// would fail deep inside @electron/get with a stack trace; this says what is going on instead.
+// `npm run package` / `npm run make`: run Electron Forge only where it can get Electron. The decision
+// and its message are electron/desktop/electron-binary.ts (tested under Node); this file acts on it.
+//
+//   node electron/shell/forge-guard.ts <package|make|publish|start> [forge options…]
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { electronMirror, findElectronBinary, forgeGuard } from '../desktop/electron-binary.ts';
 
-const command = process.argv[2] ?? 'package';
 const require = createRequire(import.meta.url);
+const command = process.argv[2] ?? 'package';
 
-function installedBinary(): string | undefined {
+function electronDir(): string | undefined {
   try {
-    const path: unknown = require('electron');
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    return dirname(require.resolve('electron/package.json'));
   } catch {
     return undefined;
   }
 }
 
-async function releasesReachable(): Promise<boolean> {
-  const mirror =
-    process.env.ELECTRON_MIRROR ??
-    process.env.npm_config_electron_mirror ??
-    'https://github.com/electron/electron/releases/';
+async function reachable(url: string): Promise<boolean> {
   try {
-    const res = await fetch(mirror, { method: 'HEAD', signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(5_000) });
     return res.status < 500;
   } catch {
     return false;
   }
 }
 
-if (!installedBinary() && !(await releasesReachable())) {
-  console.error(
-    [
-      `Cannot run "electron-forge ${command}": no Electron binary is installed and Electron's release`,
-      'downloads cannot be reached from this machine (set ELECTRON_MIRROR to a reachable mirror, or',
-      'build on a machine with access; see docs/packaging.md).',
-      'Headless mode needs no Electron: npm run serve',
-    ].join('\n'),
-  );
+const mirror = electronMirror();
+const binary = findElectronBinary(electronDir());
+const decision = forgeGuard(command, {
+  binary,
+  // Only asked when no binary is installed: a package/make with one installed needs no network check.
+  releasesReachable: binary ? true : await reachable(mirror),
+  mirror,
+});
+if (!decision.run) {
+  console.error(decision.message);
   process.exit(1);
 }
-const forge = spawnSync('npx', ['electron-forge', command, ...process.argv.slice(3)], { stdio: 'inherit' });
-process.exit(forge.status ?? 1);
+// Forge's CLI by path, run by this Node: no npx, no shell (the same on Windows).
+const forge = require.resolve('@electron-forge/cli/dist/electron-forge.js');
+const result = spawnSync(process.execPath, [forge, command, ...process.argv.slice(3)], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

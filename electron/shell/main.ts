@@ -1,19 +1,27 @@
 // The desktop app's composition root: the same core and bridge as `switchboard serve`, plus a tray,
 // notifications, the switchboard:// protocol, start at login and the window. Every decision lives in
 // plain functions under electron/desktop/ (tested under Node); this file only wires them to Electron.
+// Built by Forge's Vite plugin into .vite/build/main.cjs (CommonJS: it runs synchronously, so the
+// listeners below exist before the app finishes launching).
 import {
   app,
+  BaseWindow,
   BrowserWindow,
   ipcMain,
   Menu,
   nativeImage,
   Notification,
+  powerMonitor,
+  protocol,
   shell,
   Tray,
   type MenuItemConstructorOptions,
   type NativeImage,
 } from 'electron';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ApiEventSchema, type ApiEvent } from '../../shared/api.ts';
 import {
@@ -22,25 +30,34 @@ import {
   IPC_SHELL,
   IpcRequestSchema,
   IpcShellRequestSchema,
+  type IpcRequest,
   type IpcResponse,
 } from '../../shared/ipc.ts';
-import { setServer } from '../core/config/edit.ts';
+import { readServerValue, setServer } from '../core/config/edit.ts';
 import { describeError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
 import { describeLaunch } from '../core/trust/command-line.ts';
+import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
+import { installFromLink } from '../desktop/install-link.ts';
+import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
+import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
 import { approvalNotifications } from '../desktop/notifications.ts';
 import { quitSequence } from '../desktop/quit.ts';
+import { desktopRelayCommand } from '../desktop/relay-command.ts';
+import { squirrelStartup, squirrelUpdateExe, windowsLoginItem } from '../desktop/squirrel.ts';
 import {
   buildTrayMenu,
+  showWindowAtStart,
+  trayAppearance,
   trayHealth,
   trayTooltip,
   type TrayAction,
   type TrayItem,
 } from '../desktop/tray-menu.ts';
-import { CONTENT_SECURITY_POLICY, isExternalWebLink, isOwnPage } from '../desktop/window-policy.ts';
+import { isExternalWebLink, isOwnPage } from '../desktop/window-policy.ts';
 import { startHeadless, type Headless } from '../headless/serve.ts';
 
 // Set by Electron Forge's Vite plugin at build time.
@@ -53,27 +70,7 @@ let tray: Tray | undefined;
 let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
-
-if (!app.requestSingleInstanceLock()) {
-  // A second launch hands its arguments (a switchboard:// link on Windows/Linux) to the first.
-  app.quit();
-} else {
-  app.setAsDefaultProtocolClient(PROTOCOL);
-  app.on('second-instance', (_event, argv) => {
-    const link = deepLinkFromArgv(argv);
-    if (link) void handleLink(link);
-    else showWindow();
-  });
-  app.on('open-url', (event, url) => {
-    event.preventDefault();
-    void handleLink(url);
-  });
-  app.on('window-all-closed', () => {
-    // A tray app keeps running with no window; on macOS it also leaves the Dock.
-    app.dock?.hide();
-  });
-  void app.whenReady().then(start, (err: unknown) => fatal(err));
-}
+const links = new LinkQueue();
 
 const quit = quitSequence({
   stopCore: async () => {
@@ -82,18 +79,64 @@ const quit = quitSequence({
   exit: (code) => app.exit(code),
   log: (text) => console.error(text),
 });
-app.on('before-quit', (event) => {
-  if (!quit.started || headless) {
+
+// A Squirrel install/update/uninstall on Windows runs the app only to manage shortcuts: do that and
+// quit before anything else starts (no single-instance lock, no tray, no servers).
+const squirrel = squirrelStartup(process.argv, process.platform, process.execPath);
+if (squirrel.kind === 'quit') {
+  if (squirrel.removeLoginItem) app.setLoginItemSettings({ openAtLogin: false, ...loginItemWindows() });
+  if (squirrel.update) {
+    spawn(squirrel.update.command, squirrel.update.args, { detached: true }).on('close', () => app.quit());
+  } else app.quit();
+} else if (!app.requestSingleInstanceLock()) {
+  // A second launch hands its arguments (a switchboard:// link on Windows/Linux) to the first.
+  app.quit();
+} else {
+  // Before `ready`, as Electron requires: app:// pages are a secure, standard origin.
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
+  app.setAsDefaultProtocolClient(PROTOCOL);
+  app.on('second-instance', (_event, argv) => {
+    const link = deepLinkFromArgv(argv);
+    // Without a link it means "show me": queued like a link, in case the core is not up yet.
+    links.push(link ?? `${PROTOCOL}://open`);
+  });
+  // On macOS a link that launches the app arrives here before `ready`: it waits in the queue.
+  app.on('open-url', (event, url) => {
     event.preventDefault();
-    void quit.run();
-  }
-});
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void quit.run());
+    links.push(url);
+  });
+  app.on('window-all-closed', () => {
+    // A tray app keeps running with no window; on macOS it also leaves the Dock.
+    app.dock?.hide();
+  });
+  app.on('before-quit', (event) => {
+    if (!quit.started || headless) {
+      event.preventDefault();
+      void quit.run();
+    }
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void quit.run());
+  void app.whenReady().then(start, (err: unknown) => fatal(err));
+}
 
 async function start(): Promise<void> {
   app.dock?.hide();
+  serveRenderer();
+  watchSessionEnd();
   try {
-    headless = await startHeadless({ home, keychain: new OsKeychain() });
+    headless = await startHeadless({
+      home,
+      keychain: new OsKeychain(),
+      relay: desktopRelayCommand({
+        execPath: process.execPath,
+        appPath: app.getAppPath(),
+        home,
+        env: process.env,
+        platform: process.platform,
+      }),
+    });
   } catch (err) {
     return fatal(err);
   }
@@ -105,16 +148,55 @@ async function start(): Promise<void> {
     const health = trayHealth(report);
     tray?.setImage(trayIcon(health));
     tray?.setToolTip(trayTooltip(report));
-    if (process.platform === 'darwin') tray?.setTitle(health === 'attention' ? '!' : '');
+    if (process.platform === 'darwin') tray?.setTitle(trayAppearance(health, process.platform).title);
     tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(report, loginOptions()))));
     notifyApprovals();
   };
   for (const event of ['status', 'removed', 'config'] as const) core.events.on(event, refresh);
   refresh();
   wireIpc();
-  const link = deepLinkFromArgv(process.argv);
-  if (link) await handleLink(link);
-  else if (!process.argv.includes('--hidden')) showWindow();
+  // Windows/Linux pass a link that launches the app as an argument; macOS's came as open-url.
+  const argvLink = deepLinkFromArgv(process.argv);
+  if (argvLink) links.push(argvLink);
+  const link = links.pending > 0;
+  links.ready(handleLink);
+  const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin;
+  if (showWindowAtStart({ argv: process.argv, openedAtLogin, link })) showWindow();
+}
+
+/** Serves the built renderer at app://switchboard/ with the CSP on every response (app-protocol.ts). */
+function serveRenderer(): void {
+  if (MAIN_WINDOW_VITE_DEV_SERVER_URL) return; // `electron-forge start`: Vite's dev server serves it
+  const root = join(import.meta.dirname, '..', 'renderer', MAIN_WINDOW_VITE_NAME);
+  protocol.handle(APP_SCHEME, async (request) => {
+    const answer = await serveAppAsset(
+      root,
+      request.url,
+      (file) => readFile(file).catch(() => undefined),
+      () => randomBytes(16).toString('base64'),
+    );
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  });
+}
+
+/**
+ * Logging out or shutting down stops every server like Quit does. Windows tells only windows
+ * (session-end), so a hidden one listens even while the UI window is closed; macOS and Linux tell
+ * powerMonitor.
+ */
+function watchSessionEnd(): void {
+  if (process.platform === 'win32') {
+    const sentinel = new BaseWindow({
+      show: false,
+      width: 1,
+      height: 1,
+      skipTaskbar: true,
+      focusable: false,
+    });
+    sentinel.on('session-end', () => void quit.run());
+  } else {
+    powerMonitor.on('shutdown', () => void quit.run());
+  }
 }
 
 function notifyApprovals(): void {
@@ -171,7 +253,7 @@ async function runAction(action: TrayAction): Promise<void> {
       case 'stop':
         return await core.stopServer(action.server);
       case 'sync':
-        await ipcRequest({ method: 'POST', path: '/api/editors/sync', body: {} });
+        await relayToControlApi({ method: 'POST', path: '/api/editors/sync', body: {} });
         return;
       case 'toggle-start-at-login':
         setStartAtLogin(!loginOptions().startAtLogin);
@@ -181,28 +263,34 @@ async function runAction(action: TrayAction): Promise<void> {
         return await quit.run();
     }
   } catch (err) {
-    new Notification({ title: 'Switchboard', body: describeError(err) }).show();
+    notify(describeError(err));
   }
 }
 
-async function handleLink(link: string): Promise<void> {
+/** A switchboard:// link, once the core is up (LinkQueue holds earlier ones). */
+function handleLink(link: string): void {
   const parsed = parseDeepLink(link);
   if (parsed.kind === 'open') return showWindow(parsed.view);
-  if (parsed.kind === 'invalid') {
-    new Notification({ title: 'Switchboard', body: parsed.message }).show();
-    return;
-  }
+  if (parsed.kind === 'invalid') return notify(parsed.message);
+  const core = headless?.core;
+  if (!core) return;
   try {
-    setServer(home.serversFile, parsed.name, parsed.config);
-    headless?.core.noteSource(parsed.name, 'install-link');
-    headless?.core.reload();
-    showWindow('approvals', parsed.name);
+    const outcome = installFromLink(parsed, {
+      exists: (name) => readServerValue(home.serversFile, name) !== undefined,
+      add: (name, config) => setServer(home.serversFile, name, config),
+      noteSource: (name) => core.noteSource(name, 'install-link'),
+    });
+    if (!outcome.ok) return notify(outcome.message);
+    core.reload();
+    showWindow(outcome.view, outcome.server);
   } catch (err) {
-    new Notification({
-      title: 'Switchboard',
-      body: `Could not add "${parsed.name}": ${describeError(err)}`,
-    }).show();
+    notify(`Could not add "${parsed.name}": ${describeError(err)}`);
   }
+}
+
+function notify(body: string): void {
+  if (Notification.isSupported()) new Notification({ title: 'Switchboard', body }).show();
+  else console.error(body);
 }
 
 function showWindow(view?: string, server?: string): void {
@@ -221,21 +309,14 @@ function createWindow(): BrowserWindow {
     show: false,
     title: 'Switchboard',
     webPreferences: {
-      preload: join(import.meta.dirname, 'preload.js'),
+      preload: join(import.meta.dirname, 'preload.cjs'),
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
     },
   });
-  const appUrl =
-    MAIN_WINDOW_VITE_DEV_SERVER_URL ??
-    `file://${join(import.meta.dirname, `../renderer/${MAIN_WINDOW_VITE_NAME}/index.html`)}`;
-  win.webContents.session.webRequest.onHeadersReceived((details, callback) => {
-    callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] },
-    });
-  });
+  const appUrl = MAIN_WINDOW_VITE_DEV_SERVER_URL ?? APP_START_URL;
   win.webContents.on('will-navigate', (event, url) => {
     if (!isOwnPage(url, appUrl)) event.preventDefault();
   });
@@ -253,10 +334,12 @@ function createWindow(): BrowserWindow {
 function wireIpc(): void {
   const core = headless?.core;
   if (!core) return;
-  ipcMain.handle(IPC_REQUEST, async (event, raw: unknown) => {
+  ipcMain.handle(IPC_REQUEST, async (event, raw: unknown): Promise<IpcResponse> => {
     if (!window || event.sender !== window.webContents) throw new Error('not Switchboard’s window');
-    const request = IpcRequestSchema.parse(raw);
-    return ipcRequest(request);
+    const request = IpcRequestSchema.safeParse(raw);
+    if (!request.success) return refusedIpcRequest(request.error.issues[0]?.message ?? 'invalid request');
+    const response = await relayToControlApi(request.data);
+    return withDesktopSettings(request.data, response, loginOptions().startAtLogin);
   });
   ipcMain.handle(IPC_SHELL, (event, raw: unknown) => {
     if (!window || event.sender !== window.webContents) throw new Error('not Switchboard’s window');
@@ -274,7 +357,7 @@ function wireIpc(): void {
 }
 
 /** The IPC implementation of the UI's API relays each request to the in-process bridge's control API. */
-async function ipcRequest(request: { method: string; path: string; body?: unknown }): Promise<IpcResponse> {
+async function relayToControlApi(request: IpcRequest): Promise<IpcResponse> {
   if (!headless) return { status: 503, body: { error: 'Switchboard is still starting' } };
   const res = await fetch(`http://127.0.0.1:${headless.port}${request.path}`, {
     method: request.method,
@@ -284,15 +367,20 @@ async function ipcRequest(request: { method: string; path: string; body?: unknow
     },
     ...(request.body === undefined || request.method === 'GET' ? {} : { body: JSON.stringify(request.body) }),
   });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+  return toIpcResponse(res.status, await res.text());
+}
+
+/** Windows: the login item's path and args (the Squirrel stub launcher when installed by Squirrel). */
+function loginItemWindows(): { path: string; args: string[] } {
+  return windowsLoginItem(process.execPath, existsSync(squirrelUpdateExe(process.execPath)));
 }
 
 function loginOptions(): { startAtLogin: boolean; loginItemSupported: boolean } {
   if (process.platform === 'linux') {
     return { startAtLogin: existsSync(linuxAutostartFile(process.env)), loginItemSupported: true };
   }
-  return { startAtLogin: app.getLoginItemSettings().openAtLogin, loginItemSupported: true };
+  const query = process.platform === 'win32' ? loginItemWindows() : {};
+  return { startAtLogin: app.getLoginItemSettings(query).openAtLogin, loginItemSupported: true };
 }
 
 function setStartAtLogin(enabled: boolean): void {
@@ -304,19 +392,18 @@ function setStartAtLogin(enabled: boolean): void {
     } else rmSync(file, { force: true });
     return;
   }
-  app.setLoginItemSettings({ openAtLogin: enabled, args: ['--hidden'] });
+  if (process.platform === 'win32') app.setLoginItemSettings({ openAtLogin: enabled, ...loginItemWindows() });
+  else app.setLoginItemSettings({ openAtLogin: enabled });
 }
 
 function trayIcon(health: ReturnType<typeof trayHealth>): NativeImage {
   const icons = app.isPackaged
     ? join(process.resourcesPath, 'icons')
     : join(import.meta.dirname, '../../build/icons');
-  if (process.platform === 'darwin') {
-    const image = nativeImage.createFromPath(join(icons, 'trayTemplate.png'));
-    image.setTemplateImage(true);
-    return image;
-  }
-  return nativeImage.createFromPath(join(icons, `tray-${health}.png`));
+  const look = trayAppearance(health, process.platform);
+  const image = nativeImage.createFromPath(join(icons, look.icon));
+  if (look.template) image.setTemplateImage(true);
+  return image;
 }
 
 function toMenu(items: TrayItem[]): MenuItemConstructorOptions[] {

@@ -1,12 +1,26 @@
 import { defineConfig } from 'vite';
 
-// The main process bundle (electron/shell/main.ts and the core it composes). Native and
-// platform-bound packages stay external and ship in node_modules inside the asar.
+/**
+ * The main process bundle (electron/shell/main.ts and the core it composes), built by Forge's Vite
+ * plugin as CommonJS at .vite/build/main.cjs (Forge 8's default; package.json "main" names it).
+ * CommonJS because it loads synchronously: the macOS `open-url` listener is registered before the
+ * app finishes launching, which an ES module main (loaded asynchronously) does not guarantee.
+ *
+ * Everything is bundled except @napi-rs/keyring, whose native binding cannot be: the packaged app
+ * keeps it (and its platform package) in node_modules, see build/forge/packaged-files.ts.
+ */
 export default defineConfig({
+  // The sources are ES modules; CommonJS output has no import.meta, so give it the module's own
+  // location (rolldown would otherwise leave `{}.url`, and `new URL(x, undefined)` throws at load).
+  define: {
+    'import.meta.dirname': '__dirname',
+    'import.meta.filename': '__filename',
+    'import.meta.url': 'require("node:url").pathToFileURL(__filename).href',
+  },
   build: {
     rollupOptions: {
-      external: ['electron', '@napi-rs/keyring', 'chokidar', 'conf', 'cross-spawn'],
-      output: { format: 'es', entryFileNames: '[name].js' },
+      // Forge adds electron and Node's built-ins.
+      external: ['@napi-rs/keyring'],
     },
   },
 });

@@ -1,11 +1,5 @@
 import { defineConfig } from 'vite';
 
-// Sandboxed preloads must be CommonJS and cannot require anything but electron's renderer modules.
-export default defineConfig({
-  build: {
-    rollupOptions: {
-      external: ['electron'],
-      output: { format: 'cjs', inlineDynamicImports: true, entryFileNames: '[name].js' },
-    },
-  },
-});
+// Sandboxed preloads must be CommonJS in one file and may require only electron's renderer modules:
+// Forge's preload defaults do exactly that (.vite/build/preload.cjs); nothing to add.
+export default defineConfig({});

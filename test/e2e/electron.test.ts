@@ -1,20 +1,20 @@
 // The desktop app end to end with Playwright's Electron driver: launch, tray state, approve from the
 // window, quit with nothing left running. It needs a real Electron binary, which cannot be downloaded
 // on this project's build and CI machines: there it is skipped and says so (never a silent pass).
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildLikeForge, bundleProblems, PROJECT_DIR } from '../../build/verify-bundles.ts';
+import { findElectronBinary } from '../../electron/desktop/electron-binary.ts';
 import { runCli } from '../helpers/cli.ts';
 import { defined, everythingServer, isAlive, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 
+/** The installed binary, looked up without require('electron') (which would try to download it). */
 function electronBinary(): string | undefined {
   try {
-    const path: unknown = createRequire(import.meta.url)('electron');
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    return findElectronBinary(dirname(createRequire(import.meta.url).resolve('electron/package.json')));
   } catch {
     return undefined;
   }
@@ -30,15 +30,13 @@ if (!binary) {
 
 describe.skipIf(!binary)('desktop app (Electron)', () => {
   let t: TempHome;
-  let main: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     t = tempHome();
-    // Forge's Vite plugin builds the main process, preload and renderer into .vite/.
-    const build = spawnSync('npx', ['electron-forge', 'package'], { stdio: 'inherit' });
-    expect(build.status).toBe(0);
-    const outDir = join('.vite', 'build');
-    main = join(outDir, readdirSync(outDir).find((f) => f.startsWith('main')) ?? 'main.js');
+    // The bundles exactly as Forge's Vite plugin builds them for a package (.vite/), then Electron
+    // runs the project folder: package.json "main" is .vite/build/main.cjs.
+    await buildLikeForge();
+    expect(bundleProblems()).toEqual([]);
   }, 600_000);
 
   afterAll(() => t?.cleanup());
@@ -47,7 +45,7 @@ describe.skipIf(!binary)('desktop app (Electron)', () => {
     t.writeServers({ mcpServers: { everything: everythingServer() } });
     const app = await electron.launch({
       executablePath: binary,
-      args: [main],
+      args: [PROJECT_DIR],
       env: { ...t.env } as Record<string, string>,
     });
     const window = await app.firstWindow();

@@ -1,9 +1,16 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { resolveHome, type HomePaths } from '../home.ts';
 import type { RelayCommand } from './types.ts';
 
-/** electron/relay/main.ts, by absolute path. */
-export const RELAY_SCRIPT = fileURLToPath(new URL('../../relay/main.ts', import.meta.url));
+/**
+ * electron/relay/main.ts, by absolute path, for Switchboard run from source (CLI, `serve`). Computed
+ * when asked, and as a plain path: bundlers turn `new URL('…', import.meta.url)` into an inlined asset
+ * (a data: URL), which made the bundled desktop app throw at load. The desktop app passes its own
+ * command for the built relay instead (electron/desktop/relay-command.ts).
+ */
+export function relayScript(): string {
+  return join(import.meta.dirname, '..', '..', 'relay', 'main.ts');
+}
 
 /**
  * How Claude Desktop starts the relay from this install: this Node (or, in the desktop app, the app
@@ -17,7 +24,7 @@ export function defaultRelayCommand(
   const relayEnv: Record<string, string> = {};
   if (process.versions.electron) relayEnv.ELECTRON_RUN_AS_NODE = '1';
   if (!homeIsDefault(home, env, platform)) relayEnv.SWITCHBOARD_HOME = home.root;
-  return { command: process.execPath, args: [RELAY_SCRIPT], env: relayEnv };
+  return { command: process.execPath, args: [relayScript()], env: relayEnv };
 }
 
 /**
