@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { ActionResultSchema, ApiEventSchema, type ApiEvent } from '../../../shared/api.ts';
+import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
+import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+// The control API as the CLI and the headless UI use it: real startHeadless, real HTTP with the
+// control token; every state change is also watched on /api/events.
+
+let t: TempHome;
+let headless: Headless;
+let base: string;
+let control: string;
+const events: ApiEvent[] = [];
+const listening = new AbortController();
+
+beforeAll(async () => {
+  t = tempHome();
+  t.writeServers({
+    mcpServers: {
+      worker: fixtureServer('env-echo-server.mjs'),
+      suspect: fixtureServer('env-echo-server.mjs', 'OTHER'),
+    },
+  });
+  headless = await startHeadless({
+    home: t.home,
+    keychain: new MemoryKeychain(),
+    env: t.env,
+    port: 0,
+    editorSync: false,
+  });
+  base = `http://127.0.0.1:${headless.port}`;
+  control = headless.tokens.controlToken();
+  await subscribe();
+});
+
+afterAll(async () => {
+  listening.abort();
+  await headless?.stop();
+  t?.cleanup();
+});
+
+/** Reads /api/events into `events` until the end of the file's tests. */
+async function subscribe(): Promise<void> {
+  const res = await fetch(`${base}/api/events`, {
+    headers: { authorization: `Bearer ${control}`, accept: 'text/event-stream' },
+    signal: listening.signal,
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const body = res.body;
+  if (!body) throw new Error('/api/events has no body');
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of body) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice('data: '.length))
+          .join('\n');
+        if (data) events.push(ApiEventSchema.parse(JSON.parse(data)));
+      }
+    }
+  })().catch(() => undefined); // aborted at the end
+  await waitFor(() => events.some((e) => e.type === 'config'), 5_000, 'the first event (the current state)');
+}
+
+async function action(name: string, what: string): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${base}/api/servers/${name}/${what}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${control}` },
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function statusOf(name: string): Promise<ServerStatus | undefined> {
+  const res = await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${control}` } });
+  return StatusReportSchema.parse(await res.json()).servers.find((s) => s.name === name);
+}
+
+function reached(name: string, state: ServerStatus['state']): Promise<ServerStatus> {
+  return waitFor(
+    async () => {
+      const s = await statusOf(name);
+      return s?.state === state ? s : undefined;
+    },
+    30_000,
+    `${name} ${state}`,
+  );
+}
+
+/** The first event after `from` that matches. */
+function eventAfter<T extends ApiEvent>(
+  from: number,
+  match: (e: ApiEvent) => e is T,
+  what: string,
+): Promise<T> {
+  return waitFor(() => events.slice(from).find(match), 10_000, what);
+}
+
+const statusEvent =
+  (name: string, state: ServerStatus['state']) =>
+  (e: ApiEvent): e is ApiEvent & { type: 'status' } =>
+    e.type === 'status' && e.status.name === name && e.status.state === state;
+
+describe('control API (/api with the control token, /api/events)', () => {
+  it('approves and starts a server, with its status and a log line on /api/events', async () => {
+    expect((await statusOf('worker'))?.state).toBe('pending-approval');
+    const from = events.length;
+    const approved = await action('worker', 'approve');
+    expect(approved.status).toBe(200);
+    expect(ActionResultSchema.parse(approved.body).approval?.name).toBe('worker');
+    await reached('worker', 'running');
+    await eventAfter(from, statusEvent('worker', 'running'), 'worker running on /api/events');
+    const log = await eventAfter(
+      from,
+      (e): e is ApiEvent & { type: 'log' } =>
+        e.type === 'log' && e.line.server === 'worker' && e.line.text.includes('env-echo starting'),
+      "worker's stderr line on /api/events",
+    );
+    expect(log.line.source).toBe('stderr');
+  });
+
+  it('stops, starts and restarts a server', async () => {
+    const before = await reached('worker', 'running');
+
+    let from = events.length;
+    expect(await action('worker', 'stop')).toEqual({ status: 200, body: { ok: true } });
+    expect((await statusOf('worker'))?.state).toBe('stopped');
+    await eventAfter(from, statusEvent('worker', 'stopped'), 'worker stopped on /api/events');
+    await eventAfter(
+      from,
+      (e): e is ApiEvent & { type: 'log' } =>
+        e.type === 'log' &&
+        e.line.server === 'worker' &&
+        e.line.source === 'lifecycle' &&
+        e.line.text === 'stopped',
+      'the "stopped" lifecycle line on /api/events',
+    );
+
+    from = events.length;
+    expect(await action('worker', 'start')).toEqual({ status: 200, body: { ok: true } });
+    const started = await reached('worker', 'running');
+    await eventAfter(from, statusEvent('worker', 'running'), 'worker running again on /api/events');
+    expect(started.pid).not.toBe(before.pid);
+
+    expect(await action('worker', 'restart')).toEqual({ status: 200, body: { ok: true } });
+    const restarted = await waitFor(
+      async () => {
+        const s = await statusOf('worker');
+        return s?.state === 'running' && s.pid !== started.pid ? s : undefined;
+      },
+      30_000,
+      'worker running with a new pid',
+    );
+    expect(restarted.pid).toBeGreaterThan(0);
+  });
+
+  it('denies a pending server', async () => {
+    expect((await statusOf('suspect'))?.state).toBe('pending-approval');
+    const from = events.length;
+    expect(await action('suspect', 'deny')).toEqual({ status: 200, body: { ok: true } });
+    expect((await statusOf('suspect'))?.state).toBe('denied');
+    await eventAfter(from, statusEvent('suspect', 'denied'), 'suspect denied on /api/events');
+    // a denied server cannot be started until approved
+    const start = await action('suspect', 'start');
+    expect(start.status).toBe(400);
+    expect(JSON.stringify(start.body)).toMatch(/approve/);
+  });
+
+  it('answers an unknown server or action with an error that names it', async () => {
+    const unknown = await action('nobody', 'stop');
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body)).toContain('nobody');
+    expect((await action('worker', 'explode')).status).toBe(404);
+  });
+});
