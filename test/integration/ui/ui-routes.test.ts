@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HIDDEN_SECRET, UiRoutes } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { withoutSecrets } from '../../../electron/core/bridge/ui-routes.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -285,6 +287,60 @@ describe('the UI routes', () => {
     });
     expect(h.core.state.bridgePort()).toBe(43210);
     expect((await api('GET', UiRoutes.editors)).body).toEqual({ available: false, editors: [] });
+  });
+});
+
+describe('editors in the UI', () => {
+  it('shows the diff a sync would make without the bridge token or the person’s own secrets', async () => {
+    // This test's own `serve`, with editor sync on, and Cursor installed in the temp HOME.
+    await h.stop();
+    const cursorDir = join(t.dir, 'user', '.cursor');
+    mkdirSync(cursorDir, { recursive: true });
+    writeFileSync(join(cursorDir, 'mcp.json'), '{ "mcpServers": {} }\n');
+    h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: { log: () => {} } });
+    base = `http://127.0.0.1:${h.port}`;
+    control = h.tokens.controlToken();
+    await api('POST', UiRoutes.servers, { name: 'echo', config: fixtureServer('env-echo-server.mjs') });
+    await api('POST', '/api/servers/echo/approve');
+    const cursorOf = async () =>
+      (
+        (await api('GET', UiRoutes.editors)).body.editors as { id: string; state: string; diff: string }[]
+      ).find((e) => e.id === 'cursor');
+    await waitFor(async () => (await cursorOf())?.state === 'in-sync', 15_000, 'cursor synced');
+    const token = readFileSync(join(t.home.tokens, 'editors', 'cursor'), 'utf8').trim();
+    expect(readFileSync(join(cursorDir, 'mcp.json'), 'utf8')).toContain(token);
+
+    // Revoked: the file still carries the old token, which the diff replaces.
+    expect((await api('DELETE', '/api/tokens/cursor')).status).toBe(200);
+    const cursor = await waitFor(async () => {
+      const view = await cursorOf();
+      return view?.state === 'drift' ? view : undefined;
+    });
+    expect(cursor.diff).toContain('"Authorization": "Bearer <cursor token>"');
+    expect(cursor.diff).toContain('"Authorization": "•••••••• (hidden)"');
+    expect(cursor.diff).not.toContain(token);
+  });
+
+  it('hides literal secrets in diff context lines, keeping references and placeholders', () => {
+    const literal = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const diff = [
+      '--- mcp.json current',
+      '+++ mcp.json after sync',
+      '@@ -1,6 +1,9 @@',
+      '   "mine": { "command": "gh-mcp", "args": ["--token", "' + literal + '"],',
+      '     "env": { "API_KEY": "hunter2hunter2", "REGION": "eu-west-1" } },',
+      '+  "echo": { "url": "http://127.0.0.1:43117/mcp/echo", "headers": { "Authorization": "Bearer <cursor token>" } },',
+      '   "ref": { "env": { "TOKEN": "${secret:github}" } }',
+    ].join('\n');
+    const shown = withoutSecrets(diff);
+    expect(shown).not.toContain(literal);
+    expect(shown).not.toContain('hunter2hunter2');
+    expect(shown).toContain('"--token", "•••••••• (hidden)"');
+    expect(shown).toContain('"API_KEY": "•••••••• (hidden)"');
+    expect(shown).toContain('"REGION": "eu-west-1"');
+    expect(shown).toContain('"Authorization": "Bearer <cursor token>"');
+    expect(shown).toContain('"TOKEN": "${secret:github}"');
+    expect(shown).toContain('"url": "http://127.0.0.1:43117/mcp/echo"');
   });
 });
 
