@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from '../../../electron/core/bridge/http-util.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
+import { httpClient, textOf } from '../../helpers/bridge.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
 import { everythingServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -242,12 +243,20 @@ describe('bridge security (real headless Switchboard)', () => {
       body: big,
     });
     expect(mcp.status).toBe(413);
+    // An MCP client gets a JSON-RPC error it can show, not a bare HTTP status.
+    const tooLarge = {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/^Request too large: .* at most 4 MiB/) },
+    };
+    expect(JSON.parse(mcp.text)).toEqual(tooLarge);
     // Chunked: no Content-Length to refuse up front, so the limit applies while reading.
     const chunked = await call(port, 'POST', '/mcp', {
       headers: { ...MCP_HEADERS, ...bearer(editor), 'transfer-encoding': 'chunked' },
       body: big,
     });
     expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.text)).toEqual(tooLarge);
     // Only an authenticated caller gets its body read at all.
     const anonymous = await call(port, 'POST', '/mcp', { headers: MCP_HEADERS, body: big });
     expect(anonymous.status).toBe(401);
@@ -334,6 +343,19 @@ describe('bridge security (real headless Switchboard)', () => {
     });
     expect(init.status).toBe(200);
     expect(JSON.parse(init.text)).toMatchObject({ id: 1, result: { protocolVersion: '2025-06-18' } });
+    // and a real MCP client still gets real answers, through both endpoints
+    for (const [path, tool] of [
+      ['/mcp/everything', 'echo'],
+      ['/mcp', 'everything__echo'],
+    ] as const) {
+      const client = await httpClient(`http://127.0.0.1:${port}${path}`, editor);
+      try {
+        const result = await client.callTool({ name: tool, arguments: { message: 'after the fuzz' } });
+        expect(textOf(result), path).toBe('Echo: after the fuzz');
+      } finally {
+        await client.close();
+      }
+    }
     const unexpected = consoleError.mock.calls.filter((args) => String(args[0]).includes('unexpected'));
     expect(unexpected.map((args) => args.map(String).join(' '))).toEqual([]);
   }, 90_000);
