@@ -1,33 +1,37 @@
-// The desktop app as Forge would package it, short of Electron itself: the main, preload, relay and
+// The desktop app as Forge packages it, short of Electron itself: the main, preload, relay and
 // renderer bundles are built by Forge's own Vite worker with forge.config.ts (build/verify-bundles.ts),
-// laid out as in the package (only what the packager keeps: .vite/, package.json and the keychain's
-// native module), and then the parts that Node can run are run. The main bundle is loaded with a
-// stand-in `electron` module (no Electron binary can run here): it must load, require nothing that is
-// not packaged, and register its listeners synchronously. The relay runs as the app would run it,
-// minus ELECTRON_RUN_AS_NODE: a plain Node process on the built file.
+// then packaged by @electron/packager with the project's packagerConfig on a stand-in Electron zip
+// (build/verify-package.ts), and the parts Node can run are run from the package. The main bundle is
+// loaded from the extracted app.asar with a stand-in `electron` module (no Electron binary can run
+// here): it must load, require nothing that is not packaged, and register its listeners
+// synchronously. The relay runs from app.asar.unpacked, where the app points Claude Desktop, minus
+// ELECTRON_RUN_AS_NODE: a plain Node process on the built file.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { extractAll, listPackage } from '@electron/asar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ignoredInPackage } from '../../../build/forge/packaged-files.ts';
 import { BUNDLES, buildLikeForge, bundleProblems, PROJECT_DIR } from '../../../build/verify-bundles.ts';
+import { packageWithStandInElectron } from '../../../build/verify-package.ts';
+import { resolveHome } from '../../../electron/core/home.ts';
+import { desktopRelayCommand } from '../../../electron/desktop/relay-command.ts';
 
 const viteDir = join(PROJECT_DIR, '.vite');
 const hadVite = existsSync(viteDir);
+let scratch: string;
+/** resources/ of the packaged app */
+let resources: string;
+/** app.asar, extracted (unpacked files included) */
 let app: string;
-
-/** Copies what the packager would keep (ignoredInPackage) from the project into `to`. */
-function copyPackaged(from: string, to: string, rel = ''): void {
-  for (const entry of readdirSync(join(from, rel), { withFileTypes: true })) {
-    const path = `${rel}/${entry.name}`;
-    if (ignoredInPackage(path)) continue;
-    if (entry.isDirectory()) {
-      mkdirSync(join(to, path), { recursive: true });
-      copyPackaged(from, to, path);
-    } else cpSync(join(from, path), join(to, path));
-  }
-}
 
 /** Stands in for Electron's module: records what the main process does while it loads. */
 const FAKE_ELECTRON = `
@@ -60,14 +64,16 @@ process.on('exit', () => process.stdout.write(JSON.stringify(calls)));
 
 beforeAll(async () => {
   await buildLikeForge();
-  app = mkdtempSync(join(tmpdir(), 'sb-packaged-'));
-  copyPackaged(PROJECT_DIR, app);
+  scratch = mkdtempSync(join(tmpdir(), 'sb-packaged-'));
+  resources = join(await packageWithStandInElectron(join(scratch, 'out')), 'resources');
+  app = join(scratch, 'app');
+  extractAll(join(resources, 'app.asar'), app);
   mkdirSync(join(app, 'node_modules', 'electron'), { recursive: true });
   writeFileSync(join(app, 'node_modules', 'electron', 'index.js'), FAKE_ELECTRON);
 }, 300_000);
 
 afterAll(() => {
-  if (app) rmSync(app, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
   // Leave the checkout as it was (.vite/ is Forge's build folder, not ours to keep).
   if (!hadVite) rmSync(viteDir, { recursive: true, force: true });
 });
@@ -77,12 +83,24 @@ describe('the desktop bundles Forge builds', () => {
     expect(bundleProblems()).toEqual([]);
   });
 
-  it('package only .vite/, package.json and the native keychain module', () => {
-    const top = readdirSync(app).sort();
-    expect(top).toEqual(['.vite', 'node_modules', 'package.json']);
-    const modules = readdirSync(join(app, 'node_modules', '@napi-rs'));
-    expect(modules).toContain('keyring');
-    expect(modules.some((m) => m.startsWith('keyring-'))).toBe(true); // the platform's binary
+  it('package only .vite/, package.json and the native keychain module, its binary unpacked', () => {
+    // Files only: the packager keeps (empty) folders for every production dependency.
+    const files = listPackage(join(resources, 'app.asar'), { isPack: false })
+      .map((f) => f.replaceAll('\\', '/'))
+      .filter((f) => existsSync(join(app, f)) && !readdirSafe(join(app, f)));
+    const outside = files.filter(
+      (f) => !/^\/(\.vite\/|package\.json$|node_modules\/@napi-rs\/keyring(-[a-z0-9-]+)?\/)/.test(f),
+    );
+    expect(outside).toEqual([]);
+    expect(files).toContain(`/${BUNDLES.main}`);
+    expect(files).toContain('/node_modules/@napi-rs/keyring/index.js');
+    const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { main: string };
+    expect(pkg.main).toBe(BUNDLES.main);
+    // Native code loads from disk: Electron redirects require() of an unpacked .node file.
+    const unpacked = join(resources, 'app.asar.unpacked', 'node_modules', '@napi-rs');
+    const platform = readdirSync(unpacked).find((m) => m.startsWith('keyring-'));
+    expect(platform).toBeDefined();
+    expect(readdirSync(join(unpacked, platform ?? '')).some((f) => f.endsWith('.node'))).toBe(true);
   });
 
   it('main loads from the package with nothing missing and listens for links before ready', () => {
@@ -103,7 +121,16 @@ describe('the desktop bundles Forge builds', () => {
     expect(calls).toContain('app.on before-quit');
   });
 
-  it('the relay runs on its own and answers with what to do', () => {
+  it('the relay runs on its own from where the app points Claude Desktop, and answers with what to do', () => {
+    const env = { HOME: join(scratch, 'user') };
+    const relay = desktopRelayCommand({
+      execPath: join(resources, '..', 'switchboard'),
+      appPath: join(resources, 'app.asar'),
+      home: resolveHome(env, 'linux'),
+      env,
+      platform: 'linux',
+    });
+    expect(relay.args).toEqual([join(resources, 'app.asar.unpacked', BUNDLES.relay)]);
     const initialize = {
       jsonrpc: '2.0',
       id: 1,
@@ -112,13 +139,13 @@ describe('the desktop bundles Forge builds', () => {
     };
     const result = spawnSync(
       process.execPath,
-      [join(app, BUNDLES.relay), '--server', 'github', '--editor', 'claude-desktop'],
+      [...relay.args, '--server', 'github', '--editor', 'claude-desktop'],
       {
         cwd: tmpdir(),
         input: `${JSON.stringify(initialize)}\n`,
         encoding: 'utf8',
         timeout: 30_000,
-        env: { ...process.env, SWITCHBOARD_HOME: join(app, 'home') },
+        env: { ...process.env, ...relay.env, SWITCHBOARD_HOME: join(scratch, 'home') },
       },
     );
     expect(result.status).toBe(0);
@@ -132,3 +159,11 @@ describe('the desktop bundles Forge builds', () => {
     expect(readdirSync(join(app, '.vite', 'renderer', 'main_window', 'assets')).length).toBeGreaterThan(0);
   });
 });
+
+function readdirSafe(path: string): string[] | undefined {
+  try {
+    return readdirSync(path);
+  } catch {
+    return undefined;
+  }
+}
