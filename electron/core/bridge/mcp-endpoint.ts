@@ -237,7 +237,7 @@ export class McpEndpoint {
   }
 
   #get(req: IncomingMessage, res: ServerResponse, editor: string, target: string | null): void {
-    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+    if (!acceptsEventStream(req)) {
       throw new HttpError(406, 'GET opens an event stream: send Accept: text/event-stream');
     }
     const sessionId = header(req, SESSION_HEADER);
