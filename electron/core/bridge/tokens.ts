@@ -66,6 +66,7 @@ export class TokenStore {
   #editors: { name: string; digest: Buffer }[] = [];
   #watcher: FSWatcher | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
+  readonly #rotationListeners = new Set<(names: string[]) => void>();
 
   constructor(tokensDir: string, options: { watch?: boolean } = {}) {
     this.dir = tokensDir;
@@ -167,7 +168,25 @@ export class TokenStore {
       const token = this.#read(name);
       if (token) editors.push({ name, digest: digest(token) });
     }
+    const before = new Map(this.#editors.map((e) => [e.name, e.digest]));
     this.#editors = editors;
+    const rotated = editors
+      .filter((e) => {
+        const was = before.get(e.name);
+        return was !== undefined && !was.equals(e.digest);
+      })
+      .map((e) => e.name);
+    if (rotated.length) for (const listener of this.#rotationListeners) listener(rotated);
+  }
+
+  /**
+   * Calls `listener` with the names whose token was replaced by a new one (`token create` again, here
+   * or by anyone writing the folder while watched), so what holds the old token can be updated.
+   * Returns the unsubscribe function.
+   */
+  onRotated(listener: (names: string[]) => void): () => void {
+    this.#rotationListeners.add(listener);
+    return () => this.#rotationListeners.delete(listener);
   }
 
   close(): void {

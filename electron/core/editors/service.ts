@@ -58,6 +58,8 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   #reapplies = new Map<EditorId, number[]>();
   #closed = false;
   #onCoreChange = () => this.#schedule();
+  readonly #tokens: TokenStore;
+  #stopTokenWatch: (() => void) | undefined;
   /** Claude Desktop (and any editor with a restart notice) was written and not restarted since */
   readonly restartRequired = new Set<EditorId>();
   /** resolves when the first sync and the watchers are in place */
@@ -66,6 +68,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   constructor(options: EditorSyncServiceOptions) {
     super();
     this.#core = options.core;
+    this.#tokens = options.tokens;
     this.#log = options.log ?? ((line) => process.stderr.write(line + '\n'));
     this.#debounceMs = options.debounceMs ?? 100;
     this.#maxReapplies = options.maxReappliesPerMinute ?? 5;
@@ -100,6 +103,17 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   start(): Promise<void> {
     this.#core.events.on('config', this.#onCoreChange);
     this.#core.events.on('status', this.#onCoreChange);
+    // A rotated editor token: that editor's file still holds the old one, which no longer works.
+    this.#stopTokenWatch = this.#tokens.onRotated((names) => {
+      for (const name of names) {
+        if (!(EDITOR_IDS as readonly string[]).includes(name)) continue;
+        const editor = name as EditorId;
+        if (this.engine.detected(editor) && this.#core.state.editorSettings(editor).enabled)
+          void this.syncNow(editor).catch((err: unknown) =>
+            this.#log(`sync after token rotation: ${describeError(err)}`),
+          );
+      }
+    });
     this.ready = this.#enqueue(async () => {
       await this.#syncIfChanged(true);
       await this.#refreshWatchers();
@@ -168,6 +182,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#timer);
+    this.#stopTokenWatch?.();
     this.#core.events.off('config', this.#onCoreChange);
     this.#core.events.off('status', this.#onCoreChange);
     await this.#queue.catch(() => undefined);

@@ -5,7 +5,7 @@ import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
 import { Core } from '../../../electron/core/core.ts';
 import { EditorSyncService, syncResult } from '../../../electron/core/editors/service.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { NODE } from '../../helpers/servers.ts';
+import { NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { install } from './helpers.ts';
 
@@ -68,5 +68,27 @@ describe('the editor sync service (what the UI and serve use)', () => {
     await expect(service.restore('vscode', after.zed?.backups[0]?.id ?? '', () => keychain)).rejects.toThrow(
       /is of zed/,
     );
+  });
+
+  it('rewrites an editor’s entries when its token is rotated, so the editor keeps working', async () => {
+    t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['a.js'] } } });
+    const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
+    core.load();
+    core.approve('alpha');
+    const zed = install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
+    const tokens = new TokenStore(t.home.tokens, { watch: true });
+    service = new EditorSyncService({ core, tokens, home: t.home, env: t.env, port: 43117, log: () => {} });
+    await service.start();
+    const first = tokens.ensure('zed');
+    expect(readFileSync(zed, 'utf8')).toContain(`Bearer ${first}`);
+
+    const rotated = tokens.create('zed').token; // what `switchboard token create zed` does
+    await waitFor(
+      () => readFileSync(zed, 'utf8').includes(`Bearer ${rotated}`),
+      5_000,
+      'the new token in Zed',
+    );
+    expect(readFileSync(zed, 'utf8')).not.toContain(first);
+    tokens.close();
   });
 });
