@@ -54,6 +54,12 @@ export async function tokenCommand(ctx: CliContext, argv: string[]): Promise<num
       else if (!store().revoke(name))
         throw new UserError(`no token named "${name}"`, { hint: 'see: switchboard token list' });
       ctx.output.out(`Revoked the token for "${name}"; the bridge refuses it from now on.`);
+      if ((EDITOR_IDS as readonly string[]).includes(name)) {
+        // Editor sync issues a synced editor a token whenever it writes that editor's file.
+        ctx.output.out(
+          `If ${name} is synced, its next sync gives it a new token; to cut it off, run: switchboard unsync --editor ${name}`,
+        );
+      }
       return 0;
     }
     default:
