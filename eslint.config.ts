@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'out', 'dist', 'test-results', 'renderer/dist'] },
+  { ignores: ['node_modules', 'out', 'dist', 'test-results', 'renderer/dist', '.vite'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   prettier,
