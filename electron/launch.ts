@@ -28,6 +28,13 @@ if (plan.mode === 'desktop') {
     process.exitCode = code ?? (signal ? 1 : 0);
   });
 } else {
+  // A fresh checkout has no built UI; build it once so the printed link opens the app, not a 503.
+  const { buildUiIfStale, uiBuildReason } = await import('./headless/ui-build.ts');
+  const reason = uiBuildReason();
+  if (reason) {
+    console.log(`Building the UI first (${reason}; about 20 s, once)…`);
+    console.log(await buildUiIfStale());
+  }
   const { main } = await import('./cli/main.ts');
   process.exitCode = await main(['serve', ...args.filter((a) => a !== '--headless')]);
 }

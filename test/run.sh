@@ -4,6 +4,8 @@
 # nothing behind. Called by `npm test`; test/setup-debian.sh installs the Debian packages it needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The project's Node 24 (and tools) first, also when this script is run directly rather than by npm.
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 # dbus, gnome-keyring, Chromium: installed when missing (as root or with passwordless sudo), else
 # the command to install them is printed.
@@ -30,15 +32,10 @@ for _ in $(seq 50); do
 done
 
 # The e2e tests (test/e2e: Playwright in Debian's Chromium against `switchboard serve`) drive the
-# production build of the UI: build it when renderer/dist is missing or older than its sources.
+# production build of the UI: electron/headless/ui-build.ts builds it when missing or older than its
+# sources (the same check `npm start` makes).
 build_ui_if_stale() {
-  local stamp=renderer/dist/index.html
-  if [[ ! -f $stamp ]] ||
-    [[ -n $(find renderer/src renderer/public renderer/index.html renderer/vite.config.ts shared package.json \
-      -newer "$stamp" -print -quit 2>/dev/null) ]]; then
-    echo "test/run.sh: building the UI (renderer/dist is missing or stale)"
-    npm run --silent build:renderer >/dev/null
-  fi
+  node electron/headless/ui-build.ts
 }
 
 if [[ $# -eq 0 ]]; then

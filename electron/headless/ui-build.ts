@@ -1,0 +1,64 @@
+// Builds the UI (renderer/ → renderer/dist, what `switchboard serve` serves at /) when a source
+// checkout has no build yet or an older one than its sources. `npm start` runs it before headless
+// mode, and test/run.sh before the browser tests:
+//
+//   node electron/headless/ui-build.ts        (builds only if stale; prints what it did)
+//
+// Installed builds ship renderer/dist and never reach this (Vite is a dev dependency).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BUILT = join(ROOT, 'renderer', 'dist', 'index.html');
+const SOURCES = [
+  'renderer/src',
+  'renderer/public',
+  'renderer/index.html',
+  'renderer/vite.config.ts',
+  'shared',
+];
+
+/** Why the UI needs building ("not built yet", "renderer/src/App.tsx changed"), or undefined. */
+export function uiBuildReason(root = ROOT): string | undefined {
+  const built = join(root, 'renderer', 'dist', 'index.html');
+  if (!existsSync(built)) return 'not built yet';
+  const builtAt = statSync(built).mtimeMs;
+  for (const source of SOURCES) {
+    const newer = newerFile(join(root, source), builtAt);
+    if (newer) return `${newer.slice(root.length + 1)} changed`;
+  }
+  return undefined;
+}
+
+function newerFile(path: string, than: number): string | undefined {
+  if (!existsSync(path)) return undefined;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs > than ? path : undefined;
+  for (const entry of readdirSync(path, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    if (statSync(file).mtimeMs > than) return file;
+  }
+  return undefined;
+}
+
+/** Builds renderer/dist if it is missing or stale; returns what it did, for a one-line message. */
+export async function buildUiIfStale(): Promise<string | undefined> {
+  const reason = uiBuildReason();
+  if (!reason) return undefined;
+  let vite: typeof import('vite');
+  try {
+    vite = await import('vite');
+  } catch {
+    return `the UI is ${reason} and Vite is not installed (run: npm install); the bridge works without it`;
+  }
+  const started = Date.now();
+  await vite.build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
+  return `built the UI (${reason}) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${BUILT}`;
+}
+
+if (import.meta.main) {
+  const done = await buildUiIfStale();
+  console.log(done ? `ui-build: ${done}` : 'ui-build: the UI is up to date');
+}
