@@ -48,6 +48,8 @@ describe('the log view at 100,000 lines', () => {
     await page.evaluate("window.location.hash = '#/servers/chatty/logs'");
     const log = page.getByRole('log', { name: 'Log of chatty' });
     await log.waitFor();
+    const clearView = page.getByRole('button', { name: 'Clear view' });
+    const clearAt = (await clearView.boundingBox())?.x;
     const started = Date.now();
     const approve = await runCli(['approve', 'chatty'], t.env);
     expect(approve.code, approve.stderr).toBe(0);
@@ -67,6 +69,8 @@ describe('the log view at 100,000 lines', () => {
     expect(count).toBeGreaterThanOrEqual(LINES);
     const shift = Number(await page.evaluate('window.__shift'));
     expect(shift).toBeLessThan(0.01);
+    // The count grew from nothing to six digits beside "Clear view", which stayed put.
+    expect((await clearView.boundingBox())?.x).toBe(clearAt);
 
     // Only the rows on screen are in the DOM.
     const rows = Number(await page.evaluate("document.querySelectorAll('.log-row').length"));
@@ -100,6 +104,17 @@ describe('the log view at 100,000 lines', () => {
       .getByText(/^1 of /)
       .waitFor();
     const searchMs = Date.now() - searchStart;
+    // The longest count there is ("100,000 of 100,003 lines"): "Clear view" has still not moved.
+    await page.getByLabel('Search').fill('chatty line');
+    await expect
+      .poll(() => page.getByTestId('log-count').textContent())
+      .toMatch(/^100,000 of 100,\d{3} lines$/);
+    expect((await clearView.boundingBox())?.x).toBe(clearAt);
+    await page.getByLabel('Search').fill(`line ${LINES - 1} of`);
+    await page
+      .getByTestId('log-count')
+      .getByText(/^1 of /)
+      .waitFor();
     await page.screenshot({ path: join(ARTIFACTS, '20-logs-100k.png') });
 
     const figures = {

@@ -39,6 +39,7 @@ const secretValue = `e2e-canary-${Math.random().toString(36).slice(2)}-value`;
 const consoleProblems: string[] = [];
 const ZED_SETTINGS = '// my Zed settings\n{\n  "theme": "One Dark", // keep me\n  "context_servers": {}\n}\n';
 let serveExit = '';
+let pendingColumns: number[] = [];
 const figures: Record<string, Figure> = {};
 
 /**
@@ -89,6 +90,13 @@ async function tidyPaths(target: Page): Promise<void> {
     }
     for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
   })()`);
+}
+
+/** Where each column of the servers table starts: fixed widths keep these put whatever the rows show. */
+function columnEdges(): Promise<number[]> {
+  return page.evaluate(
+    "[...document.querySelectorAll('table.servers thead th')].map((th) => Math.round(th.getBoundingClientRect().left))",
+  );
 }
 
 function row(name: string) {
@@ -230,6 +238,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await nav('Servers').click();
     await row('everything').waitFor();
     expect(await stateOf('everything')).toBe('pending-approval');
+    pendingColumns = await columnEdges();
     await expect.poll(() => page.getByTestId('approvals-badge').textContent()).toBe('1');
   });
 
@@ -255,6 +264,11 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       'tools counted',
     );
     await expect.poll(() => row('everything').locator('.timing').textContent()).toMatch(/^up \d+ s$/);
+    // Other buttons, a ticking uptime, a tool count: the columns stay where they were.
+    expect(await columnEdges()).toEqual(pendingColumns);
+    // The enabled switch has a visible column header and a name of its own.
+    await page.getByRole('columnheader', { name: 'Enabled' }).waitFor();
+    expect(await page.getByRole('switch', { name: 'everything enabled' }).isChecked()).toBe(true);
     await shot('04-servers-running');
   });
 
@@ -290,6 +304,18 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       'second start in the log',
     );
     expect(await page.getByTestId('log-count').textContent()).not.toBe(before);
+    // A line longer than the view (the spawn line with its full command) can be read to its end: the
+    // rows are as wide as the longest line and scroll sideways, and hovering a row shows all of it.
+    const spawned = log.locator('.log-row', { hasText: 'spawned pid' }).first();
+    const fit = (await page.evaluate(`(() => {
+      const scroll = document.querySelector('.log-scroll');
+      const rows = scroll.querySelector('.log-rows').getBoundingClientRect();
+      const ends = [...scroll.querySelectorAll('.log-text')].map((t) => t.getBoundingClientRect().right);
+      return { wider: scroll.scrollWidth > scroll.clientWidth, rowsRight: rows.right, textRight: Math.max(...ends) };
+    })()`)) as { wider: boolean; rowsRight: number; textRight: number };
+    expect(fit.wider).toBe(true);
+    expect(fit.textRight).toBeLessThanOrEqual(fit.rowsRight + 1);
+    expect(await spawned.getAttribute('title')).toMatch(/^spawned pid \d+: .*server-everything.* stdio$/);
     // Search and level filter.
     await page.getByLabel('Search').fill('restarting');
     await expect.poll(() => page.getByTestId('log-count').textContent()).toMatch(/^1 of \d+ lines$/);
@@ -511,6 +537,10 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       .poll(() => zed.locator('.state').getAttribute('data-state'), { timeout: 15_000 })
       .toBe('in-sync');
     await zed.getByText('everything', { exact: true }).waitFor();
+    // The servers it gets, as a list (not names run together).
+    expect(await zed.getByRole('list', { name: 'Servers' }).getByRole('listitem').allTextContents()).toEqual(
+      expect.arrayContaining(['everything', 'second']),
+    );
     const zedFile = readFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), 'utf8');
     expect(zedFile).toContain('// keep me');
     expect(zedFile).toContain('"everything"');
@@ -630,7 +660,8 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       expect(await app.evaluate('window.__shellCalls')).toEqual([
         { type: 'set-start-at-login', enabled: true },
       ]);
-      await shot('16-settings-desktop', { on: app });
+      await app.mouse.move(0, 0);
+      await shot('16-settings-desktop', { on: app, docs: 'settings-desktop' });
       // What the shell reports is what shows after a reload.
       await app.reload();
       await toggle.waitFor();
@@ -734,6 +765,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await open('#/servers/github', () => page.getByLabel('Command').waitFor());
     await shot('31-server-detail', { docs: 'server-detail' });
     // What people do with a README's command line: paste all of it into "command".
+    await page.getByLabel('Arguments').fill('');
     await page.getByLabel('Command').fill('npx -y @modelcontextprotocol/server-github');
     await page.getByRole('button', { name: 'Move the arguments to “Arguments”' }).waitFor();
     await page.getByLabel('Command').blur();
@@ -755,8 +787,21 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await shot('34-logs', { docs: 'logs' });
 
     await open('#/approvals', () => page.locator('article[data-approval="github"]').waitFor());
-    await shot('35-approvals-new', { docs: 'approvals-new' });
+    await shot('35-approvals-new');
 
+    // Editors as they are most of the time: synced (the steps before left Zed restored and Cursor's
+    // token revoked).
+    await open('#/editors', () => page.locator('article[data-editor="cursor"] .state').waitFor());
+    for (const [id, label] of [
+      ['cursor', 'Cursor'],
+      ['zed', 'Zed'],
+    ] as const) {
+      const card = page.locator(`article[data-editor="${id}"]`);
+      await card.getByRole('button', { name: `Sync ${label} now` }).click();
+      await expect
+        .poll(() => card.locator('.state').getAttribute('data-state'), { timeout: 15_000 })
+        .toBe('in-sync');
+    }
     await open('#/editors', () => page.locator('article[data-editor="cursor"] .state').waitFor());
     await shot('36-editors', { docs: 'editors' });
 
