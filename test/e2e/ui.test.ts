@@ -479,6 +479,32 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     expect(file).not.toContain(literal);
     expect(file).toContain('"GITHUB_TOKEN":"${secret:pasted-github_token}"');
     await expect.poll(() => page.locator('h1 .state').getAttribute('data-state')).toBe('pending-approval');
+
+    // A key on the command line (`--api-key sk-…`): the same offer, at the argument.
+    const key = `sk-live-${'4f8a9c2e7b1d'.repeat(2)}`;
+    const current = readFileSync(t.home.serversFile, 'utf8');
+    const flagged = { ...echo, args: [...echo.args, '--api-key', key] };
+    writeFileSync(
+      t.home.serversFile,
+      current.replace('"mcpServers": {', `"mcpServers": {\n    "keyed": ${JSON.stringify(flagged)},`),
+    );
+    await go('#/servers/keyed');
+    const argOffer = page.locator('.secret-offer[data-secret-key="args[3]"]');
+    await argOffer.getByText('Argument 4 holds a literal secret').waitFor({ timeout: 15_000 });
+    expect(await page.content()).not.toContain(key);
+    await argOffer.getByRole('button', { name: 'Store in keychain' }).click();
+    await page.getByText(/Stored in the keychain as/).waitFor();
+    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(key);
+    const stored = (await page.locator('.banner.ok code').first().textContent()) ?? '';
+    expect(readFileSync(t.home.serversFile, 'utf8')).toContain(`"\${secret:${stored}}"`);
+    // Not part of the rest of the story: gone again, with its secret.
+    for (const args of [
+      ['remove', 'keyed'],
+      ['secret', 'rm', stored],
+    ]) {
+      const done = await runCli(args, t.env);
+      expect(done.code, done.stderr).toBe(0);
+    }
   });
 
   it('opens the approval a notification or install link points at (#/approvals/NAME), or says it no longer waits', async () => {

@@ -223,6 +223,17 @@ export function ServerForm(props: ServerFormProps) {
               {...a11y('args')}
             />
             <p className="hint">One argument per line, exactly as the program gets it (no quoting needed).</p>
+            {props.literalSecrets
+              ?.filter((f) => f.field === 'args')
+              .map((f) => (
+                <SecretOffer
+                  key={f.key}
+                  finding={f}
+                  what={<strong>Argument {argumentNumber(f.key)}</strong>}
+                  onStoreSecret={props.onStoreSecret}
+                  storing={props.storing}
+                />
+              ))}
             {fieldErrors('args')}
           </div>
           <KeyValueEditor
@@ -274,6 +285,17 @@ export function ServerForm(props: ServerFormProps) {
               onChange={(e) => set('url', e.target.value)}
               {...a11y('url')}
             />
+            {props.literalSecrets
+              ?.filter((f) => f.field === 'url')
+              .map((f) => (
+                <SecretOffer
+                  key={f.key}
+                  finding={f}
+                  what={<strong>The URL</strong>}
+                  onStoreSecret={props.onStoreSecret}
+                  storing={props.storing}
+                />
+              ))}
             {fieldErrors('url')}
           </div>
           <KeyValueEditor
@@ -446,22 +468,12 @@ function KeyValueEditor(props: {
               Remove
             </button>
             {finding ? (
-              <div className="secret-offer" role="note">
-                <span>
-                  <strong>{key}</strong> holds a literal secret ({finding.reason}). Switchboard will not run
-                  it like this.
-                </span>
-                {props.onStoreSecret ? (
-                  <button
-                    type="button"
-                    className="primary small"
-                    disabled={props.storing !== undefined}
-                    onClick={() => props.onStoreSecret?.(key)}
-                  >
-                    {props.storing === key ? 'Storing…' : 'Store in keychain'}
-                  </button>
-                ) : null}
-              </div>
+              <SecretOffer
+                finding={finding}
+                what={<strong>{key}</strong>}
+                onStoreSecret={props.onStoreSecret}
+                storing={props.storing}
+              />
             ) : null}
             {props.fieldErrors(errorKey, field)}
           </div>
@@ -475,5 +487,45 @@ function KeyValueEditor(props: {
       <p className="hint">{props.hint}</p>
       {props.fieldErrors(field)}
     </fieldset>
+  );
+}
+
+/** "args[2]" (the key `secret move` takes) → 3, as people count the lines of the Arguments box. */
+function argumentNumber(key: string): number | string {
+  const index = /^args\[(\d+)\]$/.exec(key)?.[1];
+  return index === undefined ? key : Number(index) + 1;
+}
+
+/**
+ * A literal secret found in the entry, with the one-click fix: move it into the keychain and put a
+ * `${secret:…}` reference in its place (the core's `secret move`, by the finding's key).
+ */
+function SecretOffer({
+  finding,
+  what,
+  onStoreSecret,
+  storing,
+}: {
+  finding: SecretFinding;
+  what: ReactNode;
+  onStoreSecret?: ((key: string) => void) | undefined;
+  storing?: string | undefined;
+}) {
+  return (
+    <div className="secret-offer" role="note" data-secret-key={finding.key}>
+      <span>
+        {what} holds a literal secret ({finding.reason}). Switchboard will not run it like this.
+      </span>
+      {onStoreSecret ? (
+        <button
+          type="button"
+          className="primary small"
+          disabled={storing !== undefined}
+          onClick={() => onStoreSecret(finding.key)}
+        >
+          {storing === finding.key ? 'Storing…' : 'Store in keychain'}
+        </button>
+      ) : null}
+    </div>
   );
 }
