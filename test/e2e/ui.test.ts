@@ -497,6 +497,9 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(key);
     const stored = (await page.locator('.banner.ok code').first().textContent()) ?? '';
     expect(readFileSync(t.home.serversFile, 'utf8')).toContain(`"\${secret:${stored}}"`);
+    // Secrets says where it is used, in the words of the form.
+    await go('#/secrets');
+    await page.locator(`tr[data-secret="${stored}"]`).getByText('argument 4', { exact: true }).waitFor();
     // Not part of the rest of the story: gone again, with its secret.
     for (const args of [
       ['remove', 'keyed'],

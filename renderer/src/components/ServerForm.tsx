@@ -11,6 +11,7 @@ import {
   type FieldKey,
   type KeyValueRow,
 } from '../lib/server-draft.ts';
+import { argumentNumber } from '../lib/format.ts';
 
 export const EDITOR_LABELS: Record<EditorId, string> = {
   zed: 'Zed',
@@ -229,7 +230,7 @@ export function ServerForm(props: ServerFormProps) {
                 <SecretOffer
                   key={f.key}
                   finding={f}
-                  what={<strong>Argument {argumentNumber(f.key)}</strong>}
+                  what={<strong>Argument {argumentNumber(f.key) ?? f.key}</strong>}
                   onStoreSecret={props.onStoreSecret}
                   storing={props.storing}
                 />
@@ -488,12 +489,6 @@ function KeyValueEditor(props: {
       {props.fieldErrors(field)}
     </fieldset>
   );
-}
-
-/** "args[2]" (the key `secret move` takes) → 3, as people count the lines of the Arguments box. */
-function argumentNumber(key: string): number | string {
-  const index = /^args\[(\d+)\]$/.exec(key)?.[1];
-  return index === undefined ? key : Number(index) + 1;
 }
 
 /**

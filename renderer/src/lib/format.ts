@@ -28,3 +28,12 @@ export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/**
+ * "args[2]" (how the core names an argument: `secret move SERVER args[2]`) → 3, the line of the
+ * Arguments box a person counts; undefined for any other key.
+ */
+export function argumentNumber(key: string): number | undefined {
+  const index = /^args\[(\d+)\]$/.exec(key)?.[1];
+  return index === undefined ? undefined : Number(index) + 1;
+}

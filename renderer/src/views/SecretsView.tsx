@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { SecretInfo } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand, useSecrets } from '../api/hooks.ts';
@@ -6,6 +6,7 @@ import { keys } from '../api/keys.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
+import { argumentNumber } from '../lib/format.ts';
 import { href } from '../router.ts';
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -91,9 +92,7 @@ function SecretRow({ secret, onReplace }: { secret: SecretInfo; onReplace: () =>
             {secret.usedBy.map((u) => (
               <li key={`${u.server}:${u.field}:${u.key}`}>
                 <a href={href({ view: 'server', name: u.server, tab: 'config' })}>{u.server}</a>{' '}
-                <span className="muted">
-                  {u.field === 'env' ? 'env' : 'header'} <code>{u.key}</code>
-                </span>
+                <span className="muted">{whereUsed(u)}</span>
               </li>
             ))}
           </ul>
@@ -242,4 +241,28 @@ function SecretForm({
       {set.error ? <ErrorText error={set.error} /> : null}
     </form>
   );
+}
+
+/** Where in a server's entry a secret is used: "env GITHUB_TOKEN", "header Authorization", "argument 3", "URL". */
+function whereUsed(use: SecretInfo['usedBy'][number]): ReactNode {
+  switch (use.field) {
+    case 'env':
+      return (
+        <>
+          env <code>{use.key}</code>
+        </>
+      );
+    case 'headers':
+      return (
+        <>
+          header <code>{use.key}</code>
+        </>
+      );
+    case 'args': {
+      const n = argumentNumber(use.key);
+      return n === undefined ? <code>{use.key}</code> : `argument ${n}`;
+    }
+    case 'url':
+      return 'URL';
+  }
 }
