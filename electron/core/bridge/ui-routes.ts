@@ -32,11 +32,8 @@ import type { EditorSyncService } from '../editors/service.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
-import {
-  findLiteralSecrets,
-  literalSecretReason,
-  type SecretFinding as LiteralSecret,
-} from '../secrets/detect.ts';
+import { withoutSecrets } from '../editors/diff-secrets.ts';
+import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
 import { listReferences } from '../secrets/references.ts';
@@ -435,33 +432,6 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   return { handle };
-}
-
-/** What a hidden value in an editor diff reads as. */
-const HIDDEN_IN_DIFF = '•••••••• (hidden)';
-
-/**
- * An editor file's diff for the UI. Its current side holds the bridge tokens of managed entries
- * (Authorization headers) and may hold the person's own literal secrets in entries Switchboard never
- * touches, shown as context: every string the core's literal-secret test flags is hidden. References
- * (`${secret:…}`) and Switchboard's placeholders ("Bearer <zed token>") stay readable.
- */
-export function withoutSecrets(diff: string): string {
-  return diff.split('\n').map(hideSecretsInLine).join('\n');
-}
-
-function hideSecretsInLine(line: string): string {
-  let key = '';
-  return line.replace(/"((?:[^"\\]|\\.)*)"(\s*:)?/g, (match, value: string, colon?: string) => {
-    if (colon) {
-      key = value;
-      return match;
-    }
-    const under = key;
-    key = '';
-    if (value.includes('${') || /^Bearer <[^<>]+>$/.test(value)) return match;
-    return literalSecretReason(under, value) === undefined ? match : `"${HIDDEN_IN_DIFF}"`;
-  });
 }
 
 /** A config that fails the schema: 400 with every issue, so the UI can put each at its field. */

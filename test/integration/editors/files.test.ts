@@ -125,6 +125,16 @@ describe('editor files on disk', () => {
     expect(existsSync(t.home.backups)).toBe(false);
     expect(existsSync(join(t.home.tokens, 'editors', 'zed'))).toBe(false);
     expect(readFileSync(t.home.stateFile, 'utf8')).toBe(stateBefore);
+
+    // Once synced, the file holds Zed's real token. After a rotation (serve not running, so the file
+    // still holds the old one), the dry run's current side has that token: it must read as hidden.
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    const token = readFileSync(join(t.home.tokens, 'editors', 'zed'), 'utf8').trim();
+    expect(readFileSync(file, 'utf8')).toContain(token);
+    expect((await runCli(['token', 'create', 'zed'], t.env)).code).toBe(0);
+    const again = await runCli(['sync', '--dry-run'], t.env);
+    expect(again.stdout).toMatch(/^- +"Authorization": "•••••••• \(hidden\)"$/m);
+    expect(again.stdout).not.toContain(token);
   });
 
   it('an outside write racing a sync is never overwritten: the sync starts again from it', async () => {
