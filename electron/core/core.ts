@@ -167,6 +167,10 @@ export class Core {
     return this.#sources.get(name) ?? 'hand-edit';
   }
 
+  forgetSource(name: string): void {
+    this.#sources.delete(name);
+  }
+
   configError(): string | null {
     return this.#problems.length ? formatProblems(this.#problems, basename(this.home.serversFile)) : null;
   }

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import { EDITOR_IDS, EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
-import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
 import {
   AddServerRequestSchema,
@@ -41,8 +40,6 @@ import { describeLaunch } from '../trust/command-line.ts';
 import { HttpError, readJson, sendJson } from './http-util.ts';
 import type { UiSessions } from './ui-auth.ts';
 
-type ServerSource = z.infer<typeof ServerSourceSchema>;
-
 export interface UiRoutesOptions {
   core: Core;
   keychain: Keychain;
@@ -66,7 +63,6 @@ export function createUiRoutes(options: UiRoutesOptions) {
   const { core, keychain, sessions } = options;
   const file = core.home.serversFile;
   /** where each server's current config came from, for the approval view (this process only) */
-  const sources = new Map<string, ServerSource>();
 
   async function handle(
     req: IncomingMessage,
@@ -196,7 +192,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     const config = withSecretsRestored(sent, current);
     checkConfig(name, config);
     setServer(file, name, config);
-    sources.set(name, 'ui');
+    core.noteSource(name, 'ui');
     applied();
     return { ok: true };
   }
@@ -213,17 +209,16 @@ export function createUiRoutes(options: UiRoutesOptions) {
     }
     checkConfig(name, config);
     setServer(file, name, config);
-    sources.set(name, 'ui');
+    core.noteSource(name, 'ui');
     applied();
     return { ok: true };
   }
 
   function remove(name: string): { ok: true } {
     requireExisting(name);
-    // Like `switchboard remove`, this keeps the approval (docs/decisions.md): re-adding the identical
-    // config runs without asking again; any difference asks.
+    // Like `switchboard remove`: its approval goes too (docs/decisions.md), so re-adding it asks again.
     removeServer(file, name);
-    sources.delete(name);
+    core.forgetSource(name);
     applied();
     return { ok: true };
   }
@@ -256,7 +251,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       out.push({
         name: status.name,
         state: status.state,
-        source: sources.get(status.name) ?? 'hand-edit',
+        source: core.sourceOf(status.name),
         fingerprint: entry.fingerprint,
         lines: describeLaunch(entry.launch),
         launch: entry.launch,
@@ -331,7 +326,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       key,
       ...(secretName ? { secretName } : {}),
     });
-    sources.set(server, 'ui');
+    core.noteSource(server, 'ui');
     applied();
     return { ok: true, name };
   }

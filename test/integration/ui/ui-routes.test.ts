@@ -273,6 +273,16 @@ describe('the UI routes', () => {
     ]);
   });
 
+  it('shows where a pending server came from when the core knows it (an install link, an import)', async () => {
+    t.writeServers({ mcpServers: { linked: fixtureServer('env-echo-server.mjs') } });
+    h.core.reload();
+    h.core.noteSource('linked', 'install-link'); // what the desktop shell does for switchboard://install
+    const pending = await api('GET', UiRoutes.approvals);
+    expect(pending.body.approvals).toEqual([
+      expect.objectContaining({ name: 'linked', source: 'install-link' }),
+    ]);
+  });
+
   it('reads and saves settings; editors say when sync is not running', async () => {
     const settings = await api('GET', UiRoutes.settings);
     expect(settings.body).toMatchObject({
