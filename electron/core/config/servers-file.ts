@@ -8,6 +8,7 @@ import {
   type ServerConfig,
   type ServersFile,
 } from '../../../shared/schema/servers.ts';
+import { serverIssueWords } from '../../../shared/server-validation.ts';
 
 /** One thing wrong with servers.json, located for a person: which server, which field, which line. */
 export interface ConfigProblem {
@@ -132,7 +133,8 @@ export function parseServersFile(text: string): ServersFileResult {
       continue;
     }
     const schema: z.ZodType<ServerConfig> = hasUrl ? RemoteServerSchema : StdioServerSchema;
-    const parsed = schema.safeParse(value);
+    // The same words as the UI's form ("must be a list in square brackets (found a string)").
+    const parsed = schema.safeParse(value, { error: serverIssueWords });
     if (parsed.success) {
       servers.set(name, parsed.data);
       continue;

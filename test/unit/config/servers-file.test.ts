@@ -43,7 +43,7 @@ describe('servers.json parsing', () => {
     const text =
       '{\n  "mcpServers": {\n    "github": {\n      "command": "npx",\n      "args": "-y server-github"\n    }\n  }\n}';
     expect(problemsOf(text)).toBe(
-      'servers.json:5:7: server "github", field "args": Invalid input: expected array, received string',
+      'servers.json:5:7: server "github", field "args": must be a list of strings, one per argument, like ["-y", "some-package"] (found a string)',
     );
   });
 
