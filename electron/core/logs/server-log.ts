@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import { RedactingLineSplitter, Redactor } from './redact.ts';
 import { RingBuffer } from './ring-buffer.ts';
+import { stderrLevel } from './stderr-level.ts';
 import type { RotatingFile } from './rotating-file.ts';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
@@ -59,7 +60,7 @@ export class ServerLog {
     let lastLine: string | null = null;
     const splitter = new RedactingLineSplitter(this.#redactor, (text) => {
       if (text.trim() !== '') lastLine = text;
-      this.#record('stderr', 'info', text, false);
+      this.#record('stderr', stderrLevel(text), text, false);
     });
     return {
       push: (chunk) => splitter.push(chunk),
