@@ -247,7 +247,12 @@ describe('the UI routes', () => {
       }),
     ]);
     await api('POST', '/api/servers/echo/approve');
-    await waitFor(() => h.core.status().servers.find((s) => s.state === 'running'), 30_000, 'running');
+    // Running means initialize answered; the tool list follows a moment later.
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.state === 'running' && s.toolCount !== null),
+      30_000,
+      'running with its tools listed',
+    );
     const tools = await api('GET', UiRoutes.serverTools('echo'));
     expect(tools.body.running).toBe(true);
     expect(tools.body.tools).toEqual(
