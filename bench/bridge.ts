@@ -46,6 +46,7 @@ import { summarizeProfile } from './bridge-profile.ts';
 import {
   benchArgs,
   BIN,
+  BIN_FLAGS,
   clockTicks,
   descendants,
   exited,
@@ -286,7 +287,7 @@ async function startServe(
   nodeFlags: string[] = [],
 ): Promise<Serve> {
   const { t, token } = switchboardHome(servers);
-  const proc = startProc(NODE, [...nodeFlags, BIN, 'serve', '--port', '0'], t.env);
+  const proc = startProc(NODE, [...nodeFlags, ...BIN_FLAGS, BIN, 'serve', '--port', '0'], t.env);
   const count = Object.keys(servers).length;
   const deadline = performance.now() + 60_000 + count * 1_000;
   let port: number | undefined;

@@ -28,6 +28,7 @@ import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
 import {
   benchArgs,
   BIN,
+  BIN_FLAGS,
   finish,
   machineInfo,
   medianFigure,
@@ -170,7 +171,7 @@ const cli: number[] = [];
 for (let n = 0; n < Math.min(runs, 5); n++) {
   const s = setup(1000 + n);
   const start = performance.now();
-  execFileSync(NODE, [BIN, 'sync'], { env: s.env, stdio: 'ignore' });
+  execFileSync(NODE, [...BIN_FLAGS, BIN, 'sync'], { env: s.env, stdio: 'ignore' });
   cli.push(performance.now() - start);
 }
 

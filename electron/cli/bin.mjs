@@ -1,6 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The `switchboard` command. Switchboard's sources are TypeScript that Node >= 22.18 runs directly;
-// inside `npm run`/`npx` the bundled Node 24 (devDependency "node") comes first on PATH.
+// inside `npm run`/`npx` the project's Node 24 (optionalDependencies node-<os>-<cpu>) comes first on PATH.
+// --max-semi-space-size=2 (MiB) caps V8's young generation, which otherwise grows to ~64 MiB during a
+// busy start (100 servers) and stays: ~58 MB less idle memory for `serve` (docs/performance.md).
+// Keep package.json's "start"/"serve" scripts on the same flags.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
   console.error(

@@ -145,8 +145,10 @@ export class Core {
     this.#supervisor.on('notification', (name, n) => this.events.emit('notification', name, n));
     await this.#supervisor.reapOrphans();
     this.load();
-    this.#apply();
+    // Watch first, then start servers: start() (and so "bridge ready") does not wait behind spawning
+    // a first wave of servers that then compete with it for the CPU; servers come up right after.
     if (this.#watch) this.#watcher = await watchFile(this.home.serversFile, () => this.reload());
+    this.#apply();
   }
 
   /** Re-reads servers.json and applies it: only servers whose fingerprint changed restart. */
