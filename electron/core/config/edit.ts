@@ -6,7 +6,6 @@ import {
   getNodeValue,
   modify,
   parseTree,
-  printParseErrorCode,
   type Edit,
   type Node,
   type ParseError,
@@ -14,6 +13,8 @@ import {
 import { UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { SCHEMA_FILE_NAME, writeSchemaFile } from './schema-file.ts';
+import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
+import { isPlainObject, renderBlock, renderInline, type TextFormat } from './jsonc-render.ts';
 
 /**
  * Comment- and format-preserving edits of servers.json. The file is the user's: an edit changes only
@@ -28,11 +29,7 @@ import { SCHEMA_FILE_NAME, writeSchemaFile } from './schema-file.ts';
 
 export type JsonPath = (string | number)[];
 
-interface Format {
-  eol: string;
-  /** one level of indentation: "\t" or N spaces */
-  unit: string;
-}
+type Format = TextFormat;
 
 const SERVERS = 'mcpServers';
 
@@ -196,7 +193,7 @@ function parseOrThrow(text: string): Node {
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first || !root)
-    throw new LocatedParseError(first?.offset ?? 0, `not valid JSON: ${describeParseError(first)}`);
+    throw new LocatedParseError(first?.offset ?? 0, `not valid JSON: ${parseErrorWords(first)}`);
   if (root.type !== 'object')
     throw new LocatedParseError(root.offset, `the file must be a JSON object with "${SERVERS}"`);
   return root;
@@ -207,42 +204,6 @@ function requireServersObject(root: Node): void {
   if (servers && servers.type !== 'object') {
     throw new LocatedParseError(servers.offset, `"${SERVERS}" must be an object of servers by name`);
   }
-}
-
-function describeParseError(error: ParseError | undefined): string {
-  if (!error) return 'the file is empty';
-  const words: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'expected a property name in double quotes',
-    ValueExpected: 'expected a value',
-    ColonExpected: 'expected ":"',
-    CommaExpected: 'expected ","',
-    CloseBraceExpected: 'expected "}"',
-    CloseBracketExpected: 'expected "]"',
-    EndOfFileExpected: 'unexpected content after the end',
-    InvalidCommentToken: 'invalid comment',
-    UnexpectedEndOfComment: 'unterminated comment',
-    UnexpectedEndOfString: 'unterminated string',
-    UnexpectedEndOfNumber: 'unterminated number',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character',
-  };
-  const code = printParseErrorCode(error.error);
-  return words[code] ?? code;
-}
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 function describePath(path: JsonPath): string {
@@ -508,48 +469,10 @@ export function removeAt(text: string, path: JsonPath): string {
 
 // ---- rendering ------------------------------------------------------------------------------------
 
-/**
- * Pretty JSON whose continuation lines start at `indent`, in the file's unit and line endings. Short
- * arrays of plain values stay on one line (`"args": ["-y", "pkg"]`), as people write them.
- */
-function renderBlock(value: unknown, indent: string, format: Format): string {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const inline = renderInline(value);
-    if (value.every((v) => typeof v !== 'object' || v === null) && inline.length <= 80) return inline;
-    const inner = indent + format.unit;
-    return `[${value.map((v) => `${format.eol}${inner}${renderBlock(v, inner, format)}`).join(',')}${format.eol}${indent}]`;
-  }
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return '{}';
-    const inner = indent + format.unit;
-    const lines = entries.map(
-      ([k, v]) => `${format.eol}${inner}${JSON.stringify(k)}: ${renderBlock(v, inner, format)}`,
-    );
-    return `{${lines.join(',')}${format.eol}${indent}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** One-line JSON with a space after ":" and ",", for values inside one-line objects. */
-function renderInline(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(renderInline).join(', ')}]`;
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${renderInline(v)}`);
-    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
-  }
-  return JSON.stringify(value);
-}
-
 function isNonEmptyContainer(value: unknown): boolean {
   return (
     (Array.isArray(value) && value.length > 0) || (isPlainObject(value) && Object.keys(value).length > 0)
   );
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON-safe copy (drops undefined fields as JSON does); refuses what JSON cannot hold. */

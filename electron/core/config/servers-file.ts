@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import {
   RemoteServerSchema,
@@ -9,6 +9,7 @@ import {
   type ServersFile,
 } from '../../../shared/schema/servers.ts';
 import { serverIssueWords } from '../../../shared/server-validation.ts';
+import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
 
 /** One thing wrong with servers.json, located for a person: which server, which field, which line. */
 export interface ConfigProblem {
@@ -46,7 +47,7 @@ export function parseServersFile(text: string): ServersFileResult {
   const root = parseTree(body, parseErrors, { allowTrailingComma: true, disallowComments: false });
   if (parseErrors.length > 0 || root === undefined) {
     const problems = parseErrors.map((e) => ({
-      message: `not valid JSON: ${describeParseError(e)}`,
+      message: `not valid JSON: ${parseErrorWords(e)}`,
       server: undefined,
       path: [],
       ...at(e.offset),
@@ -202,39 +203,4 @@ function deepestNode(root: Node, path: (string | number)[]): Node | undefined {
     }
   }
   return undefined;
-}
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-function describeParseError(error: ParseError): string {
-  const words: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'expected a property name in double quotes',
-    ValueExpected: 'expected a value',
-    ColonExpected: 'expected ":"',
-    CommaExpected: 'expected ","',
-    CloseBraceExpected: 'expected "}"',
-    CloseBracketExpected: 'expected "]"',
-    EndOfFileExpected: 'unexpected content after the end',
-    InvalidCommentToken: 'invalid comment',
-    UnexpectedEndOfComment: 'unterminated comment',
-    UnexpectedEndOfString: 'unterminated string',
-    UnexpectedEndOfNumber: 'unterminated number',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character',
-  };
-  const code = printParseErrorCode(error.error);
-  return words[code] ?? code;
 }

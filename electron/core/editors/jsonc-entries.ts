@@ -1,4 +1,5 @@
 import { applyEdits, createScanner, parseTree, type Edit, type Node, type SyntaxKind } from 'jsonc-parser';
+import { renderBlock, renderInline, type TextFormat } from '../config/jsonc-render.ts';
 
 /**
  * Inserting and removing properties of a JSONC object so that removing gives back exactly the bytes
@@ -26,11 +27,7 @@ import { applyEdits, createScanner, parseTree, type Edit, type Node, type Syntax
 
 export type ContainerForm = 'after-open' | 'before-close';
 
-export interface TextFormat {
-  eol: string;
-  /** one level of indentation: "\t" or N spaces */
-  unit: string;
-}
+export type { TextFormat } from '../config/jsonc-render.ts';
 
 /** An object in the text: where its braces are and where each property (key to value end) is. */
 export interface ObjectInfo {
@@ -339,41 +336,3 @@ function splice(text: string, edits: Edit[]): string {
 }
 
 // ---- rendering ------------------------------------------------------------------------------------
-
-/**
- * Pretty JSON whose continuation lines start at `indent`, in the file's unit and line endings. Short
- * arrays of plain values stay on one line (`"args": ["-y", "pkg"]`), as people write them.
- */
-export function renderBlock(value: unknown, indent: string, format: TextFormat): string {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    const inline = renderInline(value);
-    if (value.every((v) => typeof v !== 'object' || v === null) && inline.length <= 80) return inline;
-    const inner = indent + format.unit;
-    return `[${value.map((v) => `${format.eol}${inner}${renderBlock(v, inner, format)}`).join(',')}${format.eol}${indent}]`;
-  }
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return '{}';
-    const inner = indent + format.unit;
-    const lines = entries.map(
-      ([k, v]) => `${format.eol}${inner}${JSON.stringify(k)}: ${renderBlock(v, inner, format)}`,
-    );
-    return `{${lines.join(',')}${format.eol}${indent}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** One-line JSON with a space after ":" and ",", for entries of one-line objects. */
-export function renderInline(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(renderInline).join(', ')}]`;
-  if (isPlainObject(value)) {
-    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${renderInline(v)}`);
-    return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
-  }
-  return JSON.stringify(value);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

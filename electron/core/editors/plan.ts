@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { getNodeValue, parseTree, type ParseError } from 'jsonc-parser';
 import { detectFormat } from '../config/edit.ts';
+import { isPlainObject } from '../config/jsonc-render.ts';
 import {
   insertProperties,
-  isPlainObject,
   lineIndent,
   objectInfo,
   removeProperties,
@@ -13,6 +13,7 @@ import {
   type ObjectInfo,
   type PropInfo,
 } from './jsonc-entries.ts';
+import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
 
 /**
  * What Switchboard remembers about the shape of an editor's file, so that removing every managed
@@ -288,7 +289,7 @@ function locate(body: string): Located {
     const { line, column } = lineColumn(body, first?.offset ?? 0);
     return {
       ok: false,
-      problem: `not valid JSON at line ${line}, column ${column}: ${describeParseError(first)}`,
+      problem: `not valid JSON at line ${line}, column ${column}: ${parseErrorWords(first)}`,
       line,
       column,
     };
@@ -479,40 +480,4 @@ function checkResult(check: {
     if (JSON.stringify(strip(check.valueBefore())) !== JSON.stringify(strip(whole))) return changedOutside;
   }
   return undefined;
-}
-
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      start = i + 1;
-    }
-  }
-  return { line, column: offset - start + 1 };
-}
-
-function describeParseError(error: ParseError | undefined): string {
-  if (!error) return 'the file is empty';
-  const words: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'expected a property name in double quotes',
-    ValueExpected: 'expected a value',
-    ColonExpected: 'expected ":"',
-    CommaExpected: 'expected ","',
-    CloseBraceExpected: 'expected "}"',
-    CloseBracketExpected: 'expected "]"',
-    EndOfFileExpected: 'unexpected content after the end',
-    InvalidCommentToken: 'invalid comment',
-    UnexpectedEndOfComment: 'unterminated comment',
-    UnexpectedEndOfString: 'unterminated string',
-    UnexpectedEndOfNumber: 'unterminated number',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character',
-  };
-  const code = printParseErrorCode(error.error);
-  return words[code] ?? code;
 }

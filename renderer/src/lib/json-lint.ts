@@ -1,4 +1,5 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { parseErrorWords } from '../../../shared/jsonc-errors.ts';
 import { validateServerConfig, type FieldIssue } from '../../../shared/server-validation.ts';
 
 export interface JsonProblem {
@@ -11,19 +12,6 @@ export type JsonCheck =
   | { ok: true; value: unknown; problems: [] }
   | { ok: false; value: unknown; problems: JsonProblem[]; issues: FieldIssue[] };
 
-const PARSE_WORDS: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'invalid number',
-  PropertyNameExpected: 'expected a property name in double quotes',
-  ValueExpected: 'expected a value',
-  ColonExpected: 'expected ":"',
-  CommaExpected: 'expected ","',
-  CloseBraceExpected: 'expected "}"',
-  CloseBracketExpected: 'expected "]"',
-  EndOfFileExpected: 'unexpected text after the end',
-  UnexpectedEndOfString: 'unterminated string',
-};
-
 /**
  * Checks the raw JSON of one server entry as you type: JSON syntax first (comments and trailing commas
  * are fine, as in servers.json), then the core's zod schema, each problem placed on the text it is
@@ -33,14 +21,11 @@ export function checkServerJson(text: string): JsonCheck {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !root) {
-    const problems = (errors.length ? errors : [{ error: 0, offset: 0, length: 0 }]).map((e) => {
-      const code = printParseErrorCode(e.error);
-      return {
-        from: e.offset,
-        to: e.offset + Math.max(1, e.length),
-        message: `not valid JSON: ${PARSE_WORDS[code] ?? code}`,
-      };
-    });
+    const problems = (errors.length ? errors : [{ error: 0, offset: 0, length: 0 }]).map((e) => ({
+      from: e.offset,
+      to: e.offset + Math.max(1, e.length),
+      message: `not valid JSON: ${parseErrorWords(e)}`,
+    }));
     return {
       ok: false,
       value: undefined,
