@@ -1,5 +1,5 @@
 import { extname, resolve, sep } from 'node:path';
-import { CSP_NONCE_PLACEHOLDER, uiCsp } from '../core/bridge/ui-static.ts';
+import { CSP_NONCE_PLACEHOLDER, UI_CONTENT_TYPES, uiCsp } from '../core/bridge/ui-static.ts';
 
 /**
  * The window loads the built renderer from `app://switchboard/`, a custom protocol the shell serves
@@ -17,20 +17,6 @@ export interface AppResponse {
   headers: Record<string, string>;
   body: Buffer | string;
 }
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** Percent-encoded dots, slashes, backslashes and NUL: never needed by the built UI, only by tricks. */
 const ENCODED_TRICK = /%(?:2e|2f|5c|00)/i;
@@ -92,7 +78,7 @@ export async function serveAppAsset(
 
 function headers(ext: string, csp: string): Record<string, string> {
   return {
-    'content-type': TYPES[ext] ?? 'application/octet-stream',
+    'content-type': UI_CONTENT_TYPES[ext] ?? 'application/octet-stream',
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'cache-control': 'no-store',

@@ -31,7 +31,8 @@ export function uiCsp(nonce?: string): string {
   ].join('; ');
 }
 
-const TYPES: Record<string, string> = {
+/** Content types of the files a built UI has; the desktop app's app:// protocol serves the same. */
+export const UI_CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -93,7 +94,7 @@ export function serveUi(
     return notFound(res);
   }
   if (relative === '/index.html') return sendIndex(req, res, file);
-  const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const type = UI_CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   const immutable = relative.startsWith('/assets/');
   res.writeHead(200, {
     'content-type': type,
@@ -115,7 +116,7 @@ function sendIndex(req: IncomingMessage, res: ServerResponse, file: string): voi
   const nonce = randomBytes(16).toString('base64');
   const body = Buffer.from(readFileSync(file, 'utf8').replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   res.writeHead(200, {
-    'content-type': TYPES['.html'],
+    'content-type': UI_CONTENT_TYPES['.html'],
     'content-length': String(body.length),
     'cache-control': 'no-store',
     ...SECURITY_HEADERS,
