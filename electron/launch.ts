@@ -32,7 +32,7 @@ if (plan.mode === 'desktop') {
   const { buildUiIfStale, uiBuildReason } = await import('./headless/ui-build.ts');
   const reason = uiBuildReason();
   if (reason) {
-    console.log(`Building the UI first (${reason}; about 20 s, once)…`);
+    console.log(`Building the UI first (${reason})…`);
     console.log(await buildUiIfStale());
   }
   const { main } = await import('./cli/main.ts');
