@@ -51,11 +51,11 @@ export async function buildUiIfStale(): Promise<string | undefined> {
   try {
     vite = await import('vite');
   } catch {
-    return `the UI is ${reason} and Vite is not installed (run: npm install); the bridge works without it`;
+    return `The UI is ${reason} and Vite is not installed (run: npm install); the bridge works without it`;
   }
   const started = Date.now();
   await vite.build({ configFile: join(ROOT, 'renderer', 'vite.config.ts'), logLevel: 'warn' });
-  return `built the UI (${reason}) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${BUILT}`;
+  return `Built the UI (${reason}) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${BUILT}`;
 }
 
 if (import.meta.main) {
