@@ -62,7 +62,6 @@ export type ApiCaller = 'control-token' | 'browser-session';
 export function createUiRoutes(options: UiRoutesOptions) {
   const { core, keychain, sessions } = options;
   const file = core.home.serversFile;
-  /** where each server's current config came from, for the approval view (this process only) */
 
   async function handle(
     req: IncomingMessage,
@@ -514,8 +513,9 @@ function literalSecretsOf(config: unknown): LiteralSecret[] {
   return findLiteralSecrets({
     env: strings(record.env),
     headers: strings(record.headers),
+    // Positions must match the entry's: a non-string arg (a hand-typed number) keeps its place.
     args: Array.isArray(record.args)
-      ? record.args.filter((a): a is string => typeof a === 'string')
+      ? record.args.map((a: unknown) => (typeof a === 'string' ? a : ''))
       : undefined,
     url: typeof record.url === 'string' ? record.url : undefined,
   });

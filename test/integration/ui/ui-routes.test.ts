@@ -201,6 +201,15 @@ describe('the UI routes', () => {
     });
   });
 
+  it('hides a literal key in args even when a hand-typed number sits before it', async () => {
+    const key = `sk-ant-api03-${'Qx7bP2mL9v'.repeat(3)}`;
+    t.writeServers({ mcpServers: { brave: { command: 'npx', args: [8080, '--api-key', key] } } });
+    h.core.reload();
+    const view = await api('GET', UiRoutes.serverConfig('brave'));
+    expect(JSON.stringify(view.body)).not.toContain(key);
+    expect((view.body.config as { args: unknown[] }).args).toEqual([8080, '--api-key', HIDDEN_SECRET]);
+  });
+
   it('stores a missing secret and restarts the server that needs it; values never come back', async () => {
     t.writeServers({
       mcpServers: { env: { ...fixtureServer('env-echo-server.mjs'), env: { CANARY: '${secret:canary}' } } },
