@@ -20,6 +20,7 @@ function run(script: string, args: string[]) {
       ELECTRON_OVERRIDE_DIST_PATH: empty,
       ELECTRON_MIRROR: 'http://127.0.0.1:9/',
       SWITCHBOARD_HOME: join(empty, 'home'),
+      SWITCHBOARD_SKIP_UI_BUILD: '1',
     },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
