@@ -10,6 +10,7 @@ import {
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
+import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
 
 const USAGE = `usage: switchboard import [--from E]… [--yes]\neditors: ${allEditors()
@@ -77,6 +78,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   const result = await applyImport(scan, {
     home: ctx.home,
     env: ctx.env,
+    commandPath: await resolveLoginPath({ env: ctx.env }),
     state: core.state,
     keychain: ctx.keychain(),
     engine,

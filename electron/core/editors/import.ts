@@ -199,6 +199,8 @@ export interface ImportResult {
 export interface ImportOptions {
   home: HomePaths;
   env: NodeJS.ProcessEnv;
+  /** PATH commands are found on, as `serve` finds them (on macOS the login shell's): the approval's fingerprint depends on it */
+  commandPath?: string | undefined;
   platform?: NodeJS.Platform;
   state: AppStateStore;
   keychain: Keychain;
@@ -234,7 +236,7 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
     const parsed = ServerConfigSchema.parse(config);
     // Approve first: a running Switchboard that reloads servers.json then finds the approval in place.
     const entry = serverEntry(c.name, parsed, (cwd) => ({
-      path: options.env.PATH,
+      path: options.commandPath ?? options.env.PATH,
       pathExt: options.env.PATHEXT,
       cwd: cwd ?? home.root,
       platform,
