@@ -8,7 +8,6 @@ import { EditorSync, type EditorReport } from '../../core/editors/engine.ts';
 import { allEditors, isEditorId } from '../../core/editors/registry.ts';
 import { describeReports } from '../../core/editors/service.ts';
 import { UserError } from '../../core/errors.ts';
-import { withoutSecrets } from '../../core/editors/diff-secrets.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
@@ -108,8 +107,8 @@ export function editorIds(values: string[], flag: string, usage: string): Editor
 export function printReports(ctx: CliContext, reports: readonly EditorReport[], dryRun = false): void {
   for (const line of describeReports(reports)) ctx.output.out(line);
   if (dryRun) {
-    // The files' current side holds bridge tokens (and maybe the person's own secrets): never print them.
-    for (const r of reports) if (r.diff) ctx.output.out('\n' + withoutSecrets(r.diff).trimEnd());
+    // The engine hides tokens and literal secrets in the diff (editors/diff-secrets.ts).
+    for (const r of reports) if (r.diff) ctx.output.out('\n' + r.diff.trimEnd());
     if (!reports.some((r) => r.diff)) ctx.output.out('Nothing to change.');
     else ctx.output.out('\n(dry run: nothing was written)');
   }

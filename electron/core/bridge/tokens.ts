@@ -100,6 +100,12 @@ export class TokenStore {
     return { name, token, file, replaced };
   }
 
+  /** The token for `name` if it has one (never issues one). */
+  get(name: string): string | undefined {
+    checkTokenName(name);
+    return this.#read(name);
+  }
+
   /** The token for `name`, issuing one if there is none yet (never rotates). */
   ensure(name: string): string {
     checkTokenName(name);

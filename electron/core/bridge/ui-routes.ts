@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
-import { EDITOR_IDS, EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
+import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
 import {
   AddServerRequestSchema,
@@ -16,8 +16,6 @@ import {
   SettingsPatchSchema,
   UiRoutes,
   type ApprovalView,
-  type EditorSyncState,
-  type EditorView,
   type EditorsResponse,
   type EditorsSyncResult,
   type SecretInfo,
@@ -25,13 +23,11 @@ import {
   type Settings,
   type ToolInfo,
 } from '../../../shared/ui-api.ts';
-import { syncServers } from '../editors/desired.ts';
 import { EDITORS } from '../editors/registry.ts';
-import type { EditorSyncService } from '../editors/service.ts';
+import { syncResult, type EditorSyncService } from '../editors/service.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
-import { withoutSecrets } from '../editors/diff-secrets.ts';
 import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
@@ -357,60 +353,12 @@ export function createUiRoutes(options: UiRoutesOptions) {
   /** Every editor: installed or not, the state of its file, and the diff a sync would make now (dry run). */
   async function editors(): Promise<EditorsResponse> {
     const service = options.editors();
-    if (!service) return { available: false, editors: [] };
-    const engine = service.engine;
-    const servers = syncServers(core);
-    const backups = engine.backups.list();
-    const out: EditorView[] = [];
-    for (const id of EDITOR_IDS) {
-      const file = engine.fileOf(id);
-      const base = {
-        id,
-        label: EDITORS[id].label,
-        file,
-        backups: backups
-          .filter((b) => b.editor === id)
-          .sort((a, b) => b.createdAt - a.createdAt)
-          .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
-        restartRequired: service.restartRequired.has(id),
-      };
-      if (!engine.detected(id)) {
-        out.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '' });
-        continue;
-      }
-      const settings = core.state.editorSettings(id);
-      const [preview] = await engine.sync(servers, { editors: [id], dryRun: true });
-      if (!preview) continue;
-      let state: EditorSyncState;
-      if (preview.status === 'failed') state = 'error';
-      else if (!settings.enabled) state = 'disabled';
-      else if (preview.status === 'unchanged') state = 'in-sync';
-      else if (preview.updated.length || preview.removed.length || settings.layout) state = 'drift';
-      else state = 'not-synced';
-      const clashes = preview.clashes.length
-        ? `your own entr${preview.clashes.length === 1 ? 'y' : 'ies'} ${preview.clashes.join(', ')} already use${preview.clashes.length === 1 ? 's' : ''} that name; Switchboard leaves ${preview.clashes.length === 1 ? 'it' : 'them'} alone`
-        : null;
-      out.push({
-        ...base,
-        state,
-        problem: preview.problem ?? clashes,
-        servers: preview.servers,
-        diff: withoutSecrets(preview.diff ?? ''),
-      });
-    }
-    return { available: true, editors: out };
+    return service ? { available: true, editors: await service.views() } : { available: false, editors: [] };
   }
 
   async function syncEditors(req: IncomingMessage): Promise<EditorsSyncResult> {
     const { editor } = await body(req, EditorsSyncRequestSchema);
-    const reports = await editorSync().syncNow(editor);
-    return {
-      ok: true,
-      changed: reports.filter((r) => r.status === 'written').map((r) => r.editor),
-      problems: reports
-        .filter((r) => r.status === 'failed')
-        .map((r) => ({ editor: r.editor, message: r.problem ?? 'not synced' })),
-    };
+    return syncResult(await editorSync().syncNow(editor));
   }
 
   async function restoreBackup(req: IncomingMessage, editor: string): Promise<{ ok: true }> {

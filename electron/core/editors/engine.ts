@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { withoutSecrets } from './diff-secrets.ts';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import {
@@ -17,7 +18,7 @@ import {
   type EditorFileLayout,
   type EditorSettings,
 } from '../../../shared/schema/state.ts';
-import { editorTokenFile, type TokenStore } from '../bridge/tokens.ts';
+import type { TokenStore } from '../bridge/tokens.ts';
 import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { HomePaths } from '../home.ts';
@@ -420,9 +421,10 @@ export class EditorSync {
         read.text === undefined ? '(no file)' : 'current',
         plan.text === undefined ? '(file removed)' : 'after sync',
       );
-      // The diff is for reading on a terminal: the bridge token is shown by name, not value.
+      // The diff is for people (`sync --dry-run`, the Editors view): the editor's bridge token is
+      // shown by name, and any other token or literal secret in the file's text is hidden.
       const token = this.#existingToken(adapter.id);
-      const shown = diff.split(token).join(`<${adapter.id} token>`);
+      const shown = withoutSecrets(diff.split(token).join(`<${adapter.id} token>`));
       return { ...this.#report(adapter, file, 'dry-run', names, clashNote), ...summary, diff: shown };
     }
     // The relay reads the editor's token when the editor starts it: it must exist before the entry does.
@@ -503,13 +505,7 @@ export class EditorSync {
 
   /** The editor's bridge token if it has one; a dry run never issues one. */
   #existingToken(editor: EditorId): string {
-    try {
-      const token = readFileSync(editorTokenFile(this.#options.tokens.dir, editor), 'utf8').trim();
-      if (token.length >= 32) return token;
-    } catch {
-      // none yet
-    }
-    return NEW_TOKEN;
+    return this.#options.tokens.get(editor) ?? NEW_TOKEN;
   }
 
   #applyLayout(

@@ -133,36 +133,50 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     });
   }
 
-  /** Every editor as the UI's Editors view shows it (shared/ui-api.ts EditorView); writes nothing. */
+  /**
+   * Every editor as the UI's Editors view shows it (shared/ui-api.ts EditorView): installed or not,
+   * the state of its file, and the diff a sync would make now (a dry run: writes nothing).
+   */
   views(): Promise<EditorView[]> {
     return this.#enqueue(async () => {
       const servers = syncServers(this.#core);
-      const state = this.#core.state.read();
       const backups = this.engine.backups.list();
       const views: EditorView[] = [];
       for (const adapter of allEditors()) {
         const id = adapter.id;
-        const settings = state.editors[id];
-        const file = this.engine.fileOf(id);
-        const [preview] = await this.engine.sync(servers, { editors: [id], dryRun: true });
-        let viewState: EditorSyncState;
-        if (!this.engine.detected(id)) viewState = 'not-installed';
-        else if (settings?.enabled === false) viewState = 'disabled';
-        else if (!preview || preview.status === 'failed') viewState = 'error';
-        else if (preview.status === 'dry-run') viewState = settings?.layout ? 'drift' : 'not-synced';
-        else viewState = 'in-sync';
-        views.push({
+        const base = {
           id,
           label: adapter.label,
-          file,
-          state: viewState,
-          problem: preview?.problem ?? null,
-          servers: preview?.servers ?? [],
-          diff: preview?.diff ?? '',
+          file: this.engine.fileOf(id),
           backups: backups
             .filter((b) => b.editor === id)
+            .sort((a, b) => b.createdAt - a.createdAt)
             .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
           restartRequired: this.restartRequired.has(id),
+        };
+        if (!this.engine.detected(id)) {
+          views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '' });
+          continue;
+        }
+        const settings = this.#core.state.editorSettings(id);
+        const [preview] = await this.engine.sync(servers, { editors: [id], dryRun: true });
+        if (!preview) continue;
+        let state: EditorSyncState;
+        if (preview.status === 'failed') state = 'error';
+        else if (!settings.enabled) state = 'disabled';
+        else if (preview.status === 'unchanged') state = 'in-sync';
+        else if (preview.updated.length || preview.removed.length || settings.layout) state = 'drift';
+        else state = 'not-synced';
+        const n = preview.clashes.length;
+        const clashes = n
+          ? `your own entr${n === 1 ? 'y' : 'ies'} ${preview.clashes.join(', ')} already use${n === 1 ? 's' : ''} that name; Switchboard leaves ${n === 1 ? 'it' : 'them'} alone`
+          : null;
+        views.push({
+          ...base,
+          state,
+          problem: preview.problem ?? clashes,
+          servers: preview.servers,
+          diff: preview.diff ?? '',
         });
       }
       return views;
@@ -300,8 +314,8 @@ export function syncResult(reports: readonly EditorReport[]): EditorsSyncResult 
     ok: true,
     changed: reports.filter((r) => r.status === 'written').map((r) => r.editor),
     problems: reports
-      .filter((r) => r.status === 'failed' || r.clashes.length > 0)
-      .map((r) => ({ editor: r.editor, message: r.problem ?? '' })),
+      .filter((r) => r.status === 'failed')
+      .map((r) => ({ editor: r.editor, message: r.problem ?? 'not synced' })),
   };
 }
 
