@@ -271,12 +271,7 @@ export class EditorSync {
     const meta = this.backups.get(id);
     const { text, exact } = await this.backups.content(meta, keychain);
     const adapter = EDITORS[meta.editor];
-    const lockFile = join(
-      this.home.run,
-      'locks',
-      `editor-${adapter.id}-${sha256(meta.file).slice(0, 12)}.lock`,
-    );
-    const saved = await withLock(lockFile, () => {
+    const saved = await withLock(this.#lockFile(adapter.id, meta.file), () => {
       const read = readEditorFile(meta.file);
       if (read.kind === 'problem') throw new UserError(read.problem);
       const same = read.text === text;
@@ -335,17 +330,16 @@ export class EditorSync {
     run: Run,
   ): Promise<EditorReport> {
     const attempts = this.#options.attempts ?? 5;
-    const lockFile = join(this.home.run, 'locks', `editor-${adapter.id}-${sha256(file).slice(0, 12)}.lock`);
     for (let attempt = 1; attempt <= attempts; attempt++) {
       let result: EditorReport | 'conflict';
+      const once = () => this.#attempt(adapter, file, names, request, attempt, settings, run);
       try {
-        result = await withLock(
-          lockFile,
-          () => this.#attempt(adapter, file, names, request, attempt, settings, run),
-          {
-            timeoutMs: this.#options.lockTimeoutMs ?? 10_000,
-          },
-        );
+        // A dry run only reads (the Editors view, `sync --dry-run`): no lock to wait for or leave behind.
+        result = request.dryRun
+          ? await once()
+          : await withLock(this.#lockFile(adapter.id, file), once, {
+              timeoutMs: this.#options.lockTimeoutMs ?? 10_000,
+            });
       } catch (err) {
         return this.#report(adapter, file, 'failed', names, describeError(err));
       }
@@ -501,6 +495,11 @@ export class EditorSync {
       );
     }
     return report;
+  }
+
+  /** Where the lock of one editor's file lives (per file: an editor's path can change with the env). */
+  #lockFile(editor: EditorId, file: string): string {
+    return join(this.home.run, 'locks', `editor-${editor}-${sha256(file).slice(0, 12)}.lock`);
   }
 
   /** The editor's bridge token if it has one; a dry run never issues one. */

@@ -124,6 +124,7 @@ describe('editor files on disk', () => {
     expect(readFileSync(file, 'utf8')).toBe(ZED);
     expect(existsSync(t.home.backups)).toBe(false);
     expect(existsSync(join(t.home.tokens, 'editors', 'zed'))).toBe(false);
+    expect(existsSync(join(t.home.run, 'locks'))).toBe(false); // a read takes no lock
     expect(readFileSync(t.home.stateFile, 'utf8')).toBe(stateBefore);
 
     // Once synced, the file holds Zed's real token. After a rotation (serve not running, so the file
