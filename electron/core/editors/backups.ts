@@ -144,11 +144,6 @@ export class Backups {
     return found;
   }
 
-  /** Has Switchboard already kept the original of this file? (the "original" backup is taken once) */
-  hasOriginal(editor: EditorId, target: string): boolean {
-    return this.list().some((b) => b.reason === 'original' && b.editor === editor && b.target === target);
-  }
-
   /**
    * The backup's original bytes (undefined when there was no file), with secrets read back from the
    * keychain. `exact` is false if they no longer hash to what was backed up (a secret changed since).
@@ -219,7 +214,7 @@ export class Backups {
   }
 
   #newId(editor: EditorId, now: number): string {
-    const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('.', '-').replace('Z', 'Z');
+    const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('.', '-');
     let id = `${stamp}-${editor}`;
     while (existsSync(this.#meta(id)) || existsSync(this.#bak(id)))
       id = `${stamp}-${editor}-${randomBytes(2).toString('hex')}`;

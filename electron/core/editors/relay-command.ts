@@ -13,8 +13,9 @@ export function relayScript(): string {
 }
 
 /**
- * How Claude Desktop starts the relay from this install: this Node (or, in the desktop app, the app
- * binary with ELECTRON_RUN_AS_NODE=1) running the relay script.
+ * How Claude Desktop starts the relay from a source install (`serve`, the CLI): this Node running the
+ * relay script. The desktop app passes its own (electron/desktop/relay-command.ts: the app binary as
+ * Node, on the relay unpacked from the asar).
  */
 export function defaultRelayCommand(
   home: HomePaths,
@@ -22,7 +23,6 @@ export function defaultRelayCommand(
   platform: NodeJS.Platform = process.platform,
 ): RelayCommand {
   const relayEnv: Record<string, string> = {};
-  if (process.versions.electron) relayEnv.ELECTRON_RUN_AS_NODE = '1';
   if (!homeIsDefault(home, env, platform)) relayEnv.SWITCHBOARD_HOME = home.root;
   return { command: process.execPath, args: [relayScript()], env: relayEnv };
 }
