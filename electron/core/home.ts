@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { posix, win32 } from 'node:path';
+import { appDataDir, pathFor, userDirs } from './user-dirs.ts';
 
 /**
  * Where Switchboard keeps its files: $SWITCHBOARD_HOME, else the OS app-data folder.
@@ -19,7 +19,7 @@ export function resolveHome(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
 ): HomePaths {
-  const { join } = platform === 'win32' ? win32 : posix;
+  const { join } = pathFor(platform);
   const root = env.SWITCHBOARD_HOME || defaultHome(env, platform);
   return {
     root,
@@ -33,14 +33,9 @@ export function resolveHome(
 }
 
 function defaultHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
-  const { join } = platform === 'win32' ? win32 : posix;
-  const home = env.HOME || env.USERPROFILE || homedir();
-  switch (platform) {
-    case 'darwin':
-      return join(home, 'Library', 'Application Support', 'Switchboard');
-    case 'win32':
-      return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'Switchboard');
-    default:
-      return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'switchboard');
-  }
+  // Where the OS keeps app data (user-dirs.ts, the same rules as for editors' files); os.homedir()
+  // only when the environment names no home at all.
+  const dirs = userDirs(env.HOME || env.USERPROFILE ? env : { ...env, HOME: homedir() }, platform);
+  const name = platform === 'darwin' || platform === 'win32' ? 'Switchboard' : 'switchboard';
+  return pathFor(platform).join(appDataDir(dirs), name);
 }

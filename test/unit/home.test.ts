@@ -19,6 +19,10 @@ describe('Switchboard home', () => {
     expect(resolveHome({ APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32').stateFile).toBe(
       'C:\\Users\\me\\AppData\\Roaming\\Switchboard\\state.json',
     );
+    // Git Bash sets HOME to a folder of its own; Windows' own profile folder wins, as for editors.
+    expect(resolveHome({ USERPROFILE: 'C:\\Users\\me', HOME: '/c/Users/me' }, 'win32').root).toBe(
+      'C:\\Users\\me\\AppData\\Roaming\\Switchboard',
+    );
   });
 });
 

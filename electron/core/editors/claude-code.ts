@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from './paths.ts';
+import { pathFor } from '../user-dirs.ts';
 import type { UserDirs } from './types.ts';
 
 /**

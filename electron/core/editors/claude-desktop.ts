@@ -1,6 +1,6 @@
 import { foreignServer } from './http-adapter.ts';
 import { isRecord, stringRecord } from './ownership.ts';
-import { appDataDir, pathFor } from './paths.ts';
+import { appDataDir, pathFor } from '../user-dirs.ts';
 import type { EditorAdapter, UserDirs } from './types.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from './paths.ts';
+import { pathFor } from '../user-dirs.ts';
 
 /** Cursor: ~/.cursor/mcp.json on every OS, `mcpServers.<name> = {"url", "headers"}`. */
 export const cursor = httpAdapter({

@@ -27,7 +27,7 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts';
 import { withLock } from './lock.ts';
 import { bridgeUrl } from './ownership.ts';
-import { userDirs } from './paths.ts';
+import { userDirs } from '../user-dirs.ts';
 import { planFile } from './plan.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';

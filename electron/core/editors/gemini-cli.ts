@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from './paths.ts';
+import { pathFor } from '../user-dirs.ts';
 
 /** Gemini CLI: ~/.gemini/settings.json, `mcpServers.<name> = {"httpUrl", "headers"}` (Streamable HTTP). */
 export const geminiCli = httpAdapter({

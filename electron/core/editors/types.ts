@@ -1,20 +1,8 @@
+import type { UserDirs } from '../user-dirs.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 
-/**
- * The OS user folders an editor's settings file is found from. Always derived from the environment
- * passed in (never os.homedir()), so tests redirect every editor with HOME/APPDATA/XDG_CONFIG_HOME.
- */
-export interface UserDirs {
-  platform: NodeJS.Platform;
-  /** HOME (USERPROFILE on Windows) */
-  home: string;
-  /** %APPDATA% on Windows (default <home>\AppData\Roaming) */
-  appData: string;
-  /** $XDG_CONFIG_HOME on Linux (default <home>/.config) */
-  xdgConfigHome: string;
-  /** $CLAUDE_CONFIG_DIR, where Claude Code keeps .claude.json instead of HOME when set */
-  claudeConfigDir: string | undefined;
-}
+/** The OS user folders an editor's settings file is found from (user-dirs.ts). */
+export type { UserDirs } from '../user-dirs.ts';
 
 /** How Claude Desktop's entry starts the stdio relay (no token or secret ever goes in here). */
 export interface RelayCommand {

@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { appDataDir, pathFor } from './paths.ts';
+import { appDataDir, pathFor } from '../user-dirs.ts';
 import type { UserDirs } from './types.ts';
 
 /** VS Code: the user profile's mcp.json (JSONC), `servers.<name> = {"type": "http", "url", "headers"}`. */

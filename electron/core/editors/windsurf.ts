@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from './paths.ts';
+import { pathFor } from '../user-dirs.ts';
 
 /** Windsurf: ~/.codeium/windsurf/mcp_config.json, `mcpServers.<name> = {"serverUrl", "headers"}`. */
 export const windsurf = httpAdapter({

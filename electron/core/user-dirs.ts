@@ -1,7 +1,22 @@
 import { posix, win32 } from 'node:path';
-import type { UserDirs } from './types.ts';
 
-/** The user folders editors' files live under, from the environment and platform passed in. */
+export interface UserDirs {
+  platform: NodeJS.Platform;
+  /** HOME (USERPROFILE on Windows) */
+  home: string;
+  /** %APPDATA% on Windows (default <home>\AppData\Roaming) */
+  appData: string;
+  /** $XDG_CONFIG_HOME on Linux (default <home>/.config) */
+  xdgConfigHome: string;
+  /** $CLAUDE_CONFIG_DIR, where Claude Code keeps .claude.json instead of HOME when set */
+  claudeConfigDir: string | undefined;
+}
+
+/**
+ * The user folders that app data lives under (the Switchboard home, editors' files), from the
+ * environment and platform passed in, so tests redirect everything with env vars. On Windows
+ * USERPROFILE comes first: Git Bash and MSYS set HOME to a folder of their own.
+ */
 export function userDirs(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): UserDirs {
   const path = pathFor(platform);
   const home = (platform === 'win32' ? env.USERPROFILE || env.HOME : env.HOME || env.USERPROFILE) || '';
