@@ -33,6 +33,23 @@ export interface ConfigWithValues {
 const FLAG = /^--?[A-Za-z][\w.-]*$/;
 const FLAG_WITH_VALUE = /^(--?[A-Za-z][\w.-]*)=/;
 
+/**
+ * The flag that names args[index]: its own `--flag=` prefix, or the flag just before it
+ * (`--api-key`, then the key). Undefined for an arg that is a flag itself or follows none.
+ */
+export function argFlag(
+  args: readonly unknown[],
+  index: number,
+): { flag: string; inline: boolean } | undefined {
+  const arg = args[index];
+  if (typeof arg !== 'string') return undefined;
+  const inline = FLAG_WITH_VALUE.exec(arg)?.[1];
+  if (inline) return { flag: inline, inline: true };
+  if (FLAG.test(arg)) return undefined;
+  const previous = args[index - 1];
+  return typeof previous === 'string' && FLAG.test(previous) ? { flag: previous, inline: false } : undefined;
+}
+
 export function findLiteralSecrets(config: ConfigWithValues): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const field of ['env', 'headers'] as const) {
@@ -44,12 +61,10 @@ export function findLiteralSecrets(config: ConfigWithValues): SecretFinding[] {
   const args = config.args ?? [];
   args.forEach((arg, index) => {
     // The flag names the value: `--api-key sk…` and `--api-key=sk…` are judged as API_KEY would be.
-    const inline = FLAG_WITH_VALUE.exec(arg);
-    const previous = index > 0 ? args[index - 1] : undefined;
-    const flag = inline?.[1] ?? (previous !== undefined && FLAG.test(previous) ? previous : '');
-    const offset = inline ? inline[0].length : 0;
-    if (!inline && FLAG.test(arg)) return;
-    const found = locateSecret(flag.replace(/^-+/, ''), arg.slice(offset));
+    const named = argFlag(args, index);
+    if (!named && FLAG.test(arg)) return;
+    const offset = named?.inline ? named.flag.length + 1 : 0;
+    const found = locateSecret(named?.flag.replace(/^-+/, '') ?? '', arg.slice(offset));
     if (found) {
       findings.push({
         field: 'args',

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readServerValue, setServerValue } from '../config/edit.ts';
 import { UserError } from '../errors.ts';
 import { assertSecretName, type Keychain } from './keychain.ts';
-import { findLiteralSecrets } from './detect.ts';
+import { argFlag, findLiteralSecrets } from './detect.ts';
 import { hasReference, secretReference } from './references.ts';
 
 export interface MoveSecretOptions {
@@ -93,10 +93,8 @@ function locate(server: string, config: JsonObject, key: string): Target {
       });
     const strings = args.map((a) => (typeof a === 'string' ? a : ''));
     const found = findLiteralSecrets({ args: strings }).find((f) => f.path[1] === index);
-    const inline = /^(--?[A-Za-z][\w.-]*)=/.exec(current);
-    const previous = strings[index - 1];
-    const flag = inline?.[1] ?? (previous && /^--?[A-Za-z][\w.-]*$/.test(previous) ? previous : undefined);
-    const nameHint = flag ? flag.replace(/^-+/, '') : `arg-${index}`;
+    const named = argFlag(strings, index);
+    const nameHint = argNameHint(strings, index);
     if (found)
       return { path: ['args', index], label: key, nameHint, current, start: found.start, end: found.end };
     return {
@@ -104,7 +102,7 @@ function locate(server: string, config: JsonObject, key: string): Target {
       label: key,
       nameHint,
       current,
-      ...wholeLiteral(server, key, current, inline?.[0].length ?? 0),
+      ...wholeLiteral(server, key, current, named?.inline ? named.flag.length + 1 : 0),
     };
   }
 
@@ -178,16 +176,28 @@ async function chooseName(options: MoveSecretOptions, nameHint: string, secret: 
     }
     return options.secretName;
   }
-  const base = defaultSecretName(options.server, nameHint);
+  return freeSecretName(options.keychain, defaultSecretName(options.server, nameHint), secret);
+}
+
+/**
+ * `base`, or base-2, base-3…: the first name free in the keychain or already holding this value (an
+ * existing secret with the same value is simply reused, never overwritten).
+ */
+export async function freeSecretName(keychain: Keychain, base: string, value: string): Promise<string> {
   for (let n = 1; n < 100; n++) {
     const suffix = n === 1 ? '' : `-${n}`;
     const candidate = base.slice(0, 64 - suffix.length) + suffix;
-    const existing = await options.keychain.get(candidate);
-    if (existing === undefined || existing === secret) return candidate;
+    const existing = await keychain.get(candidate);
+    if (existing === undefined || existing === value) return candidate;
   }
-  throw new UserError(`could not find a free secret name for ${options.server} ${nameHint}`, {
-    hint: 'give one explicitly: switchboard secret move SERVER KEY NAME',
+  throw new UserError(`could not find a free keychain name for ${base}`, {
+    hint: 'name it yourself (switchboard secret move SERVER KEY NAME), or remove unused ones: switchboard secret list / rm',
   });
+}
+
+/** What a secret in args[index] is named after: the flag naming it (api-key), else arg-<index>. */
+export function argNameHint(args: readonly unknown[], index: number): string {
+  return argFlag(args, index)?.flag.replace(/^-+/, '') ?? `arg-${index}`;
 }
 
 /** `<server>-<key>`, lowercased, with anything outside [a-z0-9_.-] turned into "-". */

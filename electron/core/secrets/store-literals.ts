@@ -1,7 +1,6 @@
-import { UserError } from '../errors.ts';
 import type { SecretFinding } from './detect.ts';
 import type { Keychain } from './keychain.ts';
-import { defaultSecretName } from './move.ts';
+import { argNameHint, defaultSecretName, freeSecretName } from './move.ts';
 import { secretReference } from './references.ts';
 
 export interface StoredSecret {
@@ -41,29 +40,10 @@ export async function storeLiteralSecrets(
   return stored;
 }
 
-/** `base`, or base-2, base-3…: the first name free in the keychain or already holding this value. */
-async function freeSecretName(keychain: Keychain, base: string, value: string): Promise<string> {
-  for (let n = 1; n < 100; n++) {
-    const suffix = n === 1 ? '' : `-${n}`;
-    const candidate = base.slice(0, 64 - suffix.length) + suffix;
-    const existing = await keychain.get(candidate);
-    if (existing === undefined || existing === value) return candidate;
-  }
-  throw new UserError(`could not find a free keychain name for ${base}`, {
-    hint: 'remove unused secrets: switchboard secret list, then switchboard secret rm NAME',
-  });
-}
-
 /** What a secret is named after: the env variable or header, the flag before it (api-key), or "url". */
 function nameHint(config: Record<string, unknown>, finding: SecretFinding): string {
   if (finding.field !== 'args' || !Array.isArray(config.args)) return finding.key;
-  const index = Number(finding.path[1]);
-  const arg: unknown = config.args[index];
-  const before: unknown = config.args[index - 1];
-  const flag = (typeof arg === 'string' ? /^(--?[A-Za-z][\w.-]*)=/.exec(arg)?.[1] : undefined) ?? before;
-  return typeof flag === 'string' && /^--?[A-Za-z][\w.-]*$/.test(flag)
-    ? flag.replace(/^-+/, '')
-    : `arg-${index}`;
+  return argNameHint(config.args, Number(finding.path[1]));
 }
 
 /** The string at a finding's path (["env", "X"], ["args", 2], ["url"]), if it is one. */
