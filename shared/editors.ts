@@ -12,3 +12,14 @@ export const EDITOR_IDS = [
 ] as const;
 export const EditorIdSchema = z.enum(EDITOR_IDS);
 export type EditorId = z.infer<typeof EditorIdSchema>;
+
+/** What people call each editor (the adapters, the CLI's reports and the UI all use these). */
+export const EDITOR_LABELS: Record<EditorId, string> = {
+  zed: 'Zed',
+  'claude-desktop': 'Claude Desktop',
+  vscode: 'VS Code',
+  cursor: 'Cursor',
+  windsurf: 'Windsurf',
+  'claude-code': 'Claude Code',
+  'gemini-cli': 'Gemini CLI',
+};

@@ -1,6 +1,7 @@
 import { httpAdapter } from './http-adapter.ts';
 import { pathFor } from '../user-dirs.ts';
 import type { UserDirs } from './types.ts';
+import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /**
  * Claude Code: ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json). A large file Claude Code owns and
@@ -12,7 +13,7 @@ function dir(dirs: UserDirs): string {
 
 export const claudeCode = httpAdapter({
   id: 'claude-code',
-  label: 'Claude Code',
+  label: EDITOR_LABELS['claude-code'],
   file: (dirs) => pathFor(dirs.platform).join(dir(dirs), '.claude.json'),
   // Installed = it has written its file (a ~/.claude folder alone can belong to other tools).
   detectPath: (dirs) => pathFor(dirs.platform).join(dir(dirs), '.claude.json'),

@@ -2,6 +2,7 @@ import { foreignServer } from './http-adapter.ts';
 import { isRecord, stringRecord } from './ownership.ts';
 import { appDataDir, pathFor } from '../user-dirs.ts';
 import type { EditorAdapter, UserDirs } from './types.ts';
+import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /**
  * Claude Desktop: claude_desktop_config.json (strict JSON), stdio servers only. Its managed entry runs
@@ -18,7 +19,7 @@ const RELAY_SCRIPT = /[\\/]relay[\\/]main\.(ts|js|mjs|cjs)$/;
 
 export const claudeDesktop: EditorAdapter = {
   id: 'claude-desktop',
-  label: 'Claude Desktop',
+  label: EDITOR_LABELS['claude-desktop'],
   file: (dirs) => pathFor(dirs.platform).join(dir(dirs), 'claude_desktop_config.json'),
   detectPath: dir,
   serversKey: 'mcpServers',

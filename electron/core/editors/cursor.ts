@@ -1,10 +1,11 @@
 import { httpAdapter } from './http-adapter.ts';
 import { pathFor } from '../user-dirs.ts';
+import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /** Cursor: ~/.cursor/mcp.json on every OS, `mcpServers.<name> = {"url", "headers"}`. */
 export const cursor = httpAdapter({
   id: 'cursor',
-  label: 'Cursor',
+  label: EDITOR_LABELS.cursor,
   file: (dirs) => pathFor(dirs.platform).join(dirs.home, '.cursor', 'mcp.json'),
   detectPath: (dirs) => pathFor(dirs.platform).join(dirs.home, '.cursor'),
   serversKey: 'mcpServers',

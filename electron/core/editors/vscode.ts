@@ -1,6 +1,7 @@
 import { httpAdapter } from './http-adapter.ts';
 import { appDataDir, pathFor } from '../user-dirs.ts';
 import type { UserDirs } from './types.ts';
+import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /** VS Code: the user profile's mcp.json (JSONC), `servers.<name> = {"type": "http", "url", "headers"}`. */
 function userDir(dirs: UserDirs): string {
@@ -9,7 +10,7 @@ function userDir(dirs: UserDirs): string {
 
 export const vscode = httpAdapter({
   id: 'vscode',
-  label: 'VS Code',
+  label: EDITOR_LABELS.vscode,
   file: (dirs) => pathFor(dirs.platform).join(userDir(dirs), 'mcp.json'),
   detectPath: userDir,
   serversKey: 'servers',

@@ -1,6 +1,7 @@
 import { httpAdapter } from './http-adapter.ts';
 import { pathFor } from '../user-dirs.ts';
 import type { UserDirs } from './types.ts';
+import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /**
  * Zed: settings.json (JSONC) under `context_servers`. Current Zed reads an entry with a "url" as a
@@ -16,7 +17,7 @@ function zedDir(dirs: UserDirs): string {
 
 export const zed = httpAdapter({
   id: 'zed',
-  label: 'Zed',
+  label: EDITOR_LABELS.zed,
   file: (dirs) => pathFor(dirs.platform).join(zedDir(dirs), 'settings.json'),
   detectPath: zedDir,
   serversKey: 'context_servers',

@@ -1,3 +1,4 @@
+import { secretKeyKind, type SecretKeyKind } from '../../../shared/secrets.ts';
 import { findReferences, literalParts } from './references.ts';
 
 /**
@@ -191,46 +192,6 @@ function randomLookingSpan(text: string): LocatedSecret | undefined {
 }
 
 // ---- key names ------------------------------------------------------------------------------------
-
-/**
- * "strong": the name says the value is a secret (PASSWORD, SECRET, CREDENTIAL, PAT, Authorization).
- * "token" and "key" also name harmless things (TOKEN_LIMIT=4096, SORT_KEY=name), so plain numbers are
- * let through under them, and under KEY also lowercase words.
- */
-export type SecretKeyKind = 'strong' | 'token' | 'key';
-
-export function secretKeyKind(key: string): SecretKeyKind | undefined {
-  const parts = wordParts(key);
-  const joined = parts.join('');
-  if (/password|passwd|passphrase|secret|credential|authorization|cookie/.test(joined)) return 'strong';
-  // PAT only as a whole word part: GITHUB_PAT, githubPat — not PATH or PATTERN.
-  if (parts.includes('pat') || parts.includes('pats')) return 'strong';
-  // token, accessToken, AUTH_TOKEN; not MAX_TOKENS (a count) or TOKENIZER.
-  if (parts.some((p) => /token(?!s$|iz|is)/.test(p))) return 'token';
-  // key, apiKey, API_KEY, X-Api-Key, KEY_ID, keys; not KEYBOARD or KEYWORD.
-  if (
-    parts.some(
-      (p) => /key(s)?$/.test(p) || (/^key/.test(p) && !/^key(board|word|map|frame|space|stroke)/.test(p)),
-    )
-  ) {
-    return 'key';
-  }
-  return undefined;
-}
-
-export function isSecretLikeKey(key: string): boolean {
-  return secretKeyKind(key) !== undefined;
-}
-
-/** "GITHUB_PAT" → [github, pat]; "xApiKey" → [x, api, key]; "X-Api-Key" → [x, api, key] */
-function wordParts(key: string): string[] {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
 
 // ---- values ---------------------------------------------------------------------------------------
 

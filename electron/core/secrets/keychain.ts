@@ -1,11 +1,10 @@
 import { AsyncEntry, findCredentialsAsync, type EntryOptions } from '@napi-rs/keyring';
+import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import { UserError } from '../errors.ts';
 
 /** Every Switchboard secret lives under this service name in the OS keychain. */
 export const KEYCHAIN_SERVICE = 'switchboard';
 
-/** Secret names appear in `${secret:NAME}`, on the command line and in the UI: keep them plain. */
-export const SECRET_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Names only ever leave the keychain through this interface; values only through `get`. */
 export interface Keychain {

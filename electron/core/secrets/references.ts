@@ -1,3 +1,4 @@
+import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import { UserError } from '../errors.ts';
 import type { Keychain } from './keychain.ts';
 
@@ -27,7 +28,6 @@ export interface ServerReference {
 }
 
 const REFERENCE = /\$\{(secret|env):([^}]*)\}/g;
-const SECRET_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** the start of a reference whose closing brace never comes */
 const UNTERMINATED = /\$\{(secret|env):[^}]*$/;
@@ -45,7 +45,7 @@ export function parseReferences(value: string): Reference[] {
   for (const match of value.matchAll(REFERENCE)) {
     const kind = match[1] as ReferenceKind;
     const name = match[2] ?? '';
-    const valid = kind === 'secret' ? SECRET_NAME.test(name) : ENV_NAME.test(name);
+    const valid = kind === 'secret' ? SECRET_NAME_PATTERN.test(name) : ENV_NAME.test(name);
     if (!valid) {
       throw new ReferenceSyntaxError(
         kind === 'secret'

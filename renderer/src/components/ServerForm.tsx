@@ -1,5 +1,6 @@
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import { EDITOR_IDS, EDITOR_LABELS } from '../../../shared/editors.ts';
+import { secretKeyKind } from '../../../shared/secrets.ts';
 import type { FieldIssue } from '../../../shared/server-validation.ts';
 import { HIDDEN_SECRET, type SecretFinding } from '../../../shared/ui-api.ts';
 import {
@@ -12,18 +13,6 @@ import {
   type KeyValueRow,
 } from '../lib/server-draft.ts';
 import { argumentNumber } from '../lib/format.ts';
-
-export const EDITOR_LABELS: Record<EditorId, string> = {
-  zed: 'Zed',
-  'claude-desktop': 'Claude Desktop',
-  vscode: 'VS Code',
-  cursor: 'Cursor',
-  windsurf: 'Windsurf',
-  'claude-code': 'Claude Code',
-  'gemini-cli': 'Gemini CLI',
-};
-
-const SECRET_LIKE_KEY = /token|key|secret|passw|pat$|^pat_|_pat_|credential|authorization|cookie/i;
 
 /** Splits a pasted shell-style command line into words (quotes respected, no expansion). */
 export function splitCommandLine(line: string): string[] {
@@ -410,7 +399,7 @@ function KeyValueEditor(props: {
         const key = row.key.trim();
         const finding = props.literalSecrets?.find((f) => f.field === field && f.key === key);
         const hidden = row.value === HIDDEN_SECRET;
-        const secretish = SECRET_LIKE_KEY.test(key) && !row.value.includes('${');
+        const secretish = secretKeyKind(key) !== undefined && !row.value.includes('${');
         const masked = secretish && !hidden && !revealed.has(row.id);
         const errorKey = props.errorsOf(`row:${row.id}`, field).length ? `row:${row.id}` : `${field}:${key}`;
         return (

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import type { SecretInfo } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand, useSecrets } from '../api/hooks.ts';
@@ -8,8 +9,6 @@ import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { argumentNumber } from '../lib/format.ts';
 import { href } from '../router.ts';
-
-const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export default function SecretsView() {
   const secrets = useSecrets();
@@ -152,7 +151,7 @@ function SecretForm({
   const nameProblem =
     name === ''
       ? 'give the secret a name'
-      : NAME.test(name)
+      : SECRET_NAME_PATTERN.test(name)
         ? undefined
         : 'use 1 to 64 letters, digits, “.”, “-” or “_”';
   const valueProblem = value === '' ? 'type or paste the value' : undefined;
