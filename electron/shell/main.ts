@@ -332,8 +332,8 @@ function createWindow(): BrowserWindow {
 }
 
 function wireIpc(): void {
-  const core = headless?.core;
-  if (!core) return;
+  const bridge = headless?.bridge;
+  if (!bridge) return;
   ipcMain.handle(IPC_REQUEST, async (event, raw: unknown): Promise<IpcResponse> => {
     if (!window || event.sender !== window.webContents) throw new Error('not Switchboard’s window');
     const request = IpcRequestSchema.safeParse(raw);
@@ -347,13 +347,10 @@ function wireIpc(): void {
     if (request.type === 'set-start-at-login') setStartAtLogin(request.enabled);
     else void shell.openExternal(request.url);
   });
-  const forward = (event: ApiEvent) => {
+  // Everything the browser UI gets on /api/events, so the window is live the same way.
+  bridge.onEvent((event: ApiEvent) => {
     if (window && !window.isDestroyed()) window.webContents.send(IPC_EVENT, ApiEventSchema.parse(event));
-  };
-  core.events.on('status', (status) => forward({ type: 'status', status }));
-  core.events.on('removed', (name) => forward({ type: 'removed', name }));
-  core.events.on('log', (line) => forward({ type: 'log', line }));
-  core.events.on('config', (report) => forward({ type: 'config', report }));
+  });
 }
 
 /** The IPC implementation of the UI's API relays each request to the in-process bridge's control API. */

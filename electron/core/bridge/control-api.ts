@@ -16,9 +16,16 @@ import type { TokenStore } from './tokens.ts';
  */
 export function createControlApi(core: Core, tokens: TokenStore) {
   const subscribers = new Set<ServerResponse>();
+  const listeners = new Set<(event: ApiEvent) => void>();
   const broadcast = (event: ApiEvent) => {
     const frame = `data: ${JSON.stringify(event)}\n\n`;
     for (const res of subscribers) res.write(frame);
+    for (const listener of listeners) listener(event);
+  };
+  /** The same events /api/events streams, for an in-process subscriber (the desktop app's window). */
+  const onEvent = (listener: (event: ApiEvent) => void): (() => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   };
   const onStatus = (status: ApiEvent & { type: 'status' }) => broadcast(status);
   core.events.on('status', (status) => onStatus({ type: 'status', status }));
@@ -113,5 +120,5 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     subscribers.clear();
   }
 
-  return { handle, close, broadcast };
+  return { handle, close, broadcast, onEvent };
 }

@@ -6,6 +6,7 @@ import { HttpError, sendJson } from './http-util.ts';
 import { McpEndpoint } from './mcp-endpoint.ts';
 import { refuseForeignRequest } from './origin-guard.ts';
 import type { TokenStore } from './tokens.ts';
+import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { UiSessions } from './ui-auth.ts';
@@ -63,6 +64,14 @@ export class BridgeServer {
     const changed = () => this.#api.broadcast({ type: 'editors' });
     editors.on('report', changed);
     editors.on('drift', changed);
+  }
+
+  /**
+   * Every event /api/events streams (status, removed, log, config, editors), for a subscriber in this
+   * process: the desktop app relays them to its window. Returns the unsubscribe function.
+   */
+  onEvent(listener: (event: ApiEvent) => void): () => void {
+    return this.#api.onEvent(listener);
   }
 
   get port(): number {
