@@ -13,7 +13,9 @@ import {
   type TokenCreated,
   type TokenInfo,
 } from '../../shared/api.ts';
+import type { EditorId } from '../../shared/editors.ts';
 import type { LogLine } from '../../shared/logs.ts';
+import { EditorsSyncResultSchema, UiRoutes, type EditorsSyncResult } from '../../shared/ui-api.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
@@ -89,6 +91,13 @@ export class InstanceClient {
 
   async revokeToken(name: string): Promise<void> {
     await this.#request('DELETE', ApiRoutes.token(name));
+  }
+
+  /** Editor sync by the running instance (its own relay command and tokens), one editor or all. */
+  async syncEditors(editor?: EditorId): Promise<EditorsSyncResult> {
+    return EditorsSyncResultSchema.parse(
+      await this.#request('POST', UiRoutes.editorsSync, editor ? { editor } : {}),
+    );
   }
 
   /** Opens /api/events; returns the response body as a stream of SSE frames. */

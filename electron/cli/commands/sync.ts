@@ -5,11 +5,11 @@ import { TokenStore } from '../../core/bridge/tokens.ts';
 import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import { EditorSync, type EditorReport } from '../../core/editors/engine.ts';
-import { allEditors, isEditorId } from '../../core/editors/registry.ts';
+import { allEditors, EDITORS, isEditorId } from '../../core/editors/registry.ts';
 import { describeReports } from '../../core/editors/service.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
-import { findInstance } from '../instance.ts';
+import { findInstance, InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 
@@ -52,6 +52,10 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
       ].sort();
     });
   }
+  // A running Switchboard does the writing: it owns the editors' entries (in the desktop app the
+  // relay command is the app's own), and would otherwise see ours as drift and write its own back.
+  const running = values['dry-run'] ? undefined : InstanceClient.connect(ctx.home);
+  if (running) return syncThroughInstance(ctx, running, editors);
   const reports = await engine.sync(syncServers(core), { editors, dryRun: values['dry-run'] });
   printReports(ctx, reports, values['dry-run']);
   if (!editors && !reports.some((r) => r.status !== 'skipped')) {
@@ -65,6 +69,25 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
 }
 
 /** The offline core over the files; refuses while servers.json does not parse (sync would drop every entry). */
+async function syncThroughInstance(
+  ctx: CliContext,
+  running: InstanceClient,
+  editors: EditorId[] | undefined,
+): Promise<number> {
+  const results = await Promise.all((editors ?? [undefined]).map((e) => running.syncEditors(e)));
+  const changed = results.flatMap((r) => r.changed);
+  const problems = results.flatMap((r) => r.problems);
+  ctx.output.out(
+    changed.length
+      ? `Switchboard is running and synced: ${changed.map((e) => EDITORS[e].label).join(', ')} written.`
+      : 'Switchboard is running and synced: every editor was up to date.',
+  );
+  for (const p of problems) ctx.output.err(`${EDITORS[p.editor].label}: ${p.message}`);
+  if (changed.includes('claude-desktop'))
+    ctx.output.out('Claude Desktop reads its settings only when it starts: restart it to see the change.');
+  return problems.length ? 1 : 0;
+}
+
 export async function loadCore(ctx: CliContext): Promise<Core> {
   const core = await offlineCore(ctx);
   const problems = core.configProblems();

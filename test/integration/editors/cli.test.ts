@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.ts';
-import { NODE } from '../../helpers/servers.ts';
+import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { editorFile, install } from './helpers.ts';
 
@@ -74,6 +74,22 @@ describe('switchboard sync / unsync / backups', () => {
     expect((await runCli(['sync', '--editor', 'zed', '--include', 'beta'], t.env)).stdout).toMatch(
       /Zed: added beta/,
     );
+  });
+
+  it('with Switchboard running, sync goes through it (its own entries and tokens), exclusions included', async () => {
+    install(t, 'zed', ZED);
+    await approved('alpha', 'beta');
+    const serve = await startServe(t.env);
+    try {
+      await waitFor(() => zedServers().length === 2, 10_000, 'serve synced both servers into Zed');
+      const result = await runCli(['sync', '--editor', 'zed', '--exclude', 'alpha'], t.env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('Switchboard is running and synced: Zed written.');
+      expect(zedServers()).toEqual(['beta']);
+    } finally {
+      serve.child.kill('SIGTERM');
+      await exited(serve.child);
+    }
   });
 
   it('refuses to sync while servers.json is broken (it would drop every entry), and reports usage errors with exit 2', async () => {
