@@ -59,6 +59,8 @@ import {
 } from '../desktop/tray-menu.ts';
 import { isExternalWebLink, isOwnPage } from '../desktop/window-policy.ts';
 import { startHeadless, type Headless } from '../headless/serve.ts';
+import { syncResult } from '../core/editors/service.ts';
+import { EDITOR_LABELS } from '../../shared/editors.ts';
 
 // Set by Electron Forge's Vite plugin at build time.
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
@@ -252,9 +254,12 @@ async function runAction(action: TrayAction): Promise<void> {
         return await core.restartServer(action.server);
       case 'stop':
         return await core.stopServer(action.server);
-      case 'sync':
-        await relayToControlApi({ method: 'POST', path: '/api/editors/sync', body: {} });
+      case 'sync': {
+        const problems = syncResult((await headless?.editors?.syncNow()) ?? []).problems;
+        if (problems.length)
+          notify(problems.map((p) => `${EDITOR_LABELS[p.editor]}: ${p.message}`).join('\n'));
         return;
+      }
       case 'toggle-start-at-login':
         setStartAtLogin(!loginOptions().startAtLogin);
         tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(core.status(), loginOptions()))));
