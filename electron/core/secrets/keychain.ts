@@ -5,7 +5,6 @@ import { UserError } from '../errors.ts';
 /** Every Switchboard secret lives under this service name in the OS keychain. */
 export const KEYCHAIN_SERVICE = 'switchboard';
 
-
 /** Names only ever leave the keychain through this interface; values only through `get`. */
 export interface Keychain {
   /** the stored value, or undefined when no secret has that name */
