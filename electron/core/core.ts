@@ -19,6 +19,7 @@ import type { Keychain } from './secrets/keychain.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
+import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { describeLaunch } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
@@ -75,6 +76,11 @@ export class Core {
   /** where pending configs came from (UI, install link, import); hand edits are the default */
   readonly #sources = new Map<string, ServerSource>();
   #watcher: { close(): Promise<void> } | undefined;
+  /**
+   * The bridge, set once when it is made (before start()): it takes each server connection's
+   * messages for editors and answers the servers' requests to their client.
+   */
+  upstreamPeer: UpstreamPeer | undefined;
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -136,6 +142,7 @@ export class Core {
       timings: this.#timings,
       runDir: this.home.run,
       logsDir: this.home.logs,
+      peer: () => this.upstreamPeer,
     });
     this.#supervisor.on('status', (status) =>
       this.events.emit('status', this.#withTrust(status.name) ?? status),

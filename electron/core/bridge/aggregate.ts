@@ -8,13 +8,19 @@ interface Route {
   original: string;
 }
 
+interface Listing {
+  tools: Tool[];
+  /** the server of each tool, same order */
+  servers: string[];
+}
+
 /**
  * The /mcp endpoint's combined catalogue: every running server's tools as `<server>__<tool>`.
  * Built once per change of any server's tools or state and cached, so tools/list costs one lookup.
  */
 export class AggregateCatalog {
   readonly #upstreams: Upstreams;
-  #tools: { tools: Tool[] } | undefined;
+  #tools: Listing | undefined;
   #routes = new Map<string, Route>();
 
   constructor(upstreams: Upstreams) {
@@ -26,9 +32,12 @@ export class AggregateCatalog {
     this.#tools = undefined;
   }
 
-  listTools(): { tools: Tool[] } {
+  /** The tools of the servers the editor may reach (names made over all servers, so they are stable). */
+  listTools(allowed: (server: string) => boolean): { tools: Tool[] } {
     if (!this.#tools) this.#build();
-    return this.#tools ?? { tools: [] };
+    const listing = this.#tools ?? { tools: [], servers: [] };
+    if (listing.servers.every(allowed)) return { tools: listing.tools };
+    return { tools: listing.tools.filter((_, i) => allowed(listing.servers[i] ?? '')) };
   }
 
   routeTool(name: string): Route | undefined {
@@ -45,14 +54,16 @@ export class AggregateCatalog {
     const byPair = new Map(pairs.map((p) => [`${p.server}\0${p.tool}`, p]));
     const names = aggregateNames(pairs);
     const tools: Tool[] = [];
+    const servers: string[] = [];
     const routes = new Map<string, Route>();
     for (const [name, pair] of names) {
       const p = byPair.get(`${pair.server}\0${pair.tool}`);
       if (!p) continue;
       tools.push({ ...p.def, name });
+      servers.push(p.server);
       routes.set(name, { upstream: p.upstream, original: p.tool });
     }
-    this.#tools = { tools };
+    this.#tools = { tools, servers };
     this.#routes = routes;
   }
 }

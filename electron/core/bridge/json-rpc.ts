@@ -22,6 +22,8 @@ export interface JsonRpcResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
 export type JsonRpcIncoming =
   | { kind: 'request'; message: JsonRpcRequest }
   | { kind: 'notification'; message: JsonRpcNotification }
@@ -37,6 +39,8 @@ export const ErrorCodes = {
   /** the server behind the endpoint is not running (pending approval, stopped, crashed, …) */
   ServerUnavailable: -32003,
   RequestTimeout: -32001,
+  /** the editor cancelled the request or went away (the code LSP uses; MCP names none) */
+  RequestCancelled: -32800,
 } as const;
 
 export function classify(value: unknown): JsonRpcIncoming {

@@ -1,33 +1,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  ErrorCode,
-  McpError,
-  ResultSchema,
   SUPPORTED_PROTOCOL_VERSIONS,
   LATEST_PROTOCOL_VERSION,
+  type ClientCapabilities,
+  type Implementation,
+  type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ClientRequest } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
 import type { Core } from '../core.ts';
-import { describeError } from '../errors.ts';
-import { formatDuration } from '../supervisor/server-runner.ts';
 import { AggregateRouter } from './aggregate-router.ts';
+import { ClientAccess } from './client-access.ts';
 import { HttpError, MAX_BODY_BYTES, readBody, sendJson } from './http-util.ts';
 import {
   classify,
   errorResponse,
   ErrorCodes,
   resultResponse,
-  type JsonRpcId,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './json-rpc.ts';
-import { sendNotification, SessionStore, type McpSession } from './mcp-sessions.ts';
+import { addStream, deliver, SessionStore, type McpSession } from './mcp-sessions.ts';
 import { PostReply } from './post-reply.ts';
-import { Upstreams, type Upstream } from './upstreams.ts';
+import { RelayHub } from './relay-hub.ts';
+import type { Reply } from './server-relay.ts';
+import { Upstreams } from './upstreams.ts';
 
 /** How long one request may wait for its server by default; each progress notification resets it. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
+/** JSON-RPC batches (protocol 2025-03-26) larger than this are refused: one POST, bounded work. */
+export const MAX_BATCH = 100;
 
 export interface McpEndpointOptions {
   /** how long one request may wait for its server (default 5 min); reset by progress notifications */
@@ -36,44 +37,55 @@ export interface McpEndpointOptions {
 }
 
 const SESSION_HEADER = 'mcp-session-id';
+const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
 /**
  * MCP Streamable HTTP for editors: `/mcp/<server>` relays to one server, `/mcp` serves every running
  * server's tools, prompts and resources (aggregate-router.ts). Switchboard holds the one client
- * connection to each server; every editor session is multiplexed over it (the SDK client gives each
- * relayed request its own id, so editors' ids never cross). Works with and without Mcp-Session-Id.
+ * connection to each server; every editor session is multiplexed over it by that connection's relay
+ * (server-relay.ts), which also brings the server's own requests and notifications to the session
+ * they belong to. Works with and without Mcp-Session-Id.
  */
 export class McpEndpoint {
   readonly #upstreams: Upstreams;
   readonly #aggregate: AggregateRouter;
-  readonly #sessions = new SessionStore();
-  readonly #timeoutMs: number;
+  readonly #sessions: SessionStore;
+  readonly #hub: RelayHub;
+  readonly #access: ClientAccess;
   readonly #version: string;
 
   constructor(core: Core, options: McpEndpointOptions = {}) {
-    this.#upstreams = new Upstreams(core);
+    this.#access = new ClientAccess(core);
+    this.#sessions = new SessionStore({ closed: (session) => this.#hub.sessionClosed(session) });
+    this.#hub = new RelayHub({
+      sessions: this.#sessions,
+      allowed: (editor, server) => this.#access.allowed(editor, server),
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    });
+    core.upstreamPeer = this.#hub;
+    this.#upstreams = new Upstreams(core, this.#hub);
     this.#aggregate = new AggregateRouter(this.#upstreams);
-    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#version = options.version ?? '0.1.0';
+    // Only list_changed reaches here (the relays take every other notification): it goes to all.
     core.events.on('notification', (name, notification) => {
       const message = {
         jsonrpc: '2.0' as const,
         method: notification.method,
         ...(notification.params ? { params: notification.params } : {}),
       };
-      for (const session of this.#sessions.on(name)) sendNotification(session, message);
+      for (const session of this.#sessions.on(name)) deliver(session, message);
       if (notification.method === 'notifications/prompts/list_changed') {
         this.#aggregate.lists.prompts.invalidate(name);
-        this.#toAggregate(notification.method);
+        this.#toAggregate(notification.method, name);
       } else if (notification.method === 'notifications/resources/list_changed') {
         this.#aggregate.lists.resources.invalidate(name);
         this.#aggregate.lists.templates.invalidate(name);
-        this.#toAggregate(notification.method);
+        this.#toAggregate(notification.method, name);
       }
     });
-    core.events.on('tools', () => {
+    core.events.on('tools', (name) => {
       this.#aggregate.toolsChanged();
-      this.#toAggregate('notifications/tools/list_changed');
+      this.#toAggregate('notifications/tools/list_changed', name);
     });
     let wasRunning = new Set<string>();
     core.events.on('status', (status) => {
@@ -82,20 +94,29 @@ export class McpEndpoint {
         wasRunning = new Set(wasRunning);
         if (now) wasRunning.add(status.name);
         else wasRunning.delete(status.name);
+        // A new connection gets what the sessions asked of the old one (log level, subscriptions).
+        if (now) void this.#upstreams.acquire(status.name).then((u) => u.ok && u.upstream.relay.replay());
         // A server joining or leaving changes every list of the aggregate.
         this.#aggregate.toolsChanged();
         for (const list of ['tools', 'prompts', 'resources'])
-          this.#toAggregate(`notifications/${list}/list_changed`);
+          this.#toAggregate(`notifications/${list}/list_changed`, status.name);
       }
     });
   }
 
-  #toAggregate(method: string): void {
-    for (const session of this.#sessions.on(null)) sendNotification(session, { jsonrpc: '2.0', method });
+  /** Tells aggregate sessions that may reach `server` that a list changed. */
+  #toAggregate(method: string, server: string): void {
+    for (const session of this.#sessions.on(null))
+      if (this.#access.allowed(session.editor, server)) deliver(session, { jsonrpc: '2.0', method });
   }
 
   close(): void {
     this.#sessions.closeAll();
+  }
+
+  /** Ends every session of an editor whose token was revoked: its open streams close at once. */
+  closeEditor(editor: string): void {
+    this.#sessions.closeEditor(editor);
   }
 
   /** Handles /mcp and /mcp/<server> for an authenticated editor. */
@@ -154,6 +175,17 @@ export class McpEndpoint {
     const batch = Array.isArray(body);
     if (messages.length === 0)
       return sendJson(res, 400, errorResponse(null, ErrorCodes.InvalidRequest, 'empty batch'));
+    if (messages.length > MAX_BATCH) {
+      return sendJson(
+        res,
+        400,
+        errorResponse(
+          null,
+          ErrorCodes.InvalidRequest,
+          `Batch too large: Switchboard takes at most ${MAX_BATCH} messages in one JSON-RPC batch (this one has ${messages.length}); send them in smaller batches`,
+        ),
+      );
+    }
 
     const sessionId = header(req, SESSION_HEADER);
     let session: McpSession | undefined;
@@ -167,6 +199,10 @@ export class McpEndpoint {
         );
       }
     }
+    const refusal =
+      target !== null && !this.#access.allowed(editor, target)
+        ? this.#access.refusal(editor, target)
+        : undefined;
 
     // initialize's answer may have to carry a new Mcp-Session-Id header, so it is never streamed.
     const reply = new PostReply(res, acceptsEventStream(req) && !messages.some(isInitialize));
@@ -175,6 +211,7 @@ export class McpEndpoint {
     let newSession: McpSession | undefined;
     for (const value of messages) {
       const msg = classify(value);
+      const owner = session ?? this.#sessions.implicit(editor, target);
       switch (msg.kind) {
         case 'invalid':
           responses.push(
@@ -184,37 +221,37 @@ export class McpEndpoint {
           );
           break;
         case 'response':
-          // Switchboard's client declares no client capabilities, so servers send no requests to answer.
+          // The editor's answer to a server's sampling, elicitation or roots request.
+          this.#hub.answer(owner, msg.message);
           break;
         case 'notification':
-          if (msg.message.method === 'notifications/cancelled') {
-            const requestId = msg.message.params?.requestId;
-            if (typeof requestId === 'string' || typeof requestId === 'number') {
-              const owner = session ?? this.#sessions.implicit(editor, target);
-              owner.inflight.cancel(requestId, 'cancelled by the client');
-            }
-          }
+          this.#notification(owner, msg.message.method, msg.message.params);
           break;
         case 'request': {
           const request = msg.message;
+          if (refusal) {
+            responses.push(Promise.resolve(errorResponse(request.id, ErrorCodes.ServerUnavailable, refusal)));
+            break;
+          }
           if (request.method === 'initialize') {
             responses.push(
               this.#initialize(request, target).then((response) => {
-                if (!response.error && !session) {
+                if (!response.error) {
                   const version = (response.result as { protocolVersion: string }).protocolVersion;
-                  newSession = this.#sessions.create(editor, target, version);
+                  const hello = helloOf(request.params);
+                  this.#sessions.helloImplicit(editor, target, hello);
+                  if (!session) newSession = this.#sessions.create(editor, target, version, hello);
                 }
                 return response;
               }),
             );
             break;
           }
-          const owner = session ?? this.#sessions.implicit(editor, target);
           const controller = new AbortController();
           aborts.push(controller);
           owner.inflight.add(request.id, controller);
           responses.push(
-            this.#dispatch(request, target, controller.signal, reply).finally(() =>
+            this.#dispatch(request, target, owner, controller.signal, reply).finally(() =>
               owner.inflight.delete(request.id, controller),
             ),
           );
@@ -236,6 +273,24 @@ export class McpEndpoint {
     reply.finish(results, batch, created ? { [SESSION_HEADER]: created.id } : {});
   }
 
+  #notification(session: McpSession, method: string, params: Record<string, unknown> | undefined): void {
+    switch (method) {
+      case 'notifications/cancelled': {
+        const requestId = params?.requestId;
+        if (typeof requestId === 'string' || typeof requestId === 'number')
+          session.inflight.cancel(requestId, 'cancelled by the client');
+        return;
+      }
+      case 'notifications/roots/list_changed':
+        return this.#hub.rootsChanged(session);
+      case 'notifications/initialized':
+        // A new editor with roots changes what a shared server's roots are.
+        if (session.capabilities.roots) this.#hub.rootsChanged(session);
+        return;
+      default:
+    }
+  }
+
   #get(req: IncomingMessage, res: ServerResponse, editor: string, target: string | null): void {
     if (!acceptsEventStream(req)) {
       throw new HttpError(406, 'GET opens an event stream: send Accept: text/event-stream');
@@ -251,7 +306,7 @@ export class McpEndpoint {
       connection: 'keep-alive',
     });
     res.flushHeaders();
-    session.streams.add(res);
+    addStream(session, res);
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
     keepAlive.unref();
     res.once('close', () => {
@@ -273,7 +328,9 @@ export class McpEndpoint {
         capabilities: {
           tools: { listChanged: true },
           prompts: { listChanged: true },
-          resources: { listChanged: true },
+          resources: { listChanged: true, subscribe: true },
+          logging: {},
+          completions: {},
         },
         serverInfo: { name: 'switchboard', title: 'Switchboard (all servers)', version: this.#version },
         instructions:
@@ -295,85 +352,70 @@ export class McpEndpoint {
   async #dispatch(
     request: JsonRpcRequest,
     target: string | null,
+    session: McpSession,
     signal: AbortSignal,
     reply: PostReply,
   ): Promise<JsonRpcResponse> {
     if (request.method === 'ping') return resultResponse(request.id, {});
-    const relay = (upstream: Upstream, params: Record<string, unknown> | undefined) =>
-      this.#relay(upstream, request, params, signal, reply);
-    if (target === null) return this.#aggregate.dispatch(request, relay);
-    const found = await this.#upstreams.acquire(target);
-    if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
-    return relay(found.upstream, request.params);
-  }
-
-  async #relay(
-    upstream: Upstream,
-    request: JsonRpcRequest,
-    params: Record<string, unknown> | undefined,
-    signal: AbortSignal,
-    reply: PostReply,
-  ): Promise<JsonRpcResponse> {
-    const progressToken = progressTokenOf(request.params);
-    try {
-      // The editor's request goes to the server as sent; the server validates it.
-      const relayed = { method: request.method, ...(params ? { params } : {}) } as ClientRequest;
-      const result = await upstream.client.request(relayed, ResultSchema, {
-        signal,
-        timeout: this.#timeoutMs,
-        resetTimeoutOnProgress: true,
-        // Given onprogress, the SDK sends the server a token of its own (editors' tokens could clash on
-        // the one shared connection) and hands its progress here: it goes back with the editor's token.
-        ...(progressToken === undefined
-          ? {}
-          : {
-              onprogress: (progress) =>
-                reply.notify({
-                  jsonrpc: '2.0',
-                  method: 'notifications/progress',
-                  params: { ...progress, progressToken },
-                }),
-            }),
-      });
-      return resultResponse(request.id, result);
-    } catch (err) {
-      if (isOwnTimeout(err, this.#timeoutMs) && !signal.aborted) {
+    const answer = (r: Reply): JsonRpcResponse => ({ jsonrpc: '2.0', id: request.id, ...r });
+    if (request.method === 'logging/setLevel') {
+      const level = request.params?.level;
+      if (typeof level !== 'string' || !LOG_LEVELS.has(level))
         return errorResponse(
           request.id,
-          ErrorCodes.RequestTimeout,
-          `Request timed out: MCP server "${upstream.name}" did not answer ${request.method} within ${formatDuration(this.#timeoutMs)} (Switchboard's per-request timeout, reset by progress notifications), so Switchboard cancelled it; try again, and if it keeps happening see the server's log: switchboard logs ${upstream.name}`,
-          { timeoutMs: this.#timeoutMs },
+          ErrorCodes.InvalidParams,
+          `Invalid log level: ${JSON.stringify(level)}`,
+        );
+      session.logLevel = level as LoggingLevel;
+    }
+    if (target === null) {
+      return this.#aggregate.dispatch(request, {
+        session,
+        allowed: (server) => this.#access.allowed(session.editor, server),
+        relay: (upstream, params) => upstream.relay.request(session, request, params, reply, signal),
+        answer,
+      });
+    }
+    const found = await this.#upstreams.acquire(target);
+    if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
+    const { relay } = found.upstream;
+    switch (request.method) {
+      case 'logging/setLevel':
+        return answer(await relay.applyLevel());
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const uri = request.params?.uri;
+        if (typeof uri !== 'string')
+          return errorResponse(request.id, ErrorCodes.InvalidParams, 'uri must be a string');
+        return answer(
+          request.method === 'resources/subscribe'
+            ? await relay.subscribe(session, uri)
+            : await relay.unsubscribe(session, uri),
         );
       }
-      return relayError(request.id, upstream.name, err);
+      default:
+        return relay.request(session, request, request.params, reply, signal);
     }
   }
 }
 
-function relayError(id: JsonRpcId, server: string, err: unknown): JsonRpcResponse {
-  if (err instanceof McpError) {
-    // The SDK reports a dropped connection (server crashed or restarted) as ConnectionClosed.
-    const message =
-      err.code === -32000
-        ? `MCP server "${server}" went away during the request (${err.message}); try again once it restarts`
-        : err.message.replace(/^MCP error -?\d+: /, '');
-    return errorResponse(id, err.code, message, err.data);
-  }
-  return errorResponse(id, ErrorCodes.InternalError, `MCP server "${server}": ${describeError(err)}`);
-}
-
-/** The SDK's own per-request timeout (not an error the server sent, nor a cancellation). */
-function isOwnTimeout(err: unknown, timeoutMs: number): boolean {
-  if (!(err instanceof McpError) || err.code !== ErrorCode.RequestTimeout) return false;
-  const data: unknown = err.data;
-  return typeof data === 'object' && data !== null && 'timeout' in data && data.timeout === timeoutMs;
-}
-
-function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {
-  const meta = params?._meta;
-  if (typeof meta !== 'object' || meta === null || !('progressToken' in meta)) return undefined;
-  const token = meta.progressToken;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+/** What the editor said about itself in initialize. */
+function helloOf(params: Record<string, unknown> | undefined): {
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+} {
+  const capabilities = params?.capabilities;
+  const clientInfo = params?.clientInfo;
+  return {
+    capabilities:
+      typeof capabilities === 'object' && capabilities !== null ? (capabilities as ClientCapabilities) : {},
+    clientInfo:
+      typeof clientInfo === 'object' &&
+      clientInfo !== null &&
+      typeof (clientInfo as Implementation).name === 'string'
+        ? (clientInfo as Implementation)
+        : undefined,
+  };
 }
 
 function acceptsEventStream(req: IncomingMessage): boolean {

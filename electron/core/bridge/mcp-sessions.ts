@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcId, JsonRpcNotification } from './json-rpc.ts';
-import { sseEvent } from './post-reply.ts';
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  Root,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcId, JsonRpcMessage } from './json-rpc.ts';
+import { sseEvent, type PostReply } from './post-reply.ts';
 
 /**
  * One editor's MCP session on one endpoint (`target` is a server name, or null for the aggregate
@@ -12,11 +18,23 @@ export interface McpSession {
   editor: string;
   target: string | null;
   protocolVersion: string;
-  /** open GET streams, for notifications from the server */
+  /** what the editor declared in initialize: decides which server requests it is asked */
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  /** open GET streams, for what the server sends outside a request of this session */
   streams: Set<ServerResponse>;
   /** requests still waiting for their server (for notifications/cancelled) */
   inflight: InflightRequests;
+  /** the level the editor asked for with logging/setLevel (undefined: it never asked) */
+  logLevel: LoggingLevel | undefined;
+  /** resources/subscribe: URIs per server (one server unless this is an aggregate session) */
+  subscriptions: Map<string, Set<string>>;
+  /** the editor's roots, asked once and kept until it says they changed */
+  roots: Promise<Root[]> | undefined;
+  /** called once streams appear, for requests waiting to reach this editor */
+  streamWaiters: Set<() => void>;
   lastSeen: number;
+  closed: boolean;
 }
 
 /**
@@ -57,12 +75,27 @@ export class InflightRequests {
 /** Oldest sessions are dropped beyond this, so a misbehaving client cannot grow memory forever. */
 const MAX_SESSIONS = 5_000;
 
+export interface SessionStoreEvents {
+  /** a session ended (DELETE, evicted, shutdown, its token revoked): servers forget its state */
+  closed?: (session: McpSession) => void;
+}
+
 export class SessionStore {
   readonly #sessions = new Map<string, McpSession>();
   readonly #implicit = new Map<string, McpSession>();
+  readonly #events: SessionStoreEvents;
 
-  create(editor: string, target: string | null, protocolVersion: string): McpSession {
-    const session = newSession(randomUUID(), editor, target, protocolVersion);
+  constructor(events: SessionStoreEvents = {}) {
+    this.#events = events;
+  }
+
+  create(
+    editor: string,
+    target: string | null,
+    protocolVersion: string,
+    hello: { capabilities: ClientCapabilities; clientInfo: Implementation | undefined },
+  ): McpSession {
+    const session = newSession(randomUUID(), editor, target, protocolVersion, hello);
     this.#sessions.set(session.id, session);
     if (this.#sessions.size > MAX_SESSIONS) {
       const oldest = this.#sessions.keys().next().value;
@@ -84,22 +117,46 @@ export class SessionStore {
     const key = `${editor}\0${target ?? ''}`;
     let session = this.#implicit.get(key);
     if (!session) {
-      session = newSession(key, editor, target, '');
+      session = newSession(key, editor, target, '', { capabilities: {}, clientInfo: undefined });
       this.#implicit.set(key, session);
     }
+    session.lastSeen = Date.now();
     return session;
+  }
+
+  /**
+   * A sessionless client's initialize: its capabilities are the best knowledge of what the shared
+   * implicit session of that editor and endpoint can answer.
+   */
+  helloImplicit(
+    editor: string,
+    target: string | null,
+    hello: { capabilities: ClientCapabilities; clientInfo: Implementation | undefined },
+  ): void {
+    const session = this.implicit(editor, target);
+    session.capabilities = hello.capabilities;
+    session.clientInfo = hello.clientInfo;
   }
 
   delete(id: string): boolean {
     const session = this.#sessions.get(id);
     if (!session) return false;
     this.#sessions.delete(id);
-    session.inflight.abortAll('the session was closed');
-    for (const stream of session.streams) stream.end();
+    this.#end(session, 'the session was closed');
     return true;
   }
 
-  /** Every session (explicit or implicit) of an endpoint, for fanning out notifications. */
+  /** Ends every session of an editor (its token was revoked). */
+  closeEditor(editor: string): void {
+    for (const [id, session] of this.#sessions) if (session.editor === editor) this.delete(id);
+    for (const [key, session] of this.#implicit) {
+      if (session.editor !== editor) continue;
+      this.#implicit.delete(key);
+      this.#end(session, 'the editor token was revoked');
+    }
+  }
+
+  /** Every session (explicit or implicit) of an endpoint. */
   *on(target: string | null): Iterable<McpSession> {
     for (const s of this.#sessions.values()) if (s.target === target) yield s;
     for (const s of this.#implicit.values()) if (s.target === target) yield s;
@@ -107,28 +164,73 @@ export class SessionStore {
 
   closeAll(): void {
     for (const id of [...this.#sessions.keys()]) this.delete(id);
-    for (const s of this.#implicit.values()) {
-      s.inflight.abortAll('Switchboard is shutting down');
-      for (const stream of s.streams) stream.end();
-    }
+    for (const session of this.#implicit.values()) this.#end(session, 'Switchboard is shutting down');
     this.#implicit.clear();
+  }
+
+  #end(session: McpSession, reason: string): void {
+    session.closed = true;
+    session.inflight.abortAll(reason);
+    for (const stream of session.streams) stream.end();
+    session.streams.clear();
+    for (const wake of session.streamWaiters) wake();
+    this.#events.closed?.(session);
   }
 }
 
-export function sendNotification(session: McpSession, notification: JsonRpcNotification): void {
-  if (session.streams.size === 0) return;
-  const frame = sseEvent(notification);
+/**
+ * Sends a message to the editor: on `via` (the event stream answering one of its POSTs) when that can
+ * still carry it, else on the session's GET streams. Returns false when it has nowhere to go.
+ */
+export function deliver(session: McpSession, message: JsonRpcMessage, via?: PostReply): boolean {
+  if (via?.send(message)) return true;
+  if (session.streams.size === 0) return false;
+  const frame = sseEvent(message);
   for (const stream of session.streams) stream.write(frame);
+  return true;
 }
 
-function newSession(id: string, editor: string, target: string | null, protocolVersion: string): McpSession {
+/** Resolves once the session has a GET stream (true), or after `ms` or when it closes (false). */
+export function whenStream(session: McpSession, ms: number): Promise<boolean> {
+  if (session.streams.size > 0) return Promise.resolve(true);
+  if (session.closed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      session.streamWaiters.delete(wake);
+      resolve(session.streams.size > 0);
+    };
+    const timer = setTimeout(wake, ms);
+    session.streamWaiters.add(wake);
+  });
+}
+
+export function addStream(session: McpSession, stream: ServerResponse): void {
+  session.streams.add(stream);
+  for (const wake of [...session.streamWaiters]) wake();
+}
+
+function newSession(
+  id: string,
+  editor: string,
+  target: string | null,
+  protocolVersion: string,
+  hello: { capabilities: ClientCapabilities; clientInfo: Implementation | undefined },
+): McpSession {
   return {
     id,
     editor,
     target,
     protocolVersion,
+    capabilities: hello.capabilities,
+    clientInfo: hello.clientInfo,
     streams: new Set(),
     inflight: new InflightRequests(),
+    logLevel: undefined,
+    subscriptions: new Map(),
+    roots: undefined,
+    streamWaiters: new Set(),
     lastSeen: Date.now(),
+    closed: false,
   };
 }

@@ -1,17 +1,17 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcNotification, JsonRpcResponse } from './json-rpc.ts';
+import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc.ts';
 
 /** One server-sent event carrying a JSON-RPC message (the framing Streamable HTTP uses). */
-export function sseEvent(message: JsonRpcNotification | JsonRpcResponse): string {
+export function sseEvent(message: JsonRpcMessage): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
 /**
- * The answer to one editor POST: plain JSON, unless a server sends a notification for one of its
- * requests (progress) first; then it becomes an event stream carrying those notifications and then the
- * responses. Streamable HTTP allows either, and clients must accept both; only requests that do get
- * progress pay for a stream. The notification reaches exactly the client that asked, which a shared
- * GET stream could not promise for sessionless clients.
+ * The answer to one editor POST: plain JSON, unless the server sends something for one of its
+ * requests first (progress, logs, a sampling or elicitation request); then it becomes an event stream
+ * carrying those messages and then the responses. Streamable HTTP allows either, and clients must
+ * accept both; only requests that do get such messages pay for a stream. The message reaches exactly
+ * the client that asked, which a shared GET stream could not promise for sessionless clients.
  */
 export class PostReply {
   readonly #res: ServerResponse;
@@ -24,15 +24,16 @@ export class PostReply {
     this.#canStream = canStream;
   }
 
-  notify(notification: JsonRpcNotification): void {
+  /** Sends a message on this answer's stream; false when it cannot carry one (any more). */
+  send(message: JsonRpcMessage): boolean {
     const res = this.#res;
-    // A client that cannot take a stream misses its progress; the answer itself still comes.
-    if (!this.#canStream || res.destroyed || res.writableEnded) return;
+    if (!this.#canStream || res.destroyed || res.writableEnded) return false;
     if (!this.#streaming) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       this.#streaming = true;
     }
-    res.write(sseEvent(notification));
+    res.write(sseEvent(message));
+    return true;
   }
 
   finish(results: JsonRpcResponse[], batch: boolean, headers: Record<string, string>): void {

@@ -3,11 +3,16 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '../../../shared/status.ts';
 import type { Core } from '../core.ts';
 import { ErrorCodes } from './json-rpc.ts';
+import type { RelayHub } from './relay-hub.ts';
+import type { ServerRelay } from './server-relay.ts';
 
 /** A running server the bridge can relay to: Switchboard's one MCP client connection to it. */
 export interface Upstream {
   name: string;
+  /** Switchboard's own client on the connection (what the server said in initialize) */
   client: Client;
+  /** editors' messages go through here */
+  relay: ServerRelay;
   tools: readonly Tool[];
 }
 
@@ -21,9 +26,11 @@ const STARTING_WAIT_MS = 15_000;
 /** The bridge's view of the core: which servers can answer now, and why the others cannot. */
 export class Upstreams {
   readonly #core: Core;
+  readonly #hub: RelayHub;
 
-  constructor(core: Core) {
+  constructor(core: Core, hub: RelayHub) {
     this.#core = core;
+    this.#hub = hub;
   }
 
   /** The running servers, for the aggregate endpoint. */
@@ -54,8 +61,10 @@ export class Upstreams {
   #ready(name: string): Upstream | undefined {
     const runner = this.#core.supervisor()?.runner(name);
     const client = runner?.client;
-    if (!runner || runner.state !== 'running' || !client) return undefined;
-    return { name, client, tools: runner.tools };
+    const link = runner?.link;
+    if (!runner || runner.state !== 'running' || !client || !link) return undefined;
+    const relay = this.#hub.relay(name, link);
+    return relay ? { name, client, relay, tools: runner.tools } : undefined;
   }
 
   #status(name: string): ServerStatus | undefined {

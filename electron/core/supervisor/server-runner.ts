@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
   McpError,
   ToolListChangedNotificationSchema,
+  type ClientCapabilities,
   type Notification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -18,8 +18,10 @@ import { removePidFile, writePidFile } from './pid-files.ts';
 import { spawnProcess, SpawnError, type ExitInfo, type ServerProcess } from './process-group.ts';
 import { isGroupAlive, processStartToken } from './process-table.ts';
 import { ProcessTransport } from './process-transport.ts';
+import { newTagKey, relatedStreamsFetch } from './related-streams.ts';
 import type { StartGate } from './start-gate.ts';
 import type { DesiredServer, LaunchPlan, SupervisedStatus, SupervisorTimings } from './types.ts';
+import { UpstreamLink, type UpstreamPeer } from './upstream-link.ts';
 
 export interface ClientInfo {
   name: string;
@@ -37,7 +39,22 @@ export interface ServerRunnerOptions {
   clientInfo?: ClientInfo;
   /** shared by the supervisor's runners: bounds how many servers start at once (default: no bound) */
   startGate?: StartGate;
+  /** what Switchboard's client declares in initialize (default RELAYED_CLIENT_CAPABILITIES) */
+  capabilities?: ClientCapabilities;
+  /** the bridge, which takes each connection's messages for editors (none: the SDK client sees all) */
+  peer?: () => UpstreamPeer | undefined;
 }
+
+/**
+ * What a shared server is told its client can do: everything the bridge relays to editors. Which
+ * editor answers, and whether it can, is decided per request (bridge/server-relay.ts); servers marked
+ * `isolated` get their one editor's own capabilities instead.
+ */
+export const RELAYED_CLIENT_CAPABILITIES: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
 
 export interface ServerRunnerEvents {
   /** every change of the status, with the new snapshot */
@@ -61,6 +78,7 @@ const MAX_TOOL_PAGES = 1_000;
 interface Attempt {
   proc: ServerProcess | null;
   client: Client | null;
+  link: UpstreamLink | null;
   pidWrite: Promise<void>;
   cancels: Set<() => void>;
   aborts: Set<AbortController>;
@@ -95,6 +113,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly #clientInfo: ClientInfo;
   readonly #backoff: BackoffPolicy;
   readonly #startGate: StartGate | undefined;
+  readonly #capabilities: ClientCapabilities;
+  readonly #peer: (() => UpstreamPeer | undefined) | undefined;
   #desired: DesiredServer;
 
   #state: ServerState = 'stopped';
@@ -106,6 +126,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   #toolCount: number | null = null;
   #tools: Tool[] = [];
   #client: Client | null = null;
+  #link: UpstreamLink | null = null;
 
   #attempt: Attempt | null = null;
   #launches = 0;
@@ -127,6 +148,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#clientInfo = options.clientInfo ?? { name: 'switchboard', version: '0.0.0' };
     this.#backoff = new BackoffPolicy(options.timings, options.random);
     this.#startGate = options.startGate;
+    this.#capabilities = options.capabilities ?? RELAYED_CLIENT_CAPABILITIES;
+    this.#peer = options.peer;
   }
 
   get status(): SupervisedStatus {
@@ -155,6 +178,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   /** The connected MCP client while `running`, else null. Do not close it; the runner owns it. */
   get client(): Client | null {
     return this.#client;
+  }
+
+  /** The connection the bridge relays editors' messages on while `running`, else null. */
+  get link(): UpstreamLink | null {
+    return this.#link;
   }
 
   /** The tools from the last tools/list of the current run ([] until known). */
@@ -193,6 +221,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const attempt = this.#attempt;
     this.#attempt = null;
     this.#client = null;
+    this.#link = null;
     if (attempt !== null && !attempt.ended) {
       this.#log.lifecycle('stopping');
       this.#endAttempt(attempt);
@@ -235,6 +264,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const attempt: Attempt = {
       proc: null,
       client: null,
+      link: null,
       pidWrite: Promise.resolve(),
       cancels: new Set(),
       aborts: new Set(),
@@ -246,6 +276,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     };
     this.#attempt = attempt;
     this.#client = null;
+    this.#link = null;
     this.#tools = [];
     if (previous !== null && !previous.ended) this.#endAttempt(previous);
     if (this.#launches++ > 0) this.#restarts += 1;
@@ -310,7 +341,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     proc.stderr.once('close', () => stderr.end());
     void proc.exited.then((info) => this.#onExit(attempt, info));
     this.#set({ pid: proc.pid });
-    await this.#connect(attempt, new ProcessTransport(proc.stdin, proc.stdout));
+    await this.#connect(attempt, new UpstreamLink(new ProcessTransport(proc.stdin, proc.stdout)));
   }
 
   async #runHttp(attempt: Attempt, plan: Extract<LaunchPlan, { transport: 'http' }>): Promise<void> {
@@ -322,13 +353,20 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       return;
     }
     this.#log.lifecycle(`connecting to ${this.#log.redact(plan.url)}`);
-    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: plan.headers } });
-    await this.#connect(attempt, transport);
+    const tagKey = newTagKey();
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: plan.headers },
+      fetch: relatedStreamsFetch(tagKey),
+    });
+    await this.#connect(attempt, new UpstreamLink(transport, tagKey));
   }
 
-  async #connect(attempt: Attempt, transport: Transport): Promise<void> {
-    const client = new Client(this.#clientInfo, { capabilities: {} });
+  async #connect(attempt: Attempt, link: UpstreamLink): Promise<void> {
+    const client = new Client(this.#clientInfo, { capabilities: this.#capabilities });
     attempt.client = client;
+    attempt.link = link;
+    // Before initialize: a server may ask its client (roots/list) as soon as it is initialized.
+    link.receiver = this.#peer?.()?.attach(this.name, link);
     client.onerror = (err) => {
       if (this.#isCurrent(attempt)) this.#log.lifecycle(`protocol: ${describeError(err)}`, 'warn');
     };
@@ -343,7 +381,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const timeoutMs = this.#timings.initializeTimeoutMs;
     try {
       await this.#request(attempt, timeoutMs, new InitializeTimeout(), (signal) =>
-        client.connect(transport, { signal, timeout: SDK_TIMEOUT_MS }),
+        client.connect(link, { signal, timeout: SDK_TIMEOUT_MS }),
       );
     } catch (err) {
       if (!this.#isCurrent(attempt)) return;
@@ -370,6 +408,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     }
 
     this.#client = client;
+    this.#link = link;
     attempt.releaseStart();
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });
@@ -550,7 +589,10 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   #endAttempt(attempt: Attempt): void {
     attempt.ended = true;
     attempt.releaseStart();
-    if (this.#attempt === attempt) this.#client = null;
+    if (this.#attempt === attempt) {
+      this.#client = null;
+      this.#link = null;
+    }
     this.#tools = [];
     this.#track(this.#teardown(attempt));
   }

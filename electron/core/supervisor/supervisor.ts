@@ -10,6 +10,7 @@ import type { Random } from './backoff.ts';
 import { reapOrphans, type ReapedOrphan } from './pid-files.ts';
 import { ServerRunner, type ClientInfo } from './server-runner.ts';
 import { StartGate } from './start-gate.ts';
+import type { UpstreamPeer } from './upstream-link.ts';
 import {
   DEFAULT_TIMINGS,
   type DesiredServer,
@@ -32,6 +33,8 @@ export interface SupervisorOptions {
   clientInfo?: ClientInfo;
   /** servers starting at once (default 8); the others wait their turn in state `starting` */
   startConcurrency?: number;
+  /** the bridge, which takes each server connection's messages for editors */
+  peer?: () => UpstreamPeer | undefined;
 }
 
 export interface SupervisorEvents {
@@ -59,6 +62,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   readonly #logFile: { maxBytes?: number; keep?: number };
   readonly #clientInfo: ClientInfo | undefined;
   readonly #startGate: StartGate;
+  readonly #peer: (() => UpstreamPeer | undefined) | undefined;
   readonly #runners = new Map<string, ServerRunner>();
   readonly #logs = new Map<string, ServerLog>();
   #reaping: Promise<ReapedOrphan[]> | null = null;
@@ -75,6 +79,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     this.#ringCapacity = options.ringCapacity;
     this.#logFile = options.logFile ?? {};
     this.#clientInfo = options.clientInfo;
+    this.#peer = options.peer;
     this.#startGate = new StartGate({
       limit: options.startConcurrency ?? 8,
       maxHoldMs: this.#timings.startSlotMaxMs,
@@ -191,6 +196,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
       log: this.#logFor(server.name),
       runDir: this.#runDir,
       startGate: this.#startGate,
+      ...(this.#peer ? { peer: this.#peer } : {}),
       ...(this.#clientInfo ? { clientInfo: this.#clientInfo } : {}),
     });
     runner.on('status', (status) => this.emit('status', status));

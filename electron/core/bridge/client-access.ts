@@ -1,0 +1,60 @@
+import { statSync } from 'node:fs';
+import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import type { Core } from '../core.ts';
+
+/**
+ * Which servers each bridge token may reach — the editor selection enforced at the bridge, not only
+ * in the editors' files. An editor's token (named after the editor) reaches a server when the
+ * server's `editors` list in servers.json is absent or names that editor, and that editor's sync
+ * settings do not exclude it (`sync --editor E --exclude NAME`). Any other token (`switchboard token
+ * create NAME`, for a client Switchboard does not write) reaches only servers that no `editors` list
+ * limits. Exclusions are read from state.json again only when the file changed (any writer: the UI,
+ * the CLI, another process): this runs on every request.
+ */
+export class ClientAccess {
+  readonly #core: Core;
+  #excluded: Map<string, ReadonlySet<string>> | undefined;
+  #stamp = '';
+
+  constructor(core: Core) {
+    this.#core = core;
+  }
+
+  allowed(token: string, server: string): boolean {
+    const entry = this.#core.entries().get(server);
+    if (!entry) return true; // unknown servers get "no server named …" from the endpoint instead
+    const limited = entry.config.editors;
+    if (!isEditor(token)) return limited === undefined;
+    if (limited !== undefined && !limited.includes(token)) return false;
+    return !this.#exclusions().get(token)?.has(server);
+  }
+
+  /** Why `token` cannot reach `server`, in words that say what to change. */
+  refusal(token: string, server: string): string {
+    const limited = this.#core.entries().get(server)?.config.editors;
+    if (!isEditor(token))
+      return `MCP server "${server}" is limited to ${limited?.join(', ') ?? 'some editors'} in Switchboard's servers.json, so the token "${token}" cannot use it`;
+    if (limited !== undefined && !limited.includes(token))
+      return `MCP server "${server}" is not offered to ${token}: its "editors" in Switchboard's servers.json are ${limited.join(', ')}; add ${token} there to use it here`;
+    return `MCP server "${server}" is excluded from ${token} in Switchboard's editor settings; include it again in Switchboard to use it here`;
+  }
+
+  #exclusions(): Map<string, ReadonlySet<string>> {
+    const stat = statSync(this.#core.home.stateFile, { throwIfNoEntry: false });
+    const stamp = stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '';
+    if (stamp !== this.#stamp) {
+      this.#stamp = stamp;
+      this.#excluded = undefined;
+    }
+    if (!this.#excluded) {
+      this.#excluded = new Map();
+      for (const [editor, settings] of Object.entries(this.#core.state.editors()))
+        if (settings.exclude.length > 0) this.#excluded.set(editor, new Set(settings.exclude));
+    }
+    return this.#excluded;
+  }
+}
+
+function isEditor(token: string): token is EditorId {
+  return (EDITOR_IDS as readonly string[]).includes(token);
+}

@@ -1,0 +1,207 @@
+import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { LinkReceiver, UpstreamLink, UpstreamPeer } from '../supervisor/upstream-link.ts';
+import { ErrorCodes, type JsonRpcResponse } from './json-rpc.ts';
+import { deliver, whenStream, type McpSession, type SessionStore } from './mcp-sessions.ts';
+import type { PostReply } from './post-reply.ts';
+import { ServerRelay, type Reply } from './server-relay.ts';
+
+/** How long a request for an editor waits for it to open an event stream it can go on. */
+const STREAM_WAIT_MS = 3_000;
+/** How long Switchboard waits for an editor's roots before answering the server without them. */
+const ROOTS_TIMEOUT_MS = 5_000;
+
+export type AskReply = Reply | 'cancelled';
+
+interface Ask {
+  session: McpSession;
+  settle: (reply: AskReply) => void;
+}
+
+export interface RelayHubOptions {
+  sessions: SessionStore;
+  /** may this editor's token reach this server (its selection in servers.json and editor settings)? */
+  allowed: (editor: string, server: string) => boolean;
+  requestTimeoutMs: number;
+}
+
+/**
+ * Every server connection's relay (the current one per server), and the requests Switchboard has put
+ * to editors on servers' behalf: it is the bridge's side of each upstream link (UpstreamPeer).
+ */
+export class RelayHub implements UpstreamPeer {
+  readonly requestTimeoutMs: number;
+  readonly #sessions: SessionStore;
+  readonly #allowed: (editor: string, server: string) => boolean;
+  readonly #relays = new Map<string, ServerRelay>();
+  /** requests sent to editors, by the id they were sent with, until the editor answers */
+  readonly #asks = new Map<string, Ask>();
+  #seq = 0;
+
+  constructor(options: RelayHubOptions) {
+    this.#sessions = options.sessions;
+    this.#allowed = options.allowed;
+    this.requestTimeoutMs = options.requestTimeoutMs;
+  }
+
+  attach(server: string, link: UpstreamLink): LinkReceiver {
+    const relay = new ServerRelay(server, link, this);
+    this.#relays.set(server, relay);
+    return relay;
+  }
+
+  detach(relay: ServerRelay): void {
+    if (this.#relays.get(relay.server) === relay) this.#relays.delete(relay.server);
+  }
+
+  /** The relay of this connection to the server (none once it closed or was replaced). */
+  relay(server: string, link: UpstreamLink): ServerRelay | undefined {
+    const relay = this.#relays.get(server);
+    return relay && relay.link === link && !relay.closed ? relay : undefined;
+  }
+
+  /** Every session that may reach the server: its own endpoint's and the aggregate ones allowed to. */
+  sessionsOf(server: string): McpSession[] {
+    const sessions: McpSession[] = [];
+    for (const s of this.#sessions.on(server)) if (!s.closed) sessions.push(s);
+    for (const s of this.#sessions.on(null))
+      if (!s.closed && this.#allowed(s.editor, server)) sessions.push(s);
+    return sessions;
+  }
+
+  /** The session of this server used most recently that `can` answer. */
+  mostRecent(server: string, can: (session: McpSession) => boolean): McpSession | undefined {
+    let best: McpSession | undefined;
+    for (const session of this.sessionsOf(server))
+      if (can(session) && (!best || session.lastSeen > best.lastSeen)) best = session;
+    return best;
+  }
+
+  // ─── Switchboard asks an editor ───────────────────────────────────────────────────────────────
+
+  /**
+   * Sends a request to an editor (a server's sampling or elicitation, or roots/list), on `via` when
+   * that answer stream is still open, else on its GET stream (waiting a moment for one to open).
+   */
+  ask(
+    session: McpSession,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    via?: PostReply,
+  ): { id: string; done: Promise<AskReply> } {
+    const id = `sb-ask:${++this.#seq}`;
+    const message = { jsonrpc: '2.0' as const, id, method, ...(params ? { params } : {}) };
+    const done = new Promise<AskReply>((settle) => {
+      this.#asks.set(id, { session, settle });
+      if (deliver(session, message, via)) return;
+      void whenStream(session, STREAM_WAIT_MS).then((open) => {
+        if (!this.#asks.has(id) || (open && deliver(session, message))) return;
+        this.#settle(id, {
+          error: {
+            code: ErrorCodes.InternalError,
+            message: `Switchboard could not pass ${method} to ${who(session)}: it keeps no event stream open for requests from servers`,
+          },
+        });
+      });
+    });
+    return { id, done };
+  }
+
+  /** An editor's answer to one of Switchboard's requests; false when it is not one it asked. */
+  answer(session: McpSession, response: JsonRpcResponse): boolean {
+    const id = String(response.id);
+    if (this.#asks.get(id)?.session !== session) return false;
+    this.#settle(id, response.error ? { error: response.error } : { result: response.result });
+    return true;
+  }
+
+  /** The server withdrew its request: the editor is told, and nothing goes back. */
+  cancelAsk(id: string, reason: unknown): void {
+    const ask = this.#asks.get(id);
+    if (!ask) return;
+    deliver(ask.session, {
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, ...(typeof reason === 'string' ? { reason } : {}) },
+    });
+    this.#settle(id, 'cancelled');
+  }
+
+  #settle(id: string, reply: AskReply): void {
+    const ask = this.#asks.get(id);
+    if (!ask) return;
+    this.#asks.delete(id);
+    ask.settle(reply);
+  }
+
+  // ─── sessions ─────────────────────────────────────────────────────────────────────────────────
+
+  /** A session ended: its open requests are answered for it, and each server forgets what it asked. */
+  sessionClosed(session: McpSession): void {
+    for (const [id, ask] of this.#asks) {
+      if (ask.session !== session) continue;
+      this.#settle(id, {
+        error: {
+          code: ErrorCodes.InternalError,
+          message: `${who(session)} closed its session before answering`,
+        },
+      });
+    }
+    for (const relay of this.#reached(session)) relay.forget(session);
+  }
+
+  /** The editor's roots changed (or it just arrived with some): servers are told to ask again. */
+  rootsChanged(session: McpSession): void {
+    session.roots = undefined;
+    for (const relay of this.#reached(session)) relay.rootsChanged();
+  }
+
+  /** roots/list for a shared server: the union of the roots of every editor session using it. */
+  async rootsFor(server: string): Promise<Root[]> {
+    const lists = await Promise.all(
+      this.sessionsOf(server)
+        .filter((s) => s.capabilities.roots)
+        .map((s) => this.#rootsOf(s)),
+    );
+    const byUri = new Map<string, Root>();
+    for (const roots of lists) for (const root of roots) if (!byUri.has(root.uri)) byUri.set(root.uri, root);
+    return [...byUri.values()];
+  }
+
+  #rootsOf(session: McpSession): Promise<Root[]> {
+    session.roots ??= (async () => {
+      const ask = this.ask(session, 'roots/list', undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const reply = await Promise.race([
+        ask.done,
+        new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ROOTS_TIMEOUT_MS))),
+      ]);
+      clearTimeout(timer);
+      if (reply === 'timeout') this.#settle(ask.id, 'cancelled');
+      const roots =
+        typeof reply === 'object' ? (reply.result as { roots?: unknown } | undefined)?.roots : undefined;
+      if (!Array.isArray(roots)) {
+        session.roots = undefined; // ask again next time
+        return [];
+      }
+      return roots.filter(
+        (r): r is Root => typeof r === 'object' && r !== null && typeof (r as Root).uri === 'string',
+      );
+    })();
+    return session.roots;
+  }
+
+  /** The relays a session's requests go to: its server's, or every server it may reach (aggregate). */
+  #reached(session: McpSession): ServerRelay[] {
+    if (session.target !== null) {
+      const relay = this.#relays.get(session.target);
+      return relay ? [relay] : [];
+    }
+    return [...this.#relays.values()].filter((relay) => this.#allowed(session.editor, relay.server));
+  }
+}
+
+function who(session: McpSession): string {
+  return session.clientInfo?.name
+    ? `${session.clientInfo.name} (token "${session.editor}")`
+    : `editor "${session.editor}"`;
+}

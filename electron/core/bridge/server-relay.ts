@@ -1,0 +1,454 @@
+import type { JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
+import { formatDuration } from '../supervisor/server-runner.ts';
+import {
+  ErrorCodes,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './json-rpc.ts';
+import { deliver, type McpSession } from './mcp-sessions.ts';
+import type { PostReply } from './post-reply.ts';
+import type { RelayHub } from './relay-hub.ts';
+
+/** An answer without its id: what a request came back with. */
+export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
+
+interface Pending {
+  /** the editor session that asked; undefined for Switchboard's own requests (setLevel, subscribe) */
+  session: McpSession | undefined;
+  /** where the editor's answer goes: the server's messages about this request go there too */
+  reply: PostReply | undefined;
+  method: string;
+  /** the editor's progress token, given back on the server's progress (which carries ours) */
+  progressToken: string | number | undefined;
+  settle: (reply: Reply) => void;
+  timer: NodeJS.Timeout;
+}
+
+const LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+/**
+ * Switchboard's connection to one server, as the editors using it see it. Editors' requests go out
+ * with ids of the relay's own (so editors' ids never clash on the one connection) and their progress
+ * tokens swapped for ours; what the server sends back goes to the session it belongs to:
+ *
+ * - answers and progress: to the request that asked, by id and token (exact);
+ * - the server's own requests (sampling, elicitation) and its logs: to the session whose request the
+ *   server is handling. Over HTTP the server sends them on that request's stream, so the relay knows
+ *   (`related`); over stdio nothing says, so they go to the editor whose request reached the server
+ *   last (logs: to every session with a request in flight), and with none in flight to the session
+ *   used most recently (logs: to every session). Servers marked `isolated` avoid the guess.
+ * - resource updates: to the sessions subscribed to that URI; `list_changed`: to all (the endpoint).
+ * - roots/list: the union of every session's roots (RelayHub.rootsFor).
+ *
+ * Per-session state the server keeps only once — logging level, subscriptions — is merged here: the
+ * server gets the most verbose level any session asked for and each session only what it asked for;
+ * a URI is subscribed while any session wants it. Both are replayed when the server reconnects.
+ */
+export class ServerRelay implements LinkReceiver {
+  readonly server: string;
+  readonly link: UpstreamLink;
+  readonly #hub: RelayHub;
+  readonly #pending = new Map<string, Pending>();
+  /** the server's requests now with an editor: server id → the hub's ask id (for its cancellations) */
+  readonly #asked = new Map<RequestId, string>();
+  /** URL-mode elicitations: their completion notice goes to the session that was asked */
+  readonly #elicitations = new Map<string, McpSession>();
+  #seq = 0;
+  /** the level the server was last told, and the URIs it was asked to watch, on this connection */
+  #level: LoggingLevel | undefined;
+  readonly #subscribed = new Set<string>();
+  #closed = false;
+
+  constructor(server: string, link: UpstreamLink, hub: RelayHub) {
+    this.server = server;
+    this.link = link;
+    this.#hub = hub;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Relays an editor's request; resolves with the answer under the editor's own id. */
+  async request(
+    session: McpSession,
+    request: JsonRpcRequest,
+    params: Record<string, unknown> | undefined,
+    reply: PostReply,
+    signal: AbortSignal,
+  ): Promise<JsonRpcResponse> {
+    const answer = await this.#send(request.method, params, { session, reply, signal });
+    return { jsonrpc: '2.0', id: request.id, ...answer };
+  }
+
+  // ─── what editors change about the shared server ──────────────────────────────────────────────
+
+  /** logging/setLevel from a session (already recorded on it): tells the server the merged level. */
+  async applyLevel(): Promise<Reply> {
+    const merged = this.#mergedLevel();
+    if (merged === undefined || merged === this.#level) return { result: {} };
+    const answer = await this.#send('logging/setLevel', { level: merged });
+    if (!answer.error) this.#level = merged;
+    return answer;
+  }
+
+  async subscribe(session: McpSession, uri: string): Promise<Reply> {
+    if (!this.#subscribed.has(uri)) {
+      const answer = await this.#send('resources/subscribe', { uri });
+      if (answer.error) return answer;
+      this.#subscribed.add(uri);
+    }
+    uris(session, this.server).add(uri);
+    return { result: {} };
+  }
+
+  async unsubscribe(session: McpSession, uri: string): Promise<Reply> {
+    session.subscriptions.get(this.server)?.delete(uri);
+    if (!this.#subscribed.has(uri) || this.#wanted(uri)) return { result: {} };
+    this.#subscribed.delete(uri);
+    return this.#send('resources/unsubscribe', { uri });
+  }
+
+  /** A session ended: what only it wanted is given back, and the server learns its roots changed. */
+  forget(session: McpSession): void {
+    if (this.#closed) return;
+    for (const uri of session.subscriptions.get(this.server) ?? []) {
+      if (!this.#wanted(uri, session) && this.#subscribed.delete(uri))
+        void this.#send('resources/unsubscribe', { uri });
+    }
+    if (session.logLevel !== undefined) void this.applyLevel();
+    if (session.capabilities.roots) this.rootsChanged();
+  }
+
+  /** Some session's roots changed (or a session with roots came or went). */
+  rootsChanged(): void {
+    if (!this.#closed)
+      void this.link.post({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }).catch(() => {});
+  }
+
+  /** The server is initialized on this connection: it gets what the sessions asked of its predecessor. */
+  replay(): void {
+    void this.applyLevel();
+    const wanted = new Set<string>();
+    for (const session of this.#hub.sessionsOf(this.server))
+      for (const uri of session.subscriptions.get(this.server) ?? []) wanted.add(uri);
+    for (const uri of wanted) {
+      this.#subscribed.add(uri);
+      void this.#send('resources/subscribe', { uri });
+    }
+  }
+
+  // ─── from the server ──────────────────────────────────────────────────────────────────────────
+
+  receive(message: JSONRPCMessage, related: RequestId | undefined): boolean {
+    if (!('method' in message)) {
+      const pending = this.#pending.get(String(message.id));
+      if (pending) {
+        this.#finish(
+          String(message.id),
+          'error' in message ? { error: message.error } : { result: (message as { result: unknown }).result },
+        );
+      }
+      return true;
+    }
+    if ('id' in message) {
+      void this.#serverRequest(message as JsonRpcRequest, related);
+      return true;
+    }
+    return this.#notification(message as JsonRpcNotification, related);
+  }
+
+  disconnected(): void {
+    this.#closed = true;
+    for (const id of [...this.#pending.keys()]) {
+      this.#finish(id, {
+        error: {
+          code: -32000,
+          message: `MCP server "${this.server}" went away during the request (its connection closed); try again once it restarts`,
+        },
+      });
+    }
+    for (const askId of this.#asked.values()) this.#hub.cancelAsk(askId, 'the server went away');
+    this.#asked.clear();
+    this.#hub.detach(this);
+  }
+
+  async #serverRequest(request: JsonRpcRequest, related: RequestId | undefined): Promise<void> {
+    const answer = (reply: Reply) =>
+      void this.link.post({ jsonrpc: '2.0', id: request.id, ...reply } as JSONRPCMessage).catch(() => {});
+    if (request.method === 'roots/list') {
+      answer({ result: { roots: await this.#hub.rootsFor(this.server) } });
+      return;
+    }
+    const owner = this.#owner(related);
+    const session = owner?.session ?? this.#hub.mostRecent(this.server, (s) => !unsupported(s, request));
+    if (!session) {
+      answer({
+        error: {
+          code: ErrorCodes.MethodNotFound,
+          message: `Method not found: no editor that can answer ${request.method} is using "${this.server}" through Switchboard right now`,
+        },
+      });
+      return;
+    }
+    const refusal = unsupported(session, request);
+    if (refusal) {
+      answer({ error: refusal });
+      return;
+    }
+    const elicitationId = request.params?.elicitationId;
+    if (request.method === 'elicitation/create' && typeof elicitationId === 'string')
+      this.#elicitations.set(elicitationId, session);
+    const ask = this.#hub.ask(session, request.method, request.params, owner?.reply);
+    this.#asked.set(request.id, ask.id);
+    const reply = await ask.done;
+    this.#asked.delete(request.id);
+    if (reply !== 'cancelled') answer(reply);
+  }
+
+  #notification(notification: JsonRpcNotification, related: RequestId | undefined): boolean {
+    const params = notification.params ?? {};
+    switch (notification.method) {
+      case 'notifications/progress': {
+        const pending = this.#pending.get(String(params.progressToken));
+        if (!pending?.session || pending.progressToken === undefined) return true;
+        pending.timer.refresh(); // progress resets the request's timeout
+        deliver(
+          pending.session,
+          { ...notification, params: { ...params, progressToken: pending.progressToken } },
+          pending.reply,
+        );
+        return true;
+      }
+      case 'notifications/message': {
+        const level = typeof params.level === 'string' ? LEVELS.indexOf(params.level as LoggingLevel) : -1;
+        for (const [session, via] of this.#concerned(related)) {
+          const wanted = session.logLevel === undefined ? -1 : LEVELS.indexOf(session.logLevel);
+          if (level >= wanted) deliver(session, notification, via);
+        }
+        return true;
+      }
+      case 'notifications/resources/updated': {
+        const uri = params.uri;
+        for (const session of this.#hub.sessionsOf(this.server))
+          if (typeof uri === 'string' && session.subscriptions.get(this.server)?.has(uri))
+            deliver(session, notification);
+        return true;
+      }
+      case 'notifications/cancelled': {
+        const askId = this.#asked.get(params.requestId as RequestId);
+        if (askId !== undefined) this.#hub.cancelAsk(askId, params.reason);
+        return true;
+      }
+      case 'notifications/elicitation/complete': {
+        const id = String(params.elicitationId);
+        const session = this.#elicitations.get(id);
+        this.#elicitations.delete(id);
+        for (const s of session ? [session] : this.#hub.sessionsOf(this.server)) deliver(s, notification);
+        return true;
+      }
+      case 'notifications/tools/list_changed':
+      case 'notifications/prompts/list_changed':
+      case 'notifications/resources/list_changed':
+        return false; // every session, and the supervisor's tool list: the endpoint's and runner's job
+      default:
+        for (const [session, via] of this.#concerned(related)) deliver(session, notification, via);
+        return true;
+    }
+  }
+
+  // ─── requests on the link ─────────────────────────────────────────────────────────────────────
+
+  #send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    from: { session?: McpSession; reply?: PostReply; signal?: AbortSignal } = {},
+  ): Promise<Reply> {
+    if (this.#closed) {
+      return Promise.resolve({
+        error: {
+          code: -32000,
+          message: `MCP server "${this.server}" is not connected; try again once it restarts`,
+        },
+      });
+    }
+    const id = `${RELAYED_ID_PREFIX}${++this.#seq}`;
+    const progressToken = from.session ? progressTokenOf(params) : undefined;
+    // The server sees a token of ours (editors' tokens could clash on the one connection).
+    const sent = progressToken === undefined ? params : withProgressToken(params, id);
+    return new Promise<Reply>((resolve) => {
+      const { signal } = from;
+      const onAbort = () => {
+        const reason = String(signal?.reason ?? 'cancelled');
+        void this.link
+          .post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+          .catch(() => {});
+        this.#finish(id, { error: { code: ErrorCodes.RequestCancelled, message: reason } });
+      };
+      const timeoutMs = this.#hub.requestTimeoutMs;
+      const timer = setTimeout(() => {
+        void this.link
+          .post({
+            jsonrpc: '2.0',
+            method: 'notifications/cancelled',
+            params: { requestId: id, reason: 'timed out' },
+          })
+          .catch(() => {});
+        this.#finish(id, {
+          error: {
+            code: ErrorCodes.RequestTimeout,
+            message: `Request timed out: MCP server "${this.server}" did not answer ${method} within ${formatDuration(timeoutMs)} (Switchboard's per-request timeout, reset by progress notifications), so Switchboard cancelled it; try again, and if it keeps happening see the server's log: switchboard logs ${this.server}`,
+            data: { timeoutMs },
+          },
+        });
+      }, timeoutMs);
+      timer.unref();
+      this.#pending.set(id, {
+        session: from.session,
+        reply: from.reply,
+        method,
+        progressToken,
+        timer,
+        settle: (reply) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(reply);
+        },
+      });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.link
+        .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
+        .catch((err: unknown) =>
+          this.#finish(id, {
+            error: {
+              code: ErrorCodes.InternalError,
+              message: `MCP server "${this.server}": ${err instanceof Error ? err.message : String(err)}`,
+            },
+          }),
+        );
+    });
+  }
+
+  #finish(id: string, reply: Reply): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.settle(reply);
+  }
+
+  // ─── whose is it ──────────────────────────────────────────────────────────────────────────────
+
+  /** The editor request a server message belongs to: the one it came with, else the latest sent. */
+  #owner(related: RequestId | undefined): Pending | undefined {
+    if (related !== undefined) {
+      const pending = this.#pending.get(String(related));
+      if (pending) return pending.session ? pending : undefined;
+    }
+    let latest: Pending | undefined;
+    for (const pending of this.#pending.values()) if (pending.session) latest = pending;
+    return latest;
+  }
+
+  /**
+   * Sessions a notification about "what the server is doing" concerns, each with the answer stream
+   * it can go on: the related request's, else every session with a request in flight, else all.
+   */
+  #concerned(related: RequestId | undefined): Map<McpSession, PostReply | undefined> {
+    const targets = new Map<McpSession, PostReply | undefined>();
+    const exact = related === undefined ? undefined : this.#pending.get(String(related));
+    if (exact?.session) return targets.set(exact.session, exact.reply);
+    for (const pending of this.#pending.values())
+      if (pending.session) targets.set(pending.session, pending.reply);
+    if (targets.size > 0) return targets;
+    for (const session of this.#hub.sessionsOf(this.server)) targets.set(session, undefined);
+    return targets;
+  }
+
+  #mergedLevel(): LoggingLevel | undefined {
+    let merged: number | undefined;
+    for (const session of this.#hub.sessionsOf(this.server)) {
+      if (session.logLevel === undefined) continue;
+      const rank = LEVELS.indexOf(session.logLevel);
+      if (merged === undefined || rank < merged) merged = rank;
+    }
+    return merged === undefined ? undefined : LEVELS[merged];
+  }
+
+  /** Does any session (but `except`) still want updates of this URI? */
+  #wanted(uri: string, except?: McpSession): boolean {
+    for (const session of this.#hub.sessionsOf(this.server))
+      if (session !== except && session.subscriptions.get(this.server)?.has(uri)) return true;
+    return false;
+  }
+}
+
+/** Why this editor cannot answer this server request (the words its own MCP client would use), if so. */
+function unsupported(
+  session: McpSession,
+  request: Pick<JsonRpcRequest, 'method' | 'params'>,
+): Reply['error'] {
+  const caps = session.capabilities;
+  const who = `${session.clientInfo?.name ?? session.editor} (the editor this request is for)`;
+  if (request.method === 'sampling/createMessage') {
+    if (!caps.sampling)
+      return {
+        code: ErrorCodes.MethodNotFound,
+        message: `Method not found: ${who} does not support sampling`,
+      };
+    if (request.params?.tools !== undefined && !caps.sampling.tools)
+      return {
+        code: ErrorCodes.InvalidParams,
+        message: `${who} does not support tools in sampling requests`,
+      };
+  }
+  if (request.method === 'elicitation/create') {
+    const elicitation = caps.elicitation;
+    if (!elicitation)
+      return {
+        code: ErrorCodes.MethodNotFound,
+        message: `Method not found: ${who} does not support elicitation`,
+      };
+    const url = request.params?.mode === 'url';
+    // An empty elicitation capability means form mode (the spec's backwards compatibility).
+    const form = elicitation.form !== undefined || elicitation.url === undefined;
+    if (url ? elicitation.url === undefined : !form)
+      return {
+        code: ErrorCodes.InvalidParams,
+        message: `${who} does not support ${url ? 'URL' : 'form'}-mode elicitation requests`,
+      };
+  }
+  return undefined;
+}
+
+function uris(session: McpSession, server: string): Set<string> {
+  let set = session.subscriptions.get(server);
+  if (!set) session.subscriptions.set(server, (set = new Set()));
+  return set;
+}
+
+function progressTokenOf(params: Record<string, unknown> | undefined): string | number | undefined {
+  const meta = params?._meta;
+  if (typeof meta !== 'object' || meta === null || !('progressToken' in meta)) return undefined;
+  const token = meta.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+function withProgressToken(
+  params: Record<string, unknown> | undefined,
+  token: string,
+): Record<string, unknown> {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}

@@ -1,0 +1,111 @@
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { takeRelatedTag } from './related-streams.ts';
+
+/**
+ * Requests the bridge relays carry string ids with this prefix; the SDK client's own (initialize,
+ * ping, tools/list) are numbers. Answers are told apart by that alone.
+ */
+export const RELAYED_ID_PREFIX = 'sb:';
+
+/** Takes a server's messages meant for editors (see UpstreamLink). */
+export interface LinkReceiver {
+  /**
+   * A message from the server that is not an answer to Switchboard's own client: answers to relayed
+   * requests, the server's requests to its client (sampling, elicitation, roots) and notifications.
+   * `related` is the id of the request on whose HTTP response stream it came, when known. Returns
+   * false to let Switchboard's own client see it too (list_changed: the supervisor refreshes tools).
+   */
+  receive(message: JSONRPCMessage, related: RequestId | undefined): boolean;
+  /** The connection ended (stopped, crashed, restarted). */
+  disconnected(): void;
+}
+
+/** The bridge: gets every new connection to a server before its initialize is sent. */
+export interface UpstreamPeer {
+  attach(server: string, link: UpstreamLink): LinkReceiver;
+}
+
+/**
+ * Switchboard's connection to one server, shared by two users: the SDK client that the supervisor
+ * drives (initialize, ping, tools/list) connects through it as its transport, and the bridge sends
+ * editors' messages on it raw, with its own ids, so that nothing of what an editor and the server say
+ * to each other is parsed, reshaped or dropped on the way. Every server message passes the receiver
+ * first, synchronously and in order (a progress notification is routed before the answer after it).
+ */
+export class UpstreamLink implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  readonly #inner: Transport;
+  readonly #tagKey: string | undefined;
+  #receiver: LinkReceiver | undefined;
+  #closed = false;
+
+  /** `tagKey`: the key under which an HTTP transport's fetch marks related messages (related-streams.ts). */
+  constructor(inner: Transport, tagKey?: string) {
+    this.#inner = inner;
+    this.#tagKey = tagKey;
+  }
+
+  set receiver(receiver: LinkReceiver | undefined) {
+    this.#receiver = receiver;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#inner.sessionId;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version);
+  }
+
+  async start(): Promise<void> {
+    this.#inner.onmessage = (message, extra) => this.#onMessage(message, extra);
+    this.#inner.onerror = (error) => this.onerror?.(error);
+    this.#inner.onclose = () => {
+      if (this.#closed) return;
+      this.#closed = true;
+      this.#receiver?.disconnected();
+      this.onclose?.();
+    };
+    await this.#inner.start();
+  }
+
+  /** The SDK client's own messages. */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.#inner.send(message, options);
+  }
+
+  /** A message the bridge sends on an editor's behalf (relayed request, answer, notification). */
+  post(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('Not connected'));
+    return this.#inner.send(message);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  #onMessage(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    const related =
+      this.#tagKey !== undefined && 'method' in message ? takeRelatedTag(message, this.#tagKey) : undefined;
+    const receiver = this.#receiver;
+    if (receiver) {
+      if (!('method' in message)) {
+        if (typeof message.id === 'string' && message.id.startsWith(RELAYED_ID_PREFIX)) {
+          receiver.receive(message, undefined);
+          return;
+        }
+      } else if (!('id' in message && message.method === 'ping') && receiver.receive(message, related)) {
+        return;
+      }
+    }
+    this.onmessage?.(message, extra);
+  }
+}
