@@ -66,6 +66,10 @@ export class InflightRequests {
     return true;
   }
 
+  get size(): number {
+    return this.#byId.size;
+  }
+
   abortAll(reason: string): void {
     for (const set of this.#byId.values()) for (const controller of set) controller.abort(reason);
     this.#byId.clear();
@@ -74,6 +78,12 @@ export class InflightRequests {
 
 /** Oldest sessions are dropped beyond this, so a misbehaving client cannot grow memory forever. */
 const MAX_SESSIONS = 5_000;
+/**
+ * A session with no open stream, nothing in flight and no request for this long is ended: many
+ * clients just drop the connection instead of sending DELETE, and what their sessions asked of a
+ * shared server (log level, subscriptions, roots) must not outlive them for ever.
+ */
+export const SESSION_IDLE_MS = 10 * 60_000;
 
 export interface SessionStoreEvents {
   /** a session ended (DELETE, evicted, shutdown, its token revoked): servers forget its state */
@@ -85,8 +95,23 @@ export class SessionStore {
   readonly #implicit = new Map<string, McpSession>();
   readonly #events: SessionStoreEvents;
 
-  constructor(events: SessionStoreEvents = {}) {
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(events: SessionStoreEvents = {}, idleMs = SESSION_IDLE_MS) {
     this.#events = events;
+    this.#sweeper = setInterval(() => this.#sweep(idleMs), Math.min(idleMs, 60_000));
+    this.#sweeper.unref();
+  }
+
+  #sweep(idleMs: number): void {
+    const before = Date.now() - idleMs;
+    const idle = (s: McpSession) => s.lastSeen < before && s.streams.size === 0 && s.inflight.size === 0;
+    for (const [id, session] of this.#sessions) if (idle(session)) this.delete(id);
+    for (const [key, session] of this.#implicit) {
+      if (!idle(session)) continue;
+      this.#implicit.delete(key);
+      this.#end(session, 'idle');
+    }
   }
 
   create(
@@ -163,6 +188,7 @@ export class SessionStore {
   }
 
   closeAll(): void {
+    clearInterval(this.#sweeper);
     for (const id of [...this.#sessions.keys()]) this.delete(id);
     for (const session of this.#implicit.values()) this.#end(session, 'Switchboard is shutting down');
     this.#implicit.clear();

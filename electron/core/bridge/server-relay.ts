@@ -45,9 +45,9 @@ const LEVELS: readonly LoggingLevel[] = [
  * - answers and progress: to the request that asked, by id and token (exact);
  * - the server's own requests (sampling, elicitation) and its logs: to the session whose request the
  *   server is handling. Over HTTP the server sends them on that request's stream, so the relay knows
- *   (`related`); over stdio nothing says, so they go to the editor whose request reached the server
- *   last (logs: to every session with a request in flight), and with none in flight to the session
- *   used most recently (logs: to every session). Servers marked `isolated` avoid the guess.
+ *   (`related`); where nothing says (stdio, or an HTTP server's standalone stream) they go to the
+ *   editor whose request reached the server last, and with none in flight to the session used most
+ *   recently (logs: to every session). Servers marked `isolated` need no such rule.
  * - resource updates: to the sessions subscribed to that URI; `list_changed`: to all (the endpoint).
  * - roots/list: the union of every session's roots (RelayHub.rootsFor).
  *
@@ -362,16 +362,14 @@ export class ServerRelay implements LinkReceiver {
   }
 
   /**
-   * Sessions a notification about "what the server is doing" concerns, each with the answer stream
-   * it can go on: the related request's, else every session with a request in flight, else all.
+   * The sessions a notification about "what the server is doing" concerns, each with the answer
+   * stream it can go on: the request it came with or, when nothing says, the request that reached
+   * the server last (as for the server's own requests); with no request in flight, every session.
    */
   #concerned(related: RequestId | undefined): Map<McpSession, PostReply | undefined> {
     const targets = new Map<McpSession, PostReply | undefined>();
-    const exact = related === undefined ? undefined : this.#pending.get(String(related));
-    if (exact?.session) return targets.set(exact.session, exact.reply);
-    for (const pending of this.#pending.values())
-      if (pending.session) targets.set(pending.session, pending.reply);
-    if (targets.size > 0) return targets;
+    const owner = this.#owner(related);
+    if (owner?.session) return targets.set(owner.session, owner.reply);
     for (const session of this.#hub.sessionsOf(this.server)) targets.set(session, undefined);
     return targets;
   }

@@ -1,0 +1,372 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type ClientCapabilities,
+  type LoggingMessageNotification,
+  type Root,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+// What a server asks its client, and what it tells one client only, through the bridge: two editor
+// sessions on one shared server at once, each answering its own elicitation and sampling, getting its
+// own logs and resource updates, with its own log level and its own roots in the union the server
+// sees. The probe fixture runs twice: as a stdio entry (`probe`) and, over Streamable HTTP, as a
+// `url` entry (`web`), where the server sends what belongs to a call on that call's own stream.
+
+const require = createRequire(import.meta.url);
+let t: TempHome;
+let headless: Headless;
+let base: string;
+let webServer: ChildProcess;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = tempHome();
+  const { command, args } = fixtureServer('probe-server.mjs', 'web', '--http', '0');
+  webServer = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    webServer.stdout?.once('data', (d: Buffer) => {
+      const match = /listening (\d+)/.exec(d.toString());
+      if (match) resolve(Number(match[1]));
+      else reject(new Error(`probe --http said: ${d.toString()}`));
+    });
+  });
+  t.writeServers({
+    mcpServers: {
+      probe: fixtureServer('probe-server.mjs'),
+      web: { url: `http://127.0.0.1:${port}/mcp` },
+      zedonly: { ...fixtureServer('probe-server.mjs', 'zedonly'), editors: ['zed'] },
+    },
+  });
+  headless = await startHeadless({
+    home: t.home,
+    keychain: new MemoryKeychain(),
+    env: t.env,
+    port: 0,
+    editorSync: false,
+  });
+  base = `http://127.0.0.1:${headless.port}`;
+  for (const name of ['probe', 'web', 'zedonly']) headless.core.approve(name);
+  await waitFor(
+    () =>
+      headless.core.status().servers.length === 3 &&
+      headless.core.status().servers.every((s) => s.state === 'running' && s.toolCount),
+    45_000,
+    'probe, web and zedonly running',
+  );
+});
+
+afterAll(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await headless?.stop();
+  webServer?.kill();
+  t?.cleanup();
+});
+
+interface Editor {
+  client: Client;
+  name: string;
+  elicitations: string[];
+  samplings: string[];
+  logs: LoggingMessageNotification['params'][];
+  updates: string[];
+  setRoots(roots: Root[]): Promise<void>;
+}
+
+/** A real SDK client as an editor: it answers elicitation and sampling with its own name, slowly. */
+async function editor(
+  path: string,
+  name: string,
+  options: { token?: string; roots?: Root[]; capabilities?: ClientCapabilities; answerMs?: number } = {},
+): Promise<Editor> {
+  const capabilities = options.capabilities ?? {
+    elicitation: {},
+    sampling: {},
+    roots: { listChanged: true },
+  };
+  const client = new Client({ name, version: '1.0.0' }, { capabilities });
+  const token = headless.tokens.ensure(options.token ?? name);
+  let roots = options.roots ?? [];
+  const e: Editor = {
+    client,
+    name,
+    elicitations: [],
+    samplings: [],
+    logs: [],
+    updates: [],
+    setRoots: async (next) => {
+      roots = next;
+      await client.sendRootsListChanged();
+    },
+  };
+  const answerMs = options.answerMs ?? 300;
+  if (capabilities.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      e.elicitations.push(request.params.message);
+      await new Promise((r) => setTimeout(r, answerMs));
+      return { action: 'accept', content: { answer: `${name} says yes` } };
+    });
+  }
+  if (capabilities.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      const first = request.params.messages[0]?.content;
+      e.samplings.push(first && 'text' in first ? String(first.text) : '');
+      await new Promise((r) => setTimeout(r, answerMs));
+      return {
+        role: 'assistant',
+        model: `${name}-model`,
+        content: { type: 'text', text: `${name}'s model` },
+      };
+    });
+  }
+  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void e.logs.push(n.params));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void e.updates.push(n.params.uri));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}${path}`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  clients.push(client);
+  return e;
+}
+
+/** Ends the session the way a well-behaved client does (DELETE), then closes. */
+async function leave(e: Editor): Promise<void> {
+  const transport = e.client.transport as StreamableHTTPClientTransport;
+  await transport.terminateSession();
+  await e.client.close();
+}
+
+const call = async (e: Editor, tool: string, args: Record<string, unknown> = {}) =>
+  textOf(await e.client.callTool({ name: tool, arguments: args }));
+const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each([
+  ['a stdio entry', 'probe'],
+  ['a url entry (Streamable HTTP)', 'web'],
+])('two editors on one shared server, %s', (_kind, server) => {
+  it("each answers its own elicitation and sampling, and the server gets each one's answer", async () => {
+    const a = await editor(`/mcp/${server}`, `a-${server}`);
+    const b = await editor(`/mcp/${server}`, `b-${server}`);
+    // b's call starts while a's is waiting for a's answer: both are in flight at once.
+    const asks = [
+      call(a, 'ask', { message: 'question for a' }),
+      later(100).then(() => call(b, 'ask', { message: 'question for b' })),
+    ];
+    const [fromA, fromB] = await Promise.all(asks);
+    expect(JSON.parse(fromA ?? '')).toEqual({
+      action: 'accept',
+      content: { answer: `a-${server} says yes` },
+    });
+    expect(JSON.parse(fromB ?? '')).toEqual({
+      action: 'accept',
+      content: { answer: `b-${server} says yes` },
+    });
+    expect(a.elicitations).toEqual(['question for a']);
+    expect(b.elicitations).toEqual(['question for b']);
+
+    const samples = [
+      call(a, 'sample', { prompt: 'poem for a' }),
+      later(100).then(() => call(b, 'sample', { prompt: 'poem for b' })),
+    ];
+    expect(await Promise.all(samples)).toEqual([`a-${server}'s model`, `b-${server}'s model`]);
+    expect(a.samplings).toEqual(['poem for a']);
+    expect(b.samplings).toEqual(['poem for b']);
+  });
+
+  it("each gets the logs of its own calls and never the other's", async () => {
+    const a = await editor(`/mcp/${server}`, `la-${server}`);
+    const b = await editor(`/mcp/${server}`, `lb-${server}`);
+    await Promise.all([
+      call(a, 'log', { message: 'for a', delayMs: 300 }),
+      later(100).then(() => call(b, 'log', { message: 'for b', delayMs: 50 })),
+    ]);
+    expect(a.logs.map((l) => l.data)).toEqual(['for a']);
+    expect(b.logs.map((l) => l.data)).toEqual(['for b']);
+  });
+
+  it('keeps each editor to the log level it set, and tells the server the most verbose one', async () => {
+    const quiet = await editor(`/mcp/${server}`, `quiet-${server}`);
+    const chatty = await editor(`/mcp/${server}`, `chatty-${server}`);
+    await quiet.client.setLoggingLevel('error');
+    await chatty.client.setLoggingLevel('debug');
+    expect(await call(quiet, 'level')).toBe('debug');
+    // Server-wide logs, sent when no call is in flight: every session gets those at its own level.
+    await call(quiet, 'broadcast', { level: 'info', message: 'an info line', delayMs: 100 });
+    await call(quiet, 'broadcast', { level: 'error', message: 'an error line', delayMs: 200 });
+    await waitFor(() => quiet.logs.length > 0 && chatty.logs.length > 1, 5_000, 'the logs');
+    await later(200);
+    expect(quiet.logs.map((l) => l.data)).toEqual(['an error line']);
+    expect(chatty.logs.map((l) => l.data)).toEqual(['an info line', 'an error line']);
+    // When the chatty editor leaves, the server is told the level the remaining one wants.
+    await leave(chatty);
+    await waitFor(async () => (await call(quiet, 'level')) === 'error', 5_000, 'the level to follow');
+  });
+
+  it('subscribes a URI once for every editor that wants it, and tells only those of its updates', async () => {
+    const uri = `probe://${server}/own`;
+    const a = await editor(`/mcp/${server}`, `sa-${server}`);
+    const b = await editor(`/mcp/${server}`, `sb-${server}`);
+    const bystander = await editor(`/mcp/${server}`, `sc-${server}`);
+    await a.client.subscribeResource({ uri });
+    await b.client.subscribeResource({ uri });
+    expect(JSON.parse(await call(a, 'subscriptions'))).toEqual([uri]);
+    await call(a, 'touch', { uri });
+    await waitFor(() => a.updates.length === 1 && b.updates.length === 1, 5_000, 'both updates');
+    await b.client.unsubscribeResource({ uri });
+    expect(JSON.parse(await call(a, 'subscriptions'))).toEqual([uri]); // a still wants it
+    await call(a, 'touch', { uri });
+    await waitFor(() => a.updates.length === 2, 5_000, "a's second update");
+    await a.client.unsubscribeResource({ uri });
+    expect(JSON.parse(await call(a, 'subscriptions'))).toEqual([]);
+    expect(b.updates).toEqual([uri]);
+    expect(bystander.updates).toEqual([]);
+  });
+
+  it('shows the server the union of the editors’ roots, and follows a change', async () => {
+    const a = await editor(`/mcp/${server}`, `ra-${server}`, {
+      roots: [{ uri: 'file:///work/a', name: 'a' }],
+    });
+    const b = await editor(`/mcp/${server}`, `rb-${server}`, {
+      roots: [{ uri: 'file:///work/b', name: 'b' }],
+    });
+    const uris = async () => (JSON.parse(await call(a, 'roots')) as Root[]).map((r) => r.uri).sort();
+    expect(await uris()).toEqual(expect.arrayContaining(['file:///work/a', 'file:///work/b']));
+    await b.setRoots([{ uri: 'file:///work/b2', name: 'b2' }]);
+    await waitFor(async () => (await uris()).includes('file:///work/b2'), 5_000, "b's new root");
+    expect(await uris()).not.toContain('file:///work/b');
+    await leave(a);
+    await leave(b);
+  });
+
+  it('answers for an editor that cannot do what the server asks, and never asks another editor', async () => {
+    const plain = await editor(`/mcp/${server}`, `plain-${server}`, { capabilities: {} });
+    const able = await editor(`/mcp/${server}`, `able-${server}`);
+    const result = await plain.client.callTool({ name: 'ask', arguments: { message: 'are you there' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/does not support elicitation/);
+    expect(able.elicitations).toEqual([]);
+  });
+});
+
+describe('the aggregate /mcp', () => {
+  it('forwards completions, log levels, subscriptions and elicitation to the right server', async () => {
+    const e = await editor('/mcp', 'aggregate');
+    const prompt = await e.client.complete({
+      ref: { type: 'ref/prompt', name: 'probe__greet' },
+      argument: { name: 'name', value: 'al' },
+    });
+    expect(prompt.completion.values).toEqual(['alice', 'albert']);
+    const resource = await e.client.complete({
+      ref: { type: 'ref/resource', uri: 'probe://web/item/{id}' },
+      argument: { name: 'id', value: '12' },
+    });
+    expect(resource.completion.values).toEqual(['12', '123']);
+
+    await e.client.setLoggingLevel('notice');
+    await e.client.subscribeResource({ uri: 'probe://probe/own' });
+    expect(JSON.parse(await call(e, 'probe__subscriptions'))).toContain('probe://probe/own');
+    await call(e, 'probe__touch', { uri: 'probe://probe/own' });
+    await waitFor(() => e.updates.includes('probe://probe/own'), 5_000, 'the update on /mcp');
+
+    const answer = await call(e, 'web__ask', { message: 'via the aggregate' });
+    expect(JSON.parse(answer)).toEqual({ action: 'accept', content: { answer: 'aggregate says yes' } });
+    expect(e.elicitations).toEqual(['via the aggregate']);
+  });
+});
+
+describe('each editor gets only the servers selected for it (servers.json "editors")', () => {
+  it('serves a server limited to Zed to Zed only, on /mcp/<server> and /mcp', async () => {
+    const zed = await editor('/mcp', 'zed');
+    const cursor = await editor('/mcp', 'cursor');
+    const names = async (e: Editor) => (await e.client.listTools()).tools.map((tool) => tool.name);
+    expect(await names(zed)).toContain('zedonly__ask');
+    expect(await names(cursor)).not.toContain('zedonly__ask');
+    expect(await names(cursor)).toContain('probe__ask');
+    const refused = await cursor.client
+      .callTool({ name: 'zedonly__level', arguments: {} })
+      .catch((err: Error) => err);
+    expect(String(refused)).toMatch(/Unknown tool/);
+
+    await editor('/mcp/zedonly', 'zed-direct', { token: 'zed' });
+    for (const token of ['cursor', 'my-script']) {
+      await expect(editor('/mcp/zedonly', `${token}-direct`, { token })).rejects.toThrow(
+        /"zedonly" is (not offered to cursor: its "editors" in Switchboard's servers.json are zed|limited to zed)/,
+      );
+    }
+  });
+});
+
+describe('a JSON-RPC batch', () => {
+  it('of more than 100 messages is refused with a JSON-RPC error, and the bridge goes on', async () => {
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    const send = (count: number) =>
+      fetch(`${base}/mcp/probe`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${headless.tokens.ensure('batcher')}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(Array.from({ length: count }, (_, i) => ping(i))),
+      });
+    const big = await send(5_000);
+    expect(big.status).toBe(400);
+    expect(((await big.json()) as { error: { message: string } }).error.message).toMatch(
+      /at most 100 messages/,
+    );
+    const small = await send(100);
+    expect(small.status).toBe(200);
+    expect(((await small.json()) as unknown[]).length).toBe(100);
+  });
+});
+
+describe('@modelcontextprotocol/server-filesystem behind the bridge', () => {
+  it('works in the folders the editor gives as roots, not the ones it was started with', async () => {
+    const started = join(t.dir, 'started-with');
+    mkdirSync(started, { recursive: true });
+    mkdirSync(join(t.dir, 'workspace'), { recursive: true });
+    const workspace = realpathSync(join(t.dir, 'workspace'));
+    const servers = JSON.parse(readFileSync(t.home.serversFile, 'utf8')) as {
+      mcpServers: Record<string, unknown>;
+    };
+    servers.mcpServers.fs = {
+      command: process.execPath,
+      args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), started],
+    };
+    writeFileSync(t.home.serversFile, JSON.stringify(servers));
+    const core = headless.core;
+    await waitFor(() => core.status().servers.find((s) => s.name === 'fs'), 10_000, 'fs configured');
+    core.approve('fs');
+    await waitFor(
+      () => core.status().servers.find((s) => s.name === 'fs' && s.state === 'running' && s.toolCount),
+      30_000,
+      'fs running',
+    );
+    const e = await editor('/mcp/fs', 'fs-editor', {
+      roots: [{ uri: pathToFileURL(workspace).href, name: 'workspace' }],
+    });
+    await waitFor(
+      async () => (await call(e, 'list_allowed_directories')).includes(workspace),
+      10_000,
+      'the workspace root to be allowed',
+    );
+    expect(await call(e, 'list_allowed_directories')).not.toContain(started);
+  });
+});
