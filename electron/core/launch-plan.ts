@@ -29,6 +29,7 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
       transport: 'http',
       url: url.value,
       headers: headers.values,
+      protocol: config.type === 'sse' ? 'sse' : config.type === undefined ? 'auto' : 'streamable-http',
       redact: [...new Set([...headers.secrets, ...url.secrets])],
     };
   }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
@@ -14,6 +15,7 @@ import type { Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
 import type { LogStream, ServerLog } from '../logs/server-log.ts';
 import { BackoffPolicy, type Random } from './backoff.ts';
+import { answerRecorder, explainAnswer, mayBeOldTransport, needsCredentials } from './http-answers.ts';
 import { removePidFile, writePidFile } from './pid-files.ts';
 import { spawnProcess, SpawnError, type ExitInfo, type ServerProcess } from './process-group.ts';
 import { isGroupAlive, processStartToken } from './process-table.ts';
@@ -92,6 +94,12 @@ interface Attempt {
 }
 
 class InitializeTimeout extends Error {}
+
+/**
+ * What to make of a failed initialize: 'fallback' leaves the attempt to the caller (to try another
+ * transport); otherwise the words for it and whether retrying can help (undefined: the default).
+ */
+type ConnectFailure = (err: unknown) => 'fallback' | { message: string; retry: boolean } | undefined;
 
 /**
  * The lifecycle of ONE server as an explicit state machine (design.md, "Server lifecycle"):
@@ -352,23 +360,53 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       this.#toError(attempt, `invalid url: ${this.#log.redact(plan.url)}`);
       return;
     }
-    this.#log.lifecycle(`connecting to ${this.#log.redact(plan.url)}`);
-    const tagKey = newTagKey();
-    const transport = new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: plan.headers },
-      fetch: relatedStreamsFetch(tagKey),
-    });
-    await this.#connect(attempt, new UpstreamLink(transport, tagKey));
+    const where = this.#log.redact(plan.url);
+    const answers = answerRecorder();
+    const requestInit = { headers: plan.headers };
+    // The words for a failed connection: what the server answered, never the page it sent.
+    const failure = (err: unknown) => {
+      const answer = answers.last();
+      if (!answer) return undefined;
+      return {
+        message: `cannot connect to ${where}: ${explainAnswer(answer)}`,
+        retry: !needsCredentials(answer),
+      };
+    };
+    if (plan.protocol !== 'sse') {
+      this.#log.lifecycle(`connecting to ${where}`);
+      const tagKey = newTagKey();
+      const transport = new StreamableHTTPClientTransport(url, {
+        requestInit,
+        fetch: relatedStreamsFetch(tagKey, answers.fetch),
+      });
+      const connected = await this.#connect(attempt, new UpstreamLink(transport, tagKey), (err) =>
+        plan.protocol === 'auto' && mayBeOldTransport(answers.last()) ? 'fallback' : failure(err),
+      );
+      if (connected !== 'fallback' || !this.#isCurrent(attempt)) return;
+      const answer = answers.last();
+      this.#log.lifecycle(
+        `no Streamable HTTP at ${where} (it answered ${answer?.status ?? '?'} to POST); trying the older HTTP+SSE transport`,
+      );
+    } else {
+      this.#log.lifecycle(`connecting to ${where} (HTTP+SSE)`);
+    }
+    const sse = new SSEClientTransport(url, { requestInit, fetch: answers.fetch });
+    await this.#connect(attempt, new UpstreamLink(sse), failure);
   }
 
-  async #connect(attempt: Attempt, link: UpstreamLink): Promise<void> {
+  /** Initializes over `link`; resolves 'fallback' when `onFailure` asked to try another way. */
+  async #connect(
+    attempt: Attempt,
+    link: UpstreamLink,
+    onFailure?: ConnectFailure,
+  ): Promise<'fallback' | void> {
     const client = new Client(this.#clientInfo, { capabilities: this.#capabilities });
     attempt.client = client;
     attempt.link = link;
     // Before initialize: a server may ask its client (roots/list) as soon as it is initialized.
     link.receiver = this.#peer?.()?.attach(this.name, link);
     client.onerror = (err) => {
-      if (this.#isCurrent(attempt)) this.#log.lifecycle(`protocol: ${describeError(err)}`, 'warn');
+      if (this.#isCurrent(attempt)) this.#log.lifecycle(`protocol: ${firstLine(describeError(err))}`, 'warn');
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
       if (this.#isCurrent(attempt) && this.#state === 'running') void this.#refreshTools(attempt, client);
@@ -392,7 +430,14 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       }
       // A process that died during initialize says more about why in its exit (code, last stderr).
       if (attempt.proc !== null) await this.#within(attempt.proc.exited, EXIT_EXPLAINS_MS);
-      if (this.#isCurrent(attempt)) this.#fail(attempt, `initialize failed: ${explain(err)}`);
+      if (!this.#isCurrent(attempt)) return;
+      const verdict = onFailure?.(err);
+      if (verdict === 'fallback') {
+        await client.close().catch(() => {});
+        return 'fallback';
+      }
+      if (verdict && !verdict.retry) this.#toError(attempt, verdict.message);
+      else this.#fail(attempt, verdict?.message ?? `initialize failed: ${firstLine(explain(err))}`);
       return;
     }
     if (!this.#isCurrent(attempt)) {
@@ -677,6 +722,13 @@ function explain(err: unknown): string {
     cause = cause.cause;
   }
   return text;
+}
+
+/** A message's first line, at most 300 characters: an error may carry a whole (HTML) page. */
+function firstLine(text: string): string {
+  const html = text.search(/<!DOCTYPE|<html/i);
+  const line = (html === -1 ? text : `${text.slice(0, html)}(an HTML page)`).split('\n', 1)[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 /** POSIX-shell quoting, for showing a command line to people (never executed). */

@@ -19,6 +19,8 @@ export type LaunchPlan =
       transport: 'http';
       url: string;
       headers: Record<string, string>;
+      /** servers.json `type`: Streamable HTTP only, the older HTTP+SSE only, or the first that answers */
+      protocol: 'streamable-http' | 'sse' | 'auto';
       redact: string[];
     };
 
