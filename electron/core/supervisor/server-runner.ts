@@ -99,7 +99,7 @@ class InitializeTimeout extends Error {}
  * What to make of a failed initialize: 'fallback' leaves the attempt to the caller (to try another
  * transport); otherwise the words for it and whether retrying can help (undefined: the default).
  */
-type ConnectFailure = (err: unknown) => 'fallback' | { message: string; retry: boolean } | undefined;
+type ConnectFailure = () => 'fallback' | { message: string; retry: boolean } | undefined;
 
 /**
  * The lifecycle of ONE server as an explicit state machine (design.md, "Server lifecycle"):
@@ -364,7 +364,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const answers = answerRecorder();
     const requestInit = { headers: plan.headers };
     // The words for a failed connection: what the server answered, never the page it sent.
-    const failure = (err: unknown) => {
+    const failure = () => {
       const answer = answers.last();
       if (!answer) return undefined;
       return {
@@ -379,8 +379,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
         requestInit,
         fetch: relatedStreamsFetch(tagKey, answers.fetch),
       });
-      const connected = await this.#connect(attempt, new UpstreamLink(transport, tagKey), (err) =>
-        plan.protocol === 'auto' && mayBeOldTransport(answers.last()) ? 'fallback' : failure(err),
+      const connected = await this.#connect(attempt, new UpstreamLink(transport, tagKey), () =>
+        plan.protocol === 'auto' && mayBeOldTransport(answers.last()) ? 'fallback' : failure(),
       );
       if (connected !== 'fallback' || !this.#isCurrent(attempt)) return;
       const answer = answers.last();
@@ -399,7 +399,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     attempt: Attempt,
     link: UpstreamLink,
     onFailure?: ConnectFailure,
-  ): Promise<'fallback' | void> {
+  ): Promise<'fallback' | undefined> {
     const client = new Client(this.#clientInfo, { capabilities: this.#capabilities });
     attempt.client = client;
     attempt.link = link;
@@ -431,7 +431,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       // A process that died during initialize says more about why in its exit (code, last stderr).
       if (attempt.proc !== null) await this.#within(attempt.proc.exited, EXIT_EXPLAINS_MS);
       if (!this.#isCurrent(attempt)) return;
-      const verdict = onFailure?.(err);
+      const verdict = onFailure?.();
       if (verdict === 'fallback') {
         await client.close().catch(() => {});
         return 'fallback';
