@@ -26,6 +26,12 @@ const common = {
     .array(EditorIdSchema)
     .optional()
     .describe('Editors that get this server; default: every enabled editor'),
+  isolated: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: one process of this server per editor session, for servers that keep state per client; default: one process shared by every editor',
+    ),
 };
 
 export const StdioServerSchema = z

@@ -12,12 +12,14 @@ import { aggregateNames } from './tool-names.ts';
 import type { McpSession } from './mcp-sessions.ts';
 import type { Reply } from './server-relay.ts';
 import { UpstreamLists } from './upstream-lists.ts';
-import type { Upstream, Upstreams } from './upstreams.ts';
+import type { Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
 /** One aggregate request: whose it is, which servers that editor may reach, and how to relay it. */
 export interface AggregateRequest {
   session: McpSession;
   allowed: (server: string) => boolean;
+  /** the server as this session uses it: its own process when the server is isolated */
+  own: (upstream: Upstream) => Promise<UpstreamLookup>;
   /** sends the editor's request, with these params, to one server and gives back its answer */
   relay: (upstream: Upstream, params: Record<string, unknown> | undefined) => Promise<JsonRpcResponse>;
   /** a Reply under the request's id */
@@ -52,7 +54,12 @@ export class AggregateRouter {
 
   async dispatch(request: JsonRpcRequest, ctx: AggregateRequest): Promise<JsonRpcResponse> {
     const { id, params } = request;
-    const { allowed, relay } = ctx;
+    const { allowed } = ctx;
+    const relay = async (upstream: Upstream, relayed: Record<string, unknown> | undefined) => {
+      const found = await ctx.own(upstream);
+      if (!found.ok) return errorResponse(id, found.code, found.message, { state: found.state });
+      return ctx.relay(found.upstream, relayed);
+    };
     switch (request.method) {
       case 'tools/list':
         return resultResponse(id, this.#tools.listTools(allowed));
@@ -90,10 +97,13 @@ export class AggregateRouter {
         const upstream = typeof uri === 'string' ? await this.#resourceOwner(uri, allowed) : undefined;
         if (!upstream || typeof uri !== 'string') return resourceNotFound(request, uri);
         if (request.method === 'resources/read') return relay(upstream, params);
+        const found = await ctx.own(upstream);
+        if (!found.ok) return errorResponse(id, found.code, found.message, { state: found.state });
+        const own = found.upstream.relay;
         return ctx.answer(
           request.method === 'resources/subscribe'
-            ? await upstream.relay.subscribe(ctx.session, uri)
-            : await upstream.relay.unsubscribe(ctx.session, uri),
+            ? await own.subscribe(ctx.session, uri)
+            : await own.unsubscribe(ctx.session, uri),
         );
       }
       case 'completion/complete': {
@@ -122,7 +132,12 @@ export class AggregateRouter {
         const replies = await Promise.all(
           this.#running(allowed)
             .filter((u) => u.client.getServerCapabilities()?.logging)
-            .map((u) => u.relay.applyLevel()),
+            .map(async (u) => {
+              // An isolated server hears it from this session's own process, if it has one yet.
+              const own = ctx.session.isolates.get(u.name);
+              if (own) return own.relay ? own.relay.applyLevel() : { result: {} };
+              return u.relay.applyLevel();
+            }),
         );
         const failed = replies.find((r) => r.error);
         return ctx.answer(failed ?? { result: {} });

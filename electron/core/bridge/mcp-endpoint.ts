@@ -56,7 +56,12 @@ export class McpEndpoint {
 
   constructor(core: Core, options: McpEndpointOptions = {}) {
     this.#access = new ClientAccess(core);
-    this.#sessions = new SessionStore({ closed: (session) => this.#hub.sessionClosed(session) });
+    this.#sessions = new SessionStore({
+      closed: (session) => {
+        this.#hub.sessionClosed(session);
+        this.#upstreams.release(session);
+      },
+    });
     this.#hub = new RelayHub({
       sessions: this.#sessions,
       allowed: (editor, server) => this.#access.allowed(editor, server),
@@ -372,11 +377,12 @@ export class McpEndpoint {
       return this.#aggregate.dispatch(request, {
         session,
         allowed: (server) => this.#access.allowed(session.editor, server),
+        own: (upstream) => this.#upstreams.acquire(upstream.name, session),
         relay: (upstream, params) => upstream.relay.request(session, request, params, reply, signal),
         answer,
       });
     }
-    const found = await this.#upstreams.acquire(target);
+    const found = await this.#upstreams.acquire(target, session);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
     const { relay } = found.upstream;
     switch (request.method) {

@@ -49,6 +49,11 @@ export class RelayHub implements UpstreamPeer {
     return relay;
   }
 
+  /** The relay of an isolated server's own process for one session: it serves that session alone. */
+  attachIsolated(server: string, link: UpstreamLink, session: McpSession): ServerRelay {
+    return new ServerRelay(server, link, this, session);
+  }
+
   detach(relay: ServerRelay): void {
     if (this.#relays.get(relay.server) === relay) this.#relays.delete(relay.server);
   }
@@ -66,14 +71,6 @@ export class RelayHub implements UpstreamPeer {
     for (const s of this.#sessions.on(null))
       if (!s.closed && this.#allowed(s.editor, server)) sessions.push(s);
     return sessions;
-  }
-
-  /** The session of this server used most recently that `can` answer. */
-  mostRecent(server: string, can: (session: McpSession) => boolean): McpSession | undefined {
-    let best: McpSession | undefined;
-    for (const session of this.sessionsOf(server))
-      if (can(session) && (!best || session.lastSeen > best.lastSeen)) best = session;
-    return best;
   }
 
   // ─── Switchboard asks an editor ───────────────────────────────────────────────────────────────
@@ -155,12 +152,10 @@ export class RelayHub implements UpstreamPeer {
     for (const relay of this.#reached(session)) relay.rootsChanged();
   }
 
-  /** roots/list for a shared server: the union of the roots of every editor session using it. */
-  async rootsFor(server: string): Promise<Root[]> {
+  /** roots/list for a server: the union of the roots of the editor sessions it serves. */
+  async rootsOf(sessions: McpSession[]): Promise<Root[]> {
     const lists = await Promise.all(
-      this.sessionsOf(server)
-        .filter((s) => s.capabilities.roots)
-        .map((s) => this.#rootsOf(s)),
+      sessions.filter((s) => s.capabilities.roots).map((s) => this.#rootsOf(s)),
     );
     const byUri = new Map<string, Root>();
     for (const roots of lists) for (const root of roots) if (!byUri.has(root.uri)) byUri.set(root.uri, root);
@@ -192,11 +187,12 @@ export class RelayHub implements UpstreamPeer {
 
   /** The relays a session's requests go to: its server's, or every server it may reach (aggregate). */
   #reached(session: McpSession): ServerRelay[] {
+    const own = [...session.isolates.values()].flatMap((i) => (i.relay ? [i.relay] : []));
     if (session.target !== null) {
       const relay = this.#relays.get(session.target);
-      return relay ? [relay] : [];
+      return relay ? [relay, ...own] : own;
     }
-    return [...this.#relays.values()].filter((relay) => this.#allowed(session.editor, relay.server));
+    return [...this.#relays.values(), ...own].filter((relay) => this.#allowed(session.editor, relay.server));
   }
 }
 

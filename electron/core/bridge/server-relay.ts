@@ -49,11 +49,13 @@ const LEVELS: readonly LoggingLevel[] = [
  *   editor whose request reached the server last, and with none in flight to the session used most
  *   recently (logs: to every session). Servers marked `isolated` need no such rule.
  * - resource updates: to the sessions subscribed to that URI; `list_changed`: to all (the endpoint).
- * - roots/list: the union of every session's roots (RelayHub.rootsFor).
+ * - roots/list: the union of every session's roots (RelayHub.rootsOf).
  *
  * Per-session state the server keeps only once — logging level, subscriptions — is merged here: the
  * server gets the most verbose level any session asked for and each session only what it asked for;
  * a URI is subscribed while any session wants it. Both are replayed when the server reconnects.
+ * An isolated server's own process for one session has a relay of its own that serves that session
+ * alone: there nothing is shared, merged or guessed.
  */
 export class ServerRelay implements LinkReceiver {
   readonly server: string;
@@ -69,11 +71,21 @@ export class ServerRelay implements LinkReceiver {
   #level: LoggingLevel | undefined;
   readonly #subscribed = new Set<string>();
   #closed = false;
+  #replayed = false;
+  /** the one session an isolated server's own process serves; undefined for a shared server */
+  readonly #only: McpSession | undefined;
 
-  constructor(server: string, link: UpstreamLink, hub: RelayHub) {
+  constructor(server: string, link: UpstreamLink, hub: RelayHub, only?: McpSession) {
     this.server = server;
     this.link = link;
     this.#hub = hub;
+    this.#only = only;
+  }
+
+  /** Every session this connection serves. */
+  #sessions(): McpSession[] {
+    if (this.#only) return this.#only.closed ? [] : [this.#only];
+    return this.#hub.sessionsOf(this.server);
   }
 
   get closed(): boolean {
@@ -139,9 +151,11 @@ export class ServerRelay implements LinkReceiver {
 
   /** The server is initialized on this connection: it gets what the sessions asked of its predecessor. */
   replay(): void {
+    if (this.#replayed) return;
+    this.#replayed = true;
     void this.applyLevel();
     const wanted = new Set<string>();
-    for (const session of this.#hub.sessionsOf(this.server))
+    for (const session of this.#sessions())
       for (const uri of session.subscriptions.get(this.server) ?? []) wanted.add(uri);
     for (const uri of wanted) {
       this.#subscribed.add(uri);
@@ -188,11 +202,11 @@ export class ServerRelay implements LinkReceiver {
     const answer = (reply: Reply) =>
       void this.link.post({ jsonrpc: '2.0', id: request.id, ...reply } as JSONRPCMessage).catch(() => {});
     if (request.method === 'roots/list') {
-      answer({ result: { roots: await this.#hub.rootsFor(this.server) } });
+      answer({ result: { roots: await this.#hub.rootsOf(this.#sessions()) } });
       return;
     }
     const owner = this.#owner(related);
-    const session = owner?.session ?? this.#hub.mostRecent(this.server, (s) => !unsupported(s, request));
+    const session = owner?.session ?? mostRecent(this.#sessions(), (s) => !unsupported(s, request));
     if (!session) {
       answer({
         error: {
@@ -241,7 +255,7 @@ export class ServerRelay implements LinkReceiver {
       }
       case 'notifications/resources/updated': {
         const uri = params.uri;
-        for (const session of this.#hub.sessionsOf(this.server))
+        for (const session of this.#sessions())
           if (typeof uri === 'string' && session.subscriptions.get(this.server)?.has(uri))
             deliver(session, notification);
         return true;
@@ -255,7 +269,7 @@ export class ServerRelay implements LinkReceiver {
         const id = String(params.elicitationId);
         const session = this.#elicitations.get(id);
         this.#elicitations.delete(id);
-        for (const s of session ? [session] : this.#hub.sessionsOf(this.server)) deliver(s, notification);
+        for (const s of session ? [session] : this.#sessions()) deliver(s, notification);
         return true;
       }
       case 'notifications/tools/list_changed':
@@ -370,13 +384,13 @@ export class ServerRelay implements LinkReceiver {
     const targets = new Map<McpSession, PostReply | undefined>();
     const owner = this.#owner(related);
     if (owner?.session) return targets.set(owner.session, owner.reply);
-    for (const session of this.#hub.sessionsOf(this.server)) targets.set(session, undefined);
+    for (const session of this.#sessions()) targets.set(session, undefined);
     return targets;
   }
 
   #mergedLevel(): LoggingLevel | undefined {
     let merged: number | undefined;
-    for (const session of this.#hub.sessionsOf(this.server)) {
+    for (const session of this.#sessions()) {
       if (session.logLevel === undefined) continue;
       const rank = LEVELS.indexOf(session.logLevel);
       if (merged === undefined || rank < merged) merged = rank;
@@ -386,7 +400,7 @@ export class ServerRelay implements LinkReceiver {
 
   /** Does any session (but `except`) still want updates of this URI? */
   #wanted(uri: string, except?: McpSession): boolean {
-    for (const session of this.#hub.sessionsOf(this.server))
+    for (const session of this.#sessions())
       if (session !== except && session.subscriptions.get(this.server)?.has(uri)) return true;
     return false;
   }
@@ -428,6 +442,14 @@ function unsupported(
       };
   }
   return undefined;
+}
+
+/** The session used most recently that `can` answer. */
+function mostRecent(sessions: McpSession[], can: (session: McpSession) => boolean): McpSession | undefined {
+  let best: McpSession | undefined;
+  for (const session of sessions)
+    if (can(session) && (!best || session.lastSeen > best.lastSeen)) best = session;
+  return best;
 }
 
 function uris(session: McpSession, server: string): Set<string> {

@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '../../../shared/status.ts';
 import type { Core } from '../core.ts';
 import { ErrorCodes } from './json-rpc.ts';
+import type { Isolate, McpSession } from './mcp-sessions.ts';
 import type { RelayHub } from './relay-hub.ts';
 import type { ServerRelay } from './server-relay.ts';
 
@@ -22,11 +23,14 @@ export type UpstreamLookup =
 
 /** How long a request waits for a server that is starting before it is told so. */
 const STARTING_WAIT_MS = 15_000;
+/** How long a session's first request waits for an isolated server's own process (npx is slow). */
+const ISOLATE_WAIT_MS = 60_000;
 
 /** The bridge's view of the core: which servers can answer now, and why the others cannot. */
 export class Upstreams {
   readonly #core: Core;
   readonly #hub: RelayHub;
+  #isolates = 0;
 
   constructor(core: Core, hub: RelayHub) {
     this.#core = core;
@@ -45,8 +49,71 @@ export class Upstreams {
     return result;
   }
 
-  /** The server if it is running; waits a little while it is starting; else why it is not. */
-  async acquire(name: string): Promise<UpstreamLookup> {
+  /**
+   * The server if it is running; waits a little while it is starting; else why it is not. With a
+   * session, a server marked `isolated` answers from that session's own process (started on its
+   * first use, ended with the session).
+   */
+  async acquire(name: string, session?: McpSession): Promise<UpstreamLookup> {
+    const shared = await this.#acquireShared(name);
+    if (!shared.ok || !session || this.#core.entries().get(name)?.config.isolated !== true) return shared;
+    return this.#own(name, session);
+  }
+
+  /** Ends the processes a session had of isolated servers. */
+  release(session: McpSession): void {
+    const supervisor = this.#core.supervisor();
+    for (const isolate of session.isolates.values()) void supervisor?.release(isolate.runner);
+    session.isolates.clear();
+  }
+
+  async #own(name: string, session: McpSession): Promise<UpstreamLookup> {
+    let isolate = session.isolates.get(name);
+    if (!isolate) {
+      // Each new connection of the process (it restarts after a crash) brings a relay of its own.
+      const own: Pick<Isolate, 'relay'> = { relay: undefined };
+      const runner = this.#core.supervisor()?.isolate(name, {
+        tag: `${session.editor}-${++this.#isolates}`,
+        capabilities: session.capabilities,
+        ...(session.clientInfo ? { clientInfo: session.clientInfo } : {}),
+        peer: { attach: (server, link) => (own.relay = this.#hub.attachIsolated(server, link, session)) },
+      });
+      if (!runner)
+        return { ok: false, code: ErrorCodes.ServerUnavailable, ...unavailable(name, this.#status(name)) };
+      isolate = Object.assign(own, { runner });
+      session.isolates.set(name, isolate);
+    }
+    const { runner } = isolate;
+    if (runner.state !== 'running') {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          runner.off('status', onStatus);
+          resolve();
+        };
+        const onStatus = () => {
+          if (runner.state !== 'starting') done();
+        };
+        const timer = setTimeout(done, ISOLATE_WAIT_MS);
+        runner.on('status', onStatus);
+      });
+    }
+    const client = runner.client;
+    const relay = isolate.relay;
+    if (runner.state === 'running' && client && relay && relay.link === runner.link) {
+      relay.replay(); // a restarted process gets the session's log level and subscriptions again
+      return { ok: true, upstream: { name, client, relay, tools: runner.tools } };
+    }
+    const why = runner.status.lastError ? `: ${runner.status.lastError}` : '';
+    return {
+      ok: false,
+      code: ErrorCodes.ServerUnavailable,
+      state: runner.state,
+      message: `MCP server "${name}" runs one process per editor session (isolated), and this session's did not start${why}; see its log in Switchboard`,
+    };
+  }
+
+  async #acquireShared(name: string): Promise<UpstreamLookup> {
     const ready = this.#ready(name);
     if (ready) return { ok: true, upstream: ready };
     let status = this.#status(name);

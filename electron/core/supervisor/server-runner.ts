@@ -45,6 +45,11 @@ export interface ServerRunnerOptions {
   capabilities?: ClientCapabilities;
   /** the bridge, which takes each connection's messages for editors (none: the SDK client sees all) */
   peer?: () => UpstreamPeer | undefined;
+  /**
+   * Set for a server's extra process that serves one editor session alone (`isolated` servers): it
+   * names the process in the shared log and in its pid file.
+   */
+  instance?: string;
 }
 
 /**
@@ -123,6 +128,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly #startGate: StartGate | undefined;
   readonly #capabilities: ClientCapabilities;
   readonly #peer: (() => UpstreamPeer | undefined) | undefined;
+  readonly #instance: string | undefined;
   #desired: DesiredServer;
 
   #state: ServerState = 'stopped';
@@ -158,6 +164,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#startGate = options.startGate;
     this.#capabilities = options.capabilities ?? RELAYED_CLIENT_CAPABILITIES;
     this.#peer = options.peer;
+    this.#instance = options.instance;
   }
 
   get status(): SupervisedStatus {
@@ -217,7 +224,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#wanted = true;
     this.#backoff.reset();
     this.#lastError = null;
-    if (this.#attempt !== null && !this.#attempt.ended) this.#log.lifecycle('restarting');
+    if (this.#attempt !== null && !this.#attempt.ended) this.#note('restarting');
     this.#launch();
     await this.#settle();
   }
@@ -231,14 +238,14 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#client = null;
     this.#link = null;
     if (attempt !== null && !attempt.ended) {
-      this.#log.lifecycle('stopping');
+      this.#note('stopping');
       this.#endAttempt(attempt);
     }
     await this.#settle();
     if (this.#attempt === null && this.#state !== 'stopped') {
       this.#tools = [];
       this.#set({ state: 'stopped', pid: null, since: null, nextRetryAt: null, toolCount: null });
-      this.#log.lifecycle('stopped');
+      this.#note('stopped');
     }
   }
 
@@ -254,7 +261,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (!changed) return;
     this.#emitStatus();
     if (!this.#wanted) return;
-    this.#log.lifecycle('config changed; restarting');
+    this.#note('config changed; restarting');
     await this.restart();
   }
 
@@ -324,7 +331,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
         {
           clock: this.#clock,
           timings: this.#timings,
-          onStopStep: (step) => this.#log.lifecycle(`stop: ${step}`, 'warn'),
+          onStopStep: (step) => this.#note(`stop: ${step}`, 'warn'),
         },
       );
     } catch (err) {
@@ -336,7 +343,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       return;
     }
     attempt.proc = proc;
-    this.#log.lifecycle(`spawned pid ${proc.pid}: ${commandLine}`);
+    this.#note(`spawned pid ${proc.pid}: ${commandLine}`);
     if (attempt.ended) {
       // Stopped or replaced while spawning: its teardown already ran, so stop this process here.
       this.#track(proc.stop());
@@ -373,7 +380,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       };
     };
     if (plan.protocol !== 'sse') {
-      this.#log.lifecycle(`connecting to ${where}`);
+      this.#note(`connecting to ${where}`);
       const tagKey = newTagKey();
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit,
@@ -384,11 +391,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       );
       if (connected !== 'fallback' || !this.#isCurrent(attempt)) return;
       const answer = answers.last();
-      this.#log.lifecycle(
+      this.#note(
         `no Streamable HTTP at ${where} (it answered ${answer?.status ?? '?'} to POST); trying the older HTTP+SSE transport`,
       );
     } else {
-      this.#log.lifecycle(`connecting to ${where} (HTTP+SSE)`);
+      this.#note(`connecting to ${where} (HTTP+SSE)`);
     }
     const sse = new SSEClientTransport(url, { requestInit, fetch: answers.fetch });
     await this.#connect(attempt, new UpstreamLink(sse), failure);
@@ -406,7 +413,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     // Before initialize: a server may ask its client (roots/list) as soon as it is initialized.
     link.receiver = this.#peer?.()?.attach(this.name, link);
     client.onerror = (err) => {
-      if (this.#isCurrent(attempt)) this.#log.lifecycle(`protocol: ${firstLine(describeError(err))}`, 'warn');
+      if (this.#isCurrent(attempt)) this.#note(`protocol: ${firstLine(describeError(err))}`, 'warn');
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
       if (this.#isCurrent(attempt) && this.#state === 'running') void this.#refreshTools(attempt, client);
@@ -424,7 +431,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     } catch (err) {
       if (!this.#isCurrent(attempt)) return;
       if (err instanceof McpError && err.data instanceof InitializeTimeout) {
-        this.#log.lifecycle(`initialize timed out: no answer within ${formatDuration(timeoutMs)}`, 'error');
+        this.#note(`initialize timed out: no answer within ${formatDuration(timeoutMs)}`, 'error');
         this.#toError(attempt, `initialize did not answer within ${formatDuration(timeoutMs)}`);
         return;
       }
@@ -457,7 +464,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     attempt.releaseStart();
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });
-    this.#log.lifecycle(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
+    this.#note(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
     attempt.cancels.add(
       this.#clock.setTimeout(() => this.#backoff.recordStable(), this.#timings.stableResetMs),
     );
@@ -517,7 +524,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
         seen.add(cursor);
       }
     } catch (err) {
-      if (this.#isCurrent(attempt)) this.#log.lifecycle(`tools/list failed: ${describeError(err)}`, 'warn');
+      if (this.#isCurrent(attempt)) this.#note(`tools/list failed: ${describeError(err)}`, 'warn');
       return;
     }
     if (!this.#isCurrent(attempt) || seq !== attempt.toolsSeq || this.#state !== 'running') return;
@@ -555,7 +562,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       attempt.pingMisses = 0;
     } else {
       attempt.pingMisses += 1;
-      this.#log.lifecycle(`health: ping missed (${attempt.pingMisses}/${max})`, 'warn');
+      this.#note(`health: ping missed (${attempt.pingMisses}/${max})`, 'warn');
       if (attempt.pingMisses >= max) {
         this.#fail(attempt, `stopped answering ping (${max} missed in a row); restarting`);
         return;
@@ -569,7 +576,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     try {
       const startToken = await processStartToken(proc.pid);
       await writePidFile(this.#runDir, {
-        name: this.name,
+        name: this.#pidName,
         pid: proc.pid,
         pgid: proc.pgid,
         command,
@@ -577,7 +584,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
         startToken,
       });
     } catch (err) {
-      this.#log.lifecycle(`could not write pid file: ${describeError(err)}`, 'warn');
+      this.#note(`could not write pid file: ${describeError(err)}`, 'warn');
     }
   }
 
@@ -586,7 +593,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   #onExit(attempt: Attempt, info: ExitInfo): void {
     const how = info.signal !== null ? `exited on signal ${info.signal}` : `exited with code ${info.code}`;
     const unexpected = this.#isCurrent(attempt) && !attempt.ended;
-    this.#log.lifecycle(how, unexpected ? 'warn' : 'info');
+    this.#note(how, unexpected ? 'warn' : 'info');
     if (!unexpected) return;
     const during = this.#state === 'starting' ? ' before initialize answered' : '';
     const last = attempt.stderr?.lastLine;
@@ -602,7 +609,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const decision = this.#backoff.recordFailure(now);
     if (decision.kind === 'crash-loop') {
       this.#set({ state: 'crash-loop', pid: null, since: null, nextRetryAt: null, toolCount: null });
-      this.#log.lifecycle(
+      this.#note(
         `crash-loop: ${decision.failuresInWindow} failures in ${formatDuration(this.#timings.crashLoopWindowMs)}; ` +
           `not restarting until you restart it or change its config`,
         'error',
@@ -611,10 +618,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     }
     const at = now + decision.delayMs;
     this.#set({ state: 'backoff', pid: null, since: null, nextRetryAt: at, toolCount: null });
-    this.#log.lifecycle(
-      `backoff: next start at ${new Date(at).toISOString()} (attempt ${decision.attempt})`,
-      'warn',
-    );
+    this.#note(`backoff: next start at ${new Date(at).toISOString()} (attempt ${decision.attempt})`, 'warn');
     this.#cancelRetry = this.#clock.setTimeout(() => {
       this.#cancelRetry = null;
       if (this.#attempt === attempt && this.#wanted) this.#launch();
@@ -627,7 +631,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#endAttempt(attempt);
     this.#lastError = this.#log.redact(message);
     this.#set({ state: 'error', pid: null, since: null, nextRetryAt: null, toolCount: null });
-    this.#log.lifecycle(`error: ${message}`, 'error');
+    this.#note(`error: ${message}`, 'error');
   }
 
   /** Marks the attempt over and tears it down in the background; #idle settles when it is gone. */
@@ -671,11 +675,20 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     await stopped;
     await attempt.pidWrite;
     if (this.#runDir !== null && !(proc.pgid !== null && (await isGroupAlive(proc.pgid)))) {
-      await removePidFile(this.#runDir, this.name, proc.pid).catch(() => {});
+      await removePidFile(this.#runDir, this.#pidName, proc.pid).catch(() => {});
     }
   }
 
   // ─── helpers ────────────────────────────────────────────────────────────────────────────────
+
+  #note(text: string, level?: 'info' | 'warn' | 'error'): void {
+    this.#log.lifecycle(this.#instance === undefined ? text : `[${this.#instance}] ${text}`, level);
+  }
+
+  /** run/<name>.pid, or run/<name>~<instance>.pid for a session's own process ("~" is in no server name). */
+  get #pidName(): string {
+    return this.#instance === undefined ? this.name : `${this.name}~${this.#instance}`;
+  }
 
   #isCurrent(attempt: Attempt): boolean {
     return this.#attempt === attempt && !attempt.ended;

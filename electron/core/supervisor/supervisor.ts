@@ -11,6 +11,7 @@ import { reapOrphans, type ReapedOrphan } from './pid-files.ts';
 import { ServerRunner, type ClientInfo } from './server-runner.ts';
 import { StartGate } from './start-gate.ts';
 import type { UpstreamPeer } from './upstream-link.ts';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
   DEFAULT_TIMINGS,
   type DesiredServer,
@@ -64,6 +65,8 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   readonly #startGate: StartGate;
   readonly #peer: (() => UpstreamPeer | undefined) | undefined;
   readonly #runners = new Map<string, ServerRunner>();
+  /** each server's extra processes that serve one editor session alone (`isolated` servers) */
+  readonly #instances = new Map<string, Set<ServerRunner>>();
   readonly #logs = new Map<string, ServerLog>();
   #reaping: Promise<ReapedOrphan[]> | null = null;
   #queue: Promise<void> = Promise.resolve();
@@ -128,11 +131,14 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     for (const [name, runner] of this.#runners) {
       if (wanted.has(name)) continue;
       this.#runners.delete(name);
+      for (const instance of this.#instances.get(name) ?? []) work.push(instance.dispose());
+      this.#instances.delete(name);
       work.push(runner.dispose().then(() => this.emit('removed', name)));
     }
     for (const server of wanted.values()) {
       const runner = this.#runners.get(server.name);
       if (runner) {
+        for (const instance of this.#instances.get(server.name) ?? []) work.push(instance.update(server));
         work.push(runner.update(server));
       } else {
         this.#add(server).start();
@@ -154,6 +160,46 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   /** Restarts a server now; resolves once the old process group is gone. */
   async restart(name: string): Promise<void> {
     await this.#runner(name).restart();
+  }
+
+  /**
+   * Starts a process of an approved server for one editor session alone (servers marked `isolated`):
+   * the same launch, initialized with that editor's own capabilities and identity, logging into the
+   * server's log under `tag`. Undefined when the server is not supervised (not approved, disabled).
+   * It restarts on a crash like any server, and follows config changes; release() ends it.
+   */
+  isolate(
+    name: string,
+    options: { tag: string; capabilities: ClientCapabilities; clientInfo?: ClientInfo; peer: UpstreamPeer },
+  ): ServerRunner | undefined {
+    const base = this.#runners.get(name);
+    if (!base || this.#shutdown !== null) return undefined;
+    const runner = new ServerRunner({
+      desired: base.desired,
+      clock: this.#clock,
+      timings: this.#timings,
+      random: this.#random,
+      log: this.#logFor(name),
+      runDir: this.#runDir,
+      startGate: this.#startGate,
+      capabilities: options.capabilities,
+      peer: () => options.peer,
+      instance: options.tag,
+      ...((options.clientInfo ?? this.#clientInfo)
+        ? { clientInfo: options.clientInfo ?? this.#clientInfo }
+        : {}),
+    });
+    let set = this.#instances.get(name);
+    if (!set) this.#instances.set(name, (set = new Set()));
+    set.add(runner);
+    runner.start();
+    return runner;
+  }
+
+  /** Ends a session's own process; resolves once it is gone. */
+  async release(runner: ServerRunner): Promise<void> {
+    this.#instances.get(runner.name)?.delete(runner);
+    await runner.dispose();
   }
 
   status(): SupervisedStatus[] {
@@ -179,8 +225,12 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   shutdown(): Promise<void> {
     this.#shutdown ??= (async () => {
       await this.#queue;
-      const runners = [...this.#runners.values()];
+      const runners = [
+        ...this.#runners.values(),
+        ...[...this.#instances.values()].flatMap((set) => [...set]),
+      ];
       this.#runners.clear();
+      this.#instances.clear();
       await Promise.all(runners.map((r) => r.dispose().catch((err: unknown) => this.#internalError(err))));
       await Promise.all([...this.#logs.values()].map((log) => log.close().catch(() => {})));
     })();

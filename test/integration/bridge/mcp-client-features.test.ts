@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { textOf } from '../../helpers/bridge.ts';
-import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // What a server asks its client, and what it tells one client only, through the bridge: two editor
@@ -51,6 +51,7 @@ beforeAll(async () => {
       probe: fixtureServer('probe-server.mjs'),
       web: { url: `http://127.0.0.1:${port}/mcp` },
       zedonly: { ...fixtureServer('probe-server.mjs', 'zedonly'), editors: ['zed'] },
+      solo: { ...fixtureServer('probe-server.mjs', 'solo'), isolated: true },
     },
   });
   headless = await startHeadless({
@@ -61,13 +62,13 @@ beforeAll(async () => {
     editorSync: false,
   });
   base = `http://127.0.0.1:${headless.port}`;
-  for (const name of ['probe', 'web', 'zedonly']) headless.core.approve(name);
+  for (const name of ['probe', 'web', 'zedonly', 'solo']) headless.core.approve(name);
   await waitFor(
     () =>
-      headless.core.status().servers.length === 3 &&
+      headless.core.status().servers.length === 4 &&
       headless.core.status().servers.every((s) => s.state === 'running' && s.toolCount),
     45_000,
-    'probe, web and zedonly running',
+    'probe, web, zedonly and solo running',
   );
 });
 
@@ -262,6 +263,43 @@ describe.each([
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/does not support elicitation/);
     expect(able.elicitations).toEqual([]);
+  });
+});
+
+describe('a server marked "isolated"', () => {
+  it('runs one process per editor session, told that editor’s own capabilities and roots', async () => {
+    const a = await editor('/mcp/solo', 'iso-a', { roots: [{ uri: 'file:///work/iso-a', name: 'a' }] });
+    const b = await editor('/mcp/solo', 'iso-b', {
+      capabilities: { sampling: {} },
+      roots: [{ uri: 'file:///work/iso-b', name: 'b' }],
+    });
+    const shared = headless.core.status().servers.find((s) => s.name === 'solo')?.pid;
+    const whoA = JSON.parse(await call(a, 'whoami')) as { pid: number; client: string; capabilities: object };
+    const whoB = JSON.parse(await call(b, 'whoami')) as { pid: number; client: string; capabilities: object };
+    expect(new Set([whoA.pid, whoB.pid, shared]).size).toBe(3);
+    expect(whoA).toMatchObject({
+      client: 'iso-a',
+      capabilities: { elicitation: {}, sampling: {}, roots: { listChanged: true } },
+    });
+    expect(whoB).toMatchObject({ client: 'iso-b', capabilities: { sampling: {} } });
+    expect(whoB.capabilities).not.toHaveProperty('elicitation');
+    expect(JSON.parse(await call(a, 'roots'))).toEqual([{ uri: 'file:///work/iso-a', name: 'a' }]);
+    // Its state is its own: a subscription of one session is not the other's.
+    await a.client.subscribeResource({ uri: 'probe://solo/own' });
+    expect(JSON.parse(await call(a, 'subscriptions'))).toEqual(['probe://solo/own']);
+    expect(JSON.parse(await call(b, 'subscriptions'))).toEqual([]);
+    // The session ends: so does its process.
+    await leave(a);
+    await waitFor(() => !isAlive(whoA.pid), 10_000, "a's own process to stop");
+    expect(isAlive(whoB.pid)).toBe(true);
+  });
+
+  it('gives an aggregate session its own process too', async () => {
+    const e = await editor('/mcp', 'iso-aggregate');
+    const shared = headless.core.status().servers.find((s) => s.name === 'solo')?.pid;
+    const who = JSON.parse(await call(e, 'solo__whoami')) as { pid: number; client: string };
+    expect(who.client).toBe('iso-aggregate');
+    expect(who.pid).not.toBe(shared);
   });
 });
 
