@@ -41,6 +41,7 @@ export class BridgeServer {
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #port: number;
+  readonly #stopTokenWatch: () => void;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -56,6 +57,11 @@ export class BridgeServer {
           port: () => this.#port,
         })
       : undefined;
+    // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
+    this.#stopTokenWatch = options.tokens.onInvalidated((names) => {
+      for (const name of names) this.#mcp.closeEditor(name);
+      this.#api.closeUnauthorized();
+    });
   }
 
   /** Gives the UI's routes the running editor sync, and tells subscribers when editors change. */
@@ -101,6 +107,7 @@ export class BridgeServer {
   }
 
   async close(): Promise<void> {
+    this.#stopTokenWatch();
     this.#api.close();
     this.#mcp.close();
     const server = this.#server;
@@ -125,7 +132,7 @@ export class BridgeServer {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
-        return await this.#api.handle(req, res, url);
+        return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }
       if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
         const editor = this.#options.tokens.verifyEditor(req.headers.authorization);

@@ -98,6 +98,11 @@ export class McpEndpoint {
     this.#sessions.closeAll();
   }
 
+  /** The editor's token no longer works (revoked, deleted, replaced): end what it opened. */
+  closeEditor(editor: string): void {
+    this.#sessions.closeEditor(editor);
+  }
+
   /** Handles /mcp and /mcp/<server> for an authenticated editor. */
   async handle(req: IncomingMessage, res: ServerResponse, path: string, editor: string): Promise<void> {
     const target = path === '/mcp' || path === '/mcp/' ? null : decodeSegment(path.slice('/mcp/'.length));

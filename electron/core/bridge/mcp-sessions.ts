@@ -99,6 +99,17 @@ export class SessionStore {
     return true;
   }
 
+  /** Ends every session of an editor whose token stopped working: its streams close, its requests stop. */
+  closeEditor(editor: string): void {
+    for (const s of [...this.#sessions.values()]) if (s.editor === editor) this.delete(s.id);
+    for (const [key, s] of [...this.#implicit]) {
+      if (s.editor !== editor) continue;
+      this.#implicit.delete(key);
+      s.inflight.abortAll('the token was revoked');
+      for (const stream of s.streams) stream.end();
+    }
+  }
+
   /** Every session (explicit or implicit) of an endpoint, for fanning out notifications. */
   *on(target: string | null): Iterable<McpSession> {
     for (const s of this.#sessions.values()) if (s.target === target) yield s;

@@ -1,4 +1,7 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../electron/core/bridge/http-util.ts';
@@ -69,6 +72,41 @@ async function statusStillAnswers(): Promise<void> {
   expect(res.status).toBe(200);
   const report = StatusReportSchema.parse(JSON.parse(res.text));
   expect(report.servers.find((s) => s.name === 'everything')?.state).toBe('running');
+}
+
+/** An event stream (GET), kept open: what arrives on it, and whether the bridge ended it. */
+function openStream(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; data: () => string; ended: () => boolean; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        agent: false,
+        headers: { host: `127.0.0.1:${port}`, accept: 'text/event-stream', ...headers },
+      },
+      (res) => {
+        let data = '';
+        let ended = false;
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (data += d));
+        res.on('end', () => (ended = true));
+        res.on('close', () => (ended = true));
+        res.on('error', () => (ended = true));
+        resolve({
+          status: res.statusCode ?? 0,
+          data: () => data,
+          ended: () => ended,
+          close: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** Whether a TCP connection to host:port is accepted. */
@@ -151,6 +189,75 @@ describe('bridge security (real headless Switchboard)', () => {
         body: INITIALIZE,
       }),
     );
+  });
+
+  it("ends a revoked or deleted editor token's open /mcp streams at once", async () => {
+    const revoked = headless.tokens.create('revoked-editor').token;
+    const byHand = headless.tokens.create('deleted-editor').token;
+    const initialized = await call(port, 'POST', '/mcp/everything', {
+      headers: { ...MCP_HEADERS, ...bearer(revoked) },
+      body: INITIALIZE,
+    });
+    const sessionId = String(initialized.headers['mcp-session-id']);
+    const streams = [
+      // a session's stream, and a sessionless client's (the editor's implicit session), on both endpoints
+      await openStream('/mcp/everything', { ...bearer(revoked), 'mcp-session-id': sessionId }),
+      await openStream('/mcp', bearer(revoked)),
+      await openStream('/mcp/everything', bearer(byHand)),
+    ];
+    const kept = await openStream('/mcp/everything', bearer(editor));
+    for (const stream of [...streams, kept]) expect(stream.status).toBe(200);
+
+    const revoke = await call(port, 'DELETE', '/api/tokens/revoked-editor', { headers: bearer(control) });
+    expect(revoke.status).toBe(200);
+    await waitFor(() => streams[0]?.ended() && streams[1]?.ended(), 5_000, 'the revoked token streams end');
+    // A token file deleted by hand: the running bridge watches tokens/editors/.
+    rmSync(join(t.home.tokens, 'editors', 'deleted-editor'));
+    await waitFor(() => streams[2]?.ended(), 5_000, "the deleted token's stream ends");
+    // Another editor's stream stays open.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(kept.ended()).toBe(false);
+    kept.close();
+  });
+
+  it('ends /api/events streams opened with a control token that was replaced', async () => {
+    const events = await openStream('/api/events', bearer(control));
+    expect(events.status).toBe(200);
+    await waitFor(() => events.data().includes('"type":"config"'), 5_000, 'the first event');
+    // The control token replaced by hand (e.g. because it leaked): the old one stops working at once.
+    const replaced = 'r'.repeat(43);
+    writeFileSync(join(t.home.tokens, 'control'), replaced + '\n', { mode: 0o600 });
+    await waitFor(() => events.ended(), 5_000, 'the event stream ends');
+    expectUnauthorized(await call(port, 'GET', '/api/status', { headers: bearer(control) }));
+    control = replaced;
+    await statusStillAnswers();
+  });
+
+  it('answers bad percent-encoding in an /api path with 400 saying so, never a 500 or a stack trace', async () => {
+    const errorsBefore = consoleError.mock.calls.length;
+    for (const [method, path] of [
+      ['GET', '/api/servers/%ZZ/config'],
+      ['GET', '/api/servers/%ZZ/tools'],
+      ['DELETE', '/api/servers/%ZZ'],
+      ['POST', '/api/servers/%ZZ/enabled'],
+      ['POST', '/api/servers/%E0%A4%A/approve'],
+      ['GET', '/api/servers/%ZZ/logs'],
+      ['PUT', '/api/secrets/%ZZ'],
+      ['DELETE', '/api/secrets/%ZZ'],
+      ['POST', '/api/editors/%ZZ/restore'],
+      ['DELETE', '/api/tokens/%ZZ'],
+    ] as const) {
+      const res = await call(port, method, path, {
+        headers: { ...bearer(control), 'content-type': 'application/json' },
+        ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+      });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(JSON.parse(res.text), `${method} ${path}`).toEqual({
+        error: expect.stringContaining('malformed percent-encoding in the URL path') as string,
+      });
+      expect(res.text).not.toMatch(/URIError|\bat .*:\d+:\d+/);
+    }
+    expect(consoleError.mock.calls.slice(errorsBefore)).toEqual([]);
   });
 
   it('answers a foreign Host with 403, even with a valid token', async () => {
