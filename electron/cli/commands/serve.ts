@@ -37,6 +37,8 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   ctx.output.out(
     `${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`,
   );
+  if (headless.relaySocket.problem)
+    ctx.output.err(`Claude Desktop's relay cannot reach Switchboard: ${headless.relaySocket.problem}`);
   if (report.configError) ctx.output.err(`servers.json has errors:\n${report.configError}`);
   for (const s of report.servers.filter((s) => s.state === 'pending-approval')) {
     ctx.output.out(`Waiting for approval: ${s.name} (run: switchboard approve ${s.name})`);

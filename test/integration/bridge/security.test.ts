@@ -1,5 +1,6 @@
-import { rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
@@ -9,8 +10,9 @@ import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
-import { everythingServer, waitFor } from '../../helpers/servers.ts';
+import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One real headless Switchboard (core + bridge on port 0, temp home) with server-everything approved
@@ -136,6 +138,32 @@ describe('bridge security (real headless Switchboard)', () => {
     const probes = [...(process.platform === 'linux' ? ['127.0.0.2'] : []), '::1', ...others];
     for (const host of probes) expect(await accepts(host), `connection via ${host}`).not.toBe(true);
   });
+
+  it.runIf(process.platform !== 'win32')(
+    "serves the relay's socket to this user only (0600 in a 0700 folder), with a token, never to a page",
+    async () => {
+      const socketPath = join(t.home.run, 'bridge.sock');
+      expect(statSync(socketPath).mode & 0o777).toBe(0o600);
+      expect(statSync(t.home.run).mode & 0o777).toBe(0o700);
+      const viaSocket = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            { socketPath, path: '/mcp/everything', method: 'POST', headers: { ...MCP_HEADERS, ...headers } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(INITIALIZE);
+        });
+      // No browser reaches a Unix socket, so the Host is not checked there; the token still is.
+      expect(await viaSocket({ host: 'localhost', ...bearer(editor) })).toBe(200);
+      expect(await viaSocket({ host: 'localhost' })).toBe(401);
+      expect(await viaSocket({ host: 'localhost', ...bearer(control) })).toBe(401);
+      expect(await viaSocket({ host: 'localhost', origin: 'http://evil.com', ...bearer(editor) })).toBe(403);
+    },
+  );
 
   it('answers /api without a token with 401 and nothing else', async () => {
     expectUnauthorized(await call(port, 'GET', '/api/status'));
@@ -466,6 +494,67 @@ describe('bridge security (real headless Switchboard)', () => {
     const unexpected = consoleError.mock.calls.filter((args) => String(args[0]).includes('unexpected'));
     expect(unexpected.map((args) => args.map(String).join(' '))).toEqual([]);
   }, 90_000);
+});
+
+describe('switchboard serve on a port another process holds (port squatting)', () => {
+  /** Runs `serve --port <port>` in a fresh home; it must refuse at once, in one line, starting nothing. */
+  async function serveRefused(port: number): Promise<string> {
+    const home = tempHome();
+    try {
+      const result = await runCli(['serve', '--port', String(port)], home.env);
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+      expect(existsSync(home.home.run + '/serve.json')).toBe(false);
+      expect(existsSync(home.home.run + '/bridge.sock')).toBe(false);
+      return result.stderr.trim();
+    } finally {
+      home.cleanup();
+    }
+  }
+
+  it("says it is another of this user's processes, which one, and what to do", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const address = holder.address();
+    const held = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const line = await serveRefused(held);
+      expect(line).toContain(`port ${held} on 127.0.0.1 is already in use by another of your processes (`);
+      expect(line).toContain(`pid ${process.pid}: `);
+      expect(line).toContain('probably an older Switchboard or another app');
+      expect(line).toContain('(switchboard serve --port N)');
+    } finally {
+      holder.close();
+    }
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "refuses, saying why in one line, when another user's process holds the port",
+    async () => {
+      // Root can be another user: uid 65534 (nobody) listens where Switchboard wants to.
+      const squatter = spawn(
+        NODE,
+        [
+          '-e',
+          `const s = require('node:net').createServer().listen(0, '127.0.0.1', () => console.log(s.address().port))`,
+        ],
+        { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        let out = '';
+        squatter.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        const held = Number(await waitFor(() => /^\d+\n/.exec(out)?.[0], 10_000, 'the squatter listening'));
+        const line = await serveRefused(held);
+        expect(line).toContain(
+          `port ${held} on 127.0.0.1 is held by another user's process (user nobody, uid 65534, pid ${squatter.pid}: `,
+        );
+        expect(line).toContain('which would receive the tokens editors send to it');
+        expect(line).toContain('(switchboard serve --port N)');
+      } finally {
+        squatter.kill('SIGKILL');
+      }
+    },
+  );
 });
 
 // ─── fuzz input ───────────────────────────────────────────────────────────────────────────────────
