@@ -4,9 +4,9 @@
 //
 //   node bench/relay-startup.ts [--runs N] [--real] [--quick]
 //
-// Default: the relay talks to a minimal local HTTP stub that answers `initialize` the way the bridge's
-// /mcp/<server> does, so the figure is the relay's own cost (process start, config and token read,
-// one HTTP round trip). --real: through a running bridge (startHeadless in this process) to
+// Default: the relay talks to a minimal local HTTP stub on the bridge's socket (run/bridge.sock) that
+// answers `initialize` the way the bridge's /mcp/<server> does, so the figure is the relay's own cost
+// (process start, socket check and token read, one HTTP round trip). --real: through a running bridge (startHeadless in this process) to
 // server-everything over /mcp/everything, i.e. end to end.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -56,7 +56,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sb-relay-bench-'));
 onCleanup(() => rmSync(dir, { recursive: true, force: true }));
 const env = { ...process.env, SWITCHBOARD_HOME: join(dir, 'switchboard'), HOME: join(dir, 'user') };
 const home = resolveHome(env);
-mkdirSync(home.run, { recursive: true });
+mkdirSync(home.run, { recursive: true, mode: 0o700 });
 
 /** A stand-in for the bridge's /mcp/<server>: checks the token, answers initialize, 202s notifications. */
 async function startStub(token: string): Promise<Server> {
@@ -80,7 +80,7 @@ async function startStub(token: string): Promise<Server> {
       res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'stub-session' }).end(reply);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(join(home.run, 'bridge.sock'), resolve));
   return server;
 }
 
@@ -147,12 +147,6 @@ if (values.real) {
   const token = 'bench-token-'.padEnd(43, 'x');
   writeFileSync(join(home.tokens, 'editors', EDITOR), token + '\n', { mode: 0o600 });
   const stub = await startStub(token);
-  const address = stub.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  writeFileSync(
-    join(home.run, 'serve.json'),
-    JSON.stringify({ pid: process.pid, port, startedAt: Date.now() }),
-  );
   stop = () => new Promise((resolve) => stub.close(() => resolve()));
   notes.push(
     'STUB MODE: the relay talks to a minimal local HTTP stub, not the bridge — the figure is the relay’s own cost; ' +

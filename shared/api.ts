@@ -50,6 +50,8 @@ export const InstanceInfoSchema = z.object({
   pid: z.number().int(),
   port: z.number().int(),
   startedAt: z.number(),
+  /** where the stdio relay connects: run/bridge.sock, or a named pipe on Windows */
+  socket: z.string().optional(),
 });
 export type InstanceInfo = z.infer<typeof InstanceInfoSchema>;
 

@@ -4,6 +4,8 @@ import type { Clock } from '../core/clock.ts';
 import { Core } from '../core/core.ts';
 import { writeFileAtomic } from '../core/fs/atomic-write.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
+import { socketPathFor } from '../core/bridge/local-endpoint.ts';
+import { newPipeName } from '../core/bridge/local-listener.ts';
 import { TokenStore } from '../core/bridge/tokens.ts';
 import type { HomePaths } from '../core/home.ts';
 import type { Keychain } from '../core/secrets/keychain.ts';
@@ -37,6 +39,11 @@ export interface Headless {
   port: number;
   /** keeps editors' settings files in step with the approved, enabled servers (undefined when off) */
   editors: EditorSyncService | undefined;
+  /**
+   * Where the stdio relay reaches the bridge (run/bridge.sock, or a named pipe on Windows), or why
+   * there is no such place (a home path too long for a socket): then the relay cannot connect.
+   */
+  relaySocket: { path: string; problem?: string };
   stop(): Promise<void>;
 }
 
@@ -60,14 +67,22 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     ...(options.timings ? { timings: options.timings } : {}),
   });
   const port = options.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
+  const relaySocket = process.platform === 'win32' ? { path: newPipeName() } : socketPathFor(home.run);
   const bridge = new BridgeServer({
     core,
     port,
     tokens,
     keychain: options.keychain,
     requestTimeoutMs: options.requestTimeoutMs,
+    localSocket: relaySocket.problem ? undefined : relaySocket.path,
   });
-  const boundPort = await bridge.listen();
+  let boundPort: number;
+  try {
+    boundPort = await bridge.listen();
+  } catch (err) {
+    tokens.close();
+    throw err;
+  }
   try {
     await core.start();
   } catch (err) {
@@ -77,7 +92,12 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   }
   writeFileAtomic(
     instanceFile(home),
-    JSON.stringify({ pid: process.pid, port: boundPort, startedAt: Date.now() }) + '\n',
+    JSON.stringify({
+      pid: process.pid,
+      port: boundPort,
+      startedAt: Date.now(),
+      ...(relaySocket.problem ? {} : { socket: relaySocket.path }),
+    }) + '\n',
   );
 
   const sync = options.editorSync ?? true;
@@ -105,5 +125,5 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       tokens.close();
       rmSync(instanceFile(home), { force: true });
     })());
-  return { core, bridge, tokens, port: boundPort, editors, stop };
+  return { core, bridge, tokens, port: boundPort, editors, relaySocket, stop };
 }

@@ -1,8 +1,8 @@
 // A minimal HTTP/1.1 client over node:net, for the stdio relay only. Why not node:http or fetch: loading
 // node:http costs ~30 ms and fetch (undici) ~35 ms at process start on the 2-core CI machine, against a
 // relay budget of 150 ms from spawn to first answer; node:net costs ~3 ms. It talks to one server
-// (the bridge on 127.0.0.1) and understands what that server sends: Content-Length, chunked and
-// read-until-close bodies, keep-alive. Not a general-purpose client.
+// (the bridge, on its local socket or named pipe) and understands what that server sends:
+// Content-Length, chunked and read-until-close bodies, keep-alive. Not a general-purpose client.
 import { connect, type Socket } from 'node:net';
 
 export interface Http1Response {
@@ -31,24 +31,23 @@ class NoResponseError extends Error {
 const MAX_IDLE_MS = 30_000;
 
 export class Http1Client {
-  readonly #host: string;
-  #port: number;
+  #path: string;
   #idle: { socket: Socket; since: number }[] = [];
   /** how to take an idle socket off the pool when its server closes it */
   readonly #dropIdle = new WeakMap<Socket, () => void>();
 
-  constructor(host: string, port: number) {
-    this.#host = host;
-    this.#port = port;
+  /** `path`: a Unix domain socket or a Windows named pipe */
+  constructor(path: string) {
+    this.#path = path;
   }
 
-  get port(): number {
-    return this.#port;
+  get path(): string {
+    return this.#path;
   }
 
-  set port(port: number) {
-    if (port === this.#port) return;
-    this.#port = port;
+  set path(path: string) {
+    if (path === this.#path) return;
+    this.#path = path;
     this.close();
   }
 
@@ -60,7 +59,7 @@ export class Http1Client {
     options: { keepAlive?: boolean } = {},
   ): Promise<Http1Response> {
     const keepAlive = options.keepAlive ?? true;
-    let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.#host}:${this.#port}\r\n`;
+    let head = `${method} ${path} HTTP/1.1\r\nhost: localhost\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
     if (body) head += `content-length: ${body.length}\r\n`;
     if (!keepAlive) head += 'connection: close\r\n';
@@ -84,7 +83,7 @@ export class Http1Client {
   }
 
   #connect(): Socket {
-    const socket = connect({ host: this.#host, port: this.#port, noDelay: true });
+    const socket = connect({ path: this.#path });
     socket.on('error', () => undefined); // reported through the exchange
     return socket;
   }

@@ -5,8 +5,9 @@
 //   <node> <abs>/electron/relay/main.ts --server NAME [--editor claude-desktop]
 //
 // The editor's token is read from the Switchboard home at start (tokens/editors/<editor>; the home is
-// $SWITCHBOARD_HOME or the OS default), the port from run/serve.json, else state.json, else the default:
-// nothing secret is ever on the command line or in the editor's config file.
+// $SWITCHBOARD_HOME or the OS default): nothing secret is ever on the command line or in the editor's
+// config file. It reaches the bridge only over Switchboard's owner-only socket in the home (run/
+// bridge.sock; a named pipe on Windows), never over the TCP port (core/bridge/local-endpoint.ts).
 //
 // Start-up time is part of the contract (start to first answered request <= 150 ms): import only node:
 // modules and dependency-free files (home.ts, compile-cache.ts); no zod, no SDK, nothing else of the core.

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_BRIDGE_PORT, EDITOR_TOKENS_DIR } from '../../shared/bridge.ts';
+import { EDITOR_TOKENS_DIR } from '../../shared/bridge.ts';
+import { findLocalEndpoint, type LocalEndpoint } from '../core/bridge/local-endpoint.ts';
 import { resolveHome } from '../core/home.ts';
 import { Http1Client, type Http1Response } from './http1.ts';
 
@@ -49,31 +50,20 @@ function readTokenFile(): string | undefined {
   }
 }
 
-function readJsonFile(file: string): unknown {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return undefined; // missing or unreadable: the next source decides
-  }
-}
-
-function validPort(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65536
-    ? value
-    : undefined;
-}
-
-/** The running instance's port (run/serve.json), else the configured one (state.json), else the default. */
-function readPort(): number {
-  const serve = readJsonFile(join(home.run, 'serve.json')) as { port?: unknown } | undefined;
-  const fromServe = validPort(serve?.port);
-  if (fromServe) return fromServe;
-  const state = readJsonFile(home.stateFile) as { bridge?: { port?: unknown } } | undefined;
-  return validPort(state?.bridge?.port) ?? DEFAULT_BRIDGE_PORT;
+/**
+ * Switchboard's local socket (named pipe on Windows), checked to be this user's before every request
+ * (local-endpoint.ts). The relay never uses the bridge's TCP port: while Switchboard is not running,
+ * anyone may listen there, and the token would go to them.
+ */
+function endpoint(): LocalEndpoint {
+  const found = findLocalEndpoint(home.run);
+  if (found.ok) http.path = found.path;
+  return found;
 }
 
 let token = readTokenFile();
-const http = new Http1Client('127.0.0.1', readPort());
+const initial = findLocalEndpoint(home.run);
+const http = new Http1Client(initial.ok ? initial.path : join(home.run, 'bridge.sock'));
 let sessionId: string | undefined;
 let protocolVersion: string | undefined;
 let initialize: { text: string; id: Id } | undefined;
@@ -181,8 +171,14 @@ function readEvents(
 
 // ---- relaying ----
 
-function notRunning(): string {
-  return `Switchboard is not running (nothing answers on 127.0.0.1:${http.port}) — start it (switchboard serve, or open the app), then restart ${editorName}`;
+/** Why the relay cannot send: Switchboard is not running, or what is there is not this user's. */
+function unreachable(found: LocalEndpoint & { ok: false }): string {
+  if (found.reason === 'absent') return notRunning(found.problem);
+  return `the relay will not send its token to Switchboard's socket: ${found.problem} — quit Switchboard, remove that file, start Switchboard again, then restart ${editorName}`;
+}
+
+function notRunning(detail = `nothing answers at ${http.path}`): string {
+  return `Switchboard is not running (${detail}) — start it (switchboard serve, or open the app), then restart ${editorName}`;
 }
 
 function noToken(): string {
@@ -227,13 +223,15 @@ async function send(
   retried = false,
 ): Promise<void> {
   if (token === undefined && (token = readTokenFile()) === undefined) return fail(ids, noToken());
+  const found = endpoint();
+  if (!found.ok) return fail(ids, unreachable(found));
+  const used = http.path;
   let res: Http1Response;
   try {
     res = await post(text);
   } catch {
-    const before = http.port;
-    http.port = readPort();
-    if (!retried && http.port !== before) return send(text, ids, isInitialize, sink, true);
+    // A Windows pipe is named anew at each start: a restarted Switchboard is found again.
+    if (!retried && endpoint().ok && http.path !== used) return send(text, ids, isInitialize, sink, true);
     return fail(ids, notRunning());
   }
   const status = res.status;
@@ -327,6 +325,7 @@ let lastEventId: string | undefined;
 
 function openStream(): void {
   if (closing || !streamOffered || stream) return;
+  if (!endpoint().ok) return; // the next POST says why
   stream = 'opening';
   const retry = (ms: number) => {
     stream = undefined;

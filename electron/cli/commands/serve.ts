@@ -4,8 +4,12 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../instance.ts';
 import { UsageError } from '../output.ts';
+import { watchParent } from '../parent-watch.ts';
 
-/** Runs Switchboard in the foreground until SIGINT/SIGTERM, then stops every server cleanly. */
+/**
+ * Runs Switchboard in the foreground until SIGINT/SIGTERM/SIGHUP, or until whatever started it exits
+ * (parent-watch.ts), then stops every server cleanly.
+ */
 export async function serveCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' } }, strict: true });
   let port: number | undefined;
@@ -33,22 +37,29 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   ctx.output.out(
     `${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`,
   );
+  if (headless.relaySocket.problem)
+    ctx.output.err(`Claude Desktop's relay cannot reach Switchboard: ${headless.relaySocket.problem}`);
   if (report.configError) ctx.output.err(`servers.json has errors:\n${report.configError}`);
   for (const s of report.servers.filter((s) => s.state === 'pending-approval')) {
     ctx.output.out(`Waiting for approval: ${s.name} (run: switchboard approve ${s.name})`);
   }
 
   await new Promise<void>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      ctx.output.out(`\n${signal}: stopping every server…`);
+    const stop = (why: string) => {
+      ctx.output.out(`\n${why}: stopping every server…`);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onSignal);
+      stopWatch();
       resolve();
     };
+    const onSignal = (signal: NodeJS.Signals) => stop(signal);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
+    const stopWatch = watchParent((parent) =>
+      stop(`the process that started Switchboard (pid ${parent}) exited`),
+    );
   });
   await headless.stop();
   ctx.output.out('Stopped.');

@@ -15,11 +15,12 @@ import type { TokenStore } from './tokens.ts';
  * Authentication and Host/Origin checks happen before a request reaches here (bridge/http-server.ts).
  */
 export function createControlApi(core: Core, tokens: TokenStore) {
-  const subscribers = new Set<ServerResponse>();
+  /** open /api/events streams, each with how to tell that what opened it still authorizes it */
+  const subscribers = new Map<ServerResponse, () => boolean>();
   const listeners = new Set<(event: ApiEvent) => void>();
   const broadcast = (event: ApiEvent) => {
     const frame = `data: ${JSON.stringify(event)}\n\n`;
-    for (const res of subscribers) res.write(frame);
+    for (const res of subscribers.keys()) res.write(frame);
     for (const listener of listeners) listener(event);
   };
   /** The same events /api/events streams, for an in-process subscriber (the desktop app's window). */
@@ -33,11 +34,17 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('log', (line) => broadcast({ type: 'log', line }));
   core.events.on('config', (report) => broadcast({ type: 'config', report }));
   const keepAlive = setInterval(() => {
-    for (const res of subscribers) res.write(': keep-alive\n\n');
+    for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);
   keepAlive.unref();
 
-  async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  /** `authorized` re-checks the request's credentials: an event stream ends once they stop working. */
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    authorized: () => boolean = () => true,
+  ): Promise<void> {
     const path = url.pathname;
     if (path === '/api/status' && req.method === 'GET') return sendJson(res, 200, core.status());
     if (path === '/api/events' && req.method === 'GET') {
@@ -47,7 +54,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
         connection: 'keep-alive',
       });
       res.write(`data: ${JSON.stringify({ type: 'config', report: core.status() } satisfies ApiEvent)}\n\n`);
-      subscribers.add(res);
+      subscribers.set(res, authorized);
       req.on('close', () => subscribers.delete(res));
       return;
     }
@@ -114,11 +121,20 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     }
   }
 
+  /** Ends the event streams whose token no longer works (revoked or replaced). */
+  function closeUnauthorized(): void {
+    for (const [res, authorized] of subscribers) {
+      if (authorized()) continue;
+      subscribers.delete(res);
+      res.end();
+    }
+  }
+
   function close(): void {
     clearInterval(keepAlive);
-    for (const res of subscribers) res.end();
+    for (const res of subscribers.keys()) res.end();
     subscribers.clear();
   }
 
-  return { handle, close, broadcast, onEvent };
+  return { handle, close, broadcast, onEvent, closeUnauthorized };
 }

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Core } from '../core.ts';
-import { UserError } from '../errors.ts';
 import { createControlApi } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
+import { listenLocal } from './local-listener.ts';
 import { McpEndpoint } from './mcp-endpoint.ts';
-import { refuseForeignRequest } from './origin-guard.ts';
+import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
+import { findPortHolder, portInUseError } from './port-holder.ts';
 import type { TokenStore } from './tokens.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH } from '../../../shared/ui-api.ts';
@@ -25,6 +26,11 @@ export interface BridgeOptions {
   uiDir?: string;
   /** how long an editor's request may wait for its server (default 5 min; progress resets it) */
   requestTimeoutMs?: number | undefined;
+  /**
+   * Where the stdio relay connects, besides the TCP port: a Unix socket path (made 0600 in an
+   * owner-only folder) or a Windows named pipe (local-endpoint.ts).
+   */
+  localSocket?: string | undefined;
 }
 
 /**
@@ -40,7 +46,11 @@ export class BridgeServer {
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
+  #local: Server | undefined;
+  /** connections that came in on the local socket, not the TCP port */
+  readonly #localConnections = new WeakSet<object>();
   #port: number;
+  readonly #stopTokenWatch: () => void;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -56,6 +66,11 @@ export class BridgeServer {
           port: () => this.#port,
         })
       : undefined;
+    // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
+    this.#stopTokenWatch = options.tokens.onInvalidated((names) => {
+      for (const name of names) this.#mcp.closeEditor(name);
+      this.#api.closeUnauthorized();
+    });
   }
 
   /** Gives the UI's routes the running editor sync, and tells subscribers when editors change. */
@@ -83,12 +98,11 @@ export class BridgeServer {
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
-        reject(
-          err.code === 'EADDRINUSE'
-            ? new UserError(`port ${this.#port} on 127.0.0.1 is already in use`, {
-                hint: 'another Switchboard may be running (try: switchboard status); or choose another port with --port N',
-              })
-            : err,
+        if (err.code !== 'EADDRINUSE') return reject(err);
+        // Say whose process holds the port: another user's would collect editors' tokens.
+        void findPortHolder(this.#port).then(
+          (holder) => reject(portInUseError(this.#port, holder)),
+          () => reject(portInUseError(this.#port, undefined)),
         );
       });
       server.listen(this.#port, '127.0.0.1', () => resolve());
@@ -97,17 +111,30 @@ export class BridgeServer {
     if (address && typeof address === 'object') this.#port = address.port;
     this.sessions.setPort(this.#port);
     this.#server = server;
+    if (this.#options.localSocket) {
+      const local = createServer((req, res) => void this.#handle(req, res));
+      local.keepAliveTimeout = 60_000;
+      local.on('connection', (socket) => this.#localConnections.add(socket));
+      try {
+        await listenLocal(local, this.#options.localSocket);
+      } catch (err) {
+        await this.close();
+        throw err;
+      }
+      this.#local = local;
+    }
     return this.#port;
   }
 
   async close(): Promise<void> {
+    this.#stopTokenWatch();
     this.#api.close();
     this.#mcp.close();
-    const server = this.#server;
+    const servers = [this.#server, this.#local].filter((s): s is Server => s !== undefined);
     this.#server = undefined;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.#local = undefined;
+    for (const server of servers) server.closeAllConnections();
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
 
   #apiCaller(req: IncomingMessage): ApiCaller | undefined {
@@ -116,7 +143,9 @@ export class BridgeServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const refusal = refuseForeignRequest(req, this.#port);
+      const refusal = this.#localConnections.has(req.socket)
+        ? refuseForeignLocalRequest(req)
+        : refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
       if (!url) return sendJson(res, 400, { error: 'bad request' });
@@ -125,7 +154,7 @@ export class BridgeServer {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
-        return await this.#api.handle(req, res, url);
+        return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }
       if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
         const editor = this.#options.tokens.verifyEditor(req.headers.authorization);

@@ -11,12 +11,15 @@ export class HttpError extends Error {
   }
 }
 
-/** A percent-encoded path segment, decoded; a malformed one (`%ZZ`) is a 404, not a crash. */
+/** A percent-encoded path segment, decoded; a malformed one (`%ZZ`) is a 400 saying so, not a crash. */
 export function decodePathSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new HttpError(404, 'no such endpoint');
+    throw new HttpError(
+      400,
+      `malformed percent-encoding in the URL path: "${segment}" (write a literal % as %25)`,
+    );
   }
 }
 

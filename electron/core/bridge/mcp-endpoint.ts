@@ -119,7 +119,7 @@ export class McpEndpoint {
     this.#sessions.closeAll();
   }
 
-  /** Ends every session of an editor whose token was revoked: its open streams close at once. */
+  /** The editor's token no longer works (revoked, deleted, replaced): end what it opened. */
   closeEditor(editor: string): void {
     this.#sessions.closeEditor(editor);
   }

@@ -181,7 +181,7 @@ export class SessionStore {
     return true;
   }
 
-  /** Ends every session of an editor (its token was revoked). */
+  /** Ends every session of an editor whose token stopped working: its streams close, its requests stop. */
   closeEditor(editor: string): void {
     for (const [id, session] of this.#sessions) if (session.editor === editor) this.delete(id);
     for (const [key, session] of this.#implicit) {

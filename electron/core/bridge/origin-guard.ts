@@ -12,3 +12,12 @@ export function refuseForeignRequest(req: IncomingMessage, port: number): string
     return 'origin not allowed';
   return undefined;
 }
+
+/**
+ * The same guard for a request on the relay's local socket (local-listener.ts): no browser can open a
+ * Unix socket or named pipe, so there is no DNS rebinding to refuse and any Host is fine; an Origin
+ * there still means a page is involved, and is refused.
+ */
+export function refuseForeignLocalRequest(req: IncomingMessage): string | undefined {
+  return req.headers.origin === undefined ? undefined : 'origin not allowed';
+}

@@ -65,8 +65,10 @@ export class TokenStore {
   #control: Buffer | undefined;
   #editors: { name: string; digest: Buffer }[] = [];
   #watcher: FSWatcher | undefined;
+  #controlWatcher: FSWatcher | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
   readonly #rotationListeners = new Set<(names: string[]) => void>();
+  readonly #invalidationListeners = new Set<(names: string[]) => void>();
 
   constructor(tokensDir: string, options: { watch?: boolean } = {}) {
     this.dir = tokensDir;
@@ -76,6 +78,11 @@ export class TokenStore {
       this.reload();
       this.#watcher = watch(this.#editorsDir, { persistent: false }, () => this.#scheduleReload());
       this.#watcher.on('error', () => this.#scheduleReload());
+      // tokens/control replaced or deleted by hand: the old control token stops working too.
+      this.#controlWatcher = watch(this.dir, { persistent: false }, (_event, file) => {
+        if (file === CONTROL_TOKEN) this.#scheduleReload();
+      });
+      this.#controlWatcher.on('error', () => this.#scheduleReload());
     }
   }
 
@@ -183,6 +190,28 @@ export class TokenStore {
       })
       .map((e) => e.name);
     if (rotated.length) for (const listener of this.#rotationListeners) listener(rotated);
+    const now = new Set(editors.map((e) => e.name));
+    const invalid = [...[...before.keys()].filter((name) => !now.has(name)), ...rotated];
+    if (this.#reloadControl()) invalid.push(CONTROL_TOKEN);
+    if (invalid.length) for (const listener of this.#invalidationListeners) listener(invalid);
+  }
+
+  /** Re-reads tokens/control if it was read before (a deleted one is issued anew); true if it changed. */
+  #reloadControl(): boolean {
+    const was = this.#control;
+    if (was === undefined) return false;
+    this.#control = digest(ensureToken(this.dir, CONTROL_TOKEN));
+    return !was.equals(this.#control);
+  }
+
+  /**
+   * Calls `listener` with the names whose token stopped working: revoked, its file deleted, or
+   * replaced by a new one (`control` for the control API's token), so what was opened with the old
+   * one (event streams, MCP sessions) can be closed. Returns the unsubscribe function.
+   */
+  onInvalidated(listener: (names: string[]) => void): () => void {
+    this.#invalidationListeners.add(listener);
+    return () => this.#invalidationListeners.delete(listener);
   }
 
   /**
@@ -198,6 +227,8 @@ export class TokenStore {
   close(): void {
     this.#watcher?.close();
     this.#watcher = undefined;
+    this.#controlWatcher?.close();
+    this.#controlWatcher = undefined;
     clearTimeout(this.#reloadTimer);
   }
 

@@ -33,7 +33,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
 import { listReferences } from '../secrets/references.ts';
 import { describeLaunch } from '../trust/command-line.ts';
-import { HttpError, readJson, sendJson } from './http-util.ts';
+import { decodePathSegment, HttpError, readJson, sendJson } from './http-util.ts';
 import type { UiSessions } from './ui-auth.ts';
 
 export interface UiRoutesOptions {
@@ -78,7 +78,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       if (path === UiRoutes.editorsSync && method === 'POST') return done(res, await syncEditors(req));
       const restore = /^\/api\/editors\/([^/]+)\/restore$/.exec(path);
       if (restore && method === 'POST')
-        return done(res, await restoreBackup(req, decodeURIComponent(restore[1] ?? '')));
+        return done(res, await restoreBackup(req, decodePathSegment(restore[1] ?? '')));
       if (path === UiRoutes.loginLink && method === 'POST') {
         // A browser session must not mint sign-in links for other browsers.
         if (caller !== 'control-token')
@@ -88,7 +88,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
 
       const secret = /^\/api\/secrets\/([^/]+)$/.exec(path);
       if (secret && secret[1] !== 'move') {
-        const name = decodeURIComponent(secret[1] ?? '');
+        const name = decodePathSegment(secret[1] ?? '');
         if (method === 'PUT') return done(res, await setSecret(req, name));
         if (method === 'DELETE') {
           if (!(await keychain.delete(name)))
@@ -100,7 +100,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
 
       const server = /^\/api\/servers\/([^/]+)(?:\/(config|enabled|tools))?$/.exec(path);
       if (!server) return false;
-      const name = decodeURIComponent(server[1] ?? '');
+      const name = decodePathSegment(server[1] ?? '');
       switch (`${method} ${server[2] ?? ''}`) {
         case 'DELETE ':
           return done(res, remove(name));

@@ -162,8 +162,9 @@ export function unavailable(
   if (!status) return { state: 'unknown', message: `Switchboard has no server named "${name}"` };
   const why = status.lastError ? ` (${status.lastError})` : '';
   const messages: Record<ServerStatus['state'], string> = {
-    'pending-approval': `"${name}" is waiting for your approval in Switchboard: approve it there or run: switchboard approve ${name}`,
-    denied: `"${name}" was denied in Switchboard; approve it to use it: switchboard approve ${name}`,
+    // An AI agent reads these: trust decisions are named as the person's, never as a command to run.
+    'pending-approval': `"${name}" is waiting for your approval: approve it in Switchboard`,
+    denied: `"${name}" was denied in Switchboard; to use it, approve it in Switchboard`,
     disabled: `"${name}" is disabled in Switchboard's servers.json (set "enabled": true)`,
     stopped: `"${name}" is stopped; start it in Switchboard or run: switchboard start ${name}`,
     starting: `"${name}" is still starting; try again in a moment`,

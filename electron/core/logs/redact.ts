@@ -3,9 +3,13 @@ import { StringDecoder } from 'node:string_decoder';
 export const REDACTED = '[redacted]';
 /** Shorter values would blank out ordinary words ("on", "yes"); they are not scrubbed. */
 export const MIN_SECRET_LENGTH = 4;
+/** Encoded forms shorter than this are not scrubbed: short base64/hex runs occur in ordinary text. */
+const MIN_ENCODED_LENGTH = 8;
 
 /** Replaces every occurrence of each known secret value in a text with `[redacted]`. */
 export class Redactor {
+  /** the values added, and what is matched: each value and its encoded forms */
+  #values = new Set<string>();
   #secrets = new Set<string>();
   #pattern: RegExp | null = null;
   #longest = 0;
@@ -14,13 +18,18 @@ export class Redactor {
     this.add(secrets);
   }
 
-  /** Adds values to scrub. A multi-line value is also scrubbed line by line, since logs are per line. */
+  /**
+   * Adds values to scrub, each also in the forms a program may print it in (encodedForms). A
+   * multi-line value is also scrubbed line by line, since logs are per line.
+   */
   add(secrets: Iterable<string>): void {
     let changed = false;
     for (const secret of secrets) {
       for (const value of [secret, ...secret.split(/\r?\n/)]) {
-        if (value.length < MIN_SECRET_LENGTH || this.#secrets.has(value)) continue;
+        if (value.length < MIN_SECRET_LENGTH || this.#values.has(value)) continue;
+        this.#values.add(value);
         this.#secrets.add(value);
+        for (const form of encodedForms(value)) this.#secrets.add(form);
         changed = true;
       }
     }
@@ -40,6 +49,39 @@ export class Redactor {
     if (this.#pattern === null) return text;
     return text.replace(this.#pattern, REDACTED);
   }
+}
+
+/**
+ * How a secret shows up encoded: base64 and base64url (also inside a longer encoded value, such as
+ * `Basic base64(user:password)`, where it can start at any of three byte alignments: only the
+ * characters that depend on the secret alone are matched), hex (either case) and URL-encoding
+ * (%XX in either case; encodeURIComponent's, and form encoding's with a space as + or %20). Forms
+ * equal to the value or shorter than 8 characters are left out.
+ */
+export function encodedForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const forms = new Set<string>();
+  const base64 = (b64: string) => {
+    forms.add(b64);
+    forms.add(b64.replace(/\+/g, '-').replace(/\//g, '_'));
+  };
+  base64(bytes.toString('base64'));
+  base64(bytes.toString('base64').replace(/=+$/, ''));
+  for (let shift = 0; shift < 3; shift++) {
+    // Six-bit characters wholly inside the secret's bits when it starts `shift` bytes into a group.
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    base64(encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6)));
+  }
+  const hex = bytes.toString('hex');
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
+  // encodeURIComponent, and HTML form encoding (which also escapes ~!'()*, and writes a space as +)
+  const formEncoded = new URLSearchParams([['', value]]).toString().slice(1);
+  for (const url of [encodeURIComponent(value), formEncoded, formEncoded.replace(/\+/g, '%20')]) {
+    forms.add(url);
+    forms.add(url.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()));
+  }
+  return [...forms].filter((form) => form !== value && form.length >= MIN_ENCODED_LENGTH);
 }
 
 function escapeRegExp(text: string): string {

@@ -51,6 +51,60 @@ export function argFlag(
   return typeof previous === 'string' && FLAG.test(previous) ? { flag: previous, inline: false } : undefined;
 }
 
+/** Flags whose value is a password whatever the tool calls it. */
+const PASSWORD_FLAGS = new Set(['--pass', '--pw']);
+/** Flags whose value sets an environment variable, KEY=VALUE (docker run -e, --env). */
+const ENV_FLAGS = new Set(['-e', '--env']);
+/** Flags whose value is an HTTP header, "Name: value" (curl and mcp-remote -H, --header). */
+const HEADER_FLAGS = new Set(['-H', '--header']);
+
+/** What an arg sets: the name its value is judged under, and where that value starts in the arg. */
+export interface ArgSetting {
+  name: string;
+  start: number;
+  /**
+   * `-p`: a password for some tools (sshpass, mongosh, mysql's -pPASSWORD) but a port, package or
+   * version for others (docker -p 8080:80, npx -p @scope/pkg, uv -p 3.12), so those shapes pass.
+   */
+  shortP?: boolean;
+}
+
+/**
+ * What args[index] sets, building on argFlag: `--api-key KEY` and `--api-key=KEY` set "api-key";
+ * `-e API_KEY=…` and `--env=API_KEY=…` set API_KEY (its value starting after "="); `-H "Authorization:
+ * Bearer …"` and `--header=…` set Authorization (after ": "); `-p PW`, `-pPW`, `--pass PW` set a
+ * password. Undefined for an arg that is a flag itself or follows none.
+ */
+export function argSetting(args: readonly unknown[], index: number): ArgSetting | undefined {
+  const arg = args[index];
+  if (typeof arg !== 'string') return undefined;
+  // mysql's -pPASSWORD: the value is attached to the flag.
+  if (/^-p[^-=]/.test(arg)) return { name: 'password', start: 2, shortP: true };
+  const named = argFlag(args, index);
+  if (!named) return undefined;
+  const start = named.inline ? named.flag.length + 1 : 0;
+  const value = arg.slice(start);
+  if (ENV_FLAGS.has(named.flag)) {
+    const env = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(value);
+    if (env?.[1]) return { name: env[1], start: start + env[0].length };
+  }
+  if (HEADER_FLAGS.has(named.flag)) {
+    const header = /^([A-Za-z][A-Za-z0-9-]*):(?!\/\/)\s*/.exec(value);
+    if (header?.[1]) return { name: header[1], start: start + header[0].length };
+  }
+  if (named.flag === '-p') return { name: 'password', start, shortP: true };
+  if (PASSWORD_FLAGS.has(named.flag)) return { name: 'password', start };
+  return { name: named.flag.replace(/^-+/, ''), start };
+}
+
+/** After `-p`: a port or port mapping, a version, a package, a plain lowercase name — not a password. */
+function isHarmlessAfterShortP(value: string): boolean {
+  if (/^[\d.]+(:[\d.]+)*(\/(tcp|udp|sctp))?$/.test(value)) return true; // 8080, 8080:80, 127.0.0.1:80:80, 3.12
+  // @scope/name@version, name@^1, python3.11, my-profile
+  if (/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@[\w.^~<>=*-]+)?$/.test(value)) return true;
+  return isHarmlessUnderSecretKey(value, 'key');
+}
+
 export function findLiteralSecrets(config: ConfigWithValues): SecretFinding[] {
   const findings: SecretFinding[] = [];
   for (const field of ['env', 'headers'] as const) {
@@ -62,10 +116,13 @@ export function findLiteralSecrets(config: ConfigWithValues): SecretFinding[] {
   const args = config.args ?? [];
   args.forEach((arg, index) => {
     // The flag names the value: `--api-key sk…` and `--api-key=sk…` are judged as API_KEY would be.
-    const named = argFlag(args, index);
-    if (!named && FLAG.test(arg)) return;
-    const offset = named?.inline ? named.flag.length + 1 : 0;
-    const found = locateSecret(named?.flag.replace(/^-+/, '') ?? '', arg.slice(offset));
+    const setting = argSetting(args, index);
+    if (!setting && FLAG.test(arg)) return;
+    const offset = setting?.start ?? 0;
+    const value = arg.slice(offset);
+    // A port, package or version after -p is judged as a value under no name (known formats, entropy).
+    const name = setting?.shortP && isHarmlessAfterShortP(value) ? '' : (setting?.name ?? '');
+    const found = locateSecret(name, value);
     if (found) {
       findings.push({
         field: 'args',
@@ -204,6 +261,8 @@ function stripAuthScheme(value: string): string {
 /** Values that are plainly not secrets even under a secret-like name: flags, paths, plain URLs. */
 function isHarmlessUnderSecretKey(value: string, kind: SecretKeyKind): boolean {
   if (/^(true|false|yes|no|on|off|none|null|enabled|disabled)$/i.test(value)) return true;
+  // Another tool's placeholder (mcp-remote's "Authorization:${AUTH_HEADER}"), not a value.
+  if (/^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Z_][A-Z0-9_]*)$/.test(value)) return true;
   // A file that holds the secret is not the secret: GOOGLE_APPLICATION_CREDENTIALS=/path/key.json.
   if (isFilePath(value)) return true;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !hasUrlPassword(value) && !urlHasRandomPart(value))

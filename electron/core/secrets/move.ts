@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readServerValue, setServerValue } from '../config/edit.ts';
 import { UserError } from '../errors.ts';
 import { assertSecretName, type Keychain } from './keychain.ts';
-import { argFlag, findLiteralSecrets } from './detect.ts';
+import { argSetting, findLiteralSecrets } from './detect.ts';
 import { hasReference, secretReference } from './references.ts';
 
 export interface MoveSecretOptions {
@@ -93,7 +93,6 @@ function locate(server: string, config: JsonObject, key: string): Target {
       });
     const strings = args.map((a) => (typeof a === 'string' ? a : ''));
     const found = findLiteralSecrets({ args: strings }).find((f) => f.path[1] === index);
-    const named = argFlag(strings, index);
     const nameHint = argNameHint(strings, index);
     if (found)
       return { path: ['args', index], label: key, nameHint, current, start: found.start, end: found.end };
@@ -102,7 +101,7 @@ function locate(server: string, config: JsonObject, key: string): Target {
       label: key,
       nameHint,
       current,
-      ...wholeLiteral(server, key, current, named?.inline ? named.flag.length + 1 : 0),
+      ...wholeLiteral(server, key, current, argSetting(strings, index)?.start ?? 0),
     };
   }
 
@@ -195,9 +194,12 @@ export async function freeSecretName(keychain: Keychain, base: string, value: st
   });
 }
 
-/** What a secret in args[index] is named after: the flag naming it (api-key), else arg-<index>. */
+/**
+ * What a secret in args[index] is named after: what it sets (the flag's name, api-key; the variable of
+ * `-e API_KEY=…`; the header of `-H "Authorization: …"`), else arg-<index>.
+ */
 export function argNameHint(args: readonly unknown[], index: number): string {
-  return argFlag(args, index)?.flag.replace(/^-+/, '') ?? `arg-${index}`;
+  return argSetting(args, index)?.name ?? `arg-${index}`;
 }
 
 /** `<server>-<key>`, lowercased, with anything outside [a-z0-9_.-] turned into "-". */

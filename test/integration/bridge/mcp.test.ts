@@ -114,22 +114,39 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
 
   it('answers for a server that is not running with an error naming its state and the fix', async () => {
     const base = await serve(
-      { everything: everythingServer(), waiting: fixtureServer('env-echo-server.mjs') },
+      {
+        everything: everythingServer(),
+        waiting: fixtureServer('env-echo-server.mjs'),
+        refused: fixtureServer('env-echo-server.mjs'),
+      },
       ['everything'],
     );
-    const res = await fetch(`${base}/mcp/waiting`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${editorToken(headless.tokens)}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
-    const body = (await res.json()) as { error: { message: string; data: { state: string } } };
-    expect(body.error.message).toContain('waiting for your approval');
-    expect(body.error.message).toContain('switchboard approve waiting');
-    expect(body.error.data.state).toBe('pending-approval');
+    headless.core.deny('refused');
+    const toolsList = async (name: string) => {
+      const res = await fetch(`${base}/mcp/${name}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${editorToken(headless.tokens)}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      return ((await res.json()) as { error: { message: string; data: { state: string } } }).error;
+    };
+    const waiting = await toolsList('waiting');
+    expect(waiting.message).toBe(
+      'MCP server "waiting" is waiting for your approval: approve it in Switchboard',
+    );
+    expect(waiting.data.state).toBe('pending-approval');
+    const refused = await toolsList('refused');
+    expect(refused.message).toBe(
+      'MCP server "refused" was denied in Switchboard; to use it, approve it in Switchboard',
+    );
+    expect(refused.data.state).toBe('denied');
+    // An AI agent reads these: it is never handed a command that approves on the person's behalf.
+    for (const message of [waiting.message, refused.message])
+      expect(message).not.toMatch(/switchboard approve/i);
     await expect(connect(`${base}/mcp/waiting`)).rejects.toThrow(/waiting for your approval/);
   });
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,8 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // The stdio relay spawned exactly as Claude Desktop spawns it: `<node> <abs>/electron/relay/main.ts
 // --server NAME --editor claude-desktop`, with SWITCHBOARD_HOME in its env and nothing secret anywhere
-// on its command line. A real MCP SDK stdio client drives it.
+// on its command line. A real MCP SDK stdio client drives it. It reaches the bridge over the owner-only
+// socket in the home's run/ folder, never over the TCP port.
 
 const RELAY = fileURLToPath(new URL('../../../electron/relay/main.ts', import.meta.url));
 
@@ -140,6 +141,13 @@ describe('stdio relay (Claude Desktop)', () => {
   it('calls echo and get-sum on server-everything through the bridge, as Claude Desktop would spawn it', async () => {
     const h = await serveEverything();
     h.tokens.create('claude-desktop');
+    // It goes through run/bridge.sock: a socket only this user can open, in a folder only this user can
+    // write (so nobody else can put one there while Switchboard is not running).
+    const socket = statSync(join(t.home.run, 'bridge.sock'));
+    expect(socket.isSocket()).toBe(true);
+    expect(socket.mode & 0o777).toBe(0o600);
+    expect(statSync(t.home.run).mode & 0o777).toBe(0o700);
+    expect(h.relaySocket).toEqual({ path: join(t.home.run, 'bridge.sock') });
     const { client } = await relayClient('everything');
     expect(client.getServerVersion()?.name).toMatch(/everything/i);
     const tools = await client.listTools();
@@ -176,8 +184,6 @@ describe('stdio relay (Claude Desktop)', () => {
   it('tells the person what to do when Switchboard is not running', async () => {
     mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
     writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
-    // A port where nothing listens: the one configured in state.json.
-    writeFileSync(t.home.stateFile, JSON.stringify({ bridge: { port: 1 } }));
     const { out, err, code } = await runRelay('everything', [initialize(7)]);
     expect(code).toBe(0);
     expect(out).toEqual([
@@ -190,6 +196,72 @@ describe('stdio relay (Claude Desktop)', () => {
     expect(JSON.stringify(out)).toContain('restart Claude Desktop');
     expect(err).toContain('Switchboard is not running');
   });
+
+  it('never sends its token over TCP: a listener on the bridge port gets nothing while Switchboard is not running', async () => {
+    // Another local user squatting the port while Switchboard is stopped, with the files that name the
+    // port still there (serve.json of an instance that crashed, state.json).
+    const seen: IncomingMessage['headers'][] = [];
+    const squatter = createServer((req, res) => {
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    stubs.push(squatter);
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const address = squatter.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    mkdirSync(t.home.run, { recursive: true });
+    writeFileSync(join(t.home.run, 'serve.json'), JSON.stringify({ pid: process.pid, port, startedAt: 1 }));
+    writeFileSync(t.home.stateFile, JSON.stringify({ bridge: { port } }));
+    mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
+    writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
+
+    const { out } = await runRelay('everything', [initialize(7)]);
+    expect(out).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32000, message: expect.stringContaining('Switchboard is not running') as string },
+      },
+    ]);
+    expect(seen).toEqual([]);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'will not send its token to a socket in run/ that another user put there',
+    async () => {
+      // Root can be another user: uid 65534 (nobody) binds run/bridge.sock in a run/ folder left
+      // writable to everyone (Switchboard makes it 0700; this is the case the relay must not trust).
+      mkdirSync(t.home.run, { recursive: true });
+      for (const dir of [t.dir, t.home.root]) chmodSync(dir, 0o755);
+      chmodSync(t.home.run, 0o777);
+      mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
+      writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
+      const impostor = spawn(
+        NODE,
+        [
+          '-e',
+          `require('node:http').createServer((req, res) => { console.log('REQUEST', req.headers.authorization); res.end('{}'); })` +
+            `.listen(process.argv[1], () => console.log('LISTENING'))`,
+          join(t.home.run, 'bridge.sock'),
+        ],
+        { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      let log = '';
+      impostor.stdout.on('data', (d: Buffer) => (log += d.toString()));
+      try {
+        await waitFor(() => log.includes('LISTENING'), 10_000, 'the impostor listening');
+        expect(statSync(join(t.home.run, 'bridge.sock')).uid).toBe(65534);
+        const { out } = await runRelay('everything', [initialize(7)]);
+        expect(out[0]).toMatchObject({
+          id: 7,
+          error: { message: expect.stringContaining('belongs to another user (uid 65534)') as string },
+        });
+        expect(log).not.toContain('REQUEST');
+      } finally {
+        impostor.kill('SIGKILL');
+      }
+    },
+  );
 
   it('tells the person what to do when its token is missing or revoked, and when the server is unknown', async () => {
     const h = await serveEverything();
@@ -273,14 +345,9 @@ describe('stdio relay (Claude Desktop)', () => {
       });
     });
     stubs.push(stub);
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
-    const address = stub.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    mkdirSync(t.home.run, { recursive: true });
-    writeFileSync(
-      join(t.home.run, 'serve.json'),
-      JSON.stringify({ pid: process.pid, port, startedAt: Date.now() }),
-    );
+    // where the bridge listens for the relay: run/bridge.sock in an owner-only folder
+    mkdirSync(t.home.run, { recursive: true, mode: 0o700 });
+    await new Promise<void>((resolve) => stub.listen(join(t.home.run, 'bridge.sock'), resolve));
     mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
     writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'stub-token\n');
 

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../electron/core/bridge/http-util.ts';
@@ -6,8 +10,9 @@ import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
-import { everythingServer, waitFor } from '../../helpers/servers.ts';
+import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One real headless Switchboard (core + bridge on port 0, temp home) with server-everything approved
@@ -71,6 +76,41 @@ async function statusStillAnswers(): Promise<void> {
   expect(report.servers.find((s) => s.name === 'everything')?.state).toBe('running');
 }
 
+/** An event stream (GET), kept open: what arrives on it, and whether the bridge ended it. */
+function openStream(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; data: () => string; ended: () => boolean; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        agent: false,
+        headers: { host: `127.0.0.1:${port}`, accept: 'text/event-stream', ...headers },
+      },
+      (res) => {
+        let data = '';
+        let ended = false;
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (data += d));
+        res.on('end', () => (ended = true));
+        res.on('close', () => (ended = true));
+        res.on('error', () => (ended = true));
+        resolve({
+          status: res.statusCode ?? 0,
+          data: () => data,
+          ended: () => ended,
+          close: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** Whether a TCP connection to host:port is accepted. */
 function accepts(host: string): Promise<boolean | string> {
   return new Promise((resolve) => {
@@ -98,6 +138,32 @@ describe('bridge security (real headless Switchboard)', () => {
     const probes = [...(process.platform === 'linux' ? ['127.0.0.2'] : []), '::1', ...others];
     for (const host of probes) expect(await accepts(host), `connection via ${host}`).not.toBe(true);
   });
+
+  it.runIf(process.platform !== 'win32')(
+    "serves the relay's socket to this user only (0600 in a 0700 folder), with a token, never to a page",
+    async () => {
+      const socketPath = join(t.home.run, 'bridge.sock');
+      expect(statSync(socketPath).mode & 0o777).toBe(0o600);
+      expect(statSync(t.home.run).mode & 0o777).toBe(0o700);
+      const viaSocket = (headers: Record<string, string>) =>
+        new Promise<number>((resolve, reject) => {
+          const req = request(
+            { socketPath, path: '/mcp/everything', method: 'POST', headers: { ...MCP_HEADERS, ...headers } },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.on('error', reject);
+          req.end(INITIALIZE);
+        });
+      // No browser reaches a Unix socket, so the Host is not checked there; the token still is.
+      expect(await viaSocket({ host: 'localhost', ...bearer(editor) })).toBe(200);
+      expect(await viaSocket({ host: 'localhost' })).toBe(401);
+      expect(await viaSocket({ host: 'localhost', ...bearer(control) })).toBe(401);
+      expect(await viaSocket({ host: 'localhost', origin: 'http://evil.com', ...bearer(editor) })).toBe(403);
+    },
+  );
 
   it('answers /api without a token with 401 and nothing else', async () => {
     expectUnauthorized(await call(port, 'GET', '/api/status'));
@@ -151,6 +217,75 @@ describe('bridge security (real headless Switchboard)', () => {
         body: INITIALIZE,
       }),
     );
+  });
+
+  it("ends a revoked or deleted editor token's open /mcp streams at once", async () => {
+    const revoked = headless.tokens.create('revoked-editor').token;
+    const byHand = headless.tokens.create('deleted-editor').token;
+    const initialized = await call(port, 'POST', '/mcp/everything', {
+      headers: { ...MCP_HEADERS, ...bearer(revoked) },
+      body: INITIALIZE,
+    });
+    const sessionId = String(initialized.headers['mcp-session-id']);
+    const streams = [
+      // a session's stream, and a sessionless client's (the editor's implicit session), on both endpoints
+      await openStream('/mcp/everything', { ...bearer(revoked), 'mcp-session-id': sessionId }),
+      await openStream('/mcp', bearer(revoked)),
+      await openStream('/mcp/everything', bearer(byHand)),
+    ];
+    const kept = await openStream('/mcp/everything', bearer(editor));
+    for (const stream of [...streams, kept]) expect(stream.status).toBe(200);
+
+    const revoke = await call(port, 'DELETE', '/api/tokens/revoked-editor', { headers: bearer(control) });
+    expect(revoke.status).toBe(200);
+    await waitFor(() => streams[0]?.ended() && streams[1]?.ended(), 5_000, 'the revoked token streams end');
+    // A token file deleted by hand: the running bridge watches tokens/editors/.
+    rmSync(join(t.home.tokens, 'editors', 'deleted-editor'));
+    await waitFor(() => streams[2]?.ended(), 5_000, "the deleted token's stream ends");
+    // Another editor's stream stays open.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(kept.ended()).toBe(false);
+    kept.close();
+  });
+
+  it('ends /api/events streams opened with a control token that was replaced', async () => {
+    const events = await openStream('/api/events', bearer(control));
+    expect(events.status).toBe(200);
+    await waitFor(() => events.data().includes('"type":"config"'), 5_000, 'the first event');
+    // The control token replaced by hand (e.g. because it leaked): the old one stops working at once.
+    const replaced = 'r'.repeat(43);
+    writeFileSync(join(t.home.tokens, 'control'), replaced + '\n', { mode: 0o600 });
+    await waitFor(() => events.ended(), 5_000, 'the event stream ends');
+    expectUnauthorized(await call(port, 'GET', '/api/status', { headers: bearer(control) }));
+    control = replaced;
+    await statusStillAnswers();
+  });
+
+  it('answers bad percent-encoding in an /api path with 400 saying so, never a 500 or a stack trace', async () => {
+    const errorsBefore = consoleError.mock.calls.length;
+    for (const [method, path] of [
+      ['GET', '/api/servers/%ZZ/config'],
+      ['GET', '/api/servers/%ZZ/tools'],
+      ['DELETE', '/api/servers/%ZZ'],
+      ['POST', '/api/servers/%ZZ/enabled'],
+      ['POST', '/api/servers/%E0%A4%A/approve'],
+      ['GET', '/api/servers/%ZZ/logs'],
+      ['PUT', '/api/secrets/%ZZ'],
+      ['DELETE', '/api/secrets/%ZZ'],
+      ['POST', '/api/editors/%ZZ/restore'],
+      ['DELETE', '/api/tokens/%ZZ'],
+    ] as const) {
+      const res = await call(port, method, path, {
+        headers: { ...bearer(control), 'content-type': 'application/json' },
+        ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+      });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(JSON.parse(res.text), `${method} ${path}`).toEqual({
+        error: expect.stringContaining('malformed percent-encoding in the URL path') as string,
+      });
+      expect(res.text).not.toMatch(/URIError|\bat .*:\d+:\d+/);
+    }
+    expect(consoleError.mock.calls.slice(errorsBefore)).toEqual([]);
   });
 
   it('answers a foreign Host with 403, even with a valid token', async () => {
@@ -359,6 +494,67 @@ describe('bridge security (real headless Switchboard)', () => {
     const unexpected = consoleError.mock.calls.filter((args) => String(args[0]).includes('unexpected'));
     expect(unexpected.map((args) => args.map(String).join(' '))).toEqual([]);
   }, 90_000);
+});
+
+describe('switchboard serve on a port another process holds (port squatting)', () => {
+  /** Runs `serve --port <port>` in a fresh home; it must refuse at once, in one line, starting nothing. */
+  async function serveRefused(port: number): Promise<string> {
+    const home = tempHome();
+    try {
+      const result = await runCli(['serve', '--port', String(port)], home.env);
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+      expect(existsSync(home.home.run + '/serve.json')).toBe(false);
+      expect(existsSync(home.home.run + '/bridge.sock')).toBe(false);
+      return result.stderr.trim();
+    } finally {
+      home.cleanup();
+    }
+  }
+
+  it("says it is another of this user's processes, which one, and what to do", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const address = holder.address();
+    const held = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const line = await serveRefused(held);
+      expect(line).toContain(`port ${held} on 127.0.0.1 is already in use by another of your processes (`);
+      expect(line).toContain(`pid ${process.pid}: `);
+      expect(line).toContain('probably an older Switchboard or another app');
+      expect(line).toContain('(switchboard serve --port N)');
+    } finally {
+      holder.close();
+    }
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "refuses, saying why in one line, when another user's process holds the port",
+    async () => {
+      // Root can be another user: uid 65534 (nobody) listens where Switchboard wants to.
+      const squatter = spawn(
+        NODE,
+        [
+          '-e',
+          `const s = require('node:net').createServer().listen(0, '127.0.0.1', () => console.log(s.address().port))`,
+        ],
+        { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        let out = '';
+        squatter.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        const held = Number(await waitFor(() => /^\d+\n/.exec(out)?.[0], 10_000, 'the squatter listening'));
+        const line = await serveRefused(held);
+        expect(line).toContain(
+          `port ${held} on 127.0.0.1 is held by another user's process (user nobody, uid 65534, pid ${squatter.pid}: `,
+        );
+        expect(line).toContain('which would receive the tokens editors send to it');
+        expect(line).toContain('(switchboard serve --port N)');
+      } finally {
+        squatter.kill('SIGKILL');
+      }
+    },
+  );
 });
 
 // ─── fuzz input ───────────────────────────────────────────────────────────────────────────────────

@@ -1,14 +1,16 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
-import { defined, everythingServer, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
+import { defined, everythingServer, fixtureServer, isAlive, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
 const children: ChildProcess[] = [];
+/** processes a failing test may leave behind (not children of this one) */
+const strays: number[] = [];
 
 beforeEach(() => {
   t = tempHome();
@@ -21,6 +23,7 @@ afterEach(async () => {
       await exited(child);
     }
   }
+  for (const pid of strays.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   t.cleanup();
 });
 
@@ -110,6 +113,46 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     await waitFor(() => !isAlive(orphanPid) && !isAlive(grandchild), 10_000, 'orphan and grandchild reaped');
     const fresh = await serverState('a', (s) => s.state === 'running', 'running again');
     expect(fresh.pid).not.toBe(orphan.pid);
+  });
+
+  it("stops every server when what started it exits (a process manager's SIGTERM to npm's sh -c)", async () => {
+    const pidsFile = join(t.dir, 'pids.json');
+    t.writeServers({
+      mcpServers: { a: fixtureServer('mini-server.mjs', '--grandchild', `--pids-file=${pidsFile}`) },
+    });
+    await runCli(['approve', 'a'], t.env);
+    // As `npx switchboard serve` runs it: npm → sh -c "switchboard serve" → node. (`; exit` keeps a
+    // shell that would exec a lone command from doing so; Debian's dash does not exec it either.)
+    const sh = spawn('sh', ['-c', `'${NODE}' '${BIN}' serve --port 0; exit $?`], {
+      env: t.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(sh);
+    let output = '';
+    sh.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    sh.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const server = await serverState('a', (s) => s.state === 'running', 'running');
+    const serve = (JSON.parse(readFileSync(join(t.home.run, 'serve.json'), 'utf8')) as { pid: number }).pid;
+    const { pid, grandchild } = JSON.parse(readFileSync(pidsFile, 'utf8')) as {
+      pid: number;
+      grandchild: number;
+    };
+    strays.push(serve, pid, grandchild);
+    expect(server.pid).toBe(pid);
+    expect(serve).not.toBe(sh.pid);
+
+    sh.kill('SIGTERM');
+    await exited(sh);
+    await waitFor(
+      () => !isAlive(serve) && !isAlive(pid) && !isAlive(grandchild),
+      10_000,
+      'serve, the server and its grandchild gone',
+    );
+    expect(output).toContain(
+      `the process that started Switchboard (pid ${sh.pid}) exited: stopping every server`,
+    );
+    expect(output).toContain('Stopped.');
+    expect((await status()).live).toBe(false);
   });
 
   it('keeps a secret in the keychain: resolved at spawn, redacted from logs, absent from every file', async () => {

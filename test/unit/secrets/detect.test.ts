@@ -149,6 +149,51 @@ describe('literal secrets in a server config', () => {
     ).toEqual([]);
   });
 
+  it('finds secrets after -p, in -e/--env KEY=VALUE and in -H/--header "Name: value", with their exact span', () => {
+    const spans = (args: string[]) =>
+      findLiteralSecrets({ args }).map((f) => [f.key, args[Number(f.path[1])]?.slice(f.start, f.end)]);
+    // password flags: sshpass -p, mysql -pPASSWORD, --pass
+    expect(spans(['sshpass', '-p', 'S3cret!', 'ssh', 'host'])).toEqual([['args[2]', 'S3cret!']]);
+    expect(spans(['mysql', '-uroot', '-pHunter2!', 'db'])).toEqual([['args[2]', 'Hunter2!']]);
+    expect(spans(['tool', '--pass', 'Tr0ub4dor&3'])).toEqual([['args[2]', 'Tr0ub4dor&3']]);
+    // docker-style environment settings: only the value, judged as the variable it sets
+    expect(
+      spans(['run', '-i', '--rm', '-e', 'GITHUB_TOKEN=abc123def', '--env', 'API_KEY=xyz789', 'image']),
+    ).toEqual([
+      ['args[4]', 'abc123def'],
+      ['args[6]', 'xyz789'],
+    ]);
+    expect(spans(['run', '--env=DB_PASSWORD=letmein99', 'image'])).toEqual([['args[1]', 'letmein99']]);
+    // headers: the part after the auth scheme
+    expect(
+      spans(['mcp-remote', 'https://x.example/sse', '--header', 'Authorization: Bearer abc123']),
+    ).toEqual([['args[3]', 'abc123']]);
+    expect(spans(['curl', '-H', 'X-Api-Key:k3y-v4lue-here', 'https://x.example'])).toEqual([
+      ['args[2]', 'k3y-v4lue-here'],
+    ]);
+    expect(spans(['tool', '--header=Authorization: Basic dXNlcjpwYXNz'])).toEqual([
+      ['args[1]', 'dXNlcjpwYXNz'],
+    ]);
+  });
+
+  it('leaves -p ports, packages and versions, harmless -e settings and header placeholders alone', () => {
+    for (const args of [
+      ['-y', '-p', '@modelcontextprotocol/server-everything', 'mcp-server-everything'],
+      ['-p', 'typescript@5.4', 'tsc'],
+      ['run', '-p', '8080:80', '-p', '127.0.0.1:9000:9000/tcp', 'image'],
+      ['run', '-p', '3.12', 'server'],
+      ['psql', '-p', '5432', '-h', 'localhost'],
+      ['run', '-e', 'LOG_LEVEL=debug', '-e', 'GITHUB_TOKEN', '-e', 'API_KEY=${secret:k}', 'image'],
+      ['node', '-e', 'console.log(1)'],
+      ['mcp-remote', 'https://x.example/sse', '--header', 'Authorization:${AUTH_HEADER}'],
+      ['curl', '-H', 'Accept: application/json', '-H', 'Authorization: Bearer ${secret:api}'],
+      ['docker', '-H', 'tcp://127.0.0.1:2375', 'ps'],
+      ['-print', '-parallel', '4'],
+    ]) {
+      expect(findLiteralSecrets({ args }), args.join(' ')).toEqual([]);
+    }
+  });
+
   it('finds the secret part of a URL: a password, a secret-like query parameter, a random path segment', () => {
     const spanOf = (url: string) => {
       const [f] = findLiteralSecrets({ url });

@@ -186,6 +186,43 @@ describe('moving a secret out of args or a url', () => {
     );
   });
 
+  it('moves only the value of -e KEY=VALUE, --header "Name: Bearer …" and -p, named after what they set', async () => {
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          box: {
+            command: 'docker',
+            args: ['run', '-e', 'GITHUB_TOKEN=abc123def', 'image'],
+          },
+          remote: {
+            command: 'npx',
+            args: ['mcp-remote', 'https://x.example/sse', '--header', 'Authorization: Bearer abc123'],
+          },
+          ssh: { command: 'sshpass', args: ['-p', 'S3cret!', 'ssh', 'host'] },
+        },
+      }),
+    );
+    const keychain = new MemoryKeychain();
+    const box = await moveSecret({ serversFile: file, keychain, server: 'box', key: 'args[2]' });
+    const remote = await moveSecret({ serversFile: file, keychain, server: 'remote', key: 'args[3]' });
+    const ssh = await moveSecret({ serversFile: file, keychain, server: 'ssh', key: 'args[1]' });
+    expect([box, remote, ssh]).toEqual(['box-github_token', 'remote-authorization', 'ssh-password']);
+    expect(await keychain.get(box)).toBe('abc123def');
+    expect(await keychain.get(remote)).toBe('abc123');
+    expect(await keychain.get(ssh)).toBe('S3cret!');
+    expect(readServerValue(file, 'box', ['args'])).toEqual([
+      'run',
+      '-e',
+      'GITHUB_TOKEN=${secret:box-github_token}',
+      'image',
+    ]);
+    expect(readServerValue(file, 'remote', ['args', 3])).toBe(
+      'Authorization: Bearer ${secret:remote-authorization}',
+    );
+    expect(readServerValue(file, 'ssh', ['args'])).toEqual(['-p', '${secret:ssh-password}', 'ssh', 'host']);
+  });
+
   it('moves the literal part of a value that also holds a reference (no dead end)', async () => {
     writeFileSync(
       file,

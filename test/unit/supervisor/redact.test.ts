@@ -27,6 +27,34 @@ describe('Redactor', () => {
     expect(r.redact('MIIEsecretbody')).toBe('[redacted]');
   });
 
+  it('scrubs the secret base64-, base64url-, hex- and URL-encoded too, also inside a longer encoded value', () => {
+    const secret = 'p@ss w/rd?=ÿ+~hunter2';
+    const r = new Redactor([secret]);
+    const bytes = Buffer.from(secret);
+    const forms = [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex'),
+      bytes.toString('hex').toUpperCase(),
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      new URLSearchParams({ q: secret }).toString().slice('q='.length), // form encoding: space as +
+    ];
+    for (const form of forms) expect(r.redact(`x ${form} y`), form).toBe('x [redacted] y');
+    // HTTP Basic auth: user:password encoded together, at each of base64's three alignments.
+    for (const user of ['u', 'us', 'use', 'user']) {
+      const basic = Buffer.from(`${user}:${secret}`).toString('base64');
+      const shown = r.redact(`Authorization: Basic ${basic}`);
+      expect(shown, user).toContain('[redacted]');
+      // what is left of the encoded value is at most the user name and a character either side
+      expect(shown.replace('[redacted]', '').length, user).toBeLessThanOrEqual(
+        'Authorization: Basic '.length + Math.ceil(((user.length + 1) * 8) / 6) + 4,
+      );
+    }
+    // Ordinary text with the secret's short encodings nowhere in it is left alone.
+    expect(r.redact('GET /items?page=2 200 in 4 ms')).toBe('GET /items?page=2 200 in 4 ms');
+  });
+
   it('passes text through when it knows no secret', () => {
     expect(new Redactor().redact('nothing to hide')).toBe('nothing to hide');
   });
