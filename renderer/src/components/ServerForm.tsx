@@ -353,6 +353,33 @@ export function ServerForm(props: ServerFormProps) {
         {fieldErrors('editors')}
       </fieldset>
 
+      <fieldset className="field sharing-choice">
+        <legend>Editors using it at once</legend>
+        <label>
+          <input
+            type="radio"
+            name={`${id}-sharing`}
+            checked={!draft.isolated}
+            onChange={() => set('isolated', false)}
+          />
+          Share one process
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={`${id}-sharing`}
+            checked={draft.isolated}
+            onChange={() => set('isolated', true)}
+          />
+          One process per editor session (isolated)
+        </label>
+        <p className="hint">
+          {draft.isolated
+            ? 'Each editor session gets a process of its own, told only that editor’s capabilities and workspace folders. For servers that keep state per client; costs one process per session.'
+            : 'Every editor talks to the same process. It sees the workspace folders (roots) of all of them together, and keeps one state for all.'}
+        </p>
+      </fieldset>
+
       {fieldErrors('', '*')}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={props.busy || (tried && !valid)}>

@@ -24,6 +24,8 @@ export interface Draft {
   headers: KeyValueRow[];
   editorsMode: 'all' | 'some';
   editors: EditorId[];
+  /** one process per editor session instead of one shared by every editor */
+  isolated: boolean;
 }
 
 let nextRowId = 1;
@@ -40,6 +42,7 @@ export function emptyDraft(): Draft {
     headers: [],
     editorsMode: 'all',
     editors: [],
+    isolated: false,
   };
 }
 
@@ -67,6 +70,7 @@ export function draftFromConfig(config: unknown): Draft {
     headers: rows(c.headers),
     editorsMode: Array.isArray(c.editors) ? 'some' : 'all',
     editors,
+    isolated: c.isolated === true,
   };
 }
 
@@ -117,6 +121,8 @@ export function configFromDraft(draft: Draft, original: unknown = {}): Json {
   }
   if (draft.editorsMode === 'some') base.editors = draft.editors;
   else delete base.editors;
+  if (draft.isolated) base.isolated = true;
+  else delete base.isolated;
   return base;
 }
 

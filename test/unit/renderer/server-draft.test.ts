@@ -58,6 +58,20 @@ describe('server form drafts', () => {
     });
   });
 
+  it('marks a server isolated only when asked, and drops the mark when switched back', () => {
+    const shared = draftFromConfig({ command: 'node' });
+    expect(shared.isolated).toBe(false);
+    expect(configFromDraft({ ...shared, isolated: true }, { command: 'node' })).toEqual({
+      command: 'node',
+      isolated: true,
+    });
+    const isolated = draftFromConfig({ command: 'node', isolated: true });
+    expect(isolated.isolated).toBe(true);
+    expect(configFromDraft({ ...isolated, isolated: false }, { command: 'node', isolated: true })).toEqual({
+      command: 'node',
+    });
+  });
+
   it('takes arguments one per line, exactly (no quoting), ignoring trailing blank lines', () => {
     expect(splitArgs('-y\r\n@scope/pkg\n--dir\n/path with spaces\n\n')).toEqual([
       '-y',
