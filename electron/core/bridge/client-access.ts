@@ -8,13 +8,17 @@ import type { Core } from '../core.ts';
  * server's `editors` list in servers.json is absent or names that editor, and that editor's sync
  * settings do not exclude it (`sync --editor E --exclude NAME`). Any other token (`switchboard token
  * create NAME`, for a client Switchboard does not write) reaches only servers that no `editors` list
- * limits. Exclusions are read from state.json again only when the file changed (any writer: the UI,
- * the CLI, another process): this runs on every request.
+ * limits. Exclusions are read from state.json again when the file changed (any writer: the UI, the
+ * CLI, another process), looked at no more than twice a second: this runs on every request.
  */
+/** How old the exclusions may be before state.json is looked at again. */
+const STALE_MS = 500;
+
 export class ClientAccess {
   readonly #core: Core;
   #excluded: Map<string, ReadonlySet<string>> | undefined;
   #stamp = '';
+  #checkedAt = 0;
 
   constructor(core: Core) {
     this.#core = core;
@@ -40,11 +44,15 @@ export class ClientAccess {
   }
 
   #exclusions(): Map<string, ReadonlySet<string>> {
-    const stat = statSync(this.#core.home.stateFile, { throwIfNoEntry: false });
-    const stamp = stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '';
-    if (stamp !== this.#stamp) {
-      this.#stamp = stamp;
-      this.#excluded = undefined;
+    const now = Date.now();
+    if (now - this.#checkedAt >= STALE_MS) {
+      this.#checkedAt = now;
+      const stat = statSync(this.#core.home.stateFile, { throwIfNoEntry: false });
+      const stamp = stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : '';
+      if (stamp !== this.#stamp) {
+        this.#stamp = stamp;
+        this.#excluded = undefined;
+      }
     }
     if (!this.#excluded) {
       this.#excluded = new Map();
