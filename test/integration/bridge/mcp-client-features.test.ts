@@ -349,6 +349,20 @@ describe('each editor gets only the servers selected for it (servers.json "edito
       );
     }
   });
+
+  it("keeps a server an editor's settings exclude from that editor (sync --editor E --exclude NAME)", async () => {
+    const vscode = await editor('/mcp', 'vscode');
+    const names = async () => (await vscode.client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).toContain('probe__ask');
+    headless.core.state.updateEditorSettings('vscode', (s) => void s.exclude.push('probe'));
+    await waitFor(async () => !(await names()).includes('probe__ask'), 5_000, 'probe to leave vscode');
+    expect(await names()).toContain('web__ask');
+    await expect(editor('/mcp/probe', 'vscode-direct', { token: 'vscode' })).rejects.toThrow(
+      /"probe" is excluded from vscode in Switchboard's editor settings/,
+    );
+    headless.core.state.updateEditorSettings('vscode', (s) => void (s.exclude = []));
+    await waitFor(async () => (await names()).includes('probe__ask'), 5_000, 'probe to come back');
+  });
 });
 
 describe('a JSON-RPC batch', () => {
