@@ -1,5 +1,5 @@
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { displayText } from '../../../shared/display-text.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import {
   applyImport,
@@ -10,6 +10,7 @@ import {
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
+import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
 
@@ -40,7 +41,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       .map((a) => a.id)
       .filter((id) => engine.detected(id));
   const scan = scanImports(engine, ctx.home.serversFile, editors);
-  for (const p of scan.problems) ctx.output.err(`${EDITORS[p.editor].label}: ${p.problem}`);
+  for (const p of scan.problems) ctx.output.err(`${EDITORS[p.editor].label}: ${displayText(p.problem)}`);
 
   const importable = scan.candidates.filter((c) => !c.problem && !c.existing && c.duplicateOf === undefined);
   if (!scan.candidates.length) {
@@ -50,7 +51,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     return scan.problems.length ? 1 : 0;
   }
   for (const c of scan.candidates) {
-    ctx.output.out(`${EDITORS[c.editor].label}: "${c.entry}" — ${verdict(c)}`);
+    ctx.output.out(`${EDITORS[c.editor].label}: "${displayText(c.entry)}" — ${verdict(c)}`);
     for (const line of describeForeign(c)) ctx.output.out(`    ${line}`);
   }
   const adoptable = scan.candidates.filter((c) => !c.problem);
@@ -59,8 +60,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     return 0;
   }
   if (!values.yes) {
-    const interactive = (ctx.stdin as { isTTY?: boolean }).isTTY === true;
-    if (!interactive) {
+    if (!interactive(ctx)) {
       ctx.output.out(
         `\nTo import ${importable.length} server(s), approve them exactly as listed and let Switchboard serve them to these editors, run: switchboard import${from ? from.map((f) => ` --from ${f}`).join('') : ''} --yes`,
       );
@@ -70,7 +70,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       ctx,
       `\nImport ${importable.length} server(s) and approve them to run exactly as listed? [y/N] `,
     );
-    if (!/^y(es)?$/i.test(answer.trim())) {
+    if (!isYes(answer)) {
       ctx.output.out('Nothing imported.');
       return 0;
     }
@@ -87,34 +87,24 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   if (result.imported.length)
     ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.imported.join(', ')}`);
   for (const s of result.secrets)
-    ctx.output.out(`  ${s.server}: ${s.key} moved to the keychain as \${secret:${s.name}}`);
+    ctx.output.out(`  ${s.server}: ${displayText(s.key)} moved to the keychain as \${secret:${s.name}}`);
   if (result.reports.length) {
     ctx.output.out('Editors now get them through Switchboard:');
     printReports(ctx, result.reports);
   }
   for (const c of result.skipped)
-    ctx.output.err(`not imported: ${EDITORS[c.editor].label} "${c.entry}": ${c.problem ?? ''}`);
+    ctx.output.err(
+      `not imported: ${EDITORS[c.editor].label} "${displayText(c.entry)}": ${displayText(c.problem ?? '')}`,
+    );
   return result.reports.some((r) => r.status === 'failed') ? 1 : 0;
 }
 
 function verdict(c: ImportCandidate): string {
-  if (c.problem) return `cannot import: ${c.problem}`;
+  if (c.problem) return `cannot import: ${displayText(c.problem)}`;
   if (c.existing) return `already in servers.json as "${c.name}"`;
   if (c.duplicateOf !== undefined) return `same server as "${c.duplicateOf}" (imported once)`;
   const secrets = c.secrets.length
-    ? `; ${c.secrets.map((s) => s.key).join(', ')} move${c.secrets.length === 1 ? 's' : ''} to the keychain`
+    ? `; ${c.secrets.map((s) => displayText(s.key)).join(', ')} move${c.secrets.length === 1 ? 's' : ''} to the keychain`
     : '';
   return `imports as "${c.name}"${secrets}`;
-}
-
-function ask(ctx: CliContext, question: string): Promise<string> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: ctx.stdin, terminal: false });
-    ctx.output.out(question);
-    rl.once('line', (line) => {
-      rl.close();
-      resolve(line);
-    });
-    rl.once('close', () => resolve(''));
-  });
 }

@@ -215,7 +215,7 @@ describe('the UI routes', () => {
       mcpServers: { env: { ...fixtureServer('env-echo-server.mjs'), env: { CANARY: '${secret:canary}' } } },
     });
     h.core.reload();
-    h.core.approve('env');
+    h.core.approve('env', h.core.review('env').fingerprint);
     await waitFor(
       () => h.core.status().servers.find((s) => s.name === 'env' && s.state === 'error'),
       15_000,
