@@ -8,20 +8,21 @@
  *
  * Each such character becomes `\u{HEX}` (uppercase, at least two digits): `\u{1B}`, `\u{0A}`,
  * `\u{202E}`. A backslash in the input is written as is, except where it could be taken for part of
- * an escape: every backslash in a run that ends right before `u{` is doubled. So the output reads back
- * unambiguously: a run of N backslashes before `u{` stands for N/2 backslashes and the text `u{` when
- * N is even, and for (N-1)/2 backslashes and one escaped character when N is odd; any other backslash
- * is itself. Paths (`C:\Users\…`) and JSON (`\"`) read the same as before.
+ * an escape: every backslash in a run that ends right before `u{` or before an escaped character is
+ * doubled. So the output reads back unambiguously: a run of N backslashes before `u{` stands for N/2
+ * backslashes and the text `u{` when N is even, and for (N-1)/2 backslashes and one escaped character
+ * when N is odd; any other backslash is itself. Paths (`C:\Users\…`) and JSON (`\"`) read the same.
  *
  * Apply it exactly once, where the text for a person is made: it is not idempotent (by design, since a
  * literal `\u{202E}` in the input must not read like an escaped U+202E).
  */
 export function displayText(text: string): string {
   if (!NEEDS_WORK.test(text)) return text;
-  return text.replace(TOKEN, (match: string, slashes: string | undefined) => {
-    // A run of backslashes before "u{": doubled, so it cannot start or swallow an escape.
-    if (slashes !== undefined) return `${slashes}${slashes}u{`;
-    return escapeCodePoint(match.codePointAt(0) ?? 0);
+  return text.replace(TOKEN, (_match: string, slashes: string, what: string) => {
+    // Backslashes right before "u{" or before an escape are doubled: they can neither start an
+    // escape nor be read as part of the one that follows.
+    const doubled = slashes + slashes;
+    return what === 'u{' ? `${doubled}u{` : doubled + escapeCodePoint(what.codePointAt(0) ?? 0);
   });
 }
 
@@ -54,7 +55,7 @@ const HIDDEN_CLASS =
   '\\u00A0\\u1680\\u2000-\\u200A\\u202F\\u205F\\u3000\\u2800';
 const HIDDEN = new RegExp(`[${HIDDEN_CLASS}]`, 'u');
 const NEEDS_WORK = new RegExp(`[${HIDDEN_CLASS}]|\\\\u\\{`, 'u');
-const TOKEN = new RegExp(`(\\\\+)u\\{|[${HIDDEN_CLASS}]`, 'gu');
+const TOKEN = new RegExp(`(\\\\*)(u\\{|[${HIDDEN_CLASS}])`, 'gu');
 
 /**
  * The same characters except tab and newline, for a text editor that marks them itself (CodeMirror's

@@ -1,6 +1,6 @@
 import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { ApprovalPreview, ApprovalResult } from '../../shared/api.ts';
 import { displayText } from '../../shared/display-text.ts';
@@ -76,6 +76,8 @@ export class Core {
   /** where pending configs came from (UI, install link, import); hand edits are the default */
   readonly #sources = new Map<string, ServerSource>();
   #watcher: { close(): Promise<void> } | undefined;
+  /** servers.json's text as last read, to tell whether it changed since */
+  #loadedText: string | undefined;
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -96,6 +98,7 @@ export class Core {
   /** Reads servers.json. An invalid file keeps the last good servers in force and records the problems. */
   load(): void {
     const result = readServersFile(this.home.serversFile);
+    this.#loadedText = result.text;
     if (!result.ok) {
       this.#problems = result.problems;
       return;
@@ -215,6 +218,7 @@ export class Core {
    * was shown is refused (StaleApprovalError): the person approves what they saw, never what came after.
    */
   approve(name: string, fingerprint: string, source: ServerSource = this.sourceOf(name)): ApprovalResult {
+    this.#catchUp();
     const entry = this.#current(name);
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
     if (entry.fingerprint !== fingerprint) throw new StaleApprovalError(name);
@@ -296,6 +300,23 @@ export class Core {
         if (status) this.events.emit('status', status);
       }
     }
+  }
+
+  /**
+   * Reads servers.json again if it changed since it was last read, before a trust decision: an edit
+   * the file watcher has not delivered yet (or a CLI that showed the config a while ago) must not
+   * slip past the fingerprint check.
+   */
+  #catchUp(): void {
+    let text: string;
+    try {
+      text = readFileSync(this.home.serversFile, 'utf8');
+    } catch {
+      text = '';
+    }
+    if (text === this.#loadedText) return;
+    if (this.running) this.reload();
+    else this.load();
   }
 
   readonly #lookup = (cwd: string | undefined): CommandLookup => ({

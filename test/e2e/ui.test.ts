@@ -541,7 +541,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       expect(await notice.count()).toBe(0);
 
       // Approved elsewhere (the notification's button, the CLI) while this is open: the view says so.
-      const approve = await runCli(['approve', 'pasted'], t.env);
+      const approve = await runCli(['approve', 'pasted', '--yes'], t.env);
       expect(approve.code, approve.stderr).toBe(0);
       await notice.getByText('“pasted” is no longer waiting for approval').waitFor();
       await page.locator('article[data-approval="pasted"]').waitFor({ state: 'detached' });

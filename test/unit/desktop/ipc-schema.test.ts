@@ -12,7 +12,11 @@ describe('IPC requests from the window', () => {
       { method: 'GET', path: ApiRoutes.tokens },
       { method: 'POST', path: ApiRoutes.tokens, body: { name: 'zed' } },
       { method: 'DELETE', path: ApiRoutes.token('zed') },
-      { method: 'POST', path: ApiRoutes.serverAction('git-hub_2', 'approve'), body: { fingerprint: 'ab'.repeat(32) } },
+      {
+        method: 'POST',
+        path: ApiRoutes.serverAction('git-hub_2', 'approve'),
+        body: { fingerprint: 'ab'.repeat(32) },
+      },
       { method: 'POST', path: ApiRoutes.serverAction('git-hub_2', 'deny') },
       { method: 'GET', path: `${ApiRoutes.logs('github')}?limit=10000` },
       { method: 'GET', path: ApiRoutes.logs('github') },
