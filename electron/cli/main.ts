@@ -11,7 +11,9 @@ usage: switchboard <command> [options]
   serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
   ui                               print a fresh sign-in link for the browser UI of the running serve
   status [--json]                  every server's state, pid, restarts, tools, last error
-  approve NAME | deny NAME         trust decisions (approve prints exactly what it approves)
+  approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
+                                   (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
+  deny NAME                        keep NAME from running until its config changes
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
