@@ -89,7 +89,9 @@ describe('the approval card', () => {
       `gives your keychain secret "github-token" to ${NODE} in env GITHUB_TOKEN`,
     );
     // Nothing on the card is drawn from the raw characters: no reordering, no erased or extra lines.
-    expect(await card.innerText()).not.toMatch(/[\u202E\u001b]/);
+    const text = await card.innerText();
+    for (const raw of ['\u202E', '\u001b']) expect(text).not.toContain(raw);
+    expect(text.split('\n').some((line) => line.trim().startsWith('cwd: /home/you/safe'))).toBe(false);
     await page.screenshot({ path: join(ARTIFACTS, 'approval-escaped.png') });
   });
 
