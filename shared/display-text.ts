@@ -34,6 +34,16 @@ export function displayLines(text: string): string[] {
   return text.split(/\r?\n/).map(displayText);
 }
 
+/**
+ * A message for a person that may quote config values or a server's words (an error): its lines kept;
+ * if it has any character displayText would escape, every line is escaped. A message without one is
+ * left exactly as it is, so parts already made display-safe (a quoted approval line) are not escaped
+ * twice. For the places that print errors whatever made them: the CLI, the UI, notifications.
+ */
+export function displayMessage(text: string): string {
+  return hasHiddenCharacters(text.replace(/\r?\n/g, '')) ? displayLines(text).join('\n') : text;
+}
+
 /** True when `displayText` would escape a character of `text` (not counting backslash doubling). */
 export function hasHiddenCharacters(text: string): boolean {
   return HIDDEN.test(text);

@@ -1,3 +1,4 @@
+import { displayMessage } from '../../shared/display-text.ts';
 import { describeError, UserError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
@@ -89,14 +90,15 @@ export async function main(argv: string[], ctx: CliContext = defaultContext()): 
       err instanceof UsageError ||
       (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
     ) {
-      ctx.output.err(`switchboard ${name}: ${err.message}`);
+      ctx.output.err(`switchboard ${name}: ${displayMessage(err.message)}`);
       return 2;
     }
+    // Errors may quote a config value or a server's words: nothing in them may act on the terminal.
     if (err instanceof UserError) {
-      ctx.output.err(`switchboard ${name}: ${describeError(err)}`);
+      ctx.output.err(`switchboard ${name}: ${displayMessage(describeError(err))}`);
       return 1;
     }
-    ctx.output.err(`switchboard ${name}: unexpected error: ${describeError(err)}`);
+    ctx.output.err(`switchboard ${name}: unexpected error: ${displayMessage(describeError(err))}`);
     if (ctx.env.SWITCHBOARD_DEBUG) ctx.output.err(String((err as Error).stack));
     return 1;
   }

@@ -332,9 +332,8 @@ export class Core {
    */
   #current(name: string): ServerEntry {
     const entry = this.#entry(name);
-    if (isRemote(entry.config)) return entry;
-    const now = serverEntry(name, entry.config, this.#lookup);
-    if (now.fingerprint === entry.fingerprint) return entry;
+    const now = this.#lookedUpAgain(entry);
+    if (!now) return entry;
     this.#entries.set(name, now);
     this.#apply();
     return now;
@@ -343,14 +342,20 @@ export class Core {
   /** Looks every local server's command up again; applies what changed (see #current). */
   #recheckCommands(): void {
     let changed = false;
-    for (const [name, entry] of this.#entries) {
-      if (isRemote(entry.config)) continue;
-      const now = serverEntry(name, entry.config, this.#lookup);
-      if (now.fingerprint === entry.fingerprint) continue;
-      this.#entries.set(name, now);
+    for (const entry of this.#entries.values()) {
+      const now = this.#lookedUpAgain(entry);
+      if (!now) continue;
+      this.#entries.set(entry.name, now);
       changed = true;
     }
     if (changed) this.#apply();
+  }
+
+  /** The entry with its command looked up now, or undefined when that changes nothing. */
+  #lookedUpAgain(entry: ServerEntry): ServerEntry | undefined {
+    if (isRemote(entry.config)) return undefined;
+    const now = serverEntry(entry.name, entry.config, this.#lookup);
+    return now.fingerprint === entry.fingerprint ? undefined : now;
   }
 
   /** A server's status as a person should see it: trust and config decide before the supervisor does. */

@@ -33,6 +33,7 @@ import {
   type IpcRequest,
   type IpcResponse,
 } from '../../shared/ipc.ts';
+import { displayMessage } from '../../shared/display-text.ts';
 import { readServerValue, setServer } from '../core/config/edit.ts';
 import { describeError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
@@ -297,7 +298,9 @@ function handleLink(link: string): void {
   }
 }
 
-function notify(body: string): void {
+function notify(message: string): void {
+  // Errors and refusals may quote a config value: nothing hidden in it reaches the notification.
+  const body = displayMessage(message);
   if (Notification.isSupported()) new Notification({ title: 'Switchboard', body }).show();
   else console.error(body);
 }

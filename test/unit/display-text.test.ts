@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayLines, displayText, hasHiddenCharacters } from '../../shared/display-text.ts';
+import { displayLines, displayMessage, displayText, hasHiddenCharacters } from '../../shared/display-text.ts';
 
 /**
  * Reads displayText's output back (the rule its comment gives): a run of N backslashes before "u{"
@@ -77,5 +77,13 @@ describe('displayText', () => {
 
   it('keeps the lines of a diff or file as lines (LF or CRLF), escaping what is inside them', () => {
     expect(displayLines('-a\r\n+b\u202E\n c\r')).toEqual(['-a', '+b\\u{202E}', ' c\\u{0D}']);
+  });
+
+  it('makes an error message safe without escaping what was made safe already', () => {
+    const shown = `approve it:\n  command: ${displayText('x\u202E')}`;
+    expect(displayMessage(shown)).toBe(shown);
+    expect(displayMessage('server "a": "np\u202Ex" was not found\n  hint')).toBe(
+      'server "a": "np\\u{202E}x" was not found\n  hint',
+    );
   });
 });

@@ -172,6 +172,11 @@ describe('switchboard approve', () => {
     const status = await runCli(['status'], t.env);
     expect(status.stdout).toContain('env API_KEY\\u{202E} holds a literal secret');
     expectNoRaw(status.stdout);
+    // An error that quotes the config is escaped too.
+    const refused = await runCli(['approve', 'leaky', '--yes'], t.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('cannot be approved: env API_KEY\\u{202E} holds a literal secret');
+    expectNoRaw(refused.stderr);
 
     mkdirSync(t.home.logs, { recursive: true });
     writeFileSync(
