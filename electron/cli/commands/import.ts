@@ -12,6 +12,7 @@ import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
+import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
 import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
 
 const USAGE = `usage: switchboard import [--from E]… [--yes]\neditors: ${allEditors()
@@ -50,9 +51,14 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     );
     return scan.problems.length ? 1 : 0;
   }
+  const commandPath = await resolveLoginPath({ env: ctx.env });
   for (const c of scan.candidates) {
     ctx.output.out(`${EDITORS[c.editor].label}: "${displayText(c.entry)}" — ${verdict(c)}`);
     for (const line of describeForeign(c)) ctx.output.out(`    ${line}`);
+    if (importable.includes(c)) {
+      const runs = programLine(c, { path: commandPath, pathExt: ctx.env.PATHEXT, cwd: ctx.home.root });
+      if (runs) ctx.output.out(`    ${runs}`);
+    }
   }
   const adoptable = scan.candidates.filter((c) => !c.problem);
   if (!adoptable.length) {
@@ -78,7 +84,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   const result = await applyImport(scan, {
     home: ctx.home,
     env: ctx.env,
-    commandPath: await resolveLoginPath({ env: ctx.env }),
+    commandPath,
     state: core.state,
     keychain: ctx.keychain(),
     engine,
@@ -97,6 +103,25 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       `not imported: ${EDITORS[c.editor].label} "${displayText(c.entry)}": ${displayText(c.problem ?? '')}`,
     );
   return result.reports.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+/**
+ * The program an imported server's approval pins, as `approve` shows it: the path the command is
+ * found at and, for a symlink, the real file (what a retargeted link would change).
+ */
+function programLine(
+  c: ImportCandidate,
+  lookup: { path: string | undefined; pathExt: string | undefined; cwd: string },
+): string | undefined {
+  if (c.server?.kind !== 'stdio') return undefined;
+  const found = resolveCommand(c.server.command, {
+    ...lookup,
+    cwd: c.server.cwd ?? lookup.cwd,
+    platform: process.platform,
+  });
+  if (!found) return `runs: nothing yet ("${displayText(c.server.command)}" is not found on PATH)`;
+  const real = realCommand(found);
+  return `runs: ${displayText(found)}${real === found ? '' : ` (real file: ${displayText(real)})`}`;
 }
 
 function verdict(c: ImportCandidate): string {

@@ -207,6 +207,8 @@ describe('switchboard import', () => {
     expect(listed.code, listed.stderr).toBe(0);
     expectEscaped(listed.stdout);
     expect(listed.stdout).toContain('Cursor: "gh\\u{202E}txt" — imports as "gh-txt"');
+    // the program its approval pins, as `approve` shows it
+    expect(listed.stdout).toContain(`\n    runs: ${NODE}\n`);
 
     const asked = await runInTerminal(['import', '--from', 'cursor'], '[y/N]', () => 'n');
     expectEscaped(asked.output);
