@@ -88,7 +88,7 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
       ? 'waiting for approval'
       : shown.state === 'denied'
         ? 'denied'
-        : `already approved (${shown.state})`;
+        : `now ${shown.state}`;
   ctx.output.out(
     `"${shown.name}" (${status}; from ${SOURCES[shown.source]}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
   );
