@@ -269,7 +269,7 @@ function switchboardHome(servers: Record<string, { command: string; args: string
   core.load();
   const problem = core.configError();
   if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
-  for (const name of core.entries().keys()) core.approve(name, 'cli');
+  for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
   const token = new TokenStore(t.home.tokens).ensure('bench');
   return { t, token };
 }

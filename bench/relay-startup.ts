@@ -94,7 +94,7 @@ async function startReal(): Promise<{ server: string; stop: () => Promise<void> 
     JSON.stringify({ mcpServers: { everything: { command: NODE, args: [everything, 'stdio'] } } }),
   );
   const headless = await startHeadless({ home, keychain: new MemoryKeychain(), env, port: 0 });
-  headless.core.approve('everything');
+  headless.core.approve('everything', headless.core.review('everything').fingerprint);
   const deadline = Date.now() + 60_000;
   while (headless.core.status().servers.find((s) => s.name === 'everything')?.state !== 'running') {
     if (Date.now() > deadline) throw new Error('server-everything did not start');

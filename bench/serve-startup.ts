@@ -86,7 +86,7 @@ function makeHome(count: number, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
     core.load();
     const problem = core.configError();
     if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
-    for (const name of core.entries().keys()) core.approve(name, 'cli');
+    for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
   }
   return t;
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
-import { ServerStatusSchema, StatusReportSchema } from './status.ts';
+import { ServerSourceSchema } from './schema/state.ts';
+import { ServerStateSchema, ServerStatusSchema, StatusReportSchema } from './status.ts';
 
 export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
 
@@ -11,6 +12,8 @@ export const ApiRoutes = {
   events: '/api/events',
   serverAction: (name: string, action: ServerAction) => `/api/servers/${encodeURIComponent(name)}/${action}`,
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
+  /** GET: what approving the server would allow now, with the fingerprint to approve it by */
+  approval: (name: string) => `/api/servers/${encodeURIComponent(name)}/approval`,
   tokens: '/api/tokens',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
@@ -18,6 +21,32 @@ export const ApiRoutes = {
 export const SERVER_ACTIONS = ['approve', 'deny', 'start', 'stop', 'restart'] as const;
 export const ServerActionSchema = z.enum(SERVER_ACTIONS);
 export type ServerAction = z.infer<typeof ServerActionSchema>;
+
+/** sha256 of a launch config, hex: what an approval is bound to. */
+export const FingerprintSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'a fingerprint is the 64 hex digits shown with the configuration');
+
+/**
+ * What approving a server would allow, as shown to the person deciding: the approval then carries
+ * this fingerprint and fails if the config changed in between (POST …/approve {fingerprint}).
+ */
+export const ApprovalPreviewSchema = z.object({
+  name: z.string(),
+  state: ServerStateSchema,
+  transport: z.enum(['stdio', 'http']),
+  /** where the config came from (hand edit, ui, cli, import, install link) */
+  source: ServerSourceSchema,
+  fingerprint: z.string(),
+  /** the exact launch config, one line per part, untruncated, hidden characters escaped */
+  lines: z.array(z.string()),
+  /** each keychain secret and env variable it passes on and where to, in plain words */
+  references: z.array(z.string()),
+});
+export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
+
+/** POST /api/servers/<name>/approve: the fingerprint of the configuration that was shown. */
+export const ApproveRequestSchema = z.object({ fingerprint: FingerprintSchema }).strict();
 
 export const ApprovalResultSchema = z.object({
   name: z.string(),

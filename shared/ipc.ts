@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreateTokenRequestSchema } from './api.ts';
+import { ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
@@ -51,7 +51,8 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('DELETE', `/api/tokens/${S}`),
   route('POST', '/api/servers', { body: AddServerRequestSchema }),
   route('DELETE', `/api/servers/${S}`),
-  route('POST', `/api/servers/${S}/(approve|deny|start|stop|restart)`),
+  route('POST', `/api/servers/${S}/approve`, { body: ApproveRequestSchema }),
+  route('POST', `/api/servers/${S}/(deny|start|stop|restart)`),
   route('GET', `/api/servers/${S}/logs`, { query: /^(limit=\d{1,6})?$/ }),
   route('GET', `/api/servers/${S}/config`),
   route('PUT', `/api/servers/${S}/config`, { body: SaveServerRequestSchema }),

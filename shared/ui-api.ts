@@ -110,10 +110,16 @@ export const ApprovalViewSchema = z.object({
   /** where the config came from (hand edit, ui, cli, import, install link) */
   source: ServerSourceSchema,
   fingerprint: z.string(),
-  /** the exact launch config, one line per part, untruncated (as `switchboard approve` prints it) */
+  /**
+   * the exact launch config, one line per part, untruncated (as `switchboard approve` prints it),
+   * with control, bidi, line-break and invisible characters escaped (shared/display-text.ts)
+   */
   lines: z.array(z.string()),
+  /** each keychain secret and env variable it passes on and where to, in plain words */
+  references: z.array(z.string()),
+  /** data, not for display: show `lines` */
   launch: LaunchConfigSchema,
-  /** env (stdio) or header (remote) names; values are references or plain settings, never secrets */
+  /** env (stdio) or header (remote) names, escaped for display like `lines` */
   envKeys: z.array(z.string()),
   /** the last approved config of this server, to diff against; null if it never was approved */
   approved: z
@@ -243,7 +249,13 @@ export interface UiApi {
   editors(): Promise<EditorsResponse>;
 
   // commands (each rejects with a UiApiError)
-  serverAction(name: string, action: ServerAction): Promise<void>;
+  /** start, stop, restart or deny (approving needs what was shown: approve()) */
+  serverAction(name: string, action: Exclude<ServerAction, 'approve'>): Promise<void>;
+  /**
+   * approves the server's config if it still has the fingerprint that was shown; rejects with status
+   * 409 when it changed meanwhile (review it again)
+   */
+  approve(name: string, fingerprint: string): Promise<void>;
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** replaces the server's entry in servers.json (comment-preserving) */
   saveServer(name: string, config: unknown): Promise<void>;

@@ -16,7 +16,7 @@ t.writeServers({ mcpServers: servers });
 const keychain = new MemoryKeychain();
 const pre = new Core({ home: t.home, keychain, env: t.env });
 pre.load();
-for (const name of Object.keys(servers)) pre.approve(name);
+for (const name of Object.keys(servers)) pre.approve(name, pre.review(name).fingerprint);
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
 const deadline = Date.now() + 120_000;

@@ -4,10 +4,12 @@ import {
   ActionResultSchema,
   ApiErrorSchema,
   ApiRoutes,
+  ApprovalPreviewSchema,
   InstanceInfoSchema,
   LogsResponseSchema,
   TokenCreatedSchema,
   TokenListSchema,
+  type ApprovalPreview,
   type InstanceInfo,
   type ServerAction,
   type TokenCreated,
@@ -72,8 +74,23 @@ export class InstanceClient {
     return StatusReportSchema.parse(await this.#request('GET', ApiRoutes.status));
   }
 
-  async action(name: string, action: ServerAction): Promise<z.infer<typeof ActionResultSchema>> {
+  async action(
+    name: string,
+    action: Exclude<ServerAction, 'approve'>,
+  ): Promise<z.infer<typeof ActionResultSchema>> {
     return ActionResultSchema.parse(await this.#request('POST', ApiRoutes.serverAction(name, action)));
+  }
+
+  /** What approving the server would allow now, and the fingerprint to approve exactly that by. */
+  async review(name: string): Promise<ApprovalPreview> {
+    return ApprovalPreviewSchema.parse(await this.#request('GET', ApiRoutes.approval(name)));
+  }
+
+  /** Approves the server if its config still has the fingerprint that was shown. */
+  async approve(name: string, fingerprint: string): Promise<z.infer<typeof ActionResultSchema>> {
+    return ActionResultSchema.parse(
+      await this.#request('POST', ApiRoutes.serverAction(name, 'approve'), { fingerprint }),
+    );
   }
 
   async logs(name: string, limit: number): Promise<LogLine[]> {

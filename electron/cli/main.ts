@@ -1,3 +1,4 @@
+import { displayMessage } from '../../shared/display-text.ts';
 import { describeError, UserError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
@@ -11,7 +12,9 @@ usage: switchboard <command> [options]
   serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
   ui                               print a fresh sign-in link for the browser UI of the running serve
   status [--json]                  every server's state, pid, restarts, tools, last error
-  approve NAME | deny NAME         trust decisions (approve prints exactly what it approves)
+  approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
+                                   (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
+  deny NAME                        keep NAME from running until its config changes
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
@@ -87,14 +90,15 @@ export async function main(argv: string[], ctx: CliContext = defaultContext()): 
       err instanceof UsageError ||
       (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
     ) {
-      ctx.output.err(`switchboard ${name}: ${err.message}`);
+      ctx.output.err(`switchboard ${name}: ${displayMessage(err.message)}`);
       return 2;
     }
+    // Errors may quote a config value or a server's words: nothing in them may act on the terminal.
     if (err instanceof UserError) {
-      ctx.output.err(`switchboard ${name}: ${describeError(err)}`);
+      ctx.output.err(`switchboard ${name}: ${displayMessage(describeError(err))}`);
       return 1;
     }
-    ctx.output.err(`switchboard ${name}: unexpected error: ${describeError(err)}`);
+    ctx.output.err(`switchboard ${name}: unexpected error: ${displayMessage(describeError(err))}`);
     if (ctx.env.SWITCHBOARD_DEBUG) ctx.output.err(String((err as Error).stack));
     return 1;
   }

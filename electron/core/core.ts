@@ -1,8 +1,9 @@
 import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { ApprovalResult } from '../../shared/api.ts';
+import type { ApprovalPreview, ApprovalResult } from '../../shared/api.ts';
+import { displayText } from '../../shared/display-text.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import { isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
@@ -12,16 +13,16 @@ import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
-import { UserError } from './errors.ts';
+import { StaleApprovalError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
-import { prepareLaunch } from './launch-plan.ts';
+import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
-import { describeLaunch } from './trust/command-line.ts';
+import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
 
 export interface CoreOptions {
@@ -76,6 +77,8 @@ export class Core {
   /** where pending configs came from (UI, install link, import); hand edits are the default */
   readonly #sources = new Map<string, ServerSource>();
   #watcher: { close(): Promise<void> } | undefined;
+  /** servers.json's text as last read, to tell whether it changed since */
+  #loadedText: string | undefined;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -101,6 +104,7 @@ export class Core {
   /** Reads servers.json. An invalid file keeps the last good servers in force and records the problems. */
   load(): void {
     const result = readServersFile(this.home.serversFile);
+    this.#loadedText = result.text;
     if (!result.ok) {
       this.#problems = result.problems;
       return;
@@ -119,14 +123,8 @@ export class Core {
       return;
     }
     this.#problems = [];
-    const lookup = (cwd: string | undefined): CommandLookup => ({
-      path: this.#commandPath,
-      pathExt: this.#env.PATHEXT,
-      cwd: cwd ?? this.home.root,
-      platform: this.#platform,
-    });
     this.#entries = new Map(
-      [...result.servers].map(([name, config]) => [name, serverEntry(name, config, lookup)]),
+      [...result.servers].map(([name, config]) => [name, serverEntry(name, config, this.#lookup)]),
     );
     // A server removed from a valid file loses its approval: adding it back asks again. A missing or
     // empty file forgets nothing (more likely a mistake or a save in progress than a wish).
@@ -180,8 +178,11 @@ export class Core {
     this.#sources.delete(name);
   }
 
+  /** Shown to people (CLI, UI, tray): characters that could hide part of it are escaped. */
   configError(): string | null {
-    return this.#problems.length ? formatProblems(this.#problems, basename(this.home.serversFile)) : null;
+    return this.#problems.length
+      ? displayText(formatProblems(this.#problems, basename(this.home.serversFile)))
+      : null;
   }
 
   configProblems(): readonly ConfigProblem[] {
@@ -200,10 +201,34 @@ export class Core {
     };
   }
 
-  /** Approves the server's exact current launch config and starts it if Switchboard is running. */
-  approve(name: string, source: ServerSource = this.sourceOf(name)): ApprovalResult {
-    const entry = this.#entry(name);
+  /**
+   * What approving the server would allow now, as a person is to be shown it: the exact launch lines,
+   * the secrets and env it passes on, and the fingerprint an approval of exactly this must carry.
+   */
+  review(name: string): ApprovalPreview {
+    const entry = this.#current(name);
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
+    return {
+      name,
+      state: this.#withTrust(name)?.state ?? 'pending-approval',
+      transport: entry.launch.transport,
+      source: this.sourceOf(name),
+      fingerprint: entry.fingerprint,
+      lines: describeLaunch(entry.launch),
+      references: describeReferences(entry.launch),
+    };
+  }
+
+  /**
+   * Approves the server's launch config if it is still the one shown (`fingerprint`, from review()
+   * or the approvals list), and starts it if Switchboard is running. A config that changed since it
+   * was shown is refused (StaleApprovalError): the person approves what they saw, never what came after.
+   */
+  approve(name: string, fingerprint: string, source: ServerSource = this.sourceOf(name)): ApprovalResult {
+    this.#catchUp();
+    const entry = this.#current(name);
+    if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
+    if (entry.fingerprint !== fingerprint) throw new StaleApprovalError(name);
     this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
     this.#apply();
     return { name, fingerprint: entry.fingerprint, launch: describeLaunch(entry.launch) };
@@ -266,6 +291,11 @@ export class Core {
             commandPath: this.#commandPath,
             platform: this.#platform,
             home: this.home.root,
+          }).catch((err: unknown) => {
+            // Another program than the approved one would run (PATH changed, a symlink retargeted):
+            // the server goes back to waiting for approval, showing the program it would run now.
+            if (err instanceof CommandChangedError) setImmediate(() => this.#recheckCommands());
+            throw err;
           }),
       });
     }
@@ -277,6 +307,62 @@ export class Core {
         if (status) this.events.emit('status', status);
       }
     }
+  }
+
+  /**
+   * Reads servers.json again if it changed since it was last read, before a trust decision: an edit
+   * the file watcher has not delivered yet (or a CLI that showed the config a while ago) must not
+   * slip past the fingerprint check.
+   */
+  #catchUp(): void {
+    let text: string;
+    try {
+      text = readFileSync(this.home.serversFile, 'utf8');
+    } catch {
+      text = '';
+    }
+    if (text === this.#loadedText) return;
+    if (this.running) this.reload();
+    else this.load();
+  }
+
+  readonly #lookup = (cwd: string | undefined): CommandLookup => ({
+    path: this.#commandPath,
+    pathExt: this.#env.PATHEXT,
+    cwd: cwd ?? this.home.root,
+    platform: this.#platform,
+  });
+
+  /**
+   * The server's entry with its command looked up again: PATH or a symlink may point elsewhere since
+   * servers.json was read, and an approval must cover the program that would run now.
+   */
+  #current(name: string): ServerEntry {
+    const entry = this.#entry(name);
+    const now = this.#lookedUpAgain(entry);
+    if (!now) return entry;
+    this.#entries.set(name, now);
+    this.#apply();
+    return now;
+  }
+
+  /** Looks every local server's command up again; applies what changed (see #current). */
+  #recheckCommands(): void {
+    let changed = false;
+    for (const entry of this.#entries.values()) {
+      const now = this.#lookedUpAgain(entry);
+      if (!now) continue;
+      this.#entries.set(entry.name, now);
+      changed = true;
+    }
+    if (changed) this.#apply();
+  }
+
+  /** The entry with its command looked up now, or undefined when that changes nothing. */
+  #lookedUpAgain(entry: ServerEntry): ServerEntry | undefined {
+    if (isRemote(entry.config)) return undefined;
+    const now = serverEntry(entry.name, entry.config, this.#lookup);
+    return now.fingerprint === entry.fingerprint ? undefined : now;
   }
 
   /** A server's status as a person should see it: trust and config decide before the supervisor does. */
@@ -296,12 +382,19 @@ export class Core {
       fingerprint: entry.fingerprint,
     };
     if (!entry.config.enabled) return { ...base, state: 'disabled' };
-    if (entry.refusal) return { ...base, state: 'error', lastError: entry.refusal };
+    if (entry.refusal) return { ...base, state: 'error', lastError: displayText(entry.refusal) };
     const decision = this.state.decision(name, entry.fingerprint);
     if (decision === 'denied') return { ...base, state: 'denied' };
     if (decision === 'pending') return { ...base, state: 'pending-approval' };
     const live = this.#supervisor?.statusOf(name);
-    return live ? { ...live, fingerprint: entry.fingerprint } : base;
+    // lastError is shown to people and may quote a command or a server's own words.
+    return live
+      ? {
+          ...live,
+          lastError: live.lastError === null ? null : displayText(live.lastError),
+          fingerprint: entry.fingerprint,
+        }
+      : base;
   }
 
   #entry(name: string): ServerEntry {
@@ -338,8 +431,9 @@ export class Core {
     if (status?.state === 'disabled') {
       throw new UserError(`server "${name}" is disabled`, { hint: 'set "enabled": true in servers.json' });
     }
-    if (status?.state === 'error' && this.#entries.get(name)?.refusal) {
-      throw new UserError(`server "${name}" cannot start: ${status.lastError}`);
+    const refusal = this.#entries.get(name)?.refusal;
+    if (status?.state === 'error' && refusal) {
+      throw new UserError(`server "${name}" cannot start: ${refusal}`);
     }
   }
 

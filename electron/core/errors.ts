@@ -21,3 +21,16 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/**
+ * An approval whose fingerprint is not the server's current one: the config changed between being
+ * shown and being approved (an edit of servers.json, PATH, a retargeted symlink). Nothing is approved.
+ */
+export class StaleApprovalError extends UserError {
+  constructor(name: string) {
+    super(`server "${name}" was not approved: its configuration changed since it was shown`, {
+      hint: 'review it again and approve what is shown now',
+    });
+    this.name = 'StaleApprovalError';
+  }
+}

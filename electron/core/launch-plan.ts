@@ -4,7 +4,15 @@ import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
 import type { LaunchPlan } from './supervisor/types.ts';
-import { resolveCommand } from './trust/resolve-command.ts';
+import { realCommand, resolveCommand } from './trust/resolve-command.ts';
+
+/** The command would run another program than the approved one: it must be approved again. */
+export class CommandChangedError extends UserError {
+  constructor(message: string, hint: string) {
+    super(message, { hint });
+    this.name = 'CommandChangedError';
+  }
+}
 
 export interface LaunchDeps {
   keychain: Keychain;
@@ -45,13 +53,13 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
       hint: 'install it, or give its absolute path in "command"',
     });
   }
-  if (command !== entry.launch.command) {
-    // PATH changed since approval: a different program would run than the one approved.
-    throw new UserError(
-      `server "${name}": "${config.command}" now resolves to ${command}, not the approved ${entry.launch.command}`,
-      {
-        hint: `approve the new program with: switchboard approve ${name}`,
-      },
+  const approved = entry.launch.realCommand ?? entry.launch.command;
+  const real = realCommand(command);
+  if (command !== entry.launch.command || real !== approved) {
+    // PATH changed or a symlink was retargeted since approval: another program would run.
+    throw new CommandChangedError(
+      `server "${name}": "${config.command}" now runs ${real === command ? command : `${command} (the real file ${real})`}, not the approved ${approved ?? config.command}`,
+      `approve the new program with: switchboard approve ${name}`,
     );
   }
   const env = await resolveRecord(config.env, { ...context, field: 'env' });

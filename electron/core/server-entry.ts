@@ -2,7 +2,7 @@ import { isRemote, type ServerConfig } from '../../shared/schema/servers.ts';
 import type { LaunchConfig } from '../../shared/schema/state.ts';
 import { findLiteralSecrets, type SecretFinding } from './secrets/detect.ts';
 import { fingerprintOf, launchConfigOf } from './trust/fingerprint.ts';
-import { resolveCommand, type CommandLookup } from './trust/resolve-command.ts';
+import { realCommand, resolveCommand, type CommandLookup } from './trust/resolve-command.ts';
 
 /** One configured server as the core sees it: its config, what it would launch, and why it may not. */
 export interface ServerEntry {
@@ -20,7 +20,7 @@ export function serverEntry(
   lookup: (cwd: string | undefined) => CommandLookup,
 ): ServerEntry {
   const resolved = isRemote(config) ? undefined : resolveCommand(config.command, lookup(config.cwd));
-  const launch = launchConfigOf(config, resolved);
+  const launch = launchConfigOf(config, resolved, resolved === undefined ? undefined : realCommand(resolved));
   const findings = findLiteralSecrets(config);
   const refusal =
     findings.length === 0

@@ -1,3 +1,4 @@
+import { displayText, hasHiddenCharacters } from '../../shared/display-text.ts';
 import {
   SERVER_NAME_PATTERN,
   ServerConfigSchema,
@@ -34,13 +35,13 @@ export function parseDeepLink(link: string): DeepLink {
     return { kind: 'open', view: view && /^[a-z-]{1,32}$/.test(view) ? view : undefined };
   }
   if (action !== 'install')
-    return invalid(`unknown action "${action.slice(0, 40)}" (expected install or open)`);
+    return invalid(`unknown action "${displayText(action.slice(0, 40))}" (expected install or open)`);
 
   const name = url.searchParams.get('name');
   if (!name) return invalid('the install link has no server name (name=…)');
   if (!SERVER_NAME_PATTERN.test(name)) {
     return invalid(
-      `"${name.slice(0, 60)}" cannot be a server name: use letters, digits, "-" and "_" (at most 48)`,
+      `"${displayText(name.slice(0, 60))}" cannot be a server name: use letters, digits, "-" and "_" (at most 48)`,
     );
   }
   const encoded = url.searchParams.get('config');
@@ -51,15 +52,88 @@ export function parseDeepLink(link: string): DeepLink {
   } catch {
     return invalid(`the configuration in the install link for "${name}" is not base64url-encoded JSON`);
   }
+  const hidden = firstString(json, hiddenCharacters);
+  if (hidden) {
+    return invalid(
+      `the configuration in the install link for "${name}" has control, bidi, line-break or invisible ` +
+        `characters ${where(hidden.path)}: "${hidden.text}". They can make what ` +
+        'it runs look like something else, so such links are refused. If you trust where it came from, ' +
+        'add the server by hand (Add server in Switchboard, or switchboard add)',
+    );
+  }
   const parsed = ServerConfigSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? ` (${issue.path.join('.')})` : '';
+    const at = issue?.path.length ? ` (${issue.path.join('.')})` : '';
     return invalid(
-      `the install link for "${name}" has an invalid configuration${where}: ${issue?.message ?? 'unknown problem'}`,
+      `the install link for "${name}" has an invalid configuration${at}: ${issue?.message ?? 'unknown problem'}`,
+    );
+  }
+  const reference = firstString(json, borrowedReference);
+  if (reference) {
+    return invalid(
+      `the install link for "${name}" uses ${reference.text} ${where(reference.path)}. A link may not use ` +
+        'your keychain secrets or environment variables: once approved, the value would go to whatever ' +
+        'the link runs or connects to. To use this server, add it by hand (Add server in Switchboard, or ' +
+        `switchboard add ${name} …) and put in a \${secret:NAME} of your own where it needs one`,
     );
   }
   return { kind: 'install', name, config: json as ServerConfigInput };
+}
+
+interface Found {
+  path: (string | number)[];
+  text: string;
+}
+
+/** "in args[1]", "in env GITHUB_TOKEN", "in url", "in a field name" (where a person would look). */
+function where(path: (string | number)[]): string {
+  const [field, key] = path;
+  if (field === undefined) return 'in the configuration';
+  if (typeof key === 'number') return `in ${String(field)}[${key}]`;
+  if (key !== undefined) return `in ${String(field)} ${displayText(key)}`;
+  return `in ${displayText(String(field))}`;
+}
+
+/**
+ * The first string in a link's JSON, value or key, at any depth, for which `test` gives the part to
+ * show; with its path.
+ */
+function firstString(
+  value: unknown,
+  test: (text: string) => string | undefined,
+  path: (string | number)[] = [],
+): Found | undefined {
+  if (typeof value === 'string') {
+    const text = test(value);
+    return text === undefined ? undefined : { path, text };
+  }
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? [...value.entries()]
+    : typeof value === 'object' && value !== null
+      ? Object.entries(value)
+      : [];
+  for (const [key, item] of entries) {
+    const inKey = typeof key === 'string' ? test(key) : undefined;
+    if (inKey !== undefined) return { path: [...path, key], text: inKey };
+    const found = firstString(item, test, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A string with a character displayText would escape: shown escaped. */
+function hiddenCharacters(text: string): string | undefined {
+  return hasHiddenCharacters(text) ? displayText(text.slice(0, 120)) : undefined;
+}
+
+/**
+ * A `${secret:…}` or `${env:…}` (also a malformed one, which would fail later anyway): a link brings no
+ * secrets, so any reference would borrow one of the person's.
+ */
+function borrowedReference(text: string): string | undefined {
+  const match = /\$\{(?:secret|env):[^}]*\}?/.exec(text);
+  return match ? displayText(match[0].slice(0, 80)) : undefined;
 }
 
 /** Builds an install link, for docs, tests and "share this server". */

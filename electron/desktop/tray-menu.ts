@@ -5,7 +5,8 @@ export type TrayHealth = 'idle' | 'ok' | 'attention' | 'error';
 
 export type TrayAction =
   | { type: 'open'; view?: string; server?: string }
-  | { type: 'approve'; server: string }
+  /** approves the config whose fingerprint the menu was built with, not a later one */
+  | { type: 'approve'; server: string; fingerprint: string }
   | { type: 'deny'; server: string }
   | { type: 'start'; server: string }
   | { type: 'restart'; server: string }
@@ -74,7 +75,7 @@ export function buildTrayMenu(
         label: s.name,
         submenu: [
           { label: 'Review in Switchboard…', action: { type: 'open', view: 'approvals', server: s.name } },
-          { label: 'Approve', action: { type: 'approve', server: s.name } },
+          { label: 'Approve', action: { type: 'approve', server: s.name, fingerprint: s.fingerprint } },
           { label: 'Deny', action: { type: 'deny', server: s.name } },
         ],
       });

@@ -33,11 +33,12 @@ import {
   type IpcRequest,
   type IpcResponse,
 } from '../../shared/ipc.ts';
+import { displayMessage } from '../../shared/display-text.ts';
 import { readServerValue, setServer } from '../core/config/edit.ts';
 import { describeError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
-import { describeLaunch } from '../core/trust/command-line.ts';
+import { describeLaunch, describeReferences } from '../core/trust/command-line.ts';
 import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
 import { installFromLink } from '../desktop/install-link.ts';
@@ -204,9 +205,12 @@ function watchSessionEnd(): void {
 function notifyApprovals(): void {
   if (!headless || !Notification.isSupported()) return;
   const core = headless.core;
+  // The command line, and every secret or env variable it would pass on: an Approve button is there.
   const describe = (name: string) => {
     const entry = core.entries().get(name);
-    return entry ? (describeLaunch(entry.launch)[0] ?? name) : name;
+    return entry
+      ? [describeLaunch(entry.launch)[0] ?? name, ...describeReferences(entry.launch)].join('\n')
+      : name;
   };
   const { raise, notified: next } = approvalNotifications(
     core.status(),
@@ -225,7 +229,8 @@ function notifyApprovals(): void {
       const choice = spec.actions[index];
       void runAction(
         choice === 'Approve'
-          ? { type: 'approve', server: spec.server }
+          ? // the config this notification described; a later change is refused and asks again
+            { type: 'approve', server: spec.server, fingerprint: spec.fingerprint }
           : { type: 'deny', server: spec.server },
       );
     });
@@ -244,7 +249,7 @@ async function runAction(action: TrayAction): Promise<void> {
       case 'open':
         return showWindow(action.view, action.server);
       case 'approve':
-        core.approve(action.server, 'ui');
+        core.approve(action.server, action.fingerprint, 'ui');
         return;
       case 'deny':
         return core.deny(action.server);
@@ -293,7 +298,9 @@ function handleLink(link: string): void {
   }
 }
 
-function notify(body: string): void {
+function notify(message: string): void {
+  // Errors and refusals may quote a config value: nothing hidden in it reaches the notification.
+  const body = displayMessage(message);
   if (Notification.isSupported()) new Notification({ title: 'Switchboard', body }).show();
   else console.error(body);
 }

@@ -19,6 +19,15 @@ const PROGRAM_PATTERN = /^[^\s;&|<>`$(){}*?!'"]+$/;
 
 const StringMap = z.record(z.string(), z.string());
 
+/**
+ * An absolute path on any OS Switchboard runs on: `/…`, `C:\…` or `C:/…`, or a UNC `\\server\share`.
+ * A relative `cwd` would depend on the folder Switchboard happened to start in.
+ */
+export const ABSOLUTE_PATH_PATTERN = /^(?:\/|[A-Za-z]:[\\/]|\\\\)/;
+export const CWD_NOT_ABSOLUTE =
+  'cwd must be an absolute path, like "/home/you/project" or "C:\\Users\\you\\project": a relative one ' +
+  'would depend on the folder Switchboard happens to start in (and "~" is not expanded)';
+
 const common = {
   $comment: z.string().optional(),
   enabled: z.boolean().default(true).describe('false keeps the server configured but never started'),
@@ -46,7 +55,12 @@ export const StdioServerSchema = z
     env: StringMap.default({}).describe(
       'Use ${secret:NAME} for secrets and ${env:NAME} for your environment',
     ),
-    cwd: z.string().min(1).optional(),
+    cwd: z
+      .string()
+      .min(1)
+      .regex(ABSOLUTE_PATH_PATTERN, CWD_NOT_ABSOLUTE)
+      .optional()
+      .describe('Folder the server runs in: an absolute path'),
     ...common,
   })
   .strict();

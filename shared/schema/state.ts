@@ -6,7 +6,10 @@ export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install
 /** The exact launch config an approval covers (references unresolved; never a secret value). */
 export const LaunchConfigSchema = z.object({
   transport: z.enum(['stdio', 'http']),
+  /** the command's absolute path as found on PATH (what is spawned) */
   command: z.string().optional(),
+  /** the real file that is, symlinks resolved, when it differs from `command` */
+  realCommand: z.string().optional(),
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),

@@ -85,7 +85,8 @@ export async function startSwitchboard(fixtureUrl: string): Promise<SwitchboardU
     t.cleanup();
   };
   try {
-    for (const name of ['conf-stdio', 'conf-http']) headless.core.approve(name);
+    for (const name of ['conf-stdio', 'conf-http'])
+      headless.core.approve(name, headless.core.review(name).fingerprint);
     await waitFor(
       () => {
         const servers = headless.core.status().servers;

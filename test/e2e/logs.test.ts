@@ -51,7 +51,7 @@ describe('the log view at 100,000 lines', () => {
     const clearView = page.getByRole('button', { name: 'Clear view' });
     const clearAt = (await clearView.boundingBox())?.x;
     const started = Date.now();
-    const approve = await runCli(['approve', 'chatty'], t.env);
+    const approve = await runCli(['approve', 'chatty', '--yes'], t.env);
     expect(approve.code, approve.stderr).toBe(0);
     await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: 30_000 });
 

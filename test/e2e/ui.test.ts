@@ -399,9 +399,13 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     expect(await stateOf('github')).toBe('pending-approval');
     await nav('Approvals').click();
     const card = page.locator('article[data-approval="github"]');
-    // npx as PATH resolves it: the exact program that would run.
+    // npx as PATH resolves it: the exact program that would run (and the real file, where npx is a
+    // symlink, as it is in most installs).
     expect(await card.getByTestId('approval-command').textContent()).toMatch(
-      /^command: \/\S*\/npx -y @modelcontextprotocol\/server-github\nenv GITHUB_PERSONAL_ACCESS_TOKEN=\$\{secret:github-token\}$/,
+      /^command: \/\S*\/npx -y @modelcontextprotocol\/server-github\n(?:real file: \/\S+\n)?env GITHUB_PERSONAL_ACCESS_TOKEN=\$\{secret:github-token\}$/,
+    );
+    expect(await card.getByTestId('approval-references').textContent()).toMatch(
+      /^gives your keychain secret "github-token" to \/\S+ in env GITHUB_PERSONAL_ACCESS_TOKEN$/,
     );
     await card.getByText('new server').waitFor();
   });
@@ -541,7 +545,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       expect(await notice.count()).toBe(0);
 
       // Approved elsewhere (the notification's button, the CLI) while this is open: the view says so.
-      const approve = await runCli(['approve', 'pasted'], t.env);
+      const approve = await runCli(['approve', 'pasted', '--yes'], t.env);
       expect(approve.code, approve.stderr).toBe(0);
       await notice.getByText('“pasted” is no longer waiting for approval').waitFor();
       await page.locator('article[data-approval="pasted"]').waitFor({ state: 'detached' });

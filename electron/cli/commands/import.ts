@@ -1,5 +1,5 @@
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { displayText } from '../../../shared/display-text.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import {
   applyImport,
@@ -10,7 +10,9 @@ import {
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
+import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
+import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
 import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
 
 const USAGE = `usage: switchboard import [--from E]… [--yes]\neditors: ${allEditors()
@@ -40,7 +42,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       .map((a) => a.id)
       .filter((id) => engine.detected(id));
   const scan = scanImports(engine, ctx.home.serversFile, editors);
-  for (const p of scan.problems) ctx.output.err(`${EDITORS[p.editor].label}: ${p.problem}`);
+  for (const p of scan.problems) ctx.output.err(`${EDITORS[p.editor].label}: ${displayText(p.problem)}`);
 
   const importable = scan.candidates.filter((c) => !c.problem && !c.existing && c.duplicateOf === undefined);
   if (!scan.candidates.length) {
@@ -49,9 +51,14 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     );
     return scan.problems.length ? 1 : 0;
   }
+  const commandPath = await resolveLoginPath({ env: ctx.env });
   for (const c of scan.candidates) {
-    ctx.output.out(`${EDITORS[c.editor].label}: "${c.entry}" — ${verdict(c)}`);
+    ctx.output.out(`${EDITORS[c.editor].label}: "${displayText(c.entry)}" — ${verdict(c)}`);
     for (const line of describeForeign(c)) ctx.output.out(`    ${line}`);
+    if (importable.includes(c)) {
+      const runs = programLine(c, { path: commandPath, pathExt: ctx.env.PATHEXT, cwd: ctx.home.root });
+      if (runs) ctx.output.out(`    ${runs}`);
+    }
   }
   const adoptable = scan.candidates.filter((c) => !c.problem);
   if (!adoptable.length) {
@@ -59,8 +66,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     return 0;
   }
   if (!values.yes) {
-    const interactive = (ctx.stdin as { isTTY?: boolean }).isTTY === true;
-    if (!interactive) {
+    if (!interactive(ctx)) {
       ctx.output.out(
         `\nTo import ${importable.length} server(s), approve them exactly as listed and let Switchboard serve them to these editors, run: switchboard import${from ? from.map((f) => ` --from ${f}`).join('') : ''} --yes`,
       );
@@ -70,7 +76,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       ctx,
       `\nImport ${importable.length} server(s) and approve them to run exactly as listed? [y/N] `,
     );
-    if (!/^y(es)?$/i.test(answer.trim())) {
+    if (!isYes(answer)) {
       ctx.output.out('Nothing imported.');
       return 0;
     }
@@ -78,7 +84,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   const result = await applyImport(scan, {
     home: ctx.home,
     env: ctx.env,
-    commandPath: await resolveLoginPath({ env: ctx.env }),
+    commandPath,
     state: core.state,
     keychain: ctx.keychain(),
     engine,
@@ -87,34 +93,43 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   if (result.imported.length)
     ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.imported.join(', ')}`);
   for (const s of result.secrets)
-    ctx.output.out(`  ${s.server}: ${s.key} moved to the keychain as \${secret:${s.name}}`);
+    ctx.output.out(`  ${s.server}: ${displayText(s.key)} moved to the keychain as \${secret:${s.name}}`);
   if (result.reports.length) {
     ctx.output.out('Editors now get them through Switchboard:');
     printReports(ctx, result.reports);
   }
   for (const c of result.skipped)
-    ctx.output.err(`not imported: ${EDITORS[c.editor].label} "${c.entry}": ${c.problem ?? ''}`);
+    ctx.output.err(
+      `not imported: ${EDITORS[c.editor].label} "${displayText(c.entry)}": ${displayText(c.problem ?? '')}`,
+    );
   return result.reports.some((r) => r.status === 'failed') ? 1 : 0;
 }
 
+/**
+ * The program an imported server's approval pins, as `approve` shows it: the path the command is
+ * found at and, for a symlink, the real file (what a retargeted link would change).
+ */
+function programLine(
+  c: ImportCandidate,
+  lookup: { path: string | undefined; pathExt: string | undefined; cwd: string },
+): string | undefined {
+  if (c.server?.kind !== 'stdio') return undefined;
+  const found = resolveCommand(c.server.command, {
+    ...lookup,
+    cwd: c.server.cwd ?? lookup.cwd,
+    platform: process.platform,
+  });
+  if (!found) return `runs: nothing yet ("${displayText(c.server.command)}" is not found on PATH)`;
+  const real = realCommand(found);
+  return `runs: ${displayText(found)}${real === found ? '' : ` (real file: ${displayText(real)})`}`;
+}
+
 function verdict(c: ImportCandidate): string {
-  if (c.problem) return `cannot import: ${c.problem}`;
+  if (c.problem) return `cannot import: ${displayText(c.problem)}`;
   if (c.existing) return `already in servers.json as "${c.name}"`;
   if (c.duplicateOf !== undefined) return `same server as "${c.duplicateOf}" (imported once)`;
   const secrets = c.secrets.length
-    ? `; ${c.secrets.map((s) => s.key).join(', ')} move${c.secrets.length === 1 ? 's' : ''} to the keychain`
+    ? `; ${c.secrets.map((s) => displayText(s.key)).join(', ')} move${c.secrets.length === 1 ? 's' : ''} to the keychain`
     : '';
   return `imports as "${c.name}"${secrets}`;
-}
-
-function ask(ctx: CliContext, question: string): Promise<string> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: ctx.stdin, terminal: false });
-    ctx.output.out(question);
-    rl.once('line', (line) => {
-      rl.close();
-      resolve(line);
-    });
-    rl.once('close', () => resolve(''));
-  });
 }

@@ -1,4 +1,3 @@
-import type { ServerAction } from '../../../shared/api.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
@@ -7,7 +6,7 @@ import { singleName } from './trust.ts';
 /** start / stop / restart: only meaningful against a running instance. */
 export async function lifecycleCommand(
   ctx: CliContext,
-  action: ServerAction,
+  action: 'start' | 'stop' | 'restart',
   argv: string[],
 ): Promise<number> {
   const name = singleName(argv, action);

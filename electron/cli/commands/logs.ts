@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiEventSchema } from '../../../shared/api.ts';
+import { displayText } from '../../../shared/display-text.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
@@ -32,7 +33,8 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
     const file = join(ctx.home.logs, `${name}.log`);
     if (!existsSync(file)) throw new UserError(`no log for "${name}" yet (${file})`);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    for (const line of lines.slice(-limit)) ctx.output.out(line);
+    // A server's own words reach a terminal: escape sequences and bidi controls show, never act.
+    for (const line of lines.slice(-limit)) ctx.output.out(displayText(line));
     return 0;
   }
   for (const line of await client.logs(name, limit)) ctx.output.out(formatLine(line));
@@ -65,9 +67,10 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
   return 0;
 }
 
+/** One log line for a terminal: what the server wrote, with control and bidi characters escaped. */
 export function formatLine(line: LogLine): string {
   const marker = line.source === 'lifecycle' ? '[switchboard]' : '';
-  return [new Date(line.ts).toISOString(), line.level.toUpperCase().padEnd(5), marker, line.text]
+  return [new Date(line.ts).toISOString(), line.level.toUpperCase().padEnd(5), marker, displayText(line.text)]
     .filter(Boolean)
     .join(' ');
 }

@@ -11,6 +11,7 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance, InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
+import { displayLines } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
 
 const USAGE =
@@ -131,7 +132,8 @@ export function printReports(ctx: CliContext, reports: readonly EditorReport[], 
   for (const line of describeReports(reports)) ctx.output.out(line);
   if (dryRun) {
     // The engine hides tokens and literal secrets in the diff (editors/diff-secrets.ts).
-    for (const r of reports) if (r.diff) ctx.output.out('\n' + r.diff.trimEnd());
+    // Escaped too: an editor file's own text could carry control or bidi characters to the terminal.
+    for (const r of reports) if (r.diff) ctx.output.out('\n' + displayLines(r.diff.trimEnd()).join('\n'));
     if (!reports.some((r) => r.diff)) ctx.output.out('Nothing to change.');
     else ctx.output.out('\n(dry run: nothing was written)');
   }

@@ -1,19 +1,103 @@
+import { parseArgs } from 'node:util';
+import { FingerprintSchema, type ApprovalPreview } from '../../../shared/api.ts';
+import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
+import type { z } from 'zod';
 import { UsageError } from '../output.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
+import { ask, interactive, isYes } from '../prompt.ts';
 
+const APPROVE_USAGE = 'usage: switchboard approve NAME [--yes | --fingerprint SHA256]';
+
+const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
+  'hand-edit': 'servers.json, edited by hand or by another program',
+  cli: 'the switchboard command line',
+  import: 'imported from an editor’s config',
+  'install-link': 'an install link',
+  ui: 'the Switchboard window',
+};
+
+/**
+ * Shows exactly what approving NAME allows, then approves exactly that (its fingerprint): a change to
+ * the config in between is refused. A person confirms at a [y/N] prompt; a script passes --yes (approve
+ * what this run shows) or --fingerprint (approve only the config that was shown earlier, e.g. by a
+ * run without either). Without a terminal and without either flag nothing is approved (exit 1).
+ */
 export async function approveCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const name = singleName(argv, 'approve');
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { yes: { type: 'boolean', short: 'y' }, fingerprint: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [name] = positionals;
+  if (!name || positionals.length !== 1 || (values.yes && values.fingerprint !== undefined))
+    throw new UsageError(APPROVE_USAGE);
+  if (values.fingerprint !== undefined && !FingerprintSchema.safeParse(values.fingerprint).success)
+    throw new UsageError(
+      `--fingerprint takes the 64 hex digits shown with the configuration\n${APPROVE_USAGE}`,
+    );
+
   const client = InstanceClient.connect(ctx.home);
-  const approval = client
-    ? (await client.action(name, 'approve')).approval
-    : (await offlineCore(ctx)).approve(name, 'cli');
-  ctx.output.out(`Approved "${name}" to run exactly:`);
-  for (const line of approval?.launch ?? []) ctx.output.out(`  ${line}`);
-  ctx.output.out(client ? 'Starting it now.' : 'It will start with the next `switchboard serve`.');
+  const trust = client
+    ? { review: () => client.review(name), approve: (fp: string) => client.approve(name, fp) }
+    : await offlineTrust(ctx, name);
+  const shown = await trust.review();
+  show(ctx, shown);
+
+  let fingerprint = values.fingerprint;
+  if (fingerprint === undefined && values.yes) fingerprint = shown.fingerprint;
+  if (fingerprint === undefined && interactive(ctx)) {
+    const answer = await ask(ctx, `\nApprove "${name}" to run exactly this? [y/N] `);
+    if (!isYes(answer)) {
+      ctx.output.out('Not approved.');
+      return 1;
+    }
+    fingerprint = shown.fingerprint;
+  }
+  if (fingerprint === undefined) {
+    ctx.output.err(
+      `\nNot approved: nobody confirmed it. To approve exactly what is shown above, run:\n` +
+        `  switchboard approve ${name} --fingerprint ${shown.fingerprint}\n` +
+        `(or run it in a terminal and answer y; --yes approves whatever a run shows, for scripts)`,
+    );
+    return 1;
+  }
+  await trust.approve(fingerprint);
+  ctx.output.out(
+    `\nApproved "${name}". ${client ? 'Starting it now.' : 'It will start with the next `switchboard serve`.'}`,
+  );
   ctx.output.out('Any change to this config will ask again.');
   return 0;
+}
+
+/** Review and approve on the files, with no Switchboard running. */
+async function offlineTrust(ctx: CliContext, name: string) {
+  const core = await offlineCore(ctx);
+  return {
+    review: () => Promise.resolve(core.review(name)),
+    approve: (fingerprint: string) => Promise.resolve(core.approve(name, fingerprint, 'cli')),
+  };
+}
+
+/** Everything the approval covers, as the UI's approval card shows it (lines are display-safe). */
+function show(ctx: CliContext, shown: ApprovalPreview): void {
+  const status =
+    shown.state === 'pending-approval'
+      ? 'waiting for approval'
+      : shown.state === 'denied'
+        ? 'denied'
+        : `now ${shown.state}`;
+  ctx.output.out(
+    `"${shown.name}" (${status}; from ${SOURCES[shown.source]}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
+  );
+  for (const line of shown.lines) ctx.output.out(`  ${line}`);
+  if (shown.references.length) {
+    ctx.output.out('It passes on:');
+    for (const line of shown.references) ctx.output.out(`  ! ${line}`);
+  }
+  ctx.output.out(`Fingerprint: ${shown.fingerprint}`);
 }
 
 export async function denyCommand(ctx: CliContext, argv: string[]): Promise<number> {

@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ApiRoutes,
+  ApproveRequestSchema,
   CreateTokenRequestSchema,
   ServerActionSchema,
   type ApiEvent,
 } from '../../../shared/api.ts';
 import type { Core } from '../core.ts';
-import { describeError, UserError } from '../errors.ts';
-import { decodePathSegment, HttpError, readJson, sendJson } from './http-util.ts';
+import { describeError, StaleApprovalError, UserError } from '../errors.ts';
+import { decodePathSegment, HttpError, readBody, readJson, sendJson } from './http-util.ts';
 import type { TokenStore } from './tokens.ts';
 
 /**
@@ -69,12 +70,16 @@ export function createControlApi(core: Core, tokens: TokenStore) {
         const limit = Math.min(Number(url.searchParams.get('limit') ?? 500) || 500, 10_000);
         return sendJson(res, 200, { lines: core.logs(name, limit) });
       }
+      if (action === 'approval' && req.method === 'GET') return sendJson(res, 200, core.review(name));
       const parsed = ServerActionSchema.safeParse(action);
       if (!parsed.success || req.method !== 'POST')
         throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
       switch (parsed.data) {
         case 'approve':
-          return sendJson(res, 200, { ok: true, approval: core.approve(name, 'cli') });
+          return sendJson(res, 200, {
+            ok: true,
+            approval: core.approve(name, await shownFingerprint(req, name), 'cli'),
+          });
         case 'deny':
           core.deny(name);
           break;
@@ -90,9 +95,23 @@ export function createControlApi(core: Core, tokens: TokenStore) {
       }
       return sendJson(res, 200, { ok: true });
     } catch (err) {
+      // 409: the request was fine, but what it approves is no longer what is configured.
+      if (err instanceof StaleApprovalError) return sendJson(res, 409, { error: describeError(err) });
       if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
       throw err;
     }
+  }
+
+  /** The fingerprint an approve request carries: that of the configuration that was shown. */
+  async function shownFingerprint(req: IncomingMessage, name: string): Promise<string> {
+    const body = (await readBody(req)).toString('utf8');
+    const parsed = ApproveRequestSchema.safeParse(body.trim() === '' ? undefined : safeJson(body));
+    if (parsed.success) return parsed.data.fingerprint;
+    throw new HttpError(
+      400,
+      `approving "${name}" needs the fingerprint of the configuration that was shown: ` +
+        `{"fingerprint": "<64 hex digits>"} (GET ${ApiRoutes.approval(name)} shows it with the configuration)`,
+    );
   }
 
   /** /api/tokens: list (GET), create or rotate (POST {"name"}), revoke (DELETE /api/tokens/<name>). */
@@ -137,4 +156,12 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   }
 
   return { handle, close, broadcast, onEvent, closeUnauthorized };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

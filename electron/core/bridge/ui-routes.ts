@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import { displayText } from '../../../shared/display-text.ts';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
 import {
@@ -241,16 +242,20 @@ export function createUiRoutes(options: UiRoutesOptions) {
       if (status.state !== 'pending-approval' && status.state !== 'denied') continue;
       const entry = core.entries().get(status.name);
       if (!entry) continue;
+      // What approving allows now (the command looked up again), and the fingerprint to approve it by.
+      const shown = core.review(status.name);
+      const launch = core.entries().get(status.name)?.launch ?? entry.launch;
       const previous = core.state.approval(status.name);
-      const record = entry.launch.transport === 'http' ? entry.launch.headers : entry.launch.env;
+      const record = launch.transport === 'http' ? launch.headers : launch.env;
       out.push({
         name: status.name,
         state: status.state,
-        source: core.sourceOf(status.name),
-        fingerprint: entry.fingerprint,
-        lines: describeLaunch(entry.launch),
-        launch: entry.launch,
-        envKeys: Object.keys(record ?? {}),
+        source: shown.source,
+        fingerprint: shown.fingerprint,
+        lines: shown.lines,
+        references: shown.references,
+        launch,
+        envKeys: Object.keys(record ?? {}).map(displayText),
         approved: previous
           ? {
               lines: describeLaunch(previous.config),

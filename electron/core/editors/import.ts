@@ -1,4 +1,5 @@
 import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
+import { displayText } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import {
   SERVER_NAME_PATTERN,
@@ -14,6 +15,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { storeLiteralSecrets } from '../secrets/store-literals.ts';
 import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
+import { shellQuote } from '../trust/command-line.ts';
 import type { SecretSpan } from './backups.ts';
 import type { EditorReport, EditorSync, SyncServer } from './engine.ts';
 import { parseJsonc } from './jsonc-entries.ts';
@@ -286,28 +288,39 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
   };
 }
 
-/** For listings: what the entry runs, exactly, with secret values never shown. */
+/**
+ * For listings: what the entry runs, exactly, with secret values never shown and characters that
+ * could hide or fake part of a line escaped (shared/display-text.ts).
+ */
 export function describeForeign(c: ImportCandidate): string[] {
   const server = c.server;
   if (!server) return [];
   const hidden = '<literal secret: moves to the keychain>';
   const masked = (path: (string | number)[], value: string) => {
     const finding = c.secrets.find((f) => JSON.stringify(f.path) === JSON.stringify(path));
-    return finding ? value.slice(0, finding.start) + hidden + value.slice(finding.end) : value;
+    return finding
+      ? displayText(value.slice(0, finding.start)) + hidden + displayText(value.slice(finding.end))
+      : displayText(value);
   };
   const show = (field: 'env' | 'headers', record: Record<string, string>) =>
-    Object.entries(record).map(([k, v]) => `${k}=${masked([field, k], v)}`);
+    Object.entries(record).map(([k, v]) => `${displayText(k)}=${masked([field, k], v)}`);
   if (server.kind === 'remote') {
     return [
       `url: ${masked(['url'], server.url)}`,
       ...show('headers', server.headers).map((h) => `header: ${h}`),
     ];
   }
-  const quote = (s: string) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  const args = server.args.map((arg, i) => masked(['args', i], arg));
+  const words = [
+    displayText(shellQuote(server.command)),
+    ...server.args.map((arg, i) =>
+      c.secrets.some((f) => f.field === 'args' && f.path[1] === i)
+        ? masked(['args', i], arg)
+        : displayText(shellQuote(arg)),
+    ),
+  ];
   return [
-    `command: ${[server.command, ...args].map((w) => (w.includes(hidden) ? w : quote(w))).join(' ')}`,
-    ...(server.cwd ? [`cwd: ${server.cwd}`] : []),
+    `command: ${words.join(' ')}`,
+    ...(server.cwd ? [`cwd: ${displayText(server.cwd)}`] : []),
     ...show('env', server.env).map((e) => `env: ${e}`),
   ];
 }

@@ -1,3 +1,4 @@
+import { displayText } from '../../../shared/display-text.ts';
 import { EventEmitter } from 'node:events';
 import { readFileSync, realpathSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
@@ -329,7 +330,8 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
       r.updated.length ? `${past ? 'updated' : 'update'} ${r.updated.join(', ')}` : '',
       r.removed.length ? `${past ? 'removed' : 'remove'} ${r.removed.join(', ')}` : '',
       r.adopted.length
-        ? `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.join(', ')}`
+        ? // the user's own entry names: escaped, they could carry bidi or control characters
+          `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.map(displayText).join(', ')}`
         : '',
     ]
       .filter(Boolean)

@@ -5,15 +5,22 @@ import { canonicalJson } from './canonical-json.ts';
 
 /**
  * Everything that decides what runs, with references left unresolved (so no secret is ever hashed
- * or stored). `resolvedCommand` is the absolute path the command was found at, when it was found.
+ * or stored). `resolvedCommand` is the absolute path the command was found at, when it was found;
+ * `real` the file it is with symlinks resolved, recorded only when that differs (so the fingerprint of
+ * a command that is no symlink stays what it was before real files were pinned).
  */
-export function launchConfigOf(config: ServerConfig, resolvedCommand: string | undefined): LaunchConfig {
+export function launchConfigOf(
+  config: ServerConfig,
+  resolvedCommand: string | undefined,
+  real?: string,
+): LaunchConfig {
   if (isRemote(config)) {
     return { transport: 'http', url: config.url, headers: config.headers };
   }
   return {
     transport: 'stdio',
     command: resolvedCommand ?? config.command,
+    realCommand: real !== undefined && real !== resolvedCommand ? real : undefined,
     args: config.args,
     cwd: config.cwd,
     env: config.env,

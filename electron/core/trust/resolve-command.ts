@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter as posixDelimiter, isAbsolute, posix, win32 } from 'node:path';
 
 export interface CommandLookup {
@@ -45,5 +45,19 @@ function isExecutable(file: string, platform: NodeJS.Platform): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The real file a found command is (every symlink on the way resolved): what the fingerprint pins,
+ * so a symlink retargeted after approval asks again. The found path is still what gets spawned, since
+ * some programs behave by the name they are started as (a Python venv's `bin/python` is a symlink).
+ */
+export function realCommand(found: string): string {
+  try {
+    return realpathSync.native(found);
+  } catch {
+    // Gone since it was found: the spawn will say so.
+    return found;
   }
 }

@@ -183,8 +183,12 @@ export class ControlApiClient implements UiApi {
 
   // ---- commands ----
 
-  async serverAction(name: string, action: ServerAction): Promise<void> {
+  async serverAction(name: string, action: Exclude<ServerAction, 'approve'>): Promise<void> {
     await this.#request('POST', ApiRoutes.serverAction(name, action), ActionResultSchema);
+  }
+
+  async approve(name: string, fingerprint: string): Promise<void> {
+    await this.#request('POST', ApiRoutes.serverAction(name, 'approve'), ActionResultSchema, { fingerprint });
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {

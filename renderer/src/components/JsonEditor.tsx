@@ -9,8 +9,15 @@ import {
 } from '@codemirror/language';
 import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
-import { EditorView, highlightActiveLine, keymap, lineNumbers } from '@codemirror/view';
+import {
+  EditorView,
+  highlightActiveLine,
+  highlightSpecialChars,
+  keymap,
+  lineNumbers,
+} from '@codemirror/view';
 import { useEffect, useRef } from 'react';
+import { HIDDEN_CHARACTER_IN_EDITOR } from '../../../shared/display-text.ts';
 import { checkServerJson } from '../lib/json-lint.ts';
 
 /** The CSP nonce `switchboard serve` put in this page (style elements need it); none elsewhere. */
@@ -78,6 +85,8 @@ export default function JsonEditor({
         doc: value,
         extensions: [
           lineNumbers(),
+          // Bidi controls, zero-width and other invisible characters show as marked placeholders.
+          highlightSpecialChars({ addSpecialChars: HIDDEN_CHARACTER_IN_EDITOR }),
           foldGutter(),
           lintGutter(),
           history(),

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { displayText } from '../../../shared/display-text.ts';
 import { useLogStore } from '../api/context.tsx';
 import type { LevelFilter } from '../api/log-store.ts';
 import { useServerLog } from '../api/hooks.ts';
@@ -126,20 +127,22 @@ export function LogView({ server }: { server: string }) {
           {items.map((item) => {
             const line = lines[filtered ? (filtered[item.index] as number) : item.index];
             if (!line) return null;
+            // A server's own words: control, bidi and invisible characters show instead of acting.
+            const text = displayText(line.text);
             return (
               <div
                 key={item.key}
                 className={`log-row lvl-${line.level} src-${line.source}`}
                 style={{ transform: `translateY(${item.start}px)` }}
                 // the whole line on hover, wherever the row is scrolled to
-                title={line.text}
+                title={text}
               >
                 <span className="log-time">{formatTime(line.ts)}</span>
                 <span className="log-level">
                   {line.level === 'info' ? 'info' : line.level === 'warn' ? 'WARN' : 'ERROR'}
                 </span>
                 <span className="log-src">{line.source === 'lifecycle' ? 'switchboard' : 'stderr'}</span>
-                <span className="log-text">{highlight(line.text, deferredQuery)}</span>
+                <span className="log-text">{highlight(text, deferredQuery)}</span>
               </div>
             );
           })}

@@ -13,12 +13,12 @@ import { ErrorText } from './Feedback.tsx';
 export function ServerActions({ server, compact = false }: { server: ServerStatus; compact?: boolean }) {
   const api = useApi();
   const action = useCommand(
-    ({ act }: { act: ServerAction }) => api.serverAction(server.name, act),
+    ({ act }: { act: Exclude<ServerAction, 'approve'> }) => api.serverAction(server.name, act),
     [keys.status],
   );
   const busy = action.isPending;
   const s = server.state;
-  const run = (act: ServerAction) => action.mutate({ act });
+  const run = (act: Exclude<ServerAction, 'approve'>) => action.mutate({ act });
   const label = (verb: string) => `${verb} ${server.name}`;
 
   return (

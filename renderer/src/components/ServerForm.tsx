@@ -1,3 +1,4 @@
+import { displayText, hasHiddenCharacters } from '../../../shared/display-text.ts';
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { EDITOR_IDS, EDITOR_LABELS } from '../../../shared/editors.ts';
 import { secretKeyKind } from '../../../shared/secrets.ts';
@@ -185,6 +186,7 @@ export function ServerForm(props: ServerFormProps) {
               The program only, without arguments: <code>npx</code>, <code>uvx</code>, <code>node</code>,{' '}
               <code>docker</code> or a full path. It runs without a shell.
             </p>
+            <HiddenCharacters what="The command" values={[draft.command]} />
             {fieldErrors('command')}
             {shellForm && show('command') ? (
               <button
@@ -213,6 +215,7 @@ export function ServerForm(props: ServerFormProps) {
               {...a11y('args')}
             />
             <p className="hint">One argument per line, exactly as the program gets it (no quoting needed).</p>
+            <HiddenCharacters what="An argument" values={splitArgs(draft.args)} />
             {props.literalSecrets
               ?.filter((f) => f.field === 'args')
               .map((f) => (
@@ -257,6 +260,7 @@ export function ServerForm(props: ServerFormProps) {
               onChange={(e) => set('cwd', e.target.value)}
               {...a11y('cwd')}
             />
+            <HiddenCharacters what="The working folder" values={[draft.cwd]} />
             {fieldErrors('cwd')}
           </div>
         </>
@@ -275,6 +279,7 @@ export function ServerForm(props: ServerFormProps) {
               onChange={(e) => set('url', e.target.value)}
               {...a11y('url')}
             />
+            <HiddenCharacters what="The URL" values={[draft.url]} />
             {props.literalSecrets
               ?.filter((f) => f.field === 'url')
               .map((f) => (
@@ -484,6 +489,11 @@ function KeyValueEditor(props: {
             >
               Remove
             </button>
+            <HiddenCharacters
+              what={what === 'variable' ? 'This variable' : 'This header'}
+              // a masked value stays masked: only its name is shown
+              values={masked ? [row.key] : [row.key, row.value]}
+            />
             {finding ? (
               <SecretOffer
                 finding={finding}
@@ -504,6 +514,26 @@ function KeyValueEditor(props: {
       <p className="hint">{props.hint}</p>
       {props.fieldErrors(field)}
     </fieldset>
+  );
+}
+
+/**
+ * Under a field whose text has control, bidi, line-break or invisible characters: what it says exactly,
+ * escaped (shared/display-text.ts), since the field itself draws them as nothing or reorders the text.
+ */
+function HiddenCharacters({ what, values }: { what: string; values: string[] }) {
+  const found = values.filter(hasHiddenCharacters);
+  if (found.length === 0) return null;
+  return (
+    <div className="hidden-chars" role="note" data-testid="hidden-characters">
+      <span>
+        {what} has characters that do not show here (control, bidi, line-break or invisible). Exactly, it
+        reads:
+      </span>
+      {found.map((value, i) => (
+        <code key={i}>{displayText(value)}</code>
+      ))}
+    </div>
   );
 }
 

@@ -1,3 +1,5 @@
+import { displayMessage } from '../../../shared/display-text.ts';
+
 /** "3 s", "4 min 10 s", "2 h 5 min", "3 d 4 h": for uptimes and countdowns. */
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -23,10 +25,9 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** Error → words for a person (UiApiError messages already are). */
+/** Error → words for a person (UiApiError messages already are), hidden characters escaped. */
 export function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return displayMessage(err instanceof Error ? err.message : String(err));
 }
 
 /**

@@ -1,7 +1,8 @@
-import { useEffect, useRef, type Ref, type RefObject } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
-import type { ApprovalView } from '../../../shared/ui-api.ts';
+import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
@@ -40,6 +41,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
       : undefined;
   const notice = useRef<HTMLDivElement>(null);
   useBringIntoView(server, target?.kind, notice);
+  const changed = useChangedWhileShown(approvals.data);
   return (
     <section>
       <ViewTitle>Approvals</ViewTitle>
@@ -61,19 +63,60 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
         </EmptyState>
       ) : null}
       {pending.map((a) => (
-        <ApprovalCard key={`${a.name}:${a.fingerprint}`} approval={a} targeted={a.name === server} />
+        <ApprovalCard
+          key={`${a.name}:${a.fingerprint}`}
+          approval={a}
+          targeted={a.name === server}
+          changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
+        />
       ))}
       {denied.length > 0 ? (
         <>
           <h2>Denied</h2>
           <p className="muted">These stay stopped until you approve them or their configuration changes.</p>
           {denied.map((a) => (
-            <ApprovalCard key={`${a.name}:${a.fingerprint}`} approval={a} targeted={a.name === server} />
+            <ApprovalCard
+              key={`${a.name}:${a.fingerprint}`}
+              approval={a}
+              targeted={a.name === server}
+              changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
+            />
           ))}
         </>
       ) : null}
     </section>
   );
+}
+
+/**
+ * The cards (`name:fingerprint`) whose server showed another configuration earlier while this view
+ * was open: a hand edit replaced the card under the person's eyes, or an approval was refused because
+ * the config changed after it was shown. Such a card says so, so nobody approves it on autopilot.
+ */
+function useChangedWhileShown(approvals: readonly ApprovalView[] | undefined): ReadonlySet<string> {
+  // Derived from earlier renders' lists, kept in state the way React documents for that.
+  const [memory, setMemory] = useState<ShownMemory>(() => ({
+    list: undefined,
+    shown: new Map(),
+    changed: new Set(),
+  }));
+  if (memory.list === approvals) return memory.changed;
+  const shown = new Map(memory.shown);
+  const changed = new Set(memory.changed);
+  for (const a of approvals ?? []) {
+    const before = shown.get(a.name);
+    if (before !== undefined && before !== a.fingerprint) changed.add(`${a.name}:${a.fingerprint}`);
+    shown.set(a.name, a.fingerprint);
+  }
+  setMemory({ list: approvals, shown, changed });
+  return changed;
+}
+
+interface ShownMemory {
+  list: readonly ApprovalView[] | undefined;
+  /** name → the fingerprint last shown */
+  shown: Map<string, string>;
+  changed: Set<string>;
 }
 
 /**
@@ -135,10 +178,20 @@ function TargetNotice({
   );
 }
 
-function ApprovalCard({ approval: a, targeted }: { approval: ApprovalView; targeted: boolean }) {
+function ApprovalCard({
+  approval: a,
+  targeted,
+  changedWhileShown,
+}: {
+  approval: ApprovalView;
+  targeted: boolean;
+  changedWhileShown: boolean;
+}) {
   const api = useApi();
+  const client = useQueryClient();
   const invalidate = [keys.status, keys.approvals];
-  const approve = useCommand(() => api.serverAction(a.name, 'approve'), invalidate);
+  // Approves what this card shows (its fingerprint), never whatever the file says by the time it lands.
+  const approve = useCommand(() => api.approve(a.name, a.fingerprint), invalidate);
   const deny = useCommand(() => api.serverAction(a.name, 'deny'), invalidate);
   const busy = approve.isPending || deny.isPending;
   const titleId = `approval-${a.name}`;
@@ -161,6 +214,12 @@ function ApprovalCard({ approval: a, targeted }: { approval: ApprovalView; targe
           {a.state === 'denied' ? ' · denied' : ''}
         </span>
       </header>
+      {changedWhileShown ? (
+        <div className="banner warn" role="status" data-testid="approval-changed">
+          <strong>The configuration of {a.name} changed while it was shown here.</strong> This is the new one:
+          review it again before you approve it.
+        </div>
+      ) : null}
       <dl className="facts">
         <div>
           <dt>Source</dt>
@@ -177,6 +236,16 @@ function ApprovalCard({ approval: a, targeted }: { approval: ApprovalView; targe
       <pre className="command" data-testid="approval-command">
         {a.lines.join('\n')}
       </pre>
+      {a.references.length ? (
+        <>
+          <h3 className="label">Your secrets and environment it gets</h3>
+          <ul className="references" data-testid="approval-references">
+            {a.references.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {a.approved ? (
         <>
           <h3 className="label">Changes since the last approval</h3>
@@ -188,7 +257,20 @@ function ApprovalCard({ approval: a, targeted }: { approval: ApprovalView; targe
         </>
       ) : null}
       <div className="form-actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => approve.mutate(undefined)}>
+        <button
+          type="button"
+          className="primary"
+          disabled={busy}
+          onClick={() =>
+            approve.mutate(undefined, {
+              // Refused because the config changed since this card was drawn: show the new one.
+              onError: (err) => {
+                if (err instanceof UiApiError && err.status === 409)
+                  void client.invalidateQueries({ queryKey: keys.approvals });
+              },
+            })
+          }
+        >
           {approve.isPending ? 'Approving…' : `Approve ${a.name}`}
         </button>
         {a.state === 'pending-approval' ? (

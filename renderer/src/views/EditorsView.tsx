@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { displayLines } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSyncState, EditorView, EditorsSyncResult } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
@@ -87,11 +88,11 @@ export default function EditorsView() {
 }
 
 /** The unified diff without its "Index:" / "====" preamble and trailing newline. */
+/** The diff's lines, display-safe: an editor file's own text may carry bidi or control characters. */
 function diffBody(diff: string): string[] {
-  return diff
-    .replace(/\n$/, '')
-    .split('\n')
-    .filter((line) => !line.startsWith('Index: ') && !/^=+$/.test(line));
+  return displayLines(diff.replace(/\r?\n$/, '')).filter(
+    (line) => !line.startsWith('Index: ') && !/^=+$/.test(line),
+  );
 }
 
 function SyncResult({ result }: { result: EditorsSyncResult }) {

@@ -1,3 +1,4 @@
+import { displayText } from '../../../shared/display-text.ts';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import type { SecretInfo } from '../../../shared/ui-api.ts';
@@ -248,18 +249,18 @@ function whereUsed(use: SecretInfo['usedBy'][number]): ReactNode {
     case 'env':
       return (
         <>
-          env <code>{use.key}</code>
+          env <code>{displayText(use.key)}</code>
         </>
       );
     case 'headers':
       return (
         <>
-          header <code>{use.key}</code>
+          header <code>{displayText(use.key)}</code>
         </>
       );
     case 'args': {
       const n = argumentNumber(use.key);
-      return n === undefined ? <code>{use.key}</code> : `argument ${n}`;
+      return n === undefined ? <code>{displayText(use.key)}</code> : `argument ${n}`;
     }
     case 'url':
       return 'URL';

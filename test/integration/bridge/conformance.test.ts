@@ -28,7 +28,7 @@ beforeAll(async () => {
   results = mkdtempSync(join(tmpdir(), 'sb-conformance-'));
   t.writeServers({ mcpServers: { everything: everythingServer() } });
   headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port: 0 });
-  headless.core.approve('everything');
+  headless.core.approve('everything', headless.core.review('everything').fingerprint);
   await waitFor(
     () =>
       headless.core

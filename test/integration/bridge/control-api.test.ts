@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { ActionResultSchema, ApiEventSchema, type ApiEvent } from '../../../shared/api.ts';
+import {
+  ActionResultSchema,
+  ApiEventSchema,
+  ApprovalPreviewSchema,
+  type ApiEvent,
+  type ApprovalPreview,
+} from '../../../shared/api.ts';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -73,12 +79,26 @@ async function subscribe(): Promise<void> {
   await waitFor(() => events.some((e) => e.type === 'config'), 5_000, 'the first event (the current state)');
 }
 
-async function action(name: string, what: string): Promise<{ status: number; body: unknown }> {
+async function action(
+  name: string,
+  what: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const res = await fetch(`${base}/api/servers/${name}/${what}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${control}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, body: await res.json() };
+}
+
+/** What approving a server would allow, as the CLI shows it before approving. */
+async function review(name: string): Promise<ApprovalPreview> {
+  const res = await fetch(`${base}/api/servers/${name}/approval`, {
+    headers: { authorization: `Bearer ${control}` },
+  });
+  expect(res.status).toBe(200);
+  return ApprovalPreviewSchema.parse(await res.json());
 }
 
 async function statusOf(name: string): Promise<ServerStatus | undefined> {
@@ -115,7 +135,7 @@ describe('control API (/api with the control token, /api/events)', () => {
   it('approves and starts a server, with its status and a log line on /api/events', async () => {
     expect((await statusOf('worker'))?.state).toBe('pending-approval');
     const from = events.length;
-    const approved = await action('worker', 'approve');
+    const approved = await action('worker', 'approve', { fingerprint: (await review('worker')).fingerprint });
     expect(approved.status).toBe(200);
     expect(ActionResultSchema.parse(approved.body).approval?.name).toBe('worker');
     await reached('worker', 'running');
@@ -181,5 +201,53 @@ describe('control API (/api with the control token, /api/events)', () => {
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain('nobody');
     expect((await action('worker', 'explode')).status).toBe(404);
+  });
+
+  it('approves only the configuration that was shown: a change in between is refused with 409', async () => {
+    const servers = (racer: unknown) => ({
+      mcpServers: {
+        worker: fixtureServer('env-echo-server.mjs'),
+        suspect: fixtureServer('env-echo-server.mjs', 'OTHER'),
+        racer,
+      },
+    });
+    t.writeServers(servers(fixtureServer('env-echo-server.mjs')));
+    await waitFor(
+      async () => (await statusOf('racer'))?.state === 'pending-approval',
+      10_000,
+      'racer pending',
+    );
+    const shown = await review('racer');
+    expect(shown.lines).toEqual([expect.stringMatching(/^command: \S+ \S*env-echo-server\.mjs$/)]);
+
+    const noFingerprint = await action('racer', 'approve');
+    expect(noFingerprint.status).toBe(400);
+    expect(JSON.stringify(noFingerprint.body)).toContain(
+      'needs the fingerprint of the configuration that was shown',
+    );
+
+    // servers.json changes after the person saw it, before their approval arrives.
+    t.writeServers(
+      servers({ ...fixtureServer('env-echo-server.mjs'), env: { NODE_OPTIONS: '--require=/tmp/evil.js' } }),
+    );
+    await waitFor(
+      async () => (await statusOf('racer'))?.fingerprint !== shown.fingerprint,
+      10_000,
+      'the edit picked up',
+    );
+    const refused = await action('racer', 'approve', { fingerprint: shown.fingerprint });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error:
+        'server "racer" was not approved: its configuration changed since it was shown — review it again and approve what is shown now',
+    });
+    expect((await statusOf('racer'))?.state).toBe('pending-approval');
+    expect(headless.core.state.approval('racer')).toBeUndefined();
+
+    // What it is now, shown again, can be approved.
+    const again = await review('racer');
+    expect(again.lines).toContain('env NODE_OPTIONS=--require=/tmp/evil.js');
+    expect((await action('racer', 'approve', { fingerprint: again.fingerprint })).status).toBe(200);
+    expect(headless.core.state.approval('racer')?.fingerprint).toBe(again.fingerprint);
   });
 });

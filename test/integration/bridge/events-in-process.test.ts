@@ -31,7 +31,7 @@ describe('in-process events (what the desktop window is sent)', () => {
     });
     const seen: ApiEvent[] = [];
     const stop = headless.bridge.onEvent((event) => seen.push(event));
-    headless.core.approve('worker');
+    headless.core.approve('worker', headless.core.review('worker').fingerprint);
     const h = headless;
     await waitFor(() => h.core.status().servers[0]?.state === 'running', 30_000, 'worker running');
     await h.editors?.syncNow();

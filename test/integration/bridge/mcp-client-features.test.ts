@@ -62,7 +62,8 @@ beforeAll(async () => {
     editorSync: false,
   });
   base = `http://127.0.0.1:${headless.port}`;
-  for (const name of ['probe', 'web', 'zedonly', 'solo']) headless.core.approve(name);
+  for (const name of ['probe', 'web', 'zedonly', 'solo'])
+    headless.core.approve(name, headless.core.review(name).fingerprint);
   await waitFor(
     () =>
       headless.core.status().servers.length === 4 &&
@@ -405,7 +406,7 @@ describe('@modelcontextprotocol/server-filesystem behind the bridge', () => {
     writeFileSync(t.home.serversFile, JSON.stringify(servers));
     const core = headless.core;
     await waitFor(() => core.status().servers.find((s) => s.name === 'fs'), 10_000, 'fs configured');
-    core.approve('fs');
+    core.approve('fs', core.review('fs').fingerprint);
     await waitFor(
       () => core.status().servers.find((s) => s.name === 'fs' && s.state === 'running' && s.toolCount),
       30_000,

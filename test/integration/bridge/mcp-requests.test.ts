@@ -31,7 +31,7 @@ beforeAll(async () => {
     requestTimeoutMs: TIMEOUT_MS,
   });
   base = `http://127.0.0.1:${headless.port}`;
-  for (const name of ['probe', 'slow']) headless.core.approve(name);
+  for (const name of ['probe', 'slow']) headless.core.approve(name, headless.core.review(name).fingerprint);
   await waitFor(
     () =>
       headless.core.status().servers.every((s) => s.state === 'running' && s.toolCount) &&

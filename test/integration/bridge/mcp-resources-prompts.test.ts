@@ -36,7 +36,7 @@ beforeAll(async () => {
     editorSync: false,
   });
   base = `http://127.0.0.1:${headless.port}`;
-  for (const name of SERVERS) headless.core.approve(name);
+  for (const name of SERVERS) headless.core.approve(name, headless.core.review(name).fingerprint);
   for (const name of SERVERS) await running(name);
 });
 

@@ -34,7 +34,7 @@ async function serve(
     timings,
   });
   headless = h;
-  for (const name of Object.keys(servers)) h.core.approve(name);
+  for (const name of Object.keys(servers)) h.core.approve(name, h.core.review(name).fingerprint);
   return h;
 }
 

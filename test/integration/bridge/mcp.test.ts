@@ -24,7 +24,7 @@ afterEach(async () => {
 async function serve(servers: Record<string, unknown>, approve: string[]): Promise<string> {
   t.writeServers({ mcpServers: servers });
   headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
-  for (const name of approve) headless.core.approve(name);
+  for (const name of approve) headless.core.approve(name, headless.core.review(name).fingerprint);
   for (const name of approve) await running(name);
   return `http://127.0.0.1:${headless.port}`;
 }

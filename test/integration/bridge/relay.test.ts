@@ -39,7 +39,7 @@ afterEach(async () => {
 async function serveEverything(port = 0): Promise<Headless> {
   t.writeServers({ mcpServers: { everything: everythingServer() } });
   headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port });
-  headless.core.approve('everything');
+  headless.core.approve('everything', headless.core.review('everything').fingerprint);
   const h = headless;
   await waitFor(
     () =>

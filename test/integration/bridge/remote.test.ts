@@ -54,7 +54,7 @@ describe('bridge: remote (url) servers', () => {
       },
     });
     headless = await startHeadless({ home: t.home, keychain, env: t.env, port: 0 });
-    headless.core.approve('remote');
+    headless.core.approve('remote', headless.core.review('remote').fingerprint);
     await waitFor(() => headless?.core.status().servers[0]?.state === 'running', 20_000, 'remote running');
 
     const client = await httpClient(

@@ -45,7 +45,7 @@ beforeAll(async () => {
   port = headless.port;
   control = headless.tokens.controlToken();
   editor = headless.tokens.create('zed').token;
-  headless.core.approve('everything');
+  headless.core.approve('everything', headless.core.review('everything').fingerprint);
   await waitFor(
     () =>
       headless.core

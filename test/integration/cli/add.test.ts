@@ -36,7 +36,7 @@ describe('switchboard add', () => {
     for (const file of files) expect(readFileSync(file, 'utf8').includes(TOKEN), file).toBe(false);
 
     // It can be approved as it is: nothing literal is left to refuse.
-    const approved = await runCli(['approve', 'gh'], t.env);
+    const approved = await runCli(['approve', 'gh', '--yes'], t.env);
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stdout).toContain('GITHUB_TOKEN=${secret:gh-github_token}');
   });

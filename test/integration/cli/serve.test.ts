@@ -66,7 +66,7 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     await waitFor(() => serve.output().includes('Waiting for approval: everything'), 5_000, 'pending notice');
     expect((await status()).live).toBe(true);
 
-    const approve = await runCli(['approve', 'everything'], t.env);
+    const approve = await runCli(['approve', 'everything', '--yes'], t.env);
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toContain(`command: ${command} ${args.join(' ')}`);
 
@@ -97,7 +97,7 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
         a: fixtureServer('mini-server.mjs', '--ignore-eof', '--grandchild', `--pids-file=${pidsFile}`),
       },
     });
-    await runCli(['approve', 'a'], t.env);
+    await runCli(['approve', 'a', '--yes'], t.env);
     const serve = await startServe(t.env);
     children.push(serve.child);
     const orphan = await serverState('a', (s) => s.state === 'running', 'running');
@@ -171,7 +171,7 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
         },
       },
     });
-    await runCli(['approve', 'env'], t.env);
+    await runCli(['approve', 'env', '--yes'], t.env);
     const serve = await startServe(t.env);
     children.push(serve.child);
     await serverState('env', (s) => s.state === 'running', 'running');

@@ -53,7 +53,7 @@ describe('core: trust and supervision with real servers', () => {
     expect(statusOf('everything')?.pid).toBeNull();
     expect(core.supervisor()?.statusOf('everything')).toBeUndefined();
 
-    const approval = core.approve('everything');
+    const approval = core.approve('everything', core.review('everything').fingerprint);
     expect(approval.launch[0]).toBe(
       `command: ${everythingServer().command} ${everythingServer().args.join(' ')}`,
     );
@@ -78,8 +78,8 @@ describe('core: trust and supervision with real servers', () => {
     const b = fixtureServer('env-echo-server.mjs', 'B_VALUE');
     t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '1' } }, b } });
     await startCore();
-    core.approve('a');
-    core.approve('b');
+    core.approve('a', core.review('a').fingerprint);
+    core.approve('b', core.review('b').fingerprint);
     const pidA = (await running('a')).pid;
     const pidB = (await running('b')).pid;
 
@@ -88,7 +88,7 @@ describe('core: trust and supervision with real servers', () => {
     await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'a pending after edit');
     await waitFor(() => !isAlive(defined(pidA, 'pid of a')), 10_000, 'old a process gone');
     expect(statusOf('b')).toMatchObject({ state: 'running', pid: pidB });
-    core.approve('a');
+    core.approve('a', core.review('a').fingerprint);
     const newA = await running('a');
     expect(newA.pid).not.toBe(pidA);
     expect(statusOf('b')?.pid).toBe(pidB);
@@ -109,7 +109,7 @@ describe('core: trust and supervision with real servers', () => {
   it('keeps the last good config running when servers.json becomes invalid', async () => {
     t.writeServers({ mcpServers: { a: fixtureServer('env-echo-server.mjs') } });
     await startCore();
-    core.approve('a');
+    core.approve('a', core.review('a').fingerprint);
     const pid = (await running('a')).pid;
     writeFileSync(t.home.serversFile, '{ "mcpServers": { "a": { "command": "node", "args": [ } }');
     await waitFor(() => core.status().configError, 10_000, 'config error reported');
@@ -134,8 +134,8 @@ describe('core: trust and supervision with real servers', () => {
     const b = fixtureServer('env-echo-server.mjs', 'B_VALUE');
     t.writeServers({ mcpServers: { a, b } });
     await startCore();
-    core.approve('a');
-    core.approve('b');
+    core.approve('a', core.review('a').fingerprint);
+    core.approve('b', core.review('b').fingerprint);
     const pidA = (await running('a')).pid;
 
     t.writeServers({ mcpServers: { b } });
@@ -162,13 +162,13 @@ describe('core: trust and supervision with real servers', () => {
     expect(s?.state).toBe('error');
     expect(s?.lastError).toContain('switchboard secret move gh GITHUB_TOKEN');
     expect(s?.lastError).not.toContain('ghp_8fK2');
-    expect(() => core.approve('gh')).toThrow('cannot be approved');
+    expect(() => core.approve('gh', core.review('gh').fingerprint)).toThrow('cannot be approved');
   });
 
   it('reports a missing command as an error a person can act on', async () => {
     t.writeServers({ mcpServers: { ghost: { command: 'definitely-not-installed-xyz' } } });
     await startCore();
-    core.approve('ghost');
+    core.approve('ghost', core.review('ghost').fingerprint);
     const s = await waitFor(
       () => (statusOf('ghost')?.state === 'error' ? statusOf('ghost') : undefined),
       10_000,

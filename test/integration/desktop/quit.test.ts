@@ -26,8 +26,8 @@ describe('quitting the app', () => {
       },
     });
     headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
-    headless.core.approve('everything');
-    headless.core.approve('family');
+    headless.core.approve('everything', headless.core.review('everything').fingerprint);
+    headless.core.approve('family', headless.core.review('family').fingerprint);
     const running = await waitFor(
       () => {
         const servers = headless?.core.status().servers ?? [];

@@ -98,7 +98,7 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     // Nothing approved yet: nothing written.
     for (const editor of EDITOR_IDS) expect(entryIn(editor, 'everything')).toBeUndefined();
 
-    h.core.approve('everything');
+    h.core.approve('everything', h.core.review('everything').fingerprint);
     await waitFor(
       () =>
         h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),

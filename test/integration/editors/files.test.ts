@@ -87,7 +87,7 @@ describe('editor files on disk', () => {
     // The CLI says the same, exits 1, and still writes the other editors.
     install(t, 'cursor');
     t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['x.js'] } } });
-    expect((await runCli(['approve', 'alpha'], t.env)).code).toBe(0);
+    expect((await runCli(['approve', 'alpha', '--yes'], t.env)).code).toBe(0);
     const cli = await runCli(['sync'], t.env);
     expect(cli.code).toBe(1);
     expect(cli.stdout).toMatch(/Zed: NOT synced — .*line 3, column 3/);
@@ -114,7 +114,7 @@ describe('editor files on disk', () => {
   it('--dry-run prints a unified diff and writes nothing at all', async () => {
     const file = install(t, 'zed', ZED);
     t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['x.js'] } } });
-    expect((await runCli(['approve', 'alpha'], t.env)).code).toBe(0);
+    expect((await runCli(['approve', 'alpha', '--yes'], t.env)).code).toBe(0);
     const stateBefore = readFileSync(t.home.stateFile, 'utf8');
     const result = await runCli(['sync', '--dry-run'], t.env);
     expect(result.code, result.stderr).toBe(0);
@@ -181,7 +181,8 @@ describe('editor files on disk', () => {
     t.writeServers({
       mcpServers: { alpha: { command: NODE, args: ['a.js'] }, beta: { command: NODE, args: ['b.js'] } },
     });
-    for (const name of ['alpha', 'beta']) expect((await runCli(['approve', name], t.env)).code).toBe(0);
+    for (const name of ['alpha', 'beta'])
+      expect((await runCli(['approve', name, '--yes'], t.env)).code).toBe(0);
     const [a, b] = await Promise.all([
       runCli(['sync', '--editor', 'zed'], t.env),
       runCli(['sync', '--editor', 'zed'], t.env),

@@ -26,7 +26,7 @@ describe('the editor sync service (what the UI and serve use)', () => {
     const keychain = new MemoryKeychain();
     const core = new Core({ home: t.home, keychain, env: t.env });
     core.load();
-    core.approve('alpha');
+    core.approve('alpha', core.review('alpha').fingerprint);
     const zed = install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
     const cursor = install(t, 'cursor', '{ "mcpServers": ');
     install(t, 'vscode');
@@ -74,7 +74,7 @@ describe('the editor sync service (what the UI and serve use)', () => {
     t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['a.js'] } } });
     const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
     core.load();
-    core.approve('alpha');
+    core.approve('alpha', core.review('alpha').fingerprint);
     const zed = install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
     const tokens = new TokenStore(t.home.tokens, { watch: true });
     service = new EditorSyncService({ core, tokens, home: t.home, env: t.env, port: 43117, log: () => {} });

@@ -215,7 +215,7 @@ describe('the UI routes', () => {
       mcpServers: { env: { ...fixtureServer('env-echo-server.mjs'), env: { CANARY: '${secret:canary}' } } },
     });
     h.core.reload();
-    h.core.approve('env');
+    h.core.approve('env', h.core.review('env').fingerprint);
     await waitFor(
       () => h.core.status().servers.find((s) => s.name === 'env' && s.state === 'error'),
       15_000,
@@ -255,7 +255,8 @@ describe('the UI routes', () => {
         approved: null,
       }),
     ]);
-    await api('POST', '/api/servers/echo/approve');
+    const [shown] = first.body.approvals as { fingerprint: string }[];
+    await api('POST', '/api/servers/echo/approve', { fingerprint: shown?.fingerprint });
     // Running means initialize answered; the tool list follows a moment later.
     await waitFor(
       () => h.core.status().servers.find((s) => s.state === 'running' && s.toolCount !== null),
@@ -325,7 +326,7 @@ describe('editors in the UI', () => {
     base = `http://127.0.0.1:${h.port}`;
     control = h.tokens.controlToken();
     await api('POST', UiRoutes.servers, { name: 'echo', config: fixtureServer('env-echo-server.mjs') });
-    await api('POST', '/api/servers/echo/approve');
+    await api('POST', '/api/servers/echo/approve', { fingerprint: h.core.review('echo').fingerprint });
     const cursorOf = async () =>
       (
         (await api('GET', UiRoutes.editors)).body.editors as { id: string; state: string; diff: string }[]

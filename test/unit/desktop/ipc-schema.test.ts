@@ -12,7 +12,12 @@ describe('IPC requests from the window', () => {
       { method: 'GET', path: ApiRoutes.tokens },
       { method: 'POST', path: ApiRoutes.tokens, body: { name: 'zed' } },
       { method: 'DELETE', path: ApiRoutes.token('zed') },
-      { method: 'POST', path: ApiRoutes.serverAction('git-hub_2', 'approve') },
+      {
+        method: 'POST',
+        path: ApiRoutes.serverAction('git-hub_2', 'approve'),
+        body: { fingerprint: 'ab'.repeat(32) },
+      },
+      { method: 'POST', path: ApiRoutes.serverAction('git-hub_2', 'deny') },
       { method: 'GET', path: `${ApiRoutes.logs('github')}?limit=10000` },
       { method: 'GET', path: ApiRoutes.logs('github') },
       { method: 'POST', path: UiRoutes.servers, body: { name: 'x', config: { command: 'npx' } } },
@@ -63,6 +68,7 @@ describe('IPC requests from the window', () => {
     ['two question marks', { method: 'GET', path: '/api/servers/x/logs?limit=1?x' }],
     ['a body where none is taken', { method: 'DELETE', path: '/api/servers/x', body: { force: true } }],
     ['a missing body', { method: 'PUT', path: '/api/secrets/X' }],
+    ['an approval without the fingerprint shown', { method: 'POST', path: '/api/servers/x/approve' }],
     [
       'a body of the wrong shape',
       { method: 'POST', path: '/api/servers/x/enabled', body: { enabled: 'yes' } },

@@ -76,7 +76,7 @@ describe('tray menu', () => {
     const gh = menu.find((i) => i.label === 'gh');
     expect(gh?.submenu?.map((i) => i.action)).toEqual([
       { type: 'open', view: 'approvals', server: 'gh' },
-      { type: 'approve', server: 'gh' },
+      { type: 'approve', server: 'gh', fingerprint: 'fp-gh' },
       { type: 'deny', server: 'gh' },
     ]);
     const db = menu.find((i) => i.label === 'db — crashing');

@@ -10,6 +10,7 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     source: 'install-link',
     fingerprint: `fp-${name}`,
     lines: ['command: npx -y pkg'],
+    references: [],
     launch: { transport: 'stdio', command: '/usr/bin/npx', args: ['-y', 'pkg'] },
     envKeys: [],
     approved: null,

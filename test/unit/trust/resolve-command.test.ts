@@ -1,8 +1,8 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveCommand } from '../../../electron/core/trust/resolve-command.ts';
+import { realCommand, resolveCommand } from '../../../electron/core/trust/resolve-command.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sb-resolve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,5 +34,15 @@ describe('resolveCommand', () => {
     expect(resolveCommand('./bin/server', { path: '', cwd: join(dir, 'proj'), platform: 'linux' })).toBe(
       local,
     );
+  });
+
+  it('finds the real file behind symlinks (the link itself is what gets spawned)', () => {
+    const target = executable(join(dir, 'real', 'server-1.2.3'));
+    mkdirSync(join(dir, 'links'), { recursive: true });
+    symlinkSync(target, join(dir, 'links', 'server'));
+    const found = resolveCommand('server', { path: join(dir, 'links'), cwd: dir, platform: 'linux' });
+    expect(found).toBe(join(dir, 'links', 'server'));
+    expect(realCommand(join(dir, 'links', 'server'))).toBe(realpathSync(target));
+    expect(realCommand(first)).toBe(realpathSync(first));
   });
 });

@@ -1,0 +1,133 @@
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { StatusReportSchema } from '../../shared/status.ts';
+import { exited, startServe } from '../helpers/cli.ts';
+import { fixtureServer, NODE, waitFor } from '../helpers/servers.ts';
+import { tempHome, type TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+
+/**
+ * The approval card in Chromium against a real `switchboard serve`: a command whose arguments carry a
+ * right-to-left override, an ESC sequence and a line break shows them escaped, with the keychain
+ * secret it passes on spelled out; and Approve approves the configuration the card showed, so an edit
+ * of servers.json that lands between showing and clicking is refused and shown for review.
+ */
+
+const RLO_ARG = 'x\u202Eexe.txt';
+const ESC_ARG = '\u001b[2K\u001b[1Gclean';
+const NEWLINE_ARG = 'ok\ncwd: /home/you/safe';
+const ECHO = fixtureServer('env-echo-server.mjs');
+const spoof = (extra: string[] = []) => ({
+  command: NODE,
+  args: [...ECHO.args, RLO_ARG, ESC_ARG, NEWLINE_ARG, ...extra],
+  env: { GITHUB_TOKEN: '${secret:github-token}' },
+});
+
+let t: TempHome;
+let serve: { child: ChildProcess; output: () => string };
+let browser: Browser;
+let page: Page;
+let origin: string;
+
+beforeAll(async () => {
+  requireBuiltUi();
+  t = tempHome();
+  t.writeServers({ mcpServers: { spoof: spoof() } });
+  serve = await startServe(t.env);
+  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
+  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
+  origin = new URL(url).origin;
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  await page.goto(url);
+}, 60_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail' || !page) return;
+  await page
+    .screenshot({ path: join(ARTIFACTS, `FAILED-approvals-${context.task.name.slice(0, 40)}.png`) })
+    .catch(() => undefined);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (serve && serve.child.exitCode === null) {
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+  }
+  t?.cleanup();
+});
+
+/** spoof's fingerprint as the running serve sees it (the control API, as the CLI reads it). */
+async function fingerprintNow(): Promise<string | undefined> {
+  const control = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();
+  const res = await fetch(`${origin}/api/status`, { headers: { authorization: `Bearer ${control}` } });
+  return StatusReportSchema.parse(await res.json()).servers.find((s) => s.name === 'spoof')?.fingerprint;
+}
+
+function approvedFingerprint(): string | undefined {
+  if (!existsSync(t.home.stateFile)) return undefined;
+  const state = JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as {
+    approvals?: Record<string, { fingerprint: string }>;
+  };
+  return state.approvals?.spoof?.fingerprint;
+}
+
+describe('the approval card', () => {
+  it('shows control, bidi and line-break characters escaped, and the secret the server gets', async () => {
+    await page.evaluate("window.location.hash = '#/approvals'");
+    const card = page.locator('article[data-approval="spoof"]');
+    await card.waitFor();
+    expect(await card.getByTestId('approval-command').textContent()).toBe(
+      `command: ${NODE} ${ECHO.args.join(' ')} 'x\\u{202E}exe.txt' '\\u{1B}[2K\\u{1B}[1Gclean' ` +
+        `'ok\\u{0A}cwd: /home/you/safe'\nenv GITHUB_TOKEN=\${secret:github-token}`,
+    );
+    expect(await card.getByTestId('approval-references').textContent()).toBe(
+      `gives your keychain secret "github-token" to ${NODE} in env GITHUB_TOKEN`,
+    );
+    // Nothing on the card is drawn from the raw characters: no reordering, no erased or extra lines.
+    const text = await card.innerText();
+    for (const raw of ['\u202E', '\u001b']) expect(text).not.toContain(raw);
+    expect(text.split('\n').some((line) => line.trim().startsWith('cwd: /home/you/safe'))).toBe(false);
+    await page.screenshot({ path: join(ARTIFACTS, 'approval-escaped.png') });
+  });
+
+  it('refuses an approval when servers.json changed after the card was shown, and shows the new config', async () => {
+    const card = page.locator('article[data-approval="spoof"]');
+    const shown = await fingerprintNow();
+    // Hold the UI's refetches of the approvals list: the card stays as the person saw it while
+    // servers.json changes underneath (the window a slow click or a stale tab leaves).
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/api/approvals', (route) => (holding ? held.push(route) : route.continue()));
+    t.writeServers({ mcpServers: { spoof: spoof(['--allow-all']) } });
+    await waitFor(async () => (await fingerprintNow()) !== shown, 15_000, 'serve reading the edit');
+    expect(await card.getByTestId('approval-command').textContent()).not.toContain('--allow-all');
+
+    await card.getByRole('button', { name: 'Approve spoof' }).click();
+    await card
+      .getByText('server "spoof" was not approved: its configuration changed since it was shown')
+      .waitFor();
+    expect(approvedFingerprint()).toBeUndefined();
+
+    // Released: the card now shows what is configured, and says it changed while shown.
+    holding = false;
+    for (const route of held) await route.continue();
+    const changed = page.getByTestId('approval-changed');
+    await changed.waitFor();
+    expect(await changed.textContent()).toContain(
+      'The configuration of spoof changed while it was shown here.',
+    );
+    expect(await card.getByTestId('approval-command').textContent()).toContain('--allow-all');
+    await page.screenshot({ path: join(ARTIFACTS, 'approval-changed.png') });
+
+    // Approving what is shown now works, and approves exactly that.
+    await card.getByRole('button', { name: 'Approve spoof' }).click();
+    await page.getByText('Nothing waits for approval').waitFor();
+    expect(approvedFingerprint()).toBe(await fingerprintNow());
+    await page.unroute('**/api/approvals');
+  });
+});
