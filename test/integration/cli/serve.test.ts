@@ -120,7 +120,7 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     t.writeServers({
       mcpServers: { a: fixtureServer('mini-server.mjs', '--grandchild', `--pids-file=${pidsFile}`) },
     });
-    await runCli(['approve', 'a'], t.env);
+    await runCli(['approve', 'a', '--yes'], t.env);
     // As `npx switchboard serve` runs it: npm → sh -c "switchboard serve" → node. (`; exit` keeps a
     // shell that would exec a lone command from doing so; Debian's dash does not exec it either.)
     const sh = spawn('sh', ['-c', `'${NODE}' '${BIN}' serve --port 0; exit $?`], {
