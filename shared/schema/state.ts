@@ -43,7 +43,11 @@ export const EditorFileLayoutSchema = z.object({
 export type EditorFileLayout = z.infer<typeof EditorFileLayoutSchema>;
 
 /** Where a literal secret stood in a stored text: `length` characters at `offset` stand for keychain `name`. */
-export const SecretSpanSchema = z.object({ name: z.string(), offset: z.number().int(), length: z.number().int() });
+export const SecretSpanSchema = z.object({
+  name: z.string(),
+  offset: z.number().int(),
+  length: z.number().int(),
+});
 
 /**
  * An entry of the user's that import replaced by a managed one, kept so that unsync can give it back.

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { syncServers } from '../../core/editors/desired.ts';
 import {
@@ -8,6 +7,7 @@ import {
   type ImportCandidate,
 } from '../../core/editors/import.ts';
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
+import { ask, canAsk } from '../ask.ts';
 import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
@@ -59,8 +59,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     return 0;
   }
   if (!values.yes) {
-    const interactive = (ctx.stdin as { isTTY?: boolean }).isTTY === true;
-    if (!interactive) {
+    if (!canAsk(ctx)) {
       ctx.output.out(
         `\nTo import ${importable.length} server(s), approve them exactly as listed and let Switchboard serve them to these editors, run: switchboard import${from ? from.map((f) => ` --from ${f}`).join('') : ''} --yes`,
       );
@@ -105,16 +104,4 @@ function verdict(c: ImportCandidate): string {
     ? `; ${c.secrets.map((s) => s.key).join(', ')} move${c.secrets.length === 1 ? 's' : ''} to the keychain`
     : '';
   return `imports as "${c.name}"${secrets}`;
-}
-
-function ask(ctx: CliContext, question: string): Promise<string> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: ctx.stdin, terminal: false });
-    ctx.output.out(question);
-    rl.once('line', (line) => {
-      rl.close();
-      resolve(line);
-    });
-    rl.once('close', () => resolve(''));
-  });
 }

@@ -143,13 +143,20 @@ export class Backups {
     for (const name of new Set(meta.secrets.map((s) => s.name))) {
       const value = await keychain().get(name);
       if (value === undefined) {
-        throw new UserError(`backup ${meta.id} needs secret "${name}" from the keychain, and it is not there`, {
-          hint: `store it again with: switchboard secret set ${name}`,
-        });
+        throw new UserError(
+          `backup ${meta.id} needs secret "${name}" from the keychain, and it is not there`,
+          {
+            hint: `store it again with: switchboard secret set ${name}`,
+          },
+        );
       }
       values.set(name, inJsonString(value));
     }
-    const text = fillSecrets(readFileSync(this.#bak(meta.id), 'utf8'), meta.secrets, (name) => values.get(name) ?? '');
+    const text = fillSecrets(
+      readFileSync(this.#bak(meta.id), 'utf8'),
+      meta.secrets,
+      (name) => values.get(name) ?? '',
+    );
     return { text, exact: sha256(Buffer.from(text, 'utf8')) === meta.sha256 };
   }
 

@@ -1,4 +1,5 @@
 import {
+  chmodSync,
   existsSync,
   lstatSync,
   readFileSync,
@@ -17,6 +18,8 @@ import {
   EditorSettingsSchema,
   type EditorFileLayout,
   type EditorSettings,
+  type ImportedEntry,
+  type ImportRecord,
 } from '../../../shared/schema/state.ts';
 import type { TokenStore } from '../bridge/tokens.ts';
 import { describeError, UserError } from '../errors.ts';
@@ -28,7 +31,9 @@ import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts'
 import { withLock } from './lock.ts';
 import { bridgeUrl } from './ownership.ts';
 import { userDirs } from '../user-dirs.ts';
-import { planFile } from './plan.ts';
+import { entriesToGiveBack, fillPlaceholders, heldBackPlaceholder } from './held-back.ts';
+import { entryValue, planFile, type PlannedImport } from './plan.ts';
+import { cutSecrets } from './secret-spans.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
@@ -67,6 +72,16 @@ export interface EditorReport {
   running?: boolean | undefined;
   /** backups taken now */
   backups: string[];
+  /** unsync: the user's own entries given back (those import had replaced) */
+  restored: string[];
+  /** unsync: entries import replaced that could not be given back, and why */
+  notRestored: { entry: string; why: string }[];
+  /** unsync: secrets written back into the file, as plain text, at the person's request */
+  secretsPutBack: string[];
+  /** unsync: secrets left in the keychain; where each stood, the file says how to put it back */
+  secretsHeldBack: string[];
+  /** the file holds this editor's bridge token and others could read it: it is owner-only (0600) now */
+  madePrivate: boolean;
 }
 
 export interface SyncRequest {
@@ -77,6 +92,32 @@ export interface SyncRequest {
   adopt?: ReadonlyMap<EditorId, ReadonlyMap<string, string>>;
   /** import: literal secrets (already in the keychain) to keep out of the backup, per editor */
   secretsInFile?: ReadonlyMap<EditorId, (text: string) => SecretSpan[]>;
+  /** set by unsync, for its one editor */
+  giveBack?: GiveBack;
+}
+
+/** unsync of one editor: the entries import replaced, to give back, and what to do with their secrets */
+interface GiveBack {
+  records: readonly ImportRecord[];
+  /** the records' entries with the texts to write (secrets put back or held back) */
+  batches: PlannedImport[][];
+  /** secrets whose values were read from the keychain */
+  putBack: ReadonlySet<string>;
+  /** secrets an earlier unsync held back, to put where their placeholders stand: name → value */
+  fill: ReadonlyMap<string, string>;
+  /** names whose placeholders may stand in the file (held back now or before) */
+  heldNames: readonly string[];
+  /** import records of other files (another path of this editor's file): kept */
+  otherRecords: ImportRecord[];
+}
+
+export interface UnsyncOptions {
+  /** put the secrets import moved into the keychain back into the entries given back (default: hold them back) */
+  restoreSecrets?: boolean;
+  /** needed to put secrets back */
+  keychain?: () => Keychain;
+  /** say what would happen; write nothing */
+  dryRun?: boolean;
 }
 
 export interface EditorSyncOptions {
@@ -243,7 +284,7 @@ export class EditorSync {
    * Removes every managed entry (the file's bytes are then the user's own again) and turns sync off
    * for those editors, so a running Switchboard does not put them back.
    */
-  async unsync(editors?: readonly EditorId[]): Promise<EditorReport[]> {
+  async unsync(editors?: readonly EditorId[], options: UnsyncOptions = {}): Promise<EditorReport[]> {
     const targets = editors ?? allEditors().map((a) => a.id);
     const settings = this.#settings();
     const run = this.#newRun();
@@ -251,13 +292,63 @@ export class EditorSync {
     try {
       for (const editor of targets) {
         const adapter = EDITORS[editor];
-        run.changes.push([editor, (s) => void (s.enabled = false)]);
-        reports.push(await this.#syncFile(adapter, adapter.file(this.#dirs), [], {}, settings(editor), run));
+        const file = adapter.file(this.#dirs);
+        const own = settings(editor);
+        let giveBack: GiveBack;
+        try {
+          giveBack = await this.#giveBack(editor, file, own, options);
+        } catch (err) {
+          reports.push(this.#report(adapter, file, 'failed', [], describeError(err)));
+          continue;
+        }
+        if (!options.dryRun) run.changes.push([editor, (s) => void (s.enabled = false)]);
+        const request: SyncRequest = { dryRun: options.dryRun ?? false, giveBack };
+        reports.push(await this.#syncFile(adapter, file, [], request, own, run));
       }
     } finally {
       this.#saveRun(run);
     }
     return reports;
+  }
+
+  /** What unsync gives back to one editor's file: the entries import replaced there, and their secrets. */
+  async #giveBack(
+    editor: EditorId,
+    file: string,
+    settings: EditorSettings,
+    options: UnsyncOptions,
+  ): Promise<GiveBack> {
+    const all = settings.imported ?? [];
+    const records = all.filter((r) => r.file === file);
+    const putBack = options.restoreSecrets === true && !options.dryRun;
+    const given = await entriesToGiveBack(records, editor, putBack, options.keychain);
+    const held = settings.heldBack?.file === file ? settings.heldBack.names : [];
+    const fill = new Map<string, string>();
+    if (putBack && options.keychain) {
+      for (const name of held) {
+        const value = await options.keychain().get(name);
+        if (value !== undefined) fill.set(name, value);
+      }
+    }
+    return {
+      records,
+      batches: given.batches,
+      putBack: new Set(given.putBack),
+      fill,
+      heldNames: [...new Set([...held, ...given.heldBack])],
+      otherRecords: all.filter((r) => r.file !== file),
+    };
+  }
+
+  /** The secrets import moved out of the entries of one editor's file (none: nothing to ask about). */
+  importedSecrets(editor: EditorId): { entries: { entry: string; secrets: string[] }[]; heldBack: string[] } {
+    const file = this.fileOf(editor);
+    const settings = this.#settings()(editor);
+    const entries = (settings.imported ?? [])
+      .filter((r) => r.file === file)
+      .flatMap((r) => r.entries)
+      .map((e) => ({ entry: e.entry, secrets: [...new Set(e.secrets.map((s) => s.name))].sort() }));
+    return { entries, heldBack: settings.heldBack?.file === file ? settings.heldBack.names : [] };
   }
 
   /**
@@ -309,9 +400,14 @@ export class EditorSync {
       }
       return before;
     });
+    // The file is what the backup holds now: what import replaced there is in it or not, as it was.
     this.#options.state.updateEditorSettings(meta.editor, (s) => {
       s.enabled = false;
       delete s.layout;
+      const others = (s.imported ?? []).filter((r) => r.file !== meta.file);
+      if (others.length) s.imported = others;
+      else delete s.imported;
+      if (s.heldBack?.file === meta.file) delete s.heldBack;
     });
     return { meta, file: meta.file, exact, saved };
   }
@@ -384,6 +480,7 @@ export class EditorSync {
       );
     }
     const adopt = request.adopt?.get(adapter.id);
+    const give = request.giveBack;
     const plan = planFile({
       text: read.text,
       serversKey: adapter.serversKey,
@@ -392,34 +489,89 @@ export class EditorSync {
       layout: settings.layout,
       file,
       ...(adopt ? { adopt } : {}),
+      ...(give ? { restore: give.batches } : {}),
     });
     if (!plan.ok)
       return this.#report(adapter, file, 'failed', names, `${file}: ${plan.problem} — left unchanged`);
+    // Unsync --restore-secrets after an unsync that held them back: each placeholder gets its value.
+    const filled = [...(give?.fill.keys() ?? [])].filter((name) =>
+      (plan.text ?? '').includes(heldBackPlaceholder(name, adapter.id)),
+    );
+    const next =
+      give && filled.length && plan.text !== undefined
+        ? fillPlaceholders(plan.text, adapter.id, give.fill)
+        : plan.text;
+    const changed = next !== read.text;
+    const secretsOf = (entries: readonly string[]) =>
+      [
+        ...new Set(
+          (give?.records ?? [])
+            .flatMap((r) => r.entries)
+            .filter((e) => entries.includes(e.entry))
+            .flatMap((e) => e.secrets.map((x) => x.name)),
+        ),
+      ].sort();
+    const given = secretsOf(plan.restored);
     const summary = {
       added: plan.added,
       updated: plan.updated,
       removed: plan.removed,
       clashes: plan.clashes,
       adopted: plan.adopted,
+      restored: plan.restored,
+      notRestored: plan.notRestored,
+      secretsPutBack: [...new Set([...given.filter((n) => give?.putBack.has(n)), ...filled])].sort(),
+      secretsHeldBack: given.filter((n) => !give?.putBack.has(n)),
     };
     const clashNote = plan.clashes.length
       ? `your own entr${plan.clashes.length === 1 ? 'y' : 'ies'} named ${plan.clashes.map((c) => `"${c}"`).join(', ')} kept; Switchboard's server${plan.clashes.length === 1 ? '' : 's'} of that name ${plan.clashes.length === 1 ? 'is' : 'are'} not added (rename one, or import it)`
       : undefined;
-    if (!plan.changed) return { ...this.#report(adapter, file, 'unchanged', names, clashNote), ...summary };
+    const notRestoredNote = plan.notRestored.length
+      ? plan.notRestored
+          .map(
+            (n) =>
+              `your entry "${n.entry}" was not given back: ${n.why} (the backups have it: switchboard backups)`,
+          )
+          .join('; ')
+      : undefined;
+    const note = [clashNote, notRestoredNote].filter(Boolean).join('; ') || undefined;
+    // What unsync learnt goes into state.json with the rest of the run: the records it used up, and
+    // which secrets now stand as placeholders in the file.
+    const afterUnsync = (text: string | undefined) => {
+      if (!give || request.dryRun) return;
+      const held = give.heldNames.filter((n) => (text ?? '').includes(heldBackPlaceholder(n, adapter.id)));
+      run.changes.push([
+        adapter.id,
+        (s) => {
+          if (give.otherRecords.length) s.imported = give.otherRecords;
+          else delete s.imported;
+          if (held.length) s.heldBack = { file, names: held };
+          else delete s.heldBack;
+        },
+      ]);
+    };
+    if (!changed) {
+      afterUnsync(read.text);
+      const unchanged = { ...this.#report(adapter, file, 'unchanged', names, note), ...summary };
+      // A file that already holds the token (synced by an older Switchboard, or loosened by hand).
+      if (!request.dryRun && token !== undefined && (read.text ?? '').includes(token))
+        unchanged.madePrivate = makePrivate(read.target);
+      return unchanged;
+    }
     if (request.dryRun) {
       const diff = createTwoFilesPatch(
         file,
         file,
         read.text ?? '',
-        plan.text ?? '',
+        next ?? '',
         read.text === undefined ? '(no file)' : 'current',
-        plan.text === undefined ? '(file removed)' : 'after sync',
+        next === undefined ? '(file removed)' : give ? 'after unsync' : 'after sync',
       );
       // The diff is for people (`sync --dry-run`, the Editors view): the editor's bridge token is
       // shown by name, and any other token or literal secret in the file's text is hidden.
       const token = this.#existingToken(adapter.id);
       const shown = withoutSecrets(diff.split(token).join(`<${adapter.id} token>`));
-      return { ...this.#report(adapter, file, 'dry-run', names, clashNote), ...summary, diff: shown };
+      return { ...this.#report(adapter, file, 'dry-run', names, note), ...summary, diff: shown };
     }
     // The relay reads the editor's token when the editor starts it: it must exist before the entry does.
     if (names.length) tokenOf();
@@ -455,6 +607,17 @@ export class EditorSync {
       );
     }
 
+    // A file that holds this editor's bridge token is readable by its owner only (one that holds none,
+    // like Claude Desktop's relay entries, keeps its mode; a new file is owner-only anyway).
+    let madePrivate = false;
+    let mode: number | undefined = read.bytes === undefined ? 0o600 : undefined;
+    if (mode === undefined && token !== undefined && (next ?? '').includes(token)) {
+      const was = statSync(read.target).mode & 0o7777;
+      if (process.platform !== 'win32' && (was & 0o077) !== 0) {
+        mode = was & ~0o077;
+        madePrivate = true;
+      }
+    }
     const unchangedSince = (target: string) => {
       this.#options.beforeRename?.(adapter.id, target, attempt);
       const now = readBytes(target);
@@ -463,16 +626,16 @@ export class EditorSync {
       if (!same) throw new Conflict();
     };
     try {
-      if (plan.text === undefined) {
+      if (next === undefined) {
         unchangedSince(read.target);
         unlinkSync(read.target);
         this.written.set(file, sha256(''));
       } else {
-        writeFileAtomic(file, plan.text, {
+        writeFileAtomic(file, next, {
           beforeRename: unchangedSince,
-          ...(read.bytes === undefined ? { mode: 0o600 } : {}),
+          ...(mode === undefined ? {} : { mode }),
         });
-        this.written.set(file, sha256(plan.text));
+        this.written.set(file, sha256(next));
       }
     } catch (err) {
       if (err instanceof Conflict) return 'conflict';
@@ -483,10 +646,16 @@ export class EditorSync {
       };
     }
     run.changes.push([adapter.id, (s) => this.#applyLayout(s, adapter.id, plan.layout, names.length > 0)]);
+    if (plan.imported.length) {
+      const record = importRecord(file, plan.imported, request.secretsInFile?.get(adapter.id));
+      run.changes.push([adapter.id, (s) => void (s.imported = [...(s.imported ?? []), record])]);
+    }
+    afterUnsync(next);
     const report: EditorReport = {
-      ...this.#report(adapter, file, 'written', names, clashNote),
+      ...this.#report(adapter, file, 'written', names, note),
       ...summary,
       backups,
+      madePrivate,
     };
     if (adapter.restartNotice) {
       report.notice = adapter.restartNotice;
@@ -581,7 +750,65 @@ export class EditorSync {
       adopted: [],
       problem,
       backups: [],
+      restored: [],
+      notRestored: [],
+      secretsPutBack: [],
+      secretsHeldBack: [],
+      madePrivate: false,
     };
+  }
+}
+
+/**
+ * What unsync needs to give back the user's entries one import replaced, with each literal secret
+ * import moved into the keychain cut out (state.json never holds one). Where a secret hides in an
+ * escaped form the cut cannot find, the entry is kept as plain JSON of its value instead (equal, not
+ * byte for byte); a gap that would hold a secret (in a comment) is dropped (the entry then comes back
+ * at the end of the object).
+ */
+function importRecord(
+  file: string,
+  entries: readonly PlannedImport[],
+  secretsIn: ((text: string) => SecretSpan[]) | undefined,
+): ImportRecord {
+  const spans = secretsIn ?? (() => []);
+  return {
+    file,
+    importedAt: Date.now(),
+    entries: entries.map((e): ImportedEntry => {
+      let cut = cutSecrets(e.text, spans(e.text));
+      const value = entryValue(cut.text);
+      if (spans(JSON.stringify(value)).length) {
+        const plain = `${JSON.stringify(e.entry)}: ${JSON.stringify(entryValue(e.text))}`;
+        cut = cutSecrets(plain, spans(plain));
+      }
+      const gap =
+        e.gap && spans(e.gap.lead + '\0' + e.gap.trail + '\0' + e.gap.left).length === 0 ? e.gap : undefined;
+      return {
+        entry: e.entry,
+        server: e.server,
+        text: cut.text,
+        secrets: cut.secrets,
+        place: e.place,
+        ...(gap ? { gap } : {}),
+      };
+    }),
+  };
+}
+
+/**
+ * Takes group and other permissions off a file that holds a bridge token (its target, through
+ * symlinks). True if it changed anything.
+ */
+function makePrivate(target: string): boolean {
+  if (process.platform === 'win32') return false;
+  try {
+    const mode = statSync(target).mode & 0o7777;
+    if ((mode & 0o077) === 0) return false;
+    chmodSync(target, mode & ~0o077);
+    return true;
+  } catch {
+    return false;
   }
 }
 

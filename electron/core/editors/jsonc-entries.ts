@@ -253,12 +253,7 @@ export function replaceValues(
   values: ReadonlyMap<string, unknown>,
   format: TextFormat,
 ): string {
-  return replaceEntries(
-    text,
-    obj,
-    new Map([...values].map(([key, value]) => [key, { key, value }])),
-    format,
-  );
+  return replaceEntries(text, obj, new Map([...values].map(([key, value]) => [key, { key, value }])), format);
 }
 
 /**

@@ -506,7 +506,7 @@ function propsOf(w: string): { info: ObjectInfo; values: unknown[] } {
 }
 
 /** The value of one entry's text (`"key": value`). */
-function entryValue(text: string): unknown {
+export function entryValue(text: string): unknown {
   const node = parseJsonc(`{${text}}`);
   const value = node?.children?.[0]?.children?.[1];
   return value ? getNodeValue(value) : undefined;
@@ -521,12 +521,10 @@ function lenient(e: PlannedImport): boolean {
   return /\/[/*]/.test(around) || (e.gap?.next === null && e.gap.trail.includes(','));
 }
 
-function restoredValues(
-  batches: PlanInput['restore'],
-  restored: readonly string[],
-): Map<string, unknown> {
+function restoredValues(batches: PlanInput['restore'], restored: readonly string[]): Map<string, unknown> {
   const values = new Map<string, unknown>();
-  for (const e of (batches ?? []).flat()) if (restored.includes(e.entry)) values.set(e.entry, entryValue(e.text));
+  for (const e of (batches ?? []).flat())
+    if (restored.includes(e.entry)) values.set(e.entry, entryValue(e.text));
   return values;
 }
 
@@ -551,7 +549,9 @@ function undoImports(
   const replacedBy = new Set(replaced.map((e) => e.server));
   // Managed entries that stood next to an entry import took out (a neighbour named like an entry
   // import replaced was that user entry, which comes back first).
-  const users = new Set(all.filter((e) => e.entry !== e.server || e.place === 'taken-out').map((e) => e.entry));
+  const users = new Set(
+    all.filter((e) => e.entry !== e.server || e.place === 'taken-out').map((e) => e.entry),
+  );
   const neighbours = new Set(
     all
       .flatMap((e) => (e.gap ? [e.gap.prev, e.gap.next] : []))

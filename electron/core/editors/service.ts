@@ -331,6 +331,9 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
       r.adopted.length
         ? `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.join(', ')}`
         : '',
+      r.restored.length
+        ? `${past ? 'gave back' : 'give back'} your entr${r.restored.length === 1 ? 'y' : 'ies'} ${r.restored.join(', ')}`
+        : '',
     ]
       .filter(Boolean)
       .join('; ');
@@ -356,6 +359,16 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
     if (r.status !== 'skipped' && r.status !== 'failed' && r.problem) lines.push(`  note: ${r.problem}`);
     if (r.backups.length)
       lines.push(`  backup of the previous file: ${r.backups.join(', ')} (switchboard backups restore ID)`);
+    if (r.madePrivate) lines.push(`  ${privateNotice(r.label)}`);
+    if (r.secretsPutBack.length)
+      lines.push(
+        `  ${past ? 'put' : 'would put'} back into the file as plain text (they stay in the keychain too): ${r.secretsPutBack.join(', ')}`,
+      );
+    if (r.secretsHeldBack.length)
+      lines.push(
+        `  ${past ? 'held' : 'would hold'} back (in the keychain; their places in the file say so): ${r.secretsHeldBack.join(', ')}. ` +
+          `To put them back: switchboard unsync --editor ${r.editor} --restore-secrets`,
+      );
     if (r.notice) {
       const running =
         r.running === true ? 'It is running now.' : r.running === false ? 'It is not running.' : '';
@@ -363,4 +376,9 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
     }
   }
   return lines;
+}
+
+/** Said once, when Switchboard takes other users' access off an editor's file that holds a token. */
+export function privateNotice(label: string): string {
+  return `this file is now readable only by you (0600): it holds ${label}'s Switchboard token, which other users of this computer could read and use`;
 }
