@@ -12,8 +12,9 @@ export function ask(ctx: CliContext, question: string): Promise<string> {
     const rl = createInterface({ input: ctx.stdin, terminal: false });
     ctx.output.out(question);
     rl.once('line', (line) => {
-      rl.close();
+      // Resolved first: close() emits 'close' at once, which would answer '' instead.
       resolve(line);
+      rl.close();
     });
     rl.once('close', () => resolve(''));
   });

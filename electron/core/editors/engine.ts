@@ -518,7 +518,7 @@ export class EditorSync {
       removed: plan.removed,
       clashes: plan.clashes,
       adopted: plan.adopted,
-      restored: plan.restored,
+      restored: [...plan.restored].sort(),
       notRestored: plan.notRestored,
       secretsPutBack: [...new Set([...given.filter((n) => give?.putBack.has(n)), ...filled])].sort(),
       secretsHeldBack: given.filter((n) => !give?.putBack.has(n)),
