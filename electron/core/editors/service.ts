@@ -226,7 +226,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     const secretsOf = (entry: string) =>
       [...new Set(imported.entries.filter((e) => e.entry === entry).flatMap((e) => e.secrets))].sort();
     return {
-      removes: dry.removed,
+      removes: [...dry.removed].sort(),
       restores: dry.restored.map((entry) => ({ entry, secrets: secretsOf(entry) })),
       heldBack: imported.heldBack,
     };
@@ -368,7 +368,7 @@ export function unsyncResult(report: EditorReport): EditorUnsyncResult {
     ok: true,
     editor: report.editor,
     written: report.status === 'written',
-    removed: report.removed,
+    removed: [...report.removed].sort(),
     restored: report.restored,
     secretsPutBack: report.secretsPutBack,
     secretsHeldBack: report.secretsHeldBack,
