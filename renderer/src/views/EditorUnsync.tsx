@@ -77,7 +77,8 @@ export function EditorUnsync({ editor }: { editor: EditorView }) {
             ) : null}
             {plan.restores.length ? (
               <li>
-                Your own {entries(plan.restores.length)} that import replaced come back as they were:{' '}
+                Your own {entries(plan.restores.length)} that import replaced{' '}
+                {plan.restores.length === 1 ? 'comes back as it was' : 'come back as they were'}:{' '}
                 {list(plan.restores.map((r) => r.entry))}.
               </li>
             ) : null}
