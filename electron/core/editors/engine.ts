@@ -554,8 +554,9 @@ export class EditorSync {
       afterUnsync(read.text);
       const unchanged = { ...this.#report(adapter, file, 'unchanged', names, note), ...summary };
       // A file that already holds the token (synced by an older Switchboard, or loosened by hand).
-      if (!request.dryRun && token !== undefined && (read.text ?? '').includes(token))
-        unchanged.madePrivate = makePrivate(read.target);
+      const issued = token;
+      if (!request.dryRun && issued !== undefined && read.bytes !== undefined)
+        unchanged.madePrivate = makePrivate(read.target, () => (read.text ?? '').includes(issued));
       return unchanged;
     }
     if (request.dryRun) {
@@ -611,9 +612,9 @@ export class EditorSync {
     // like Claude Desktop's relay entries, keeps its mode; a new file is owner-only anyway).
     let madePrivate = false;
     let mode: number | undefined = read.bytes === undefined ? 0o600 : undefined;
-    if (mode === undefined && token !== undefined && (next ?? '').includes(token)) {
+    if (mode === undefined && token !== undefined && process.platform !== 'win32') {
       const was = statSync(read.target).mode & 0o7777;
-      if (process.platform !== 'win32' && (was & 0o077) !== 0) {
+      if ((was & 0o077) !== 0 && (next ?? '').includes(token)) {
         mode = was & ~0o077;
         madePrivate = true;
       }
@@ -798,13 +799,13 @@ function importRecord(
 
 /**
  * Takes group and other permissions off a file that holds a bridge token (its target, through
- * symlinks). True if it changed anything.
+ * symlinks). True if it changed anything. Windows has no such mode bits: its files are left as they are.
  */
-function makePrivate(target: string): boolean {
+function makePrivate(target: string, holdsToken: () => boolean): boolean {
   if (process.platform === 'win32') return false;
   try {
     const mode = statSync(target).mode & 0o7777;
-    if ((mode & 0o077) === 0) return false;
+    if ((mode & 0o077) === 0 || !holdsToken()) return false;
     chmodSync(target, mode & ~0o077);
     return true;
   } catch {
