@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { heldBackPlaceholder } from '../../electron/core/editors/held-back.ts';
+import { heldBackPlaceholder } from '../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';

@@ -63,7 +63,7 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
   printReports(
     ctx,
     reports.filter(
-      (r) => r.status !== 'unchanged' || r.servers.length > 0 || r.restored.length > 0 || editors,
+      (r) => r.status !== 'unchanged' || r.problem !== undefined || r.restored.length > 0 || editors,
     ),
   );
   const touched = reports.filter((r) => r.status === 'written').map((r) => r.editor);

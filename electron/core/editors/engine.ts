@@ -1,5 +1,4 @@
 import {
-  chmodSync,
   existsSync,
   lstatSync,
   readFileSync,
@@ -18,12 +17,11 @@ import {
   EditorSettingsSchema,
   type EditorFileLayout,
   type EditorSettings,
-  type ImportedEntry,
-  type ImportRecord,
 } from '../../../shared/schema/state.ts';
 import type { TokenStore } from '../bridge/tokens.ts';
 import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { makeOwnerOnly, othersHaveAccess, ownerOnly } from '../fs/owner-only.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
@@ -31,9 +29,17 @@ import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts'
 import { withLock } from './lock.ts';
 import { bridgeUrl } from './ownership.ts';
 import { userDirs } from '../user-dirs.ts';
-import { entriesToGiveBack, fillPlaceholders, heldBackPlaceholder } from './held-back.ts';
-import { entryValue, planFile, type PlannedImport } from './plan.ts';
-import { cutSecrets } from './secret-spans.ts';
+import {
+  fillPlaceholders,
+  giveBackFor,
+  heldBackPlaceholder,
+  importRecord,
+  type GiveBack,
+  type UnsyncOptions,
+} from './give-back.ts';
+
+export type { UnsyncOptions } from './give-back.ts';
+import { planFile } from './plan.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
@@ -94,30 +100,6 @@ export interface SyncRequest {
   secretsInFile?: ReadonlyMap<EditorId, (text: string) => SecretSpan[]>;
   /** set by unsync, for its one editor */
   giveBack?: GiveBack;
-}
-
-/** unsync of one editor: the entries import replaced, to give back, and what to do with their secrets */
-interface GiveBack {
-  records: readonly ImportRecord[];
-  /** the records' entries with the texts to write (secrets put back or held back) */
-  batches: PlannedImport[][];
-  /** secrets whose values were read from the keychain */
-  putBack: ReadonlySet<string>;
-  /** secrets an earlier unsync held back, to put where their placeholders stand: name → value */
-  fill: ReadonlyMap<string, string>;
-  /** names whose placeholders may stand in the file (held back now or before) */
-  heldNames: readonly string[];
-  /** import records of other files (another path of this editor's file): kept */
-  otherRecords: ImportRecord[];
-}
-
-export interface UnsyncOptions {
-  /** put the secrets import moved into the keychain back into the entries given back (default: hold them back) */
-  restoreSecrets?: boolean;
-  /** needed to put secrets back */
-  keychain?: () => Keychain;
-  /** say what would happen; write nothing */
-  dryRun?: boolean;
 }
 
 export interface EditorSyncOptions {
@@ -296,7 +278,7 @@ export class EditorSync {
         const own = settings(editor);
         let giveBack: GiveBack;
         try {
-          giveBack = await this.#giveBack(editor, file, own, options);
+          giveBack = await giveBackFor(editor, file, own, options);
         } catch (err) {
           reports.push(this.#report(adapter, file, 'failed', [], describeError(err)));
           continue;
@@ -309,35 +291,6 @@ export class EditorSync {
       this.#saveRun(run);
     }
     return reports;
-  }
-
-  /** What unsync gives back to one editor's file: the entries import replaced there, and their secrets. */
-  async #giveBack(
-    editor: EditorId,
-    file: string,
-    settings: EditorSettings,
-    options: UnsyncOptions,
-  ): Promise<GiveBack> {
-    const all = settings.imported ?? [];
-    const records = all.filter((r) => r.file === file);
-    const putBack = options.restoreSecrets === true && !options.dryRun;
-    const given = await entriesToGiveBack(records, editor, putBack, options.keychain);
-    const held = settings.heldBack?.file === file ? settings.heldBack.names : [];
-    const fill = new Map<string, string>();
-    if (putBack && options.keychain) {
-      for (const name of held) {
-        const value = await options.keychain().get(name);
-        if (value !== undefined) fill.set(name, value);
-      }
-    }
-    return {
-      records,
-      batches: given.batches,
-      putBack: new Set(given.putBack),
-      fill,
-      heldNames: [...new Set([...held, ...given.heldBack])],
-      otherRecords: all.filter((r) => r.file !== file),
-    };
   }
 
   /** The secrets import moved out of the entries of one editor's file (none: nothing to ask about). */
@@ -534,7 +487,11 @@ export class EditorSync {
           )
           .join('; ')
       : undefined;
-    const note = [clashNote, notRestoredNote].filter(Boolean).join('; ') || undefined;
+    const missing = give?.missing.length
+      ? `not in the keychain any more, so their places in the file still say so: ${give.missing.join(', ')} ` +
+        `(store each again with: switchboard secret set NAME, then: switchboard unsync --editor ${adapter.id} --restore-secrets)`
+      : undefined;
+    const note = [clashNote, notRestoredNote, missing].filter(Boolean).join('; ') || undefined;
     // What unsync learnt goes into state.json with the rest of the run: the records it used up, and
     // which secrets now stand as placeholders in the file.
     const afterUnsync = (text: string | undefined) => {
@@ -556,7 +513,7 @@ export class EditorSync {
       // A file that already holds the token (synced by an older Switchboard, or loosened by hand).
       const issued = token;
       if (!request.dryRun && issued !== undefined && read.bytes !== undefined)
-        unchanged.madePrivate = makePrivate(read.target, () => (read.text ?? '').includes(issued));
+        unchanged.madePrivate = makeOwnerOnly(read.target, () => (read.text ?? '').includes(issued));
       return unchanged;
     }
     if (request.dryRun) {
@@ -612,12 +569,14 @@ export class EditorSync {
     // like Claude Desktop's relay entries, keeps its mode; a new file is owner-only anyway).
     let madePrivate = false;
     let mode: number | undefined = read.bytes === undefined ? 0o600 : undefined;
-    if (mode === undefined && token !== undefined && process.platform !== 'win32') {
-      const was = statSync(read.target).mode & 0o7777;
-      if ((was & 0o077) !== 0 && (next ?? '').includes(token)) {
-        mode = was & ~0o077;
-        madePrivate = true;
-      }
+    if (
+      mode === undefined &&
+      token !== undefined &&
+      othersHaveAccess(read.target) &&
+      (next ?? '').includes(token)
+    ) {
+      mode = ownerOnly(statSync(read.target).mode & 0o7777);
+      madePrivate = true;
     }
     const unchangedSince = (target: string) => {
       this.#options.beforeRename?.(adapter.id, target, attempt);
@@ -757,59 +716,6 @@ export class EditorSync {
       secretsHeldBack: [],
       madePrivate: false,
     };
-  }
-}
-
-/**
- * What unsync needs to give back the user's entries one import replaced, with each literal secret
- * import moved into the keychain cut out (state.json never holds one). Where a secret hides in an
- * escaped form the cut cannot find, the entry is kept as plain JSON of its value instead (equal, not
- * byte for byte); a gap that would hold a secret (in a comment) is dropped (the entry then comes back
- * at the end of the object).
- */
-function importRecord(
-  file: string,
-  entries: readonly PlannedImport[],
-  secretsIn: ((text: string) => SecretSpan[]) | undefined,
-): ImportRecord {
-  const spans = secretsIn ?? (() => []);
-  return {
-    file,
-    importedAt: Date.now(),
-    entries: entries.map((e): ImportedEntry => {
-      let cut = cutSecrets(e.text, spans(e.text));
-      const value = entryValue(cut.text);
-      if (spans(JSON.stringify(value)).length) {
-        const plain = `${JSON.stringify(e.entry)}: ${JSON.stringify(entryValue(e.text))}`;
-        cut = cutSecrets(plain, spans(plain));
-      }
-      const gap =
-        e.gap && spans(e.gap.lead + '\0' + e.gap.trail + '\0' + e.gap.left).length === 0 ? e.gap : undefined;
-      return {
-        entry: e.entry,
-        server: e.server,
-        text: cut.text,
-        secrets: cut.secrets,
-        place: e.place,
-        ...(gap ? { gap } : {}),
-      };
-    }),
-  };
-}
-
-/**
- * Takes group and other permissions off a file that holds a bridge token (its target, through
- * symlinks). True if it changed anything. Windows has no such mode bits: its files are left as they are.
- */
-function makePrivate(target: string, holdsToken: () => boolean): boolean {
-  if (process.platform === 'win32') return false;
-  try {
-    const mode = statSync(target).mode & 0o7777;
-    if ((mode & 0o077) === 0 || !holdsToken()) return false;
-    chmodSync(target, mode & ~0o077);
-    return true;
-  } catch {
-    return false;
   }
 }
 

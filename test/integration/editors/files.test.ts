@@ -223,8 +223,11 @@ describe('editor files on disk', () => {
     const engine = engineFor(t, { attempts: 50 });
     const names = [['alpha'], ['alpha', 'beta'], ['beta'], ['alpha', 'beta']];
     let i = 0;
-    while (writer.exitCode === null)
+    while (writer.exitCode === null) {
       await engine.sync(names[i++ % names.length]?.map((name) => ({ name })) ?? [], { editors: ['zed'] });
+      // A sync that meets no conflict never leaves the microtask queue: let the writer's exit be seen.
+      await new Promise((r) => setImmediate(r));
+    }
     await done;
     // The writer's final save survived every sync: it read our entries and kept them, we re-read its theme.
     const final = await engine.sync(servers, { editors: ['zed'] });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { heldBackPlaceholder } from '../../../electron/core/editors/held-back.ts';
+import { heldBackPlaceholder } from '../../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { runCli, runCliInTerminal } from '../../helpers/cli.ts';
 import { fixtureServer } from '../../helpers/servers.ts';
@@ -79,6 +79,16 @@ describe('unsync after import gives back the entries import replaced', () => {
     );
     expect(readFileSync(file, 'utf8')).toBe(original.replace(TOKEN, placeholder));
     expect(filesHolding(TOKEN)).toEqual([]);
+
+    // Asked for while the secret is gone from the keychain: said, and the placeholder stays.
+    expect(await keychain.delete('memory-github_token')).toBe(true);
+    const gone = await runCli(['unsync', '--restore-secrets'], t.env);
+    expect(gone.code, gone.stdout + gone.stderr).toBe(0);
+    expect(gone.stdout).toContain(
+      'not in the keychain any more, so their places in the file still say so: memory-github_token (store each again with: switchboard secret set NAME, then: switchboard unsync --editor claude-code --restore-secrets)',
+    );
+    expect(readFileSync(file, 'utf8')).toBe(original.replace(TOKEN, placeholder));
+    expect((await runCli(['secret', 'set', 'memory-github_token'], t.env, TOKEN)).code).toBe(0);
 
     // Asked for: the secret goes back where it was, and the file is the original, byte for byte.
     const again = await runCli(['unsync', '--restore-secrets'], t.env);

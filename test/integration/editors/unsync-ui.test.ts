@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EditorsResponseSchema, EditorUnsyncResultSchema, UiRoutes } from '../../../shared/ui-api.ts';
-import { heldBackPlaceholder } from '../../../electron/core/editors/held-back.ts';
+import { heldBackPlaceholder } from '../../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { runCli } from '../../helpers/cli.ts';
