@@ -4,6 +4,7 @@ import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
+  EditorUnsyncRequestSchema,
   EnabledRequestSchema,
   SaveServerRequestSchema,
   SecretMoveRequestSchema,
@@ -68,6 +69,7 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('GET', '/api/editors'),
   route('POST', '/api/editors/sync', { body: EditorsSyncRequestSchema }),
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
+  route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
 ];
 
 /**

@@ -47,6 +47,8 @@ export const UiRoutes = {
   editorsSync: '/api/editors/sync',
   /** POST {backup}: restore an editor file from a backup */
   editorRestore: (editor: string) => `/api/editors/${seg(editor)}/restore`,
+  /** POST {restoreSecrets}: take Switchboard's entries out, give back the user's, turn sync off */
+  editorUnsync: (editor: string) => `/api/editors/${seg(editor)}/unsync`,
 } as const;
 
 /** The browser signs in at GET /login?code=… (one-time code printed by `switchboard serve`). */
@@ -194,6 +196,16 @@ export const EditorSyncStateSchema = z.enum(EDITOR_SYNC_STATES);
 export type EditorSyncState = z.infer<typeof EditorSyncStateSchema>;
 
 export const EditorBackupSchema = z.object({ id: z.string(), createdAt: z.number(), file: z.string() });
+/** What unsync would do to an editor's file, said before it does it. */
+export const EditorUnsyncPreviewSchema = z.object({
+  /** Switchboard's entries it takes out */
+  removes: z.array(z.string()),
+  /** the user's own entries (that import replaced) it gives back, and the secrets import moved out of each */
+  restores: z.array(z.object({ entry: z.string(), secrets: z.array(z.string()) })),
+  /** secrets an earlier unsync held back (their places in the file say so); put back on request */
+  heldBack: z.array(z.string()),
+});
+export type EditorUnsyncPreview = z.infer<typeof EditorUnsyncPreviewSchema>;
 export const EditorViewSchema = z.object({
   id: EditorIdSchema,
   /** "Claude Desktop" */
@@ -209,6 +221,10 @@ export const EditorViewSchema = z.object({
   backups: z.array(EditorBackupSchema),
   /** Claude Desktop reads its file only at start: true after a sync changed it */
   restartRequired: z.boolean(),
+  /** a sync since Switchboard started made the file owner-only (it holds a bridge token): said here */
+  madePrivate: z.boolean().default(false),
+  /** what unsync would do now (null: the file cannot be read) */
+  unsync: EditorUnsyncPreviewSchema.nullable().default(null),
 });
 export type EditorView = z.infer<typeof EditorViewSchema>;
 export const EditorsResponseSchema = z.object({
@@ -221,10 +237,27 @@ export const EditorsSyncResultSchema = z.object({
   ok: z.literal(true),
   changed: z.array(EditorIdSchema),
   problems: z.array(z.object({ editor: EditorIdSchema, message: z.string() })),
+  /** things a person should know once (a file made owner-only) */
+  notices: z.array(z.object({ editor: EditorIdSchema, message: z.string() })).default([]),
 });
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
 export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();
 export const EditorRestoreRequestSchema = z.object({ backup: z.string() }).strict();
+/** restoreSecrets: put the secrets import moved into the keychain back into the entries (plain text) */
+export const EditorUnsyncRequestSchema = z.object({ restoreSecrets: z.boolean() }).strict();
+export const EditorUnsyncResultSchema = z.object({
+  ok: z.literal(true),
+  editor: EditorIdSchema,
+  /** false: nothing needed writing */
+  written: z.boolean(),
+  removed: z.array(z.string()),
+  restored: z.array(z.string()),
+  secretsPutBack: z.array(z.string()),
+  secretsHeldBack: z.array(z.string()),
+  /** what went wrong, or an entry that could not be given back, in words */
+  problem: z.string().nullable(),
+});
+export type EditorUnsyncResult = z.infer<typeof EditorUnsyncResultSchema>;
 
 // ---- the interface --------------------------------------------------------------------------------
 
@@ -270,6 +303,8 @@ export interface UiApi {
   revokeToken(name: string): Promise<void>;
   syncEditors(editor?: EditorId): Promise<EditorsSyncResult>;
   restoreEditorBackup(editor: EditorId, backup: string): Promise<void>;
+  /** takes Switchboard's entries out of one editor's file and gives back the user's; sync turns off */
+  unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult>;
   /** desktop app only (rejects in headless mode) */
   setStartAtLogin(enabled: boolean): Promise<void>;
 

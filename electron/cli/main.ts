@@ -22,7 +22,9 @@ usage: switchboard <command> [options]
   secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
   token create NAME | list | revoke NAME   bridge tokens for editors and other clients
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
-  unsync [--editor E]…             take them out again (the files get back the bytes they had)
+  unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
+                                   take them out again: imported entries come back, and the files get
+                                   back the bytes they had (secrets import moved only if you ask)
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
   backups [list | restore ID]      editor files as they were before Switchboard changed them
 

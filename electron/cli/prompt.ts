@@ -24,3 +24,8 @@ export function ask(ctx: CliContext, question: string): Promise<string> {
 export function isYes(answer: string): boolean {
   return /^y(es)?$/i.test(answer.trim());
 }
+
+/** A yes/no question whose answer is no unless the person types y or yes. */
+export async function askYes(ctx: CliContext, question: string): Promise<boolean> {
+  return isYes(await ask(ctx, question));
+}

@@ -45,6 +45,59 @@ export const EditorFileLayoutSchema = z.object({
 });
 export type EditorFileLayout = z.infer<typeof EditorFileLayoutSchema>;
 
+/** Where a literal secret stood in a stored text: `length` characters at `offset` stand for keychain `name`. */
+export const SecretSpanSchema = z.object({
+  name: z.string(),
+  offset: z.number().int(),
+  length: z.number().int(),
+});
+
+/**
+ * An entry of the user's that import replaced by a managed one, kept so that unsync can give it back.
+ * Its text is the entry's own bytes from the file (`"key": value`), except that each literal secret
+ * import moved into the keychain reads `${secret:NAME}` (see `secrets`): state.json never holds one.
+ */
+export const ImportedEntrySchema = z.object({
+  /** its key in the editor's file */
+  entry: z.string(),
+  /** the managed entry that took its place (server name) */
+  server: z.string(),
+  text: z.string(),
+  secrets: z.array(SecretSpanSchema).default([]),
+  /**
+   * "replaced": the managed entry stands where it stood (renamed to the server's name if need be);
+   * "taken-out": another entry of the same server took the place, so this one was removed.
+   */
+  place: z.enum(['replaced', 'taken-out']),
+  /**
+   * For a taken-out entry: its neighbours' keys then (null: the object's brace), the text between it
+   * and them, and what was left between them once it was out. Unsync puts it back exactly there when
+   * that text is unchanged; otherwise (or without a gap) at the end of the object.
+   */
+  gap: z
+    .object({
+      prev: z.string().nullable(),
+      next: z.string().nullable(),
+      lead: z.string(),
+      trail: z.string(),
+      left: z.string(),
+    })
+    .optional(),
+});
+export type ImportedEntry = z.infer<typeof ImportedEntrySchema>;
+
+/** One import's changes to one editor file, in the order they were made. */
+export const ImportRecordSchema = z.object({
+  file: z.string(),
+  importedAt: z.number(),
+  entries: z.array(ImportedEntrySchema),
+});
+export type ImportRecord = z.infer<typeof ImportRecordSchema>;
+
+/** Secrets unsync left out of entries it gave back (each stands as a placeholder in the file). */
+export const HeldBackSecretsSchema = z.object({ file: z.string(), names: z.array(z.string()) });
+export type HeldBackSecrets = z.infer<typeof HeldBackSecretsSchema>;
+
 /** Per-editor sync settings. */
 export const EditorSettingsSchema = z.object({
   /** false: sync leaves this editor alone (after `unsync`, or a restore) */
@@ -52,6 +105,10 @@ export const EditorSettingsSchema = z.object({
   /** servers this editor does not get */
   exclude: z.array(z.string()).default([]),
   layout: EditorFileLayoutSchema.optional(),
+  /** the user's entries import replaced in this editor's file, oldest import first (unsync gives them back) */
+  imported: z.array(ImportRecordSchema).optional(),
+  /** after an unsync that gave entries back without their secrets: which, to put back on request */
+  heldBack: HeldBackSecretsSchema.optional(),
 });
 export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
 

@@ -54,3 +54,22 @@ export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
+
+/**
+ * Runs `switchboard ARGS…` in a real terminal (a pseudo-terminal from util-linux `script`), as a person
+ * at a terminal does: stdin is a TTY, so the command may ask; `input` is what they type.
+ */
+export function runCliInTerminal(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<CliResult> {
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  const command = [NODE, BIN, ...args].map(quote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: stdout.replace(/\r\n/g, '\n'), stderr }));
+    child.stdin.end(input);
+  });
+}

@@ -84,6 +84,8 @@ async function syncThroughInstance(
       : 'Switchboard is running and synced: every editor was up to date.',
   );
   for (const p of problems) ctx.output.err(`${EDITORS[p.editor].label}: ${p.message}`);
+  for (const n of results.flatMap((r) => r.notices))
+    ctx.output.out(`${EDITORS[n.editor].label}: ${n.message}`);
   if (changed.includes('claude-desktop'))
     ctx.output.out('Claude Desktop reads its settings only when it starts: restart it to see the change.');
   return problems.length ? 1 : 0;

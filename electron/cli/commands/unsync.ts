@@ -1,32 +1,70 @@
 import { parseArgs } from 'node:util';
-import { allEditors } from '../../core/editors/registry.ts';
+import { allEditors, EDITORS } from '../../core/editors/registry.ts';
+import { askYes, interactive } from '../prompt.ts';
 import type { CliContext } from '../context.ts';
+import { UsageError } from '../output.ts';
 import { editorIds, editorSync, printReports } from './sync.ts';
 import { offlineCore } from '../offline-core.ts';
 
-const USAGE = `usage: switchboard unsync [--editor E]…\neditors: ${allEditors()
+const USAGE = `usage: switchboard unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
+  --restore-secrets     put the secrets import moved into the keychain back into your entries (plain text)
+  --no-restore-secrets  give your entries back without them (each one's place says where it is)
+editors: ${allEditors()
   .map((a) => a.id)
   .join(', ')}`;
 
 /**
- * Removes every managed entry from editors' files. When nothing else changed in a file since
- * Switchboard first wrote it, its bytes are then exactly the user's original ones. Sync is turned off
- * for those editors (so a running Switchboard does not put the entries back) until `sync --editor E`.
+ * Removes every managed entry from editors' files and gives back the entries of the user's that
+ * import replaced, as they were. When nothing else changed in a file since, its bytes are then
+ * exactly the user's original ones — the secrets import moved into the keychain included, if the
+ * person asks for them (once, on a terminal; or --restore-secrets). Without them, each secret's place
+ * in the entry says where the value is and how to put it back. Sync is turned off for those editors
+ * (so a running Switchboard does not put the entries back) until `sync --editor E`.
  */
 export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { editor: { type: 'string', multiple: true, default: [] } },
+    options: {
+      editor: { type: 'string', multiple: true, default: [] },
+      'restore-secrets': { type: 'boolean', default: false },
+      'no-restore-secrets': { type: 'boolean', default: false },
+    },
     strict: true,
   });
+  if (values['restore-secrets'] && values['no-restore-secrets'])
+    throw new UsageError(`--restore-secrets and --no-restore-secrets exclude each other\n${USAGE}`);
   const editors = editorIds(values.editor, '--editor', USAGE);
   // servers.json may be broken: unsync does not need it.
   const core = await offlineCore(ctx);
   const engine = editorSync(ctx, core);
-  const reports = await engine.unsync(editors);
+
+  // The secrets at stake: those import moved out of entries that now come back, and those an earlier
+  // unsync held back. Asked about once, for every editor together.
+  const targets = editors ?? allEditors().map((a) => a.id);
+  const atStake = targets
+    .map((editor) => {
+      const { entries, heldBack } = engine.importedSecrets(editor);
+      return { editor, names: [...new Set([...entries.flatMap((e) => e.secrets), ...heldBack])] };
+    })
+    .filter((s) => s.names.length > 0);
+  let restoreSecrets = values['restore-secrets'];
+  if (atStake.length && !restoreSecrets && !values['no-restore-secrets'] && interactive(ctx)) {
+    ctx.output.out('Your entries that import replaced come back as they were. Import moved their secrets');
+    ctx.output.out('into the keychain:');
+    for (const s of atStake)
+      ctx.output.out(`  ${EDITORS[s.editor].label} (${engine.fileOf(s.editor)}): ${s.names.join(', ')}`);
+    restoreSecrets = await askYes(
+      ctx,
+      'Put them back into those files as plain text? Anyone who can read a file can read them there. [y/N] ',
+    );
+  }
+
+  const reports = await engine.unsync(editors, { restoreSecrets, keychain: () => ctx.keychain() });
   printReports(
     ctx,
-    reports.filter((r) => r.status !== 'unchanged' || r.servers.length > 0 || editors),
+    reports.filter(
+      (r) => r.status !== 'unchanged' || r.problem !== undefined || r.restored.length > 0 || editors,
+    ),
   );
   const touched = reports.filter((r) => r.status === 'written').map((r) => r.editor);
   ctx.output.out(

@@ -9,6 +9,7 @@ import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
+  EditorUnsyncRequestSchema,
   EnabledRequestSchema,
   HIDDEN_SECRET,
   SaveServerRequestSchema,
@@ -19,13 +20,14 @@ import {
   type ApprovalView,
   type EditorsResponse,
   type EditorsSyncResult,
+  type EditorUnsyncResult,
   type SecretInfo,
   type ServerConfigView,
   type Settings,
   type ToolInfo,
 } from '../../../shared/ui-api.ts';
 import { EDITORS } from '../editors/registry.ts';
-import { syncResult, type EditorSyncService } from '../editors/service.ts';
+import { syncResult, unsyncResult, type EditorSyncService } from '../editors/service.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
@@ -80,6 +82,9 @@ export function createUiRoutes(options: UiRoutesOptions) {
       const restore = /^\/api\/editors\/([^/]+)\/restore$/.exec(path);
       if (restore && method === 'POST')
         return done(res, await restoreBackup(req, decodePathSegment(restore[1] ?? '')));
+      const unsync = /^\/api\/editors\/([^/]+)\/unsync$/.exec(path);
+      if (unsync && method === 'POST')
+        return done(res, await unsyncEditor(req, decodePathSegment(unsync[1] ?? '')));
       if (path === UiRoutes.loginLink && method === 'POST') {
         // A browser session must not mint sign-in links for other browsers.
         if (caller !== 'control-token')
@@ -376,6 +381,14 @@ export function createUiRoutes(options: UiRoutesOptions) {
       throw new HttpError(404, `no backup "${backup}" of ${EDITORS[id.data].label}`);
     await engine.restore(backup, () => keychain);
     return { ok: true };
+  }
+
+  /** Takes Switchboard's entries out of one editor's file and gives back the user's (see EditorSync.unsync). */
+  async function unsyncEditor(req: IncomingMessage, editor: string): Promise<EditorUnsyncResult> {
+    const id = EditorIdSchema.safeParse(editor);
+    if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
+    const { restoreSecrets } = await body(req, EditorUnsyncRequestSchema);
+    return unsyncResult(await editorSync().unsync(id.data, restoreSecrets, () => keychain));
   }
 
   return { handle };

@@ -13,10 +13,12 @@ import {
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
+import { SecretSpanSchema } from '../../../shared/schema/state.ts';
 import { UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { secretReference } from '../secrets/references.ts';
+import { cutSecrets, fillSecrets, inJsonString, type SecretSpan } from './secret-spans.ts';
 
 /**
  * backups/: an editor file's bytes before Switchboard first changed it ("original"), before import
@@ -30,8 +32,6 @@ import { secretReference } from '../secrets/references.ts';
  */
 
 export const BACKUP_REASONS = ['original', 'import', 'before-restore'] as const;
-
-const SecretSpanSchema = z.object({ name: z.string(), offset: z.number().int(), length: z.number().int() });
 
 export const BackupMetaSchema = z.object({
   id: z.string(),
@@ -53,13 +53,7 @@ export const BackupMetaSchema = z.object({
 export type BackupMeta = z.infer<typeof BackupMetaSchema>;
 export type BackupReason = BackupMeta['reason'];
 
-export interface SecretSpan {
-  /** keychain name */
-  name: string;
-  /** where the secret's text is in `text` (characters) */
-  offset: number;
-  length: number;
-}
+export type { SecretSpan };
 
 export class Backups {
   readonly dir: string;
@@ -85,15 +79,7 @@ export class Backups {
     const now = input.now ?? Date.now();
     const id = this.#newId(input.editor, now);
     const bytes = input.text === undefined ? Buffer.alloc(0) : Buffer.from(input.text, 'utf8');
-    let stored = input.text ?? '';
-    let spans: SecretSpan[] = [];
-    for (const span of [...(input.secrets ?? [])].sort((a, b) => b.offset - a.offset)) {
-      const placeholder = secretReference(span.name);
-      stored = stored.slice(0, span.offset) + placeholder + stored.slice(span.offset + span.length);
-      const delta = placeholder.length - span.length;
-      spans = spans.map((s) => ({ ...s, offset: s.offset + delta }));
-      spans.push({ name: span.name, offset: span.offset, length: placeholder.length });
-    }
+    const { text: stored, secrets: spans } = cutSecrets(input.text ?? '', input.secrets ?? []);
     const meta: BackupMeta = {
       id,
       editor: input.editor,
@@ -104,7 +90,7 @@ export class Backups {
       existed: input.text !== undefined,
       sha256: sha256(bytes),
       size: bytes.length,
-      secrets: spans.sort((a, b) => a.offset - b.offset),
+      secrets: spans,
     };
     // The bytes go to a fresh name (no temp file needed) and are fsync'ed; the metadata is written
     // last, atomically, and its folder fsync makes both names durable: a backup without its .json is
@@ -153,22 +139,24 @@ export class Backups {
     keychain: () => Keychain,
   ): Promise<{ text: string | undefined; exact: boolean }> {
     if (!meta.existed) return { text: undefined, exact: true };
-    let text = readFileSync(this.#bak(meta.id), 'utf8');
-    for (const span of [...meta.secrets].sort((a, b) => b.offset - a.offset)) {
-      const value = await keychain().get(span.name);
+    const values = new Map<string, string>();
+    for (const name of new Set(meta.secrets.map((s) => s.name))) {
+      const value = await keychain().get(name);
       if (value === undefined) {
         throw new UserError(
-          `backup ${meta.id} needs secret "${span.name}" from the keychain, and it is not there`,
+          `backup ${meta.id} needs secret "${name}" from the keychain, and it is not there`,
           {
-            hint: `store it again with: switchboard secret set ${span.name}`,
+            hint: `store it again with: switchboard secret set ${name}`,
           },
         );
       }
-      text =
-        text.slice(0, span.offset) +
-        JSON.stringify(value).slice(1, -1) +
-        text.slice(span.offset + span.length);
+      values.set(name, inJsonString(value));
     }
+    const text = fillSecrets(
+      readFileSync(this.#bak(meta.id), 'utf8'),
+      meta.secrets,
+      (name) => values.get(name) ?? '',
+    );
     return { text, exact: sha256(Buffer.from(text, 'utf8')) === meta.sha256 };
   }
 

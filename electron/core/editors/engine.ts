@@ -21,6 +21,7 @@ import {
 import type { TokenStore } from '../bridge/tokens.ts';
 import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { makeOwnerOnly, othersHaveAccess, ownerOnly } from '../fs/owner-only.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
@@ -28,6 +29,16 @@ import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts'
 import { withLock } from './lock.ts';
 import { bridgeUrl } from './ownership.ts';
 import { userDirs } from '../user-dirs.ts';
+import {
+  fillPlaceholders,
+  giveBackFor,
+  heldBackPlaceholder,
+  importRecord,
+  type GiveBack,
+  type UnsyncOptions,
+} from './give-back.ts';
+
+export type { UnsyncOptions } from './give-back.ts';
 import { planFile } from './plan.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
@@ -67,6 +78,16 @@ export interface EditorReport {
   running?: boolean | undefined;
   /** backups taken now */
   backups: string[];
+  /** unsync: the user's own entries given back (those import had replaced) */
+  restored: string[];
+  /** unsync: entries import replaced that could not be given back, and why */
+  notRestored: { entry: string; why: string }[];
+  /** unsync: secrets written back into the file, as plain text, at the person's request */
+  secretsPutBack: string[];
+  /** unsync: secrets left in the keychain; where each stood, the file says how to put it back */
+  secretsHeldBack: string[];
+  /** the file holds this editor's bridge token and others could read it: it is owner-only (0600) now */
+  madePrivate: boolean;
 }
 
 export interface SyncRequest {
@@ -77,6 +98,8 @@ export interface SyncRequest {
   adopt?: ReadonlyMap<EditorId, ReadonlyMap<string, string>>;
   /** import: literal secrets (already in the keychain) to keep out of the backup, per editor */
   secretsInFile?: ReadonlyMap<EditorId, (text: string) => SecretSpan[]>;
+  /** set by unsync, for its one editor */
+  giveBack?: GiveBack;
 }
 
 export interface EditorSyncOptions {
@@ -243,7 +266,7 @@ export class EditorSync {
    * Removes every managed entry (the file's bytes are then the user's own again) and turns sync off
    * for those editors, so a running Switchboard does not put them back.
    */
-  async unsync(editors?: readonly EditorId[]): Promise<EditorReport[]> {
+  async unsync(editors?: readonly EditorId[], options: UnsyncOptions = {}): Promise<EditorReport[]> {
     const targets = editors ?? allEditors().map((a) => a.id);
     const settings = this.#settings();
     const run = this.#newRun();
@@ -251,13 +274,34 @@ export class EditorSync {
     try {
       for (const editor of targets) {
         const adapter = EDITORS[editor];
-        run.changes.push([editor, (s) => void (s.enabled = false)]);
-        reports.push(await this.#syncFile(adapter, adapter.file(this.#dirs), [], {}, settings(editor), run));
+        const file = adapter.file(this.#dirs);
+        const own = settings(editor);
+        let giveBack: GiveBack;
+        try {
+          giveBack = await giveBackFor(editor, file, own, options);
+        } catch (err) {
+          reports.push(this.#report(adapter, file, 'failed', [], describeError(err)));
+          continue;
+        }
+        if (!options.dryRun) run.changes.push([editor, (s) => void (s.enabled = false)]);
+        const request: SyncRequest = { dryRun: options.dryRun ?? false, giveBack };
+        reports.push(await this.#syncFile(adapter, file, [], request, own, run));
       }
     } finally {
       this.#saveRun(run);
     }
     return reports;
+  }
+
+  /** The secrets import moved out of the entries of one editor's file (none: nothing to ask about). */
+  importedSecrets(editor: EditorId): { entries: { entry: string; secrets: string[] }[]; heldBack: string[] } {
+    const file = this.fileOf(editor);
+    const settings = this.#settings()(editor);
+    const entries = (settings.imported ?? [])
+      .filter((r) => r.file === file)
+      .flatMap((r) => r.entries)
+      .map((e) => ({ entry: e.entry, secrets: [...new Set(e.secrets.map((s) => s.name))].sort() }));
+    return { entries, heldBack: settings.heldBack?.file === file ? settings.heldBack.names : [] };
   }
 
   /**
@@ -309,9 +353,14 @@ export class EditorSync {
       }
       return before;
     });
+    // The file is what the backup holds now: what import replaced there is in it or not, as it was.
     this.#options.state.updateEditorSettings(meta.editor, (s) => {
       s.enabled = false;
       delete s.layout;
+      const others = (s.imported ?? []).filter((r) => r.file !== meta.file);
+      if (others.length) s.imported = others;
+      else delete s.imported;
+      if (s.heldBack?.file === meta.file) delete s.heldBack;
     });
     return { meta, file: meta.file, exact, saved };
   }
@@ -384,6 +433,7 @@ export class EditorSync {
       );
     }
     const adopt = request.adopt?.get(adapter.id);
+    const give = request.giveBack;
     const plan = planFile({
       text: read.text,
       serversKey: adapter.serversKey,
@@ -392,34 +442,94 @@ export class EditorSync {
       layout: settings.layout,
       file,
       ...(adopt ? { adopt } : {}),
+      ...(give ? { restore: give.batches } : {}),
     });
     if (!plan.ok)
       return this.#report(adapter, file, 'failed', names, `${file}: ${plan.problem} — left unchanged`);
+    // Unsync --restore-secrets after an unsync that held them back: each placeholder gets its value.
+    const filled = [...(give?.fill.keys() ?? [])].filter((name) =>
+      (plan.text ?? '').includes(heldBackPlaceholder(name, adapter.id)),
+    );
+    const next =
+      give && filled.length && plan.text !== undefined
+        ? fillPlaceholders(plan.text, adapter.id, give.fill)
+        : plan.text;
+    const changed = next !== read.text;
+    const secretsOf = (entries: readonly string[]) =>
+      [
+        ...new Set(
+          (give?.records ?? [])
+            .flatMap((r) => r.entries)
+            .filter((e) => entries.includes(e.entry))
+            .flatMap((e) => e.secrets.map((x) => x.name)),
+        ),
+      ].sort();
+    const given = secretsOf(plan.restored);
     const summary = {
       added: plan.added,
       updated: plan.updated,
       removed: plan.removed,
       clashes: plan.clashes,
       adopted: plan.adopted,
+      restored: [...plan.restored].sort(),
+      notRestored: plan.notRestored,
+      secretsPutBack: [...new Set([...given.filter((n) => give?.putBack.has(n)), ...filled])].sort(),
+      secretsHeldBack: given.filter((n) => !give?.putBack.has(n)),
     };
     const clashNote = plan.clashes.length
       ? `your own entr${plan.clashes.length === 1 ? 'y' : 'ies'} named ${plan.clashes.map((c) => `"${c}"`).join(', ')} kept; Switchboard's server${plan.clashes.length === 1 ? '' : 's'} of that name ${plan.clashes.length === 1 ? 'is' : 'are'} not added (rename one, or import it)`
       : undefined;
-    if (!plan.changed) return { ...this.#report(adapter, file, 'unchanged', names, clashNote), ...summary };
+    const notRestoredNote = plan.notRestored.length
+      ? plan.notRestored
+          .map(
+            (n) =>
+              `your entry "${n.entry}" was not given back: ${n.why} (the backups have it: switchboard backups)`,
+          )
+          .join('; ')
+      : undefined;
+    const missing = give?.missing.length
+      ? `not in the keychain any more, so their places in the file still say so: ${give.missing.join(', ')} ` +
+        `(store each again with: switchboard secret set NAME, then: switchboard unsync --editor ${adapter.id} --restore-secrets)`
+      : undefined;
+    const note = [clashNote, notRestoredNote, missing].filter(Boolean).join('; ') || undefined;
+    // What unsync learnt goes into state.json with the rest of the run: the records it used up, and
+    // which secrets now stand as placeholders in the file.
+    const afterUnsync = (text: string | undefined) => {
+      if (!give || request.dryRun) return;
+      const held = give.heldNames.filter((n) => (text ?? '').includes(heldBackPlaceholder(n, adapter.id)));
+      run.changes.push([
+        adapter.id,
+        (s) => {
+          if (give.otherRecords.length) s.imported = give.otherRecords;
+          else delete s.imported;
+          if (held.length) s.heldBack = { file, names: held };
+          else delete s.heldBack;
+        },
+      ]);
+    };
+    if (!changed) {
+      afterUnsync(read.text);
+      const unchanged = { ...this.#report(adapter, file, 'unchanged', names, note), ...summary };
+      // A file that already holds the token (synced by an older Switchboard, or loosened by hand).
+      const issued = token;
+      if (!request.dryRun && issued !== undefined && read.bytes !== undefined)
+        unchanged.madePrivate = makeOwnerOnly(read.target, () => (read.text ?? '').includes(issued));
+      return unchanged;
+    }
     if (request.dryRun) {
       const diff = createTwoFilesPatch(
         file,
         file,
         read.text ?? '',
-        plan.text ?? '',
+        next ?? '',
         read.text === undefined ? '(no file)' : 'current',
-        plan.text === undefined ? '(file removed)' : 'after sync',
+        next === undefined ? '(file removed)' : give ? 'after unsync' : 'after sync',
       );
       // The diff is for people (`sync --dry-run`, the Editors view): the editor's bridge token is
       // shown by name, and any other token or literal secret in the file's text is hidden.
       const token = this.#existingToken(adapter.id);
       const shown = withoutSecrets(diff.split(token).join(`<${adapter.id} token>`));
-      return { ...this.#report(adapter, file, 'dry-run', names, clashNote), ...summary, diff: shown };
+      return { ...this.#report(adapter, file, 'dry-run', names, note), ...summary, diff: shown };
     }
     // The relay reads the editor's token when the editor starts it: it must exist before the entry does.
     if (names.length) tokenOf();
@@ -455,6 +565,19 @@ export class EditorSync {
       );
     }
 
+    // A file that holds this editor's bridge token is readable by its owner only (one that holds none,
+    // like Claude Desktop's relay entries, keeps its mode; a new file is owner-only anyway).
+    let madePrivate = false;
+    let mode: number | undefined = read.bytes === undefined ? 0o600 : undefined;
+    if (
+      mode === undefined &&
+      token !== undefined &&
+      othersHaveAccess(read.target) &&
+      (next ?? '').includes(token)
+    ) {
+      mode = ownerOnly(statSync(read.target).mode & 0o7777);
+      madePrivate = true;
+    }
     const unchangedSince = (target: string) => {
       this.#options.beforeRename?.(adapter.id, target, attempt);
       const now = readBytes(target);
@@ -463,16 +586,16 @@ export class EditorSync {
       if (!same) throw new Conflict();
     };
     try {
-      if (plan.text === undefined) {
+      if (next === undefined) {
         unchangedSince(read.target);
         unlinkSync(read.target);
         this.written.set(file, sha256(''));
       } else {
-        writeFileAtomic(file, plan.text, {
+        writeFileAtomic(file, next, {
           beforeRename: unchangedSince,
-          ...(read.bytes === undefined ? { mode: 0o600 } : {}),
+          ...(mode === undefined ? {} : { mode }),
         });
-        this.written.set(file, sha256(plan.text));
+        this.written.set(file, sha256(next));
       }
     } catch (err) {
       if (err instanceof Conflict) return 'conflict';
@@ -483,10 +606,16 @@ export class EditorSync {
       };
     }
     run.changes.push([adapter.id, (s) => this.#applyLayout(s, adapter.id, plan.layout, names.length > 0)]);
+    if (plan.imported.length) {
+      const record = importRecord(file, plan.imported, request.secretsInFile?.get(adapter.id));
+      run.changes.push([adapter.id, (s) => void (s.imported = [...(s.imported ?? []), record])]);
+    }
+    afterUnsync(next);
     const report: EditorReport = {
-      ...this.#report(adapter, file, 'written', names, clashNote),
+      ...this.#report(adapter, file, 'written', names, note),
       ...summary,
       backups,
+      madePrivate,
     };
     if (adapter.restartNotice) {
       report.notice = adapter.restartNotice;
@@ -581,6 +710,11 @@ export class EditorSync {
       adopted: [],
       problem,
       backups: [],
+      restored: [],
+      notRestored: [],
+      secretsPutBack: [],
+      secretsHeldBack: [],
+      madePrivate: false,
     };
   }
 }

@@ -230,7 +230,15 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
       skipped.push(c);
       continue;
     }
-    if (c.existing || c.duplicateOf !== undefined) continue;
+    if (c.existing || c.duplicateOf !== undefined) {
+      // Its entry is replaced too: a literal secret in it goes to the keychain like the others, so the
+      // backup and what unsync keeps of the entry hold a reference, and unsync can put it back.
+      if (c.secrets.length) {
+        for (const stored of await storeLiteralSecrets(c.name, configOf(c.server), c.secrets, keychain))
+          moved.push({ ...stored, server: c.name });
+      }
+      continue;
+    }
     const config = configOf(c.server);
     for (const stored of await storeLiteralSecrets(c.name, config, c.secrets, keychain)) {
       moved.push({ ...stored, server: c.name });
@@ -262,8 +270,11 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
   }
   const spansFor = (text: string): SecretSpan[] => {
     const spans: SecretSpan[] = [];
-    for (const m of moved) {
+    // Longest first; a place already taken (the same secret found in two entries) counts once.
+    for (const m of [...moved].sort((a, b) => b.raw.length - a.raw.length)) {
       for (let at = text.indexOf(m.raw); at >= 0; at = text.indexOf(m.raw, at + m.raw.length)) {
+        const end = at + m.raw.length;
+        if (spans.some((s) => at < s.offset + s.length && end > s.offset)) continue;
         spans.push({ name: m.name, offset: at, length: m.raw.length });
       }
     }

@@ -154,16 +154,18 @@ export function insertProperties(
 // ---- remove ---------------------------------------------------------------------------------------
 
 /**
- * Removes the properties named in `keys`, each with the punctuation and line breaks insertion added
- * for it. `form` is what insertion returned when the object was empty; it is used when the last
- * property goes. Returns the new text and whether the object is now empty.
+ * Removes the properties named in `keys` (or those it picks, by their place in `obj.props`), each with
+ * the punctuation and line breaks insertion added for it. `form` is what insertion returned when the
+ * object was empty; it is used when the last property goes. Returns the new text and whether the
+ * object is now empty.
  */
 export function removeProperties(
   text: string,
   obj: ObjectInfo,
-  keys: ReadonlySet<string>,
+  keys: ReadonlySet<string> | ((prop: PropInfo, index: number) => boolean),
   form?: ContainerForm,
 ): { text: string; emptied: boolean } {
+  const picked = typeof keys === 'function' ? keys : (prop: PropInfo) => keys.has(prop.key);
   // Removed from the last to the first: every edit then lies after the properties still to be
   // visited, so their offsets stay valid; only positions after an edit (the next property kept, the
   // closing brace) move, and are tracked.
@@ -185,7 +187,8 @@ export function removeProperties(
   };
   for (let i = props.length - 1; i >= 0; i--) {
     const prop = props[i];
-    if (!prop || !keys.has(prop.key)) continue;
+    const given = obj.props[i];
+    if (!prop || !given || !picked(given, i)) continue;
     let prev: (typeof props)[number] | undefined;
     for (let j = i - 1; j >= 0 && !prev; j--) if (!props[j]?.removed) prev = props[j];
     let next: (typeof props)[number] | undefined;
@@ -250,17 +253,45 @@ export function replaceValues(
   values: ReadonlyMap<string, unknown>,
   format: TextFormat,
 ): string {
+  return replaceEntries(text, obj, new Map([...values].map(([key, value]) => [key, { key, value }])), format);
+}
+
+/**
+ * Like replaceValues, and the key may change too (import puts a managed entry named after its server
+ * where the user's entry of another name stood): the property keeps its place in the object.
+ */
+export function replaceEntries(
+  text: string,
+  obj: ObjectInfo,
+  entries: ReadonlyMap<string, { key: string; value: unknown }>,
+  format: TextFormat,
+): string {
   const edits: Edit[] = [];
+  const done = new Set<string>();
   for (const prop of obj.props) {
-    if (!values.has(prop.key)) continue;
+    const next = entries.get(prop.key);
+    if (!next || done.has(prop.key)) continue; // a duplicate key: the first one only
+    done.add(prop.key);
     const old = text.slice(prop.valueOffset, prop.end);
     const rendered = old.includes('\n')
-      ? renderBlock(values.get(prop.key), lineIndent(text, prop.offset), format)
-      : renderInline(values.get(prop.key));
+      ? renderBlock(next.value, lineIndent(text, prop.offset), format)
+      : renderInline(next.value);
     edits.push({ offset: prop.valueOffset, length: prop.end - prop.valueOffset, content: rendered });
-    values = new Map([...values].filter(([k]) => k !== prop.key)); // a duplicate key: the first one only
+    if (next.key !== prop.key) {
+      const keyEnd = stringEnd(text, prop.offset);
+      edits.push({ offset: prop.offset, length: keyEnd - prop.offset, content: JSON.stringify(next.key) });
+    }
   }
   return splice(text, edits);
+}
+
+/** Just past the JSON string that starts (with its quote) at `start`. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
 }
 
 // ---- scanning -------------------------------------------------------------------------------------

@@ -7,13 +7,16 @@ import {
   lineIndent,
   objectInfo,
   removeProperties,
-  replaceValues,
+  parseJsonc,
+  replaceEntries,
   rootInfo,
   type ContainerForm,
   type ObjectInfo,
   type PropInfo,
+  type TextFormat,
 } from './jsonc-entries.ts';
 import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
+import type { ImportedEntry } from '../../../shared/schema/state.ts';
 
 /**
  * What Switchboard remembers about the shape of an editor's file, so that removing every managed
@@ -47,7 +50,15 @@ export interface PlanInput {
   file: string;
   /** user entries to replace by managed ones (import): entry name → server name */
   adopt?: ReadonlyMap<string, string>;
+  /**
+   * unsync (no desired entries): the user's entries earlier imports replaced, to give back — one list
+   * per import, oldest first, each in the order import made its changes (PlanResult.imported)
+   */
+  restore?: readonly (readonly PlannedImport[])[];
 }
+
+/** A user entry import replaced, as the file had it (ImportedEntrySchema, before its secrets are cut out). */
+export type PlannedImport = Omit<ImportedEntry, 'secrets'>;
 
 export type PlanResult =
   | {
@@ -62,6 +73,12 @@ export type PlanResult =
       clashes: string[];
       /** user entries replaced by managed ones (import) */
       adopted: string[];
+      /** import: what unsync needs to give those entries back, in the order the changes were made */
+      imported: PlannedImport[];
+      /** unsync: user entries given back */
+      restored: string[];
+      /** unsync: user entries that could not be given back, and why */
+      notRestored: { entry: string; why: string }[];
       layout: FileLayout | undefined;
     }
   | { ok: false; problem: string; line?: number; column?: number };
@@ -122,39 +139,57 @@ export function planFile(input: PlanInput): PlanResult {
   const removed: string[] = [];
   const clashes: string[] = [];
   const adopted: string[] = [];
+  const imported: PlannedImport[] = [];
+  let restored: string[] = [];
+  let notRestored: { entry: string; why: string }[] = [];
 
-  // 1. Managed entries no longer wanted, and user entries that import replaces under another name.
-  const toRemove = new Set<string>();
+  // 1. Managed entries no longer wanted.
+  const stale = new Set<string>();
   for (const key of managed.keys()) {
     if (input.desired.has(key)) continue;
-    toRemove.add(key);
+    stale.add(key);
     removed.push(key);
   }
+  // Import: which user entry takes which server's place. The managed entry always goes where the
+  // user's stood (renamed to the server's name if need be; a managed entry of that server elsewhere
+  // moves there), so unsync can put the user's text back in the same place. An entry named like its
+  // server first; then the others in the file's order; a second entry of a server that already took
+  // a place is taken out.
+  const claims = new Map<string, string>(); // server → the user entry whose place it takes
+  const takenOut: string[] = [];
+  const moved = new Set<string>(); // managed entries that move to a user entry's place
   for (const [key, server] of adopt) {
-    if (!user.has(key) || key === server || !input.desired.has(server)) continue;
+    if (key === server && user.has(key) && input.desired.has(server)) claims.set(server, key);
+  }
+  for (const key of user.keys()) {
+    const server = adopt.get(key);
+    if (server === undefined || key === server || !input.desired.has(server)) continue;
     // Never drop the user's entry when the server could not take its place (its name is taken).
     if (user.has(server) && adopt.get(server) !== server) continue;
-    toRemove.add(key);
+    if (claims.has(server)) {
+      takenOut.push(key);
+      continue;
+    }
+    claims.set(server, key);
+    if (managed.has(server)) moved.add(server);
+  }
+  for (const key of [...claims.values(), ...takenOut]) {
     user.delete(key);
     adopted.push(key);
   }
-  // 2. Updates in place: managed entries that differ, and user entries import replaces by name.
-  const replace = new Map<string, unknown>();
+  // 2. Updates in place: managed entries that differ, and user entries import replaces.
+  const replace = new Map<string, { key: string; value: unknown }>();
   const toAdd: [string, Record<string, unknown>][] = [];
   for (const [name, entry] of input.desired) {
-    if (managed.has(name)) {
+    if (claims.has(name)) {
+      replace.set(claims.get(name) ?? name, { key: name, value: entry });
+    } else if (managed.has(name)) {
       if (!jsonEqual(managed.get(name), entry)) {
-        replace.set(name, entry);
+        replace.set(name, { key: name, value: entry });
         updated.push(name);
       }
     } else if (user.has(name)) {
-      if (adopt.get(name) === name) {
-        replace.set(name, entry);
-        adopted.push(name);
-        user.delete(name);
-      } else {
-        clashes.push(name);
-      }
+      clashes.push(name);
     } else {
       toAdd.push([name, entry]);
       added.push(name);
@@ -166,17 +201,53 @@ export function planFile(input: PlanInput): PlanResult {
   let rootChanged = false;
   if (window && container) {
     let w = window.text;
-    if (toRemove.size) {
-      const result = removeProperties(w, rootInfo(w), toRemove, layout.serversForm);
-      w = result.text;
-      if (result.emptied) layout.serversForm = undefined;
-    }
-    if (replace.size) w = replaceValues(w, rootInfo(w), replace, format);
-    if (toAdd.length) {
-      const info = rootInfo(w);
-      const result = insertProperties(w, info, toAdd, format);
-      w = result.text;
-      if (info.props.length === 0) layout.serversForm = result.form;
+    if (input.restore?.length && input.desired.size === 0) {
+      const undone = undoImports(w, input.restore, input.isManaged, format, layout.serversForm);
+      w = undone.text;
+      ({ restored, notRestored } = undone);
+      if (rootInfo(w).props.length === 0) layout.serversForm = undefined;
+    } else {
+      if (stale.size || moved.size) {
+        const result = removeProperties(w, rootInfo(w), new Set([...stale, ...moved]), layout.serversForm);
+        w = result.text;
+        if (result.emptied) layout.serversForm = undefined;
+      }
+      // Taken out one at a time, from the last: each with what unsync needs to put it back exactly.
+      const out = new Set(takenOut);
+      for (let i = rootInfo(w).props.length - 1; i >= 0; i--) {
+        const info = rootInfo(w);
+        const prop = info.props[i];
+        if (!prop || !out.has(prop.key)) continue;
+        out.delete(prop.key);
+        const prev = info.props[i - 1];
+        const next = info.props[i + 1];
+        const own = w.slice(prop.offset, prop.end);
+        const lead = w.slice(prev ? prev.end : info.open + 1, prop.offset);
+        const trail = w.slice(prop.end, next ? next.offset : info.close);
+        w = removeProperties(w, info, (_, at) => at === i).text;
+        imported.push({
+          entry: prop.key,
+          server: adopt.get(prop.key) ?? prop.key,
+          text: own,
+          place: 'taken-out',
+          gap: { prev: prev?.key ?? null, next: next?.key ?? null, lead, trail, left: between(w, i - 1) },
+        });
+      }
+      if (replace.size) {
+        const info = rootInfo(w);
+        for (const prop of info.props) {
+          const server = adopt.get(prop.key);
+          if (server === undefined || claims.get(server) !== prop.key) continue;
+          imported.push({ entry: prop.key, server, text: w.slice(prop.offset, prop.end), place: 'replaced' });
+        }
+        w = replaceEntries(w, info, replace, format);
+      }
+      if (toAdd.length) {
+        const info = rootInfo(w);
+        const result = insertProperties(w, info, toAdd, format);
+        w = result.text;
+        if (info.props.length === 0) layout.serversForm = result.form;
+      }
     }
     ({ text, root: rootNow, container } = paste(text, rootNow, container, window, w));
     window = { ...window, text: w };
@@ -238,20 +309,22 @@ export function planFile(input: PlanInput): PlanResult {
   } else {
     finalText = bom + text;
   }
-  const summary = { added, updated, removed, clashes, adopted };
+  const summary = { added, updated, removed, clashes, adopted, imported, restored, notRestored };
   if (finalText === original)
     return { ok: true, text: original, changed: false, ...summary, layout: input.layout };
   if (finalText !== undefined && finalText.trim() !== '') {
     const problem = checkResult({
       after: stripBom(finalText),
       serversKey,
-      strict,
+      // An entry given back may bring the comments or trailing comma the user's file had before import.
+      strict: strict && !(input.restore ?? []).flat().some((e) => restored.includes(e.entry) && lenient(e)),
       valueBefore: located.value,
       window: window?.text.slice(window.lead.length),
       rootChanged,
       input,
       userBefore,
       adopted,
+      restored: restoredValues(input.restore, restored),
     });
     if (problem) return { ok: false, problem };
   }
@@ -410,6 +483,146 @@ function paste(
   return { text: out, root: { open: root.open, close: root.close + delta, props }, container: moved };
 }
 
+// ---- giving imported entries back -----------------------------------------------------------------
+
+/** The text between property `i` (-1: the opening brace) and the one after it (or the closing brace). */
+function between(w: string, i: number): string {
+  const info = rootInfo(w);
+  const from = i < 0 ? info.open + 1 : (info.props[i]?.end ?? info.open + 1);
+  return w.slice(from, info.props[i + 1]?.offset ?? info.close);
+}
+
+/** The servers object's properties and their values. */
+function propsOf(w: string): { info: ObjectInfo; values: unknown[] } {
+  const node = parseJsonc(w);
+  if (!node || node.type !== 'object') throw new Error('internal error: lost the JSON object while editing');
+  return {
+    info: objectInfo(node),
+    values: (node.children ?? []).map((p) => {
+      const value = p.children?.[1];
+      return value ? getNodeValue(value) : undefined;
+    }),
+  };
+}
+
+/** The value of one entry's text (`"key": value`). */
+export function entryValue(text: string): unknown {
+  const node = parseJsonc(`{${text}}`);
+  const value = node?.children?.[0]?.children?.[1];
+  return value ? getNodeValue(value) : undefined;
+}
+
+/** Whether an entry's text, or the text around it, is JSONC rather than strict JSON. */
+function lenient(e: PlannedImport): boolean {
+  const errors: ParseError[] = [];
+  parseTree(`{${e.text}}`, errors, { allowTrailingComma: false, disallowComments: true });
+  if (errors.length) return true;
+  const around = e.gap ? e.gap.lead + e.gap.trail : '';
+  return /\/[/*]/.test(around) || (e.gap?.next === null && e.gap.trail.includes(','));
+}
+
+function restoredValues(batches: PlanInput['restore'], restored: readonly string[]): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const e of (batches ?? []).flat())
+    if (restored.includes(e.entry)) values.set(e.entry, entryValue(e.text));
+  return values;
+}
+
+/**
+ * Unsync after import: every managed entry goes, and the user's entries import replaced come back,
+ * undoing the changes in the reverse order they were made so that the bytes are the user's again:
+ * first the managed entries that came later (not involved in an import), then each import from the
+ * newest (an entry replaced in place gets its own text back; one taken out goes back between its
+ * neighbours when the text there is as import left it), then the remaining managed entries. An entry
+ * whose place is gone goes back at the end of the object; one whose name a user entry now has stays
+ * out (reported).
+ */
+function undoImports(
+  window: string,
+  batches: readonly (readonly PlannedImport[])[],
+  isManaged: (entry: unknown) => boolean,
+  format: TextFormat,
+  form: ContainerForm | undefined,
+): { text: string; restored: string[]; notRestored: { entry: string; why: string }[] } {
+  const all = batches.flat();
+  const replaced = all.filter((e) => e.place === 'replaced');
+  const replacedBy = new Set(replaced.map((e) => e.server));
+  // Managed entries that stood next to an entry import took out (a neighbour named like an entry
+  // import replaced was that user entry, which comes back first).
+  const users = new Set(
+    all.filter((e) => e.entry !== e.server || e.place === 'taken-out').map((e) => e.entry),
+  );
+  const neighbours = new Set(
+    all
+      .flatMap((e) => (e.gap ? [e.gap.prev, e.gap.next] : []))
+      .filter((k): k is string => k !== null && !users.has(k)),
+  );
+  const restored: string[] = [];
+  const notRestored: { entry: string; why: string }[] = [];
+  let w = window;
+  let now = propsOf(w);
+  const dropManaged = (keep: (key: string) => boolean) => {
+    w = removeProperties(w, now.info, (p, i) => isManaged(now.values[i]) && !keep(p.key), form).text;
+    now = propsOf(w);
+  };
+  const userHas = (key: string) => now.info.props.some((p, i) => p.key === key && !isManaged(now.values[i]));
+  const splice = (from: number, to: number, content: string) => {
+    w = w.slice(0, from) + content + w.slice(to);
+    now = propsOf(w);
+  };
+  const taken = (e: PlannedImport) =>
+    notRestored.push({ entry: e.entry, why: `the file has an entry named "${e.entry}" again` });
+
+  dropManaged((key) => replacedBy.has(key) || neighbours.has(key));
+  const later: PlannedImport[] = [];
+  for (const batch of [...batches].reverse()) {
+    for (const e of [...batch].reverse()) {
+      if (userHas(e.entry)) {
+        taken(e);
+        continue;
+      }
+      if (e.place === 'replaced') {
+        const at = now.info.props.findIndex((p, i) => p.key === e.server && isManaged(now.values[i]));
+        const prop = now.info.props[at];
+        if (!prop) later.push(e);
+        else splice(prop.offset, prop.end, e.text);
+        if (prop) restored.push(e.entry);
+        continue;
+      }
+      const gap = e.gap;
+      const props = now.info.props;
+      const prevAt = gap?.prev === null ? -1 : props.findIndex((p) => p.key === gap?.prev);
+      const next = props[prevAt + 1];
+      const adjacent =
+        gap !== undefined &&
+        (gap.prev === null || prevAt >= 0) &&
+        (gap.next === null ? next === undefined : next?.key === gap.next);
+      if (!gap || !adjacent || between(w, prevAt) !== gap.left) {
+        later.push(e);
+        continue;
+      }
+      const from = prevAt < 0 ? now.info.open + 1 : (props[prevAt]?.end ?? 0);
+      splice(from, next ? next.offset : now.info.close, gap.lead + e.text + gap.trail);
+      restored.push(e.entry);
+    }
+  }
+  dropManaged(() => false);
+  for (const e of later) {
+    if (userHas(e.entry)) {
+      taken(e);
+      continue;
+    }
+    // Where it stood is gone: at the end of the object, in the file's layout, with its own text.
+    const key = JSON.stringify(e.entry);
+    const made = insertProperties(w, now.info, [[e.entry, 0]], format);
+    const at = made.keyOffsets[0] ?? 0;
+    w = made.text.slice(0, at) + e.text + made.text.slice(at + key.length + ': 0'.length);
+    now = propsOf(w);
+    restored.push(e.entry);
+  }
+  return { text: w, restored, notRestored };
+}
+
 // ---- the guard ------------------------------------------------------------------------------------
 
 /** Equal as JSON (jsonc-parser builds objects without a prototype, which isDeepStrictEqual tells apart). */
@@ -437,6 +650,8 @@ function checkResult(check: {
   input: PlanInput;
   userBefore: ReadonlyMap<string, unknown>;
   adopted: readonly string[];
+  /** unsync: user entries given back, and the values they must have */
+  restored: ReadonlyMap<string, unknown>;
 }): string | undefined {
   const invalid = 'internal error: the edit would have made the file invalid; nothing was written';
   const changedOutside =
@@ -469,7 +684,11 @@ function checkResult(check: {
     ? Object.entries(servers).filter(([, v]) => !check.input.isManaged(v))
     : [];
   const expected = [...check.userBefore].filter(([k]) => !check.adopted.includes(k));
-  if (!jsonEqual(userAfter, expected)) return changedOutside;
+  const kept = userAfter.filter(([k]) => !check.restored.has(k) || check.userBefore.has(k));
+  if (!jsonEqual(kept, expected)) return changedOutside;
+  for (const [key, value] of check.restored) {
+    if (!isPlainObject(servers) || !jsonEqual(servers[key], value)) return changedOutside;
+  }
   if (whole !== undefined) {
     const strip = (value: unknown): unknown => {
       if (!isPlainObject(value)) return value;

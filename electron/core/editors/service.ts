@@ -2,7 +2,12 @@ import { displayText } from '../../../shared/display-text.ts';
 import { EventEmitter } from 'node:events';
 import { readFileSync, realpathSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
-import type { EditorSyncState, EditorsSyncResult, EditorView } from '../../../shared/ui-api.ts';
+import type {
+  EditorSyncState,
+  EditorsSyncResult,
+  EditorUnsyncResult,
+  EditorView,
+} from '../../../shared/ui-api.ts';
 import type { TokenStore } from '../bridge/tokens.ts';
 import { watchFile } from '../config/watch.ts';
 import type { Core } from '../core.ts';
@@ -63,6 +68,8 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   #stopTokenWatch: (() => void) | undefined;
   /** Claude Desktop (and any editor with a restart notice) was written and not restarted since */
   readonly restartRequired = new Set<EditorId>();
+  /** editors whose file a sync made owner-only since this service started (the view says so) */
+  readonly madePrivate = new Set<EditorId>();
   /** resolves when the first sync and the watchers are in place */
   ready: Promise<void> = Promise.resolve();
 
@@ -154,9 +161,10 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
             .sort((a, b) => b.createdAt - a.createdAt)
             .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
           restartRequired: this.restartRequired.has(id),
+          madePrivate: this.madePrivate.has(id),
         };
         if (!this.engine.detected(id)) {
-          views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '' });
+          views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '', unsync: null });
           continue;
         }
         const settings = this.#core.state.editorSettings(id);
@@ -178,6 +186,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
           problem: preview.problem ?? clashes,
           servers: preview.servers,
           diff: preview.diff ?? '',
+          unsync: await this.#unsyncPreview(id),
         });
       }
       return views;
@@ -192,6 +201,36 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       await this.engine.restore(backup, keychain);
       await this.#refreshWatchers();
     });
+  }
+
+  /**
+   * Takes Switchboard's entries out of one editor's file, gives back the user's entries import
+   * replaced (their secrets too when `restoreSecrets`), and turns sync off for that editor.
+   */
+  unsync(editor: EditorId, restoreSecrets: boolean, keychain: () => Keychain): Promise<EditorReport> {
+    return this.#enqueue(async () => {
+      const [report] = await this.engine.unsync([editor], { restoreSecrets, keychain });
+      if (!report) throw new Error(`internal error: no unsync report for ${editor}`);
+      this.restartRequired.delete(editor);
+      this.madePrivate.delete(editor);
+      this.#publish([report]);
+      await this.#refreshWatchers();
+      return report;
+    });
+  }
+
+  /** What unsync would do to this editor's file now (a dry run), for the view to say before it does it. */
+  async #unsyncPreview(editor: EditorId): Promise<EditorView['unsync']> {
+    const [dry] = await this.engine.unsync([editor], { dryRun: true });
+    if (!dry || dry.status === 'failed') return null;
+    const imported = this.engine.importedSecrets(editor);
+    const secretsOf = (entry: string) =>
+      [...new Set(imported.entries.filter((e) => e.entry === entry).flatMap((e) => e.secrets))].sort();
+    return {
+      removes: [...dry.removed].sort(),
+      restores: dry.restored.map((entry) => ({ entry, secrets: secretsOf(entry) })),
+      heldBack: imported.heldBack,
+    };
   }
 
   async close(): Promise<void> {
@@ -293,10 +332,11 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
 
   #publish(reports: EditorReport[]): void {
     const worth = reports.filter(
-      (r) => r.status === 'written' || r.status === 'failed' || r.clashes.length > 0,
+      (r) => r.status === 'written' || r.status === 'failed' || r.clashes.length > 0 || r.madePrivate,
     );
     for (const r of reports) {
       if (r.status === 'written' && r.notice) this.restartRequired.add(r.editor);
+      if (r.madePrivate) this.madePrivate.add(r.editor);
     }
     for (const line of describeReports(worth)) this.#log(line);
     if (worth.length) this.emit('report', worth);
@@ -317,6 +357,23 @@ export function syncResult(reports: readonly EditorReport[]): EditorsSyncResult 
     problems: reports
       .filter((r) => r.status === 'failed')
       .map((r) => ({ editor: r.editor, message: r.problem ?? 'not synced' })),
+    notices: reports
+      .filter((r) => r.madePrivate)
+      .map((r) => ({ editor: r.editor, message: `${r.file}: ${privateNotice(r.label)}` })),
+  };
+}
+
+/** An unsync's report as the UI's answer (shared/ui-api.ts EditorUnsyncResult). */
+export function unsyncResult(report: EditorReport): EditorUnsyncResult {
+  return {
+    ok: true,
+    editor: report.editor,
+    written: report.status === 'written',
+    removed: [...report.removed].sort(),
+    restored: report.restored,
+    secretsPutBack: report.secretsPutBack,
+    secretsHeldBack: report.secretsHeldBack,
+    problem: report.problem ?? null,
   };
 }
 
@@ -332,6 +389,9 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
       r.adopted.length
         ? // the user's own entry names: escaped, they could carry bidi or control characters
           `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.map(displayText).join(', ')}`
+        : '',
+      r.restored.length
+        ? `${past ? 'gave back' : 'give back'} your entr${r.restored.length === 1 ? 'y' : 'ies'} ${r.restored.join(', ')}`
         : '',
     ]
       .filter(Boolean)
@@ -358,6 +418,16 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
     if (r.status !== 'skipped' && r.status !== 'failed' && r.problem) lines.push(`  note: ${r.problem}`);
     if (r.backups.length)
       lines.push(`  backup of the previous file: ${r.backups.join(', ')} (switchboard backups restore ID)`);
+    if (r.madePrivate) lines.push(`  ${privateNotice(r.label)}`);
+    if (r.secretsPutBack.length)
+      lines.push(
+        `  ${past ? 'put' : 'would put'} back into the file as plain text (they stay in the keychain too): ${r.secretsPutBack.join(', ')}`,
+      );
+    if (r.secretsHeldBack.length)
+      lines.push(
+        `  ${past ? 'held' : 'would hold'} back (in the keychain; their places in the file say so): ${r.secretsHeldBack.join(', ')}. ` +
+          `To put them back: switchboard unsync --editor ${r.editor} --restore-secrets`,
+      );
     if (r.notice) {
       const running =
         r.running === true ? 'It is running now.' : r.running === false ? 'It is not running.' : '';
@@ -365,4 +435,9 @@ export function describeReports(reports: readonly EditorReport[]): string[] {
     }
   }
   return lines;
+}
+
+/** Said once, when Switchboard takes other users' access off an editor's file that holds a token. */
+export function privateNotice(label: string): string {
+  return `this file is now readable only by you (0600): it holds ${label}'s Switchboard token, which other users of this computer could read and use`;
 }

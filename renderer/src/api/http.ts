@@ -16,6 +16,7 @@ import {
   ApprovalsResponseSchema,
   EditorsResponseSchema,
   EditorsSyncResultSchema,
+  EditorUnsyncResultSchema,
   OkSchema,
   SecretMoveResultSchema,
   SecretSetResultSchema,
@@ -31,6 +32,7 @@ import {
   type ConnectionState,
   type EditorsResponse,
   type EditorsSyncResult,
+  type EditorUnsyncResult,
   type SecretSetResult,
   type SecretsResponse,
   type ServerConfigView,
@@ -239,6 +241,10 @@ export class ControlApiClient implements UiApi {
 
   async restoreEditorBackup(editor: EditorId, backup: string): Promise<void> {
     await this.#request('POST', UiRoutes.editorRestore(editor), OkSchema, { backup });
+  }
+
+  unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult> {
+    return this.#request('POST', UiRoutes.editorUnsync(editor), EditorUnsyncResultSchema, { restoreSecrets });
   }
 
   async setStartAtLogin(enabled: boolean): Promise<void> {

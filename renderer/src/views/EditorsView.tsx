@@ -9,6 +9,7 @@ import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
+import { EditorUnsync } from './EditorUnsync.tsx';
 
 const STATES: Record<EditorSyncState, { label: string; symbol: string; tone: string }> = {
   'in-sync': { label: 'in sync', symbol: '✓', tone: 'ok' },
@@ -47,7 +48,8 @@ export default function EditorsView() {
       </ViewTitle>
       <p className="muted">
         Switchboard writes one entry per approved server into each editor’s config file, pointing at the
-        bridge. Your own entries there are never changed.
+        bridge. Your own entries there are never changed, except those you import, which unsync gives back as
+        they were.
       </p>
       {editors.isPending ? <Loading what="editors" /> : null}
       {editors.error ? <ErrorText error={editors.error} /> : null}
@@ -104,6 +106,11 @@ function SyncResult({ result }: { result: EditorsSyncResult }) {
           <strong>{p.editor}:</strong> {p.message}
         </p>
       ))}
+      {result.notices.map((n) => (
+        <p key={`notice-${n.editor}`}>
+          <strong>{n.editor}:</strong> {n.message}
+        </p>
+      ))}
     </div>
   );
 }
@@ -130,6 +137,12 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
       </header>
       <p className="mono small muted">{editor.file}</p>
       {editor.problem ? <p className="error">{editor.problem}</p> : null}
+      {editor.madePrivate ? (
+        <p className="muted small" role="note">
+          This file is now readable only by you (0600): it holds {editor.label}’s Switchboard token, which
+          other users of this computer could otherwise read and use.
+        </p>
+      ) : null}
       {editor.restartRequired ? (
         <div className="banner warn" role="status">
           {editor.label} reads its settings only when it starts: quit and reopen it to pick up the change.
@@ -182,6 +195,7 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
         >
           {sync.isPending ? 'Syncing…' : `Sync ${editor.label} now`}
         </button>
+        <EditorUnsync editor={editor} />
       </div>
       {sync.error ? <ErrorText error={sync.error} /> : null}
       {editor.backups.length ? (

@@ -40,7 +40,7 @@ function bytes(file: string): Buffer {
 }
 
 describe('editor files on disk', () => {
-  it('writes through a symlink (dotfile managers): the link stays a link, the target gets the change, its mode is kept', async () => {
+  it('writes through a symlink (dotfile managers): the link stays a link, the target gets the change and, holding a token now, becomes owner-only', async () => {
     const zedDir = join(t.env.XDG_CONFIG_HOME ?? '', 'zed');
     mkdirSync(zedDir, { recursive: true });
     const dotfiles = join(t.dir, 'dotfiles');
@@ -54,7 +54,8 @@ describe('editor files on disk', () => {
     const [report] = await engineFor(t).sync(servers, { editors: ['zed'] });
     expect(report?.status, report?.problem).toBe('written');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(statSync(target).mode & 0o777).toBe(0o640);
+    expect(report?.madePrivate).toBe(true);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
     const parsed = parse(readFileSync(target, 'utf8')) as { context_servers: Record<string, unknown> };
     expect(Object.keys(parsed.context_servers)).toEqual(['mine', 'alpha', 'beta']);
     // No stray temp files left beside either.
@@ -223,8 +224,11 @@ describe('editor files on disk', () => {
     const engine = engineFor(t, { attempts: 50 });
     const names = [['alpha'], ['alpha', 'beta'], ['beta'], ['alpha', 'beta']];
     let i = 0;
-    while (writer.exitCode === null)
+    while (writer.exitCode === null) {
       await engine.sync(names[i++ % names.length]?.map((name) => ({ name })) ?? [], { editors: ['zed'] });
+      // A sync that meets no conflict never leaves the microtask queue: let the writer's exit be seen.
+      await new Promise((r) => setImmediate(r));
+    }
     await done;
     // The writer's final save survived every sync: it read our entries and kept them, we re-read its theme.
     const final = await engine.sync(servers, { editors: ['zed'] });

@@ -1,7 +1,12 @@
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import { bridgeUrl } from '../../../electron/core/editors/ownership.ts';
-import { planFile, type FileLayout, type PlanResult } from '../../../electron/core/editors/plan.ts';
+import {
+  planFile,
+  type FileLayout,
+  type PlannedImport,
+  type PlanResult,
+} from '../../../electron/core/editors/plan.ts';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import type { OwnershipContext, RelayCommand } from '../../../electron/core/editors/types.ts';
 
@@ -54,7 +59,12 @@ export function syncText(
   text: string | undefined,
   servers: string[],
   layout?: FileLayout,
-  options: { port?: number; token?: string; adopt?: Map<string, string> } = {},
+  options: {
+    port?: number;
+    token?: string;
+    adopt?: Map<string, string>;
+    restore?: PlannedImport[][];
+  } = {},
 ): Step {
   const adapter = EDITORS[editor];
   const own = ownership(options.port);
@@ -66,6 +76,7 @@ export function syncText(
     layout,
     file: '/test/' + editor,
     ...(options.adopt ? { adopt: options.adopt } : {}),
+    ...(options.restore ? { restore: options.restore } : {}),
   });
   if (!result.ok) throw new Error(`plan failed: ${result.problem}`);
   return { text: result.text, layout: result.layout, result };

@@ -294,6 +294,56 @@ describe('editor files: sync then unsync gives back the exact bytes (property)',
     );
   });
 
+  it('import replaces user entries (in place, renamed, or taken out), and unsync gives back the exact bytes', () => {
+    const targets = fc.constantFrom(undefined, 'alpha', 'beta', 'github', 'srv-1', 'srv-2', 'same');
+    fc.assert(
+      fc.property(
+        editorArb.chain((editor) =>
+          fc.tuple(
+            fc.constant(editor),
+            docArb(EDITORS[editor].serversKey),
+            fc.subarray(DESIRED_NAMES),
+            fc.array(targets, { minLength: 6, maxLength: 6 }),
+            fc.subarray(DESIRED_NAMES),
+          ),
+        ),
+        ([editor, doc, before, mapping, later]) => {
+          // Some servers already synced, then an import of some of the user's entries (several may
+          // run the same server, or one Switchboard already serves), then a later sync adds others.
+          const synced = syncText(editor, doc.text, before);
+          const pool = ['alpha', 'user-a', 'github', 'my server', 'ünï', 'beta'];
+          const adopt = new Map<string, string>();
+          pool.forEach((key, i) => {
+            const target = mapping[i];
+            if (target !== undefined) adopt.set(key, target === 'same' ? key : target);
+          });
+          const servers = [...new Set([...before, ...adopt.values()])];
+          const imported = syncText(editor, synced.text, servers, synced.layout, { adopt });
+          const record = imported.result.imported;
+          expect(record.map((e) => e.entry).sort()).toEqual([...imported.result.adopted].sort());
+          const resynced = syncText(
+            editor,
+            imported.text,
+            [...new Set([...servers, ...later])],
+            imported.layout,
+          );
+          const back = syncText(editor, resynced.text, [], resynced.layout, { restore: [record] });
+          expect(back.result.notRestored).toEqual([]);
+          expect(back.result.restored.sort()).toEqual(record.map((e) => e.entry).sort());
+          expect(back.text).toBe(doc.text);
+
+          // A later sync that drops servers (the imported ones too): every entry still comes back,
+          // as it was, and nothing else of the user's changes.
+          const dropped = syncText(editor, imported.text, later, imported.layout);
+          const undone = syncText(editor, dropped.text, [], dropped.layout, { restore: [record] });
+          expect(undone.result.restored.sort()).toEqual(record.map((e) => e.entry).sort());
+          expect(userView(editor, undone.text)).toEqual(userView(editor, doc.text));
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it('without the remembered layout, unsync still never breaks a file or touches user settings', () => {
     fc.assert(
       fc.property(
