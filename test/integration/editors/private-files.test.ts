@@ -22,7 +22,7 @@ async function approved(...names: string[]): Promise<void> {
   t.writeServers({
     mcpServers: Object.fromEntries(names.map((n) => [n, { command: NODE, args: [`${n}.js`] }])),
   });
-  for (const name of names) expect((await runCli(['approve', name], t.env)).code).toBe(0);
+  for (const name of names) expect((await runCli(['approve', name, '--yes'], t.env)).code).toBe(0);
 }
 
 const mode = (file: string) => statSync(file).mode & 0o777;
