@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
+import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
@@ -59,6 +59,9 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('PUT', `/api/servers/${S}/config`, { body: SaveServerRequestSchema }),
   route('POST', `/api/servers/${S}/enabled`, { body: EnabledRequestSchema }),
   route('GET', `/api/servers/${S}/tools`),
+  route('GET', `/api/servers/${S}/activity`),
+  route('POST', `/api/servers/${S}/accept-tools`, { body: AcceptToolsRequestSchema }),
+  route('GET', '/api/tool-changes'),
   route('GET', '/api/approvals'),
   route('GET', '/api/secrets'),
   route('POST', '/api/secrets/move', { body: SecretMoveRequestSchema }),

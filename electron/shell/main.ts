@@ -45,7 +45,7 @@ import { installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
-import { approvalNotifications } from '../desktop/notifications.ts';
+import { approvalNotifications, toolChangeNotifications } from '../desktop/notifications.ts';
 import { quitSequence } from '../desktop/quit.ts';
 import { desktopRelayCommand } from '../desktop/relay-command.ts';
 import { squirrelStartup, squirrelUpdateExe, windowsLoginItem } from '../desktop/squirrel.ts';
@@ -72,6 +72,7 @@ let headless: Headless | undefined;
 let tray: Tray | undefined;
 let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
+let notifiedTools = new Map<string, string>();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
 const links = new LinkQueue();
 
@@ -152,10 +153,11 @@ async function start(): Promise<void> {
     tray?.setImage(trayIcon(health));
     tray?.setToolTip(trayTooltip(report));
     if (process.platform === 'darwin') tray?.setTitle(trayAppearance(health, process.platform).title);
-    tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(report, loginOptions()))));
+    tray?.setContextMenu(trayMenu());
     notifyApprovals();
+    notifyToolChanges();
   };
-  for (const event of ['status', 'removed', 'config'] as const) core.events.on(event, refresh);
+  for (const event of ['status', 'removed', 'config', 'toolChange'] as const) core.events.on(event, refresh);
   refresh();
   wireIpc();
   // Windows/Linux pass a link that launches the app as an argument; macOS's came as open-url.
@@ -241,6 +243,39 @@ function notifyApprovals(): void {
   }
 }
 
+/** Changed tools, with what changed in them: Accept accepts exactly the change the notification shows. */
+function notifyToolChanges(): void {
+  if (!headless || !Notification.isSupported()) return;
+  const { raise, notified: next } = toolChangeNotifications(
+    headless.core.toolChanges(),
+    notifiedTools,
+    process.platform,
+  );
+  notifiedTools = next;
+  for (const spec of raise) {
+    const n = new Notification({
+      title: spec.title,
+      body: spec.body,
+      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+    });
+    n.on('action', (_event, index) => {
+      if (spec.actions[index] === 'Accept')
+        void runAction({ type: 'accept-tools', server: spec.server, change: spec.change });
+      else showWindow('approvals', spec.server);
+    });
+    n.on('click', () => showWindow('approvals', spec.server));
+    n.on('close', () => notifications.delete(n));
+    notifications.add(n);
+    n.show();
+  }
+}
+
+function trayMenu(): Menu {
+  const core = headless?.core;
+  const items = core ? buildTrayMenu(core.status(), loginOptions(), core.toolChanges()) : [];
+  return Menu.buildFromTemplate(toMenu(items));
+}
+
 async function runAction(action: TrayAction): Promise<void> {
   const core = headless?.core;
   if (!core) return;
@@ -253,6 +288,9 @@ async function runAction(action: TrayAction): Promise<void> {
         return;
       case 'deny':
         return core.deny(action.server);
+      case 'accept-tools':
+        // the change the menu or notification showed; a later one is refused and asks again
+        return core.acceptTools(action.server, action.change);
       case 'start':
         return await core.startServer(action.server);
       case 'restart':
@@ -267,7 +305,7 @@ async function runAction(action: TrayAction): Promise<void> {
       }
       case 'toggle-start-at-login':
         setStartAtLogin(!loginOptions().startAtLogin);
-        tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(core.status(), loginOptions()))));
+        tray?.setContextMenu(trayMenu());
         return;
       case 'quit':
         return await quit.run();
