@@ -52,7 +52,9 @@ export function App() {
 
   if (connection === 'signed-out') return <SignedOut expired={expired} />;
 
-  const pending = status.data?.servers.filter((s) => s.state === 'pending-approval').length ?? 0;
+  // Servers waiting for approval, and servers whose changed tools wait for a decision.
+  const pending =
+    status.data?.servers.filter((s) => s.state === 'pending-approval' || (s.toolsHeld ?? 0) > 0).length ?? 0;
   const current = route.view === 'server' || route.view === 'add' ? 'servers' : route.view;
   const nav: { view: Exclude<Route['view'], 'server' | 'add'>; label: string; badge?: number }[] = [
     { view: 'servers', label: 'Servers' },
