@@ -62,10 +62,12 @@ export class AggregateCatalog {
     const routes = new Map<string, Route>();
     for (const [name, pair] of names) {
       const p = byPair.get(`${pair.server}\0${pair.tool}`);
-      if (!p?.callable) continue;
+      if (!p) continue;
+      // A held tool keeps its route, so that calling it says why it is held rather than "unknown".
+      routes.set(name, { server: p.server, original: p.tool });
+      if (!p.callable) continue;
       tools.push({ ...p.def, name });
       servers.push(p.server);
-      routes.set(name, { server: p.server, original: p.tool });
     }
     this.#tools = { tools, servers };
     this.#routes = routes;

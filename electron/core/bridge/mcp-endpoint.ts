@@ -491,9 +491,16 @@ export class McpEndpoint {
   ): Promise<JsonRpcResponse> {
     const started = performance.now();
     const found = await this.#upstreams.acquire(server, session);
-    const response = found.ok
-      ? await found.upstream.relay.request(session, request, params, reply, signal)
-      : errorResponse(request.id, found.code, found.message, { state: found.state });
+    // Checked again once the server runs: a cold start lists its tools anew, and one may have changed.
+    const refused =
+      found.ok && request.method === 'tools/call'
+        ? this.#upstreams.refusedTool(server, params?.name)
+        : undefined;
+    const response = !found.ok
+      ? errorResponse(request.id, found.code, found.message, { state: found.state })
+      : refused
+        ? errorResponse(request.id, ErrorCodes.InvalidParams, refused)
+        : await found.upstream.relay.request(session, request, params, reply, signal);
     if (request.method === 'tools/call') {
       const failed =
         response.error !== undefined ||

@@ -39,6 +39,8 @@ export type UpstreamLookup =
 const STARTING_WAIT_MS = 60_000;
 /** States in which a server's lists (from its last run) are served: it runs, or starts when asked. */
 const LISTED_STATES: ReadonlySet<ServerStatus['state']> = new Set(['running', 'idle', 'starting']);
+/** How long a request to a server that just started waits for its tool list (see #listed). */
+const TOOLS_WAIT_MS = 5_000;
 /** How long a session's first request waits for an isolated server's own process (npx is slow). */
 const ISOLATE_WAIT_MS = 60_000;
 
@@ -197,7 +199,9 @@ export class Upstreams {
     if (status?.state === 'starting') {
       status = await this.#settled(name);
       const now = this.#ready(name);
-      if (now) return { ok: true, upstream: now };
+      // Its tools as this run lists them are in before a call goes out: a tool that changed since
+      // it was pinned is held back from the very first call, not only from the ones after.
+      if (now) return { ok: true, upstream: (await this.#listed(name)) ?? now };
     }
     return { ok: false, code: ErrorCodes.ServerUnavailable, ...unavailable(name, status) };
   }
@@ -209,6 +213,25 @@ export class Upstreams {
     if (!runner || runner.state !== 'running' || !client || !link) return undefined;
     const relay = this.#hub.relay(name, link);
     return relay ? { name, client, relay, tools: runner.tools } : undefined;
+  }
+
+  /** The server once its first tool list of this run is in (a few seconds at most), else undefined. */
+  async #listed(name: string): Promise<Upstream | undefined> {
+    const runner = this.#core.supervisor()?.runner(name);
+    if (!runner || runner.status.toolCount !== null) return undefined;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        runner.off('status', onStatus);
+        resolve();
+      };
+      const onStatus = () => {
+        if (runner.state !== 'running' || runner.status.toolCount !== null) done();
+      };
+      const timer = setTimeout(done, TOOLS_WAIT_MS);
+      runner.on('status', onStatus);
+    });
+    return this.#ready(name);
   }
 
   #status(name: string): ServerStatus | undefined {
