@@ -397,7 +397,7 @@ export class Core {
   /** The tools as the server lists them now: live while it runs, else from its last run. */
   #currentTools(name: string): readonly Tool[] | undefined {
     const runner = this.#supervisor?.runner(name);
-    if (runner?.state === 'running' && runner.status.toolCount !== null) return runner.tools;
+    if (runner?.state === 'running' && runner.toolsKnown) return runner.tools;
     return this.lists(name)?.tools;
   }
 

@@ -457,13 +457,14 @@ export class McpEndpoint {
       const items = kind === 'tools' ? (this.#upstreams.gate(target)?.listed ?? lists.tools) : lists[kind];
       return resultResponse(request.id, { [kind]: items });
     }
-    if (this.#upstreams.lists(target) === undefined || this.#status(target) !== 'idle') return undefined;
-    if (request.method === 'logging/setLevel') return resultResponse(request.id, {});
-    if (request.method === 'resources/unsubscribe' && typeof request.params?.uri === 'string') {
-      session.subscriptions.get(target)?.delete(request.params.uri);
-      return resultResponse(request.id, {});
-    }
-    return undefined;
+    const idleAsk =
+      request.method === 'logging/setLevel' ||
+      (request.method === 'resources/unsubscribe' && typeof request.params?.uri === 'string');
+    if (!idleAsk || this.#status(target) !== 'idle' || this.#upstreams.lists(target) === undefined)
+      return undefined;
+    if (request.method === 'resources/unsubscribe')
+      session.subscriptions.get(target)?.delete(String(request.params?.uri));
+    return resultResponse(request.id, {});
   }
 
   /** A tools/list answer with only the tools editors get (new and changed ones are held back). */

@@ -245,7 +245,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     const status = core.status().servers.find((s) => s.name === name);
     const running = status?.state === 'running';
     const runner = running ? core.supervisor()?.runner(name) : undefined;
-    const live = runner?.status.toolCount != null ? runner.tools : undefined;
+    const live = runner?.toolsKnown ? runner.tools : undefined;
     const remembered =
       live === undefined && (status?.state === 'idle' || status?.state === 'starting' || running)
         ? core.lists(name)?.tools

@@ -72,7 +72,8 @@ export class Upstreams {
    * core): while it runs, is idle or starts; undefined otherwise (or before it ever listed).
    */
   lists(name: string): ServerLists | undefined {
-    const state = this.#status(name)?.state;
+    // The supervisor's state: a server it supervises is approved and enabled (a cheap lookup).
+    const state = this.#core.supervisor()?.statusOf(name)?.state;
     return state !== undefined && LISTED_STATES.has(state) ? this.#core.lists(name) : undefined;
   }
 
@@ -82,7 +83,7 @@ export class Upstreams {
    */
   listed(): Listed[] {
     const out: Listed[] = [];
-    for (const status of this.#core.status().servers) {
+    for (const status of this.#core.supervisor()?.status() ?? []) {
       if (!LISTED_STATES.has(status.state)) continue;
       const lists = this.#core.lists(status.name);
       if (!lists) continue;
@@ -218,7 +219,7 @@ export class Upstreams {
   /** The server once its first tool list of this run is in (a few seconds at most), else undefined. */
   async #listed(name: string): Promise<Upstream | undefined> {
     const runner = this.#core.supervisor()?.runner(name);
-    if (!runner || runner.status.toolCount !== null) return undefined;
+    if (!runner || runner.toolsKnown) return undefined;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -226,7 +227,7 @@ export class Upstreams {
         resolve();
       };
       const onStatus = () => {
-        if (runner.state !== 'running' || runner.status.toolCount !== null) done();
+        if (runner.state !== 'running' || runner.toolsKnown) done();
       };
       const timer = setTimeout(done, TOOLS_WAIT_MS);
       runner.on('status', onStatus);

@@ -228,6 +228,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     return this.#tools;
   }
 
+  /** Whether this run listed its tools yet (`tools` is then the server's list). */
+  get toolsKnown(): boolean {
+    return this.#toolCount !== null;
+  }
+
   /**
    * Starts the server (a person's action: also clears backoff and crash-loop). No-op while it is
    * already starting or running.
