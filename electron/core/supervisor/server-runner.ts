@@ -638,19 +638,23 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
    * be fetched would otherwise be remembered as empty.
    */
   async #fetchLists(attempt: Attempt, client: Client): Promise<void> {
-    const kinds = Object.keys(LIST_METHODS) as ListKind[];
-    const results = await Promise.all(kinds.map((kind) => this.#list(attempt, client, kind)));
+    // Tools first, on their own: a request that started the server waits for them (pinning), and
+    // should not queue behind the other lists at the server.
+    const tools = await this.#list(attempt, client, 'tools');
     if (!this.#isCurrent(attempt) || this.#state !== 'running') return;
+    if (tools !== undefined) this.#toolsListed(tools as Tool[]);
+    // The waiting request goes out before the other lists do.
+    await new Promise((resolve) => setImmediate(resolve));
+    const rest = ['prompts', 'resources', 'resourceTemplates'] as const;
+    const results = await Promise.all(rest.map((kind) => this.#list(attempt, client, kind)));
+    if (!this.#isCurrent(attempt) || this.#state !== 'running' || tools === undefined) return;
     const lists = this.#snapshot(client);
-    let complete = true;
-    for (const [i, kind] of kinds.entries()) {
+    lists.tools = tools as Tool[];
+    for (const [i, kind] of rest.entries()) {
       const items = results[i];
-      if (items === undefined)
-        complete = false; // #list noted why
-      else (lists[kind] as unknown[]) = items;
+      if (items === undefined) return; // #list noted why: only a complete set is kept
+      (lists[kind] as unknown[]) = items;
     }
-    if (results[kinds.indexOf('tools')] !== undefined) this.#toolsListed(lists.tools);
-    if (!complete) return;
     attempt.lists = lists;
     this.emit('lists', lists);
   }
