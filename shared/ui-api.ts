@@ -176,7 +176,11 @@ export const LoginLinkSchema = z.object({ url: z.string(), expiresAt: z.number()
 export const AddServerRequestSchema = z.object({ name: z.string(), config: z.unknown() });
 export const SaveServerRequestSchema = z.object({ config: z.unknown() });
 export const EnabledRequestSchema = z.object({ enabled: z.boolean() }).strict();
-export const SecretValueRequestSchema = z.object({ value: z.string() }).strict();
+export const SecretValueRequestSchema = z
+  .object({
+    value: z.string().refine((v) => v.trim() !== '', 'a secret cannot be empty or only spaces'),
+  })
+  .strict();
 export const SecretMoveRequestSchema = z
   .object({ server: z.string(), key: z.string(), secretName: z.string().optional() })
   .strict();

@@ -17,7 +17,13 @@ import {
 } from '../../shared/api.ts';
 import type { EditorId } from '../../shared/editors.ts';
 import type { LogLine } from '../../shared/logs.ts';
-import { EditorsSyncResultSchema, UiRoutes, type EditorsSyncResult } from '../../shared/ui-api.ts';
+import {
+  EditorsSyncResultSchema,
+  UiRoutes,
+  type EditorsSyncResult,
+  SecretSetResultSchema,
+  type SecretSetResult,
+} from '../../shared/ui-api.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
@@ -115,6 +121,11 @@ export class InstanceClient {
     return EditorsSyncResultSchema.parse(
       await this.#request('POST', UiRoutes.editorsSync, editor ? { editor } : {}),
     );
+  }
+
+  /** Stores a secret through the running instance, which restarts the servers waiting for it. */
+  async setSecret(name: string, value: string): Promise<SecretSetResult> {
+    return SecretSetResultSchema.parse(await this.#request('PUT', UiRoutes.secret(name), { value }));
   }
 
   /** Opens /api/events; returns the response body as a stream of SSE frames. */

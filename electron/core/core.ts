@@ -17,6 +17,7 @@ import { StaleApprovalError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import type { Keychain } from './secrets/keychain.ts';
+import { listReferences } from './secrets/references.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
@@ -256,6 +257,35 @@ export class Core {
     await this.#requireSupervisor().restart(name);
   }
 
+  /** The configured servers whose config references the keychain secret `secret`. */
+  secretUsers(secret: string): string[] {
+    return [...this.#entries.values()]
+      .filter((e) => listReferences(e.config).some((r) => r.kind === 'secret' && r.name === secret))
+      .map((e) => e.name);
+  }
+
+  /**
+   * After a secret was stored: restarts the servers that use it and want to run (running, starting,
+   * backing off, in a crash loop or waiting in error — e.g. for this very secret), so they pick it up.
+   * Returns the names restarted; one that cannot restart keeps its state and its own error.
+   */
+  async restartSecretUsers(secret: string): Promise<string[]> {
+    if (!this.running) return [];
+    const users = new Set(this.secretUsers(secret));
+    const restartable = new Set(['running', 'starting', 'backoff', 'crash-loop', 'error']);
+    const restarted: string[] = [];
+    for (const status of this.status().servers) {
+      if (!users.has(status.name) || !restartable.has(status.state)) continue;
+      try {
+        await this.restartServer(status.name);
+        restarted.push(status.name);
+      } catch {
+        // It stays in its state with its own error; the secret is stored either way.
+      }
+    }
+    return restarted;
+  }
+
   logs(name: string, limit = 500): LogLine[] {
     this.#entry(name);
     return this.#supervisor?.logs(name, limit) ?? [];
@@ -417,6 +447,7 @@ export class Core {
   }
 
   #requireRunnable(name: string): void {
+    this.#entry(name); // "no server named …", before any state is looked at
     const status = this.#withTrust(name);
     if (status?.state === 'pending-approval') {
       throw new UserError(`server "${name}" is waiting for approval`, {

@@ -303,23 +303,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   async function setSecret(req: IncomingMessage, name: string): Promise<{ ok: true; restarted: string[] }> {
     const { value } = await body(req, SecretValueRequestSchema);
     await keychain.set(name, value);
-    const users = new Set<string>();
-    for (const entry of core.entries().values()) {
-      if (listReferences(entry.config).some((r) => r.kind === 'secret' && r.name === name))
-        users.add(entry.name);
-    }
-    const restartable = new Set(['running', 'starting', 'backoff', 'crash-loop', 'error']);
-    const restarted: string[] = [];
-    for (const status of core.status().servers) {
-      if (!users.has(status.name) || !restartable.has(status.state) || !core.running) continue;
-      try {
-        await core.restartServer(status.name);
-        restarted.push(status.name);
-      } catch {
-        // It stays in its state with its own error; the secret is stored either way.
-      }
-    }
-    return { ok: true, restarted };
+    return { ok: true, restarted: await core.restartSecretUsers(name) };
   }
 
   async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
