@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
+import { SignInOutcomeSchema } from './sign-in.ts';
 import { ServerStatusSchema, StatusReportSchema } from './status.ts';
 
 export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
@@ -11,6 +12,8 @@ export const ApiRoutes = {
   events: '/api/events',
   serverAction: (name: string, action: ServerAction) => `/api/servers/${encodeURIComponent(name)}/${action}`,
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
+  /** GET: the sign-in (never tokens); POST SignInRequest: start one; DELETE: sign out */
+  signIn: (name: string) => `/api/servers/${encodeURIComponent(name)}/sign-in`,
   tokens: '/api/tokens',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
@@ -42,6 +45,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config'), report: StatusReportSchema }),
   /** editor sync wrote, failed, or found drift: the editors' sync state changed */
   z.object({ type: z.literal('editors') }),
+  /** a sign-in to a remote server ended (signed in, failed, cancelled) */
+  z.object({ type: z.literal('sign-in'), outcome: SignInOutcomeSchema }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

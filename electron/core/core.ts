@@ -7,6 +7,13 @@ import type { LogLine } from '../../shared/logs.ts';
 import { isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import {
+  clientMetadataUrlProblem,
+  type SignInInfo,
+  type SignInOutcome,
+  type SignInRequest,
+  type SignInStart,
+} from '../../shared/sign-in.ts';
 import type { z } from 'zod';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
@@ -15,10 +22,14 @@ import { watchFile } from './config/watch.ts';
 import { UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { prepareLaunch } from './launch-plan.ts';
-import type { Keychain } from './secrets/keychain.ts';
+import type { SignInOpener } from './oauth/open-browser.ts';
+import { SwitchboardOAuthProvider } from './oauth/provider.ts';
+import { SIGN_IN_KEYCHAIN_SERVICE, SignInStore } from './oauth/sign-in-store.ts';
+import { SignIns } from './oauth/sign-ins.ts';
+import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
-import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
+import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { describeLaunch } from './trust/command-line.ts';
@@ -36,6 +47,13 @@ export interface CoreOptions {
   commandPath?: string | undefined;
   /** watch servers.json and apply edits live (serve mode) */
   watch?: boolean;
+  /** where OAuth sign-ins are kept (default: the OS keychain, service `switchboard-oauth`) */
+  signInKeychain?: Keychain;
+  /**
+   * Also shows sign-in pages to the person from here (the desktop app's browser; the fetch mode of
+   * tests); without it they only go back to whoever asked (the UI, `switchboard login`).
+   */
+  signInOpener?: SignInOpener;
 }
 
 export interface CoreEvents {
@@ -48,6 +66,8 @@ export interface CoreEvents {
   tools: [name: string, tools: Tool[]];
   /** a notification from a running server (list_changed, logging, …), for the bridge */
   notification: [name: string, notification: Notification];
+  /** a sign-in to a remote server ended */
+  signIn: [SignInOutcome];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -76,6 +96,10 @@ export class Core {
   /** where pending configs came from (UI, install link, import); hand edits are the default */
   readonly #sources = new Map<string, ServerSource>();
   #watcher: { close(): Promise<void> } | undefined;
+  readonly #signInStore: SignInStore;
+  readonly #signIns: SignIns;
+  /** each remote server's OAuth provider for its connections (its discovery is kept in memory) */
+  readonly #authProviders = new Map<string, SwitchboardOAuthProvider>();
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -92,6 +116,16 @@ export class Core {
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
     this.state = new AppStateStore(options.home.stateFile);
+    this.#signInStore = new SignInStore(
+      options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
+    );
+    this.#signIns = new SignIns({
+      store: this.#signInStore,
+      clock: this.#clock,
+      clientInfo: { name: 'switchboard', version: '0.0.0' },
+      open: options.signInOpener,
+      onDone: (outcome) => void this.#signInDone(outcome),
+    });
   }
 
   get running(): boolean {
@@ -240,8 +274,140 @@ export class Core {
     return this.#supervisor;
   }
 
+  // ─── OAuth sign-in (remote servers) ─────────────────────────────────────────────────────────────
+
+  /**
+   * Starts the person's sign-in to a remote server: resolves with the page to open in their browser
+   * (or at once when the tokens Switchboard holds still work). When it ends, `signIn` is emitted and
+   * the server restarts with its new tokens.
+   */
+  async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    const plan = await this.#remotePlan(name, 'sign in to');
+    if (hasAuthorization(plan.headers)) {
+      throw new UserError(
+        `"${name}" sends its own Authorization header (servers.json "headers"), so it does not sign in with OAuth`,
+        { hint: 'remove that header from its entry to sign in instead' },
+      );
+    }
+    const clientMetadataUrl = request.clientMetadataUrl ?? this.state.clientMetadataUrl();
+    const problem = clientMetadataUrl ? clientMetadataUrlProblem(clientMetadataUrl) : undefined;
+    if (clientMetadataUrl && problem)
+      throw new UserError(
+        `the Client ID Metadata Document URL "${clientMetadataUrl}" cannot be used: ${problem}`,
+      );
+    return this.#signIns.start(
+      name,
+      { url: plan.url, headers: plan.headers, protocol: plan.protocol },
+      {
+        clientMetadataUrl,
+        client: request.clientId
+          ? { clientId: request.clientId, clientSecret: request.clientSecret }
+          : undefined,
+      },
+    );
+  }
+
+  /** Forgets a remote server's sign-in (tokens and client); it then waits for a new one. */
+  async signOut(name: string): Promise<boolean> {
+    const entry = this.#entry(name);
+    if (!isRemote(entry.config)) throw new UserError(`"${name}" is a local server: it has no sign-in`);
+    await this.#signIns.cancel(name);
+    const had = await this.#signInStore.forget(name);
+    this.#authProviders.delete(name);
+    const state = this.#supervisor?.statusOf(name)?.state;
+    if (state && state !== 'stopped') await this.#supervisor?.restart(name);
+    return had;
+  }
+
+  /** What Switchboard holds of a remote server's sign-in (never the tokens). */
+  async signInInfo(name: string): Promise<SignInInfo> {
+    const entry = this.#entry(name);
+    const pending = this.#signIns.pending(name) ?? null;
+    const none: SignInInfo = {
+      name,
+      signedIn: false,
+      scope: null,
+      expiresAt: null,
+      wantedScope: null,
+      pending,
+    };
+    if (!isRemote(entry.config)) return none;
+    let url: string;
+    try {
+      url = (await this.#launchPlan(entry)).url;
+    } catch {
+      return none; // a missing secret in its url: nothing can be said about it now
+    }
+    const record = await this.#signInStore.read(name, url);
+    return {
+      ...none,
+      signedIn: record.tokens !== undefined,
+      scope: record.tokens?.scope ?? null,
+      expiresAt: record.expiresAt ?? null,
+      wantedScope: record.wantedScope ?? null,
+    };
+  }
+
+  async #signInDone(outcome: SignInOutcome): Promise<void> {
+    if (outcome.result === 'signed-in') {
+      // Its connection picks the new tokens up from a fresh start.
+      const state = this.#supervisor?.statusOf(outcome.name)?.state;
+      if (state && state !== 'stopped') await this.#supervisor?.restart(outcome.name).catch(() => {});
+    }
+    this.events.emit('signIn', outcome);
+  }
+
+  /** The resolved launch of an approved, enabled remote server, for signing in to it. */
+  async #remotePlan(name: string, what: string): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+    const entry = this.#entry(name);
+    if (!isRemote(entry.config))
+      throw new UserError(`"${name}" is a local server: only remote (url) servers ${what}`);
+    const status = this.#withTrust(name);
+    if (status?.state === 'pending-approval' || status?.state === 'denied') {
+      throw new UserError(`"${name}" is not approved, and signing in connects to it`, {
+        hint: `approve it first (switchboard approve ${name})`,
+      });
+    }
+    if (status?.state === 'disabled')
+      throw new UserError(`"${name}" is disabled`, { hint: 'set "enabled": true in servers.json first' });
+    return this.#launchPlan(entry);
+  }
+
+  async #launchPlan(entry: ServerEntry): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+    const plan = await prepareLaunch(entry, this.#launchDeps());
+    if (plan.transport !== 'http') throw new Error(`"${entry.name}" is not a remote server`);
+    return plan;
+  }
+
+  #launchDeps() {
+    return {
+      keychain: this.#keychain,
+      env: this.#env,
+      commandPath: this.#commandPath,
+      platform: this.#platform,
+      home: this.home.root,
+    };
+  }
+
+  /** A remote plan with its OAuth provider (none when its headers carry their own Authorization). */
+  #withSignIn(name: string, plan: LaunchPlan): LaunchPlan {
+    if (plan.transport !== 'http' || hasAuthorization(plan.headers)) return plan;
+    let provider = this.#authProviders.get(name);
+    if (!provider || provider.serverUrl !== plan.url) {
+      provider = new SwitchboardOAuthProvider({
+        server: name,
+        serverUrl: plan.url,
+        store: this.#signInStore,
+        clock: this.#clock,
+      });
+      this.#authProviders.set(name, provider);
+    }
+    return { ...plan, auth: provider };
+  }
+
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
+    await this.#signIns.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;
     const supervisor = this.#supervisor;
@@ -259,14 +425,7 @@ export class Core {
         name: entry.name,
         fingerprint: entry.fingerprint,
         transport: isRemote(entry.config) ? 'http' : 'stdio',
-        prepare: () =>
-          prepareLaunch(entry, {
-            keychain: this.#keychain,
-            env: this.#env,
-            commandPath: this.#commandPath,
-            platform: this.#platform,
-            home: this.home.root,
-          }),
+        prepare: async () => this.#withSignIn(entry.name, await prepareLaunch(entry, this.#launchDeps())),
       });
     }
     this.#supervisor.reconcile(desired);
@@ -349,4 +508,8 @@ export class Core {
     }
     return this.#supervisor;
   }
+}
+
+function hasAuthorization(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
 }
