@@ -4,6 +4,7 @@ import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
 import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
+import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
 import type { StatusReport } from './status.ts';
 
 /**
@@ -156,10 +157,15 @@ export const SettingsSchema = z.object({
   platform: z.string(),
   /** null where it does not apply (headless mode) */
   startAtLogin: z.boolean().nullable(),
+  /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (null: dynamic registration) */
+  clientMetadataUrl: z.string().nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z
-  .object({ port: z.number().int().min(1).max(65535).nullable().optional() })
+  .object({
+    port: z.number().int().min(1).max(65535).nullable().optional(),
+    clientMetadataUrl: z.string().max(2048).nullable().optional(),
+  })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -241,6 +247,8 @@ export interface UiApi {
   settings(): Promise<Settings>;
   tokens(): Promise<TokenInfo[]>;
   editors(): Promise<EditorsResponse>;
+  /** a remote server's sign-in (never its tokens) */
+  signInInfo(name: string): Promise<SignInInfo>;
 
   // commands (each rejects with a UiApiError)
   serverAction(name: string, action: ServerAction): Promise<void>;
@@ -258,6 +266,12 @@ export interface UiApi {
   revokeToken(name: string): Promise<void>;
   syncEditors(editor?: EditorId): Promise<EditorsSyncResult>;
   restoreEditorBackup(editor: EditorId, backup: string): Promise<void>;
+  /** starts a sign-in to a remote server; the person then finishes it on the page it names */
+  signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
+  /** forgets a remote server's sign-in */
+  signOut(name: string): Promise<void>;
+  /** opens a web page in the person's browser (a new tab, or the system browser in the desktop app) */
+  openExternal(url: string): Promise<void>;
   /** desktop app only (rejects in headless mode) */
   setStartAtLogin(enabled: boolean): Promise<void>;
 

@@ -5,6 +5,7 @@ import { useCommand } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { href } from '../router.ts';
 import { ErrorText } from './Feedback.tsx';
+import { SignInButton } from './SignIn.tsx';
 
 /**
  * Start / stop / restart as the server's state allows, and the enabled switch (in the servers table
@@ -33,6 +34,7 @@ export function ServerActions({ server, compact = false }: { server: ServerStatu
             Review
           </a>
         ) : null}
+        {s === 'needs-sign-in' ? <SignInButton name={server.name} /> : null}
         {s === 'stopped' || s === 'error' || s === 'crash-loop' ? (
           <button type="button" disabled={busy} onClick={() => run('start')} aria-label={label('Start')}>
             {s === 'stopped' ? 'Start' : 'Try again'}
