@@ -10,6 +10,7 @@ import { signInOpener } from '../../core/oauth/open-browser.ts';
 import { connect, explainSignInError, retrying, SignInSession } from '../../core/oauth/sign-in.ts';
 import { SignInStore } from '../../core/oauth/sign-in-store.ts';
 import { MemoryKeychain } from '../../core/secrets/keychain.ts';
+import { answerRecorder, needsCredentials } from '../../core/supervisor/http-answers.ts';
 import { AppStateStore } from '../../core/trust/app-state.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
@@ -90,15 +91,21 @@ export async function tryCommand(ctx: CliContext, argv: string[]): Promise<numbe
       });
     },
   });
+  // What the server itself answered, for when it asks for credentials but offers no OAuth sign-in.
+  const answers = answerRecorder();
   try {
     const connection = await connect(
       session,
       { url: url.href, headers, protocol: 'auto' },
-      {
-        name: 'switchboard',
-        version: '0.0.0',
-      },
+      { name: 'switchboard', version: '0.0.0' },
+      answers.fetch,
     ).catch((err: unknown) => {
+      const answer = answers.last();
+      if (session.lastUrl === undefined && answer && needsCredentials(answer))
+        throw new UserError(
+          `cannot connect to ${url.href}: the server answered ${answer.status} ${answer.statusText} to ${answer.method} and offers no OAuth sign-in`,
+          { hint: 'give it the credentials it expects, e.g. --header "Authorization=Bearer KEY"' },
+        );
       throw new UserError(`cannot connect to ${url.href}: ${explainSignInError(err)}`);
     });
     const { client } = connection;

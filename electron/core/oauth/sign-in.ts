@@ -252,5 +252,5 @@ export function explainSignInError(err: unknown): string {
     const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
     return `cannot reach the server or its authorization server${cause}`;
   }
-  return message;
+  return message || `${err instanceof Error ? err.name : 'an error'} without a message`;
 }
