@@ -39,6 +39,15 @@ const StoredSchema = z.object({
 const ClientSchema = z.union([OAuthClientInformationFullSchema, OAuthClientInformationSchema]);
 
 /**
+ * Windows Credential Manager keeps at most 2,560 bytes per entry (1,280 UTF-16 characters), less than
+ * a record with a JWT access token and a refresh token: longer records are kept in parts, the first
+ * entry saying how many (`<server>`, `<server>.1`, `<server>.2`, …).
+ */
+const PART_CHARS = 1_000;
+const MAX_PARTS = 16;
+const PARTS_HEADER = /^switchboard-parts:(\d+):/;
+
+/**
  * Per-server sign-in records in the keychain (one entry per server, named after it), cached in memory
  * so the connection and a sign-in in progress see each other's writes at once. A record made for
  * another URL reads as empty: changing a server's url never sends its tokens to the new address.
@@ -73,7 +82,7 @@ export class SignInStore {
     };
     this.#cache.set(server, Promise.resolve(record));
     try {
-      await this.#keychain.set(server, JSON.stringify(stored));
+      await this.#save(server, JSON.stringify(stored));
     } catch (err) {
       this.#cache.delete(server);
       throw err;
@@ -88,19 +97,58 @@ export class SignInStore {
   /** Forgets everything about the server's sign-in; true if there was something. */
   async forget(server: string): Promise<boolean> {
     this.#cache.set(server, Promise.resolve(undefined));
+    const first = await this.#keychain.get(server);
+    await this.#deleteParts(server, partsOf(first), 1);
     return this.#keychain.delete(server);
+  }
+
+  async #save(server: string, text: string): Promise<void> {
+    const before = partsOf(await this.#keychain.get(server));
+    const chunks: string[] = [];
+    for (let i = 0; i < text.length; i += PART_CHARS) chunks.push(text.slice(i, i + PART_CHARS));
+    if (chunks.length > MAX_PARTS) throw new Error(`the sign-in of "${server}" is too large to keep`);
+    if (chunks.length <= 1) await this.#keychain.set(server, text);
+    else {
+      // The later parts first: the first entry names them only once they are there.
+      for (let i = 1; i < chunks.length; i++) await this.#keychain.set(`${server}.${i}`, chunks[i] ?? '');
+      await this.#keychain.set(server, `switchboard-parts:${chunks.length}:${chunks[0] ?? ''}`);
+    }
+    await this.#deleteParts(server, before, Math.max(1, chunks.length));
+  }
+
+  async #read(server: string): Promise<string | undefined> {
+    const first = await this.#keychain.get(server);
+    const count = partsOf(first);
+    if (first === undefined || count <= 1) return first;
+    let text = first.replace(PARTS_HEADER, '');
+    for (let i = 1; i < count; i++) {
+      const part = await this.#keychain.get(`${server}.${i}`);
+      if (part === undefined) return undefined; // torn: read as no sign-in
+      text += part;
+    }
+    return text;
+  }
+
+  async #deleteParts(server: string, count: number, from: number): Promise<void> {
+    for (let i = from; i < count; i++) await this.#keychain.delete(`${server}.${i}`);
   }
 
   #load(server: string): Promise<SignInRecord | undefined> {
     let loading = this.#cache.get(server);
     if (!loading) {
-      loading = this.#keychain.get(server).then(parseRecord);
+      loading = this.#read(server).then(parseRecord);
       // A failed read (keychain locked) is tried again next time, not remembered.
       loading.catch(() => this.#cache.delete(server));
       this.#cache.set(server, loading);
     }
     return loading;
   }
+}
+
+/** How many entries a record takes (1 unless its first entry says more). */
+function partsOf(first: string | undefined): number {
+  const count = first === undefined ? undefined : PARTS_HEADER.exec(first)?.[1];
+  return count === undefined ? 1 : Math.min(Number(count), MAX_PARTS);
 }
 
 /** A stored record, or undefined when it is missing or unreadable (then the person signs in again). */

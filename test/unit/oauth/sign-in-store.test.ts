@@ -37,3 +37,36 @@ describe('sign-ins in the keychain', () => {
     expect((await store.read('c', 'https://x/mcp')).tokens).toBeUndefined();
   });
 });
+
+describe('long sign-ins', () => {
+  it('are kept in parts no longer than a Windows credential holds, and forgotten whole', async () => {
+    const keychain = new MemoryKeychain();
+    const store = new SignInStore(keychain);
+    const jwt = `eyJ${'a'.repeat(2400)}`;
+    const long = { ...tokens, access_token: jwt, refresh_token: `r${'b'.repeat(1200)}` };
+    await store.write('atlassian', { url: 'https://mcp.example.com/v1/sse', tokens: long });
+    const names = await keychain.list();
+    expect(names).toEqual(['atlassian', 'atlassian.1', 'atlassian.2', 'atlassian.3']);
+    for (const name of names) expect((await keychain.get(name))?.length).toBeLessThanOrEqual(1_100);
+    expect(
+      (await new SignInStore(keychain).read('atlassian', 'https://mcp.example.com/v1/sse')).tokens,
+    ).toEqual(long);
+
+    // Shorter again: the parts no longer needed go.
+    await store.write('atlassian', { url: 'https://mcp.example.com/v1/sse', tokens });
+    expect(await keychain.list()).toEqual(['atlassian']);
+    await store.write('atlassian', { url: 'https://mcp.example.com/v1/sse', tokens: long });
+    expect(await store.forget('atlassian')).toBe(true);
+    expect(await keychain.list()).toEqual([]);
+  });
+
+  it('reads a record missing one of its parts as no sign-in', async () => {
+    const keychain = new MemoryKeychain();
+    await new SignInStore(keychain).write('x', {
+      url: 'https://x/mcp',
+      tokens: { ...tokens, access_token: 'a'.repeat(3000) },
+    });
+    await keychain.delete('x.2');
+    expect(await new SignInStore(keychain).read('x', 'https://x/mcp')).toEqual({ url: 'https://x/mcp' });
+  });
+});
