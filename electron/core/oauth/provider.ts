@@ -68,6 +68,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly #interactive: Interactive | undefined;
   readonly #fetch: FetchLike | undefined;
   readonly #listeners = new Set<(need: SignInRequired) => void>();
+  readonly #secretListeners = new Set<(values: string[]) => void>();
   #verifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   /** the scope of a 403 insufficient_scope seen just now, until the authorization that follows it */
@@ -97,6 +98,17 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   onSignInNeeded(listener: (need: SignInRequired) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Called with every token and client secret this provider stores, so logs can redact them. */
+  onSecrets(listener: (values: string[]) => void): () => void {
+    this.#secretListeners.add(listener);
+    return () => this.#secretListeners.delete(listener);
+  }
+
+  /** The tokens and client secret held now (to redact from logs). */
+  async secrets(): Promise<string[]> {
+    return secretsOf(await this.#record());
   }
 
   /**
@@ -174,6 +186,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    this.#told(secretsOf({ url: this.#serverUrl, client }));
     await this.#store.update(this.#server, this.#serverUrl, (record) => ({ ...record, client }));
   }
 
@@ -190,6 +203,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    this.#told(secretsOf({ url: this.#serverUrl, tokens }));
     const now = this.#clock.now();
     await this.#store.update(this.#server, this.#serverUrl, (record) => ({
       ...record,
@@ -266,6 +280,10 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     return issuer ? { issuer } : {};
   }
 
+  #told(values: string[]): void {
+    if (values.length) for (const listener of this.#secretListeners) listener(values);
+  }
+
   #need(need: SignInRequired): SignInRequired {
     for (const listener of this.#listeners) listener(need);
     return need;
@@ -319,6 +337,15 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       return tokens;
     }
   }
+}
+
+function secretsOf(record: SignInRecord): string[] {
+  return [
+    record.tokens?.access_token,
+    record.tokens?.refresh_token,
+    record.tokens?.id_token,
+    record.client?.client_secret,
+  ].filter((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** Space-separated scope lists merged, in order, without repeats. */

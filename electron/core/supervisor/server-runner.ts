@@ -376,7 +376,13 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     // OAuth: the SDK's transports sign and refresh through the provider; it says when a person must sign in.
     const signed = auth ? { authProvider: auth } : {};
     const fetchVia = auth ? auth.watch(answers.fetch) : answers.fetch;
-    if (auth) attempt.cancels.add(auth.onSignInNeeded((need) => this.#signInNeeded(attempt, need)));
+    if (auth) {
+      attempt.cancels.add(auth.onSignInNeeded((need) => this.#signInNeeded(attempt, need)));
+      // Tokens never reach a log, not even in a server's error message.
+      attempt.cancels.add(auth.onSecrets((values) => this.#log.addSecrets(values)));
+      this.#log.addSecrets(await auth.secrets().catch(() => []));
+      if (!this.#isCurrent(attempt)) return;
+    }
     // The words for a failed connection: what the server answered, never the page it sent.
     const failure = () => {
       const answer = answers.last();

@@ -12,6 +12,9 @@ export interface RemoteAuth extends OAuthClientProvider {
   watch(fetch: FetchLike): FetchLike;
   /** the connection cannot go on until the person signs in (again); returns how to stop listening */
   onSignInNeeded(listener: (need: SignInRequired) => void): () => void;
+  /** the tokens and client secret held now, and each one stored later: never to appear in a log */
+  secrets(): Promise<string[]>;
+  onSecrets(listener: (values: string[]) => void): () => void;
 }
 
 /**

@@ -75,9 +75,12 @@ describe("Switchboard's OAuth provider", () => {
     const clock = new ManualClock(Date.now());
     const store = await signedIn(clock);
     const provider = background(store, clock);
+    const told: string[] = [];
+    provider.onSecrets((values) => told.push(...values));
     provider.saveDiscoveryState(await discoverOAuthServerInfo(fixture.url));
     const first = await provider.tokens();
     expect(first?.access_token).toMatch(/^sbat_/);
+    expect(await provider.secrets()).toEqual([first?.access_token, first?.refresh_token]);
     const refreshes = (await fixture.state()).counts.refreshes;
 
     clock.advance((TTL - 120) * 1000); // two minutes left: not yet
@@ -87,6 +90,8 @@ describe("Switchboard's OAuth provider", () => {
     expect(renewed?.access_token).toMatch(/^sbat_/);
     expect(renewed?.access_token).not.toBe(first?.access_token);
     expect((await fixture.state()).counts.refreshes).toBe(refreshes + 1);
+    // Logs learn each new token as it is stored, to redact it.
+    expect(told).toEqual([renewed?.access_token, renewed?.refresh_token]);
     // Kept for the next start, with the new expiry.
     const record = await store.read('notes', fixture.url);
     expect(record.tokens?.access_token).toBe(renewed?.access_token);
