@@ -136,9 +136,12 @@ export function SignInPanel({ server }: { server: ServerStatus }) {
   const name = server.name;
   const remote = server.transport === 'http';
   const info = useSignInInfo(name, remote);
-  const { phase, start } = useSignIn(name);
+  const { phase: own, start } = useSignIn(name);
   const signOut = useCommand(() => api.signOut(name), [keys.signIn(name), keys.status]);
   const data = info.data;
+  // A sign-in started elsewhere (the tray, `switchboard login`, before a reload) still waits.
+  const phase: Phase =
+    own.kind === 'idle' && data?.pending ? { kind: 'waiting', url: data.pending.url } : own;
   const needs = server.state === 'needs-sign-in';
   if (!remote || !data) return null;
   if (!data.signedIn && !needs && !data.pending && !data.wantedScope && phase.kind === 'idle') return null;
