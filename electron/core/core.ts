@@ -7,13 +7,7 @@ import type { LogLine } from '../../shared/logs.ts';
 import { isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
-import {
-  clientMetadataUrlProblem,
-  type SignInInfo,
-  type SignInOutcome,
-  type SignInRequest,
-  type SignInStart,
-} from '../../shared/sign-in.ts';
+import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
 import type { z } from 'zod';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
@@ -23,9 +17,8 @@ import { UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { prepareLaunch } from './launch-plan.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
-import { SwitchboardOAuthProvider } from './oauth/provider.ts';
-import { SIGN_IN_KEYCHAIN_SERVICE, SignInStore } from './oauth/sign-in-store.ts';
-import { SignIns } from './oauth/sign-ins.ts';
+import { SignInService } from './oauth/sign-in-service.ts';
+import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
 import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
@@ -96,10 +89,8 @@ export class Core {
   /** where pending configs came from (UI, install link, import); hand edits are the default */
   readonly #sources = new Map<string, ServerSource>();
   #watcher: { close(): Promise<void> } | undefined;
-  readonly #signInStore: SignInStore;
-  readonly #signIns: SignIns;
-  /** each remote server's OAuth provider for its connections (its discovery is kept in memory) */
-  readonly #authProviders = new Map<string, SwitchboardOAuthProvider>();
+  /** OAuth for remote servers: their connections' providers and the sign-ins people start */
+  readonly #signIns: SignInService;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -116,13 +107,10 @@ export class Core {
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
     this.state = new AppStateStore(options.home.stateFile);
-    this.#signInStore = new SignInStore(
-      options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
-    );
-    this.#signIns = new SignIns({
-      store: this.#signInStore,
+    this.#signIns = new SignInService({
+      keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
       clock: this.#clock,
-      clientInfo: { name: 'switchboard', version: '0.0.0' },
+      clientMetadataUrl: () => this.state.clientMetadataUrl(),
       open: options.signInOpener,
       onDone: (outcome) => void this.#signInDone(outcome),
     });
@@ -282,38 +270,14 @@ export class Core {
    * the server restarts with its new tokens.
    */
   async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
-    const plan = await this.#remotePlan(name, 'sign in to');
-    if (hasAuthorization(plan.headers)) {
-      throw new UserError(
-        `"${name}" sends its own Authorization header (servers.json "headers"), so it does not sign in with OAuth`,
-        { hint: 'remove that header from its entry to sign in instead' },
-      );
-    }
-    const clientMetadataUrl = request.clientMetadataUrl ?? this.state.clientMetadataUrl();
-    const problem = clientMetadataUrl ? clientMetadataUrlProblem(clientMetadataUrl) : undefined;
-    if (clientMetadataUrl && problem)
-      throw new UserError(
-        `the Client ID Metadata Document URL "${clientMetadataUrl}" cannot be used: ${problem}`,
-      );
-    return this.#signIns.start(
-      name,
-      { url: plan.url, headers: plan.headers, protocol: plan.protocol },
-      {
-        clientMetadataUrl,
-        client: request.clientId
-          ? { clientId: request.clientId, clientSecret: request.clientSecret }
-          : undefined,
-      },
-    );
+    return this.#signIns.start(name, await this.#remotePlan(name), request);
   }
 
   /** Forgets a remote server's sign-in (tokens and client); it then waits for a new one. */
   async signOut(name: string): Promise<boolean> {
     const entry = this.#entry(name);
     if (!isRemote(entry.config)) throw new UserError(`"${name}" is a local server: it has no sign-in`);
-    await this.#signIns.cancel(name);
-    const had = await this.#signInStore.forget(name);
-    this.#authProviders.delete(name);
+    const had = await this.#signIns.forget(name);
     const state = this.#supervisor?.statusOf(name)?.state;
     if (state && state !== 'stopped') await this.#supervisor?.restart(name);
     return had;
@@ -322,30 +286,14 @@ export class Core {
   /** What Switchboard holds of a remote server's sign-in (never the tokens). */
   async signInInfo(name: string): Promise<SignInInfo> {
     const entry = this.#entry(name);
-    const pending = this.#signIns.pending(name) ?? null;
-    const none: SignInInfo = {
-      name,
-      signedIn: false,
-      scope: null,
-      expiresAt: null,
-      wantedScope: null,
-      pending,
-    };
-    if (!isRemote(entry.config)) return none;
-    let url: string;
-    try {
-      url = (await this.#launchPlan(entry)).url;
-    } catch {
-      return none; // a missing secret in its url: nothing can be said about it now
-    }
-    const record = await this.#signInStore.read(name, url);
-    return {
-      ...none,
-      signedIn: record.tokens !== undefined,
-      scope: record.tokens?.scope ?? null,
-      expiresAt: record.expiresAt ?? null,
-      wantedScope: record.wantedScope ?? null,
-    };
+    // Its URL may hold a ${secret:…} that cannot be read now: then nothing can be said about it.
+    const url = isRemote(entry.config)
+      ? await this.#launchPlan(entry).then(
+          (plan) => plan.url,
+          () => undefined,
+        )
+      : undefined;
+    return this.#signIns.info(name, url);
   }
 
   async #signInDone(outcome: SignInOutcome): Promise<void> {
@@ -358,10 +306,10 @@ export class Core {
   }
 
   /** The resolved launch of an approved, enabled remote server, for signing in to it. */
-  async #remotePlan(name: string, what: string): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+  async #remotePlan(name: string): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
     const entry = this.#entry(name);
     if (!isRemote(entry.config))
-      throw new UserError(`"${name}" is a local server: only remote (url) servers ${what}`);
+      throw new UserError(`"${name}" is a local server: only remote (url) servers sign in`);
     const status = this.#withTrust(name);
     if (status?.state === 'pending-approval' || status?.state === 'denied') {
       throw new UserError(`"${name}" is not approved, and signing in connects to it`, {
@@ -389,22 +337,6 @@ export class Core {
     };
   }
 
-  /** A remote plan with its OAuth provider (none when its headers carry their own Authorization). */
-  #withSignIn(name: string, plan: LaunchPlan): LaunchPlan {
-    if (plan.transport !== 'http' || hasAuthorization(plan.headers)) return plan;
-    let provider = this.#authProviders.get(name);
-    if (!provider || provider.serverUrl !== plan.url) {
-      provider = new SwitchboardOAuthProvider({
-        server: name,
-        serverUrl: plan.url,
-        store: this.#signInStore,
-        clock: this.#clock,
-      });
-      this.#authProviders.set(name, provider);
-    }
-    return { ...plan, auth: provider };
-  }
-
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
     await this.#signIns.closeAll();
@@ -425,7 +357,8 @@ export class Core {
         name: entry.name,
         fingerprint: entry.fingerprint,
         transport: isRemote(entry.config) ? 'http' : 'stdio',
-        prepare: async () => this.#withSignIn(entry.name, await prepareLaunch(entry, this.#launchDeps())),
+        prepare: async () =>
+          this.#signIns.withAuth(entry.name, await prepareLaunch(entry, this.#launchDeps())),
       });
     }
     this.#supervisor.reconcile(desired);
@@ -508,8 +441,4 @@ export class Core {
     }
     return this.#supervisor;
   }
-}
-
-function hasAuthorization(headers: Record<string, string>): boolean {
-  return Object.keys(headers).some((key) => key.toLowerCase() === 'authorization');
 }
