@@ -13,6 +13,8 @@ export const SignInRequestSchema = z
     clientSecret: z.string().min(1).max(2048).optional(),
     /** this sign-in's Client ID Metadata Document URL, instead of the one in Settings */
     clientMetadataUrl: z.string().max(2048).optional(),
+    /** ask the person again even while the tokens held still work ("Sign in again") */
+    fresh: z.boolean().optional(),
   })
   .strict()
   .refine((r) => r.clientSecret === undefined || r.clientId !== undefined, {
@@ -23,7 +25,8 @@ export type SignInRequest = z.infer<typeof SignInRequestSchema>;
 
 /** How a sign-in started: the person is to open `url` in a browser, or none was needed. */
 export const SignInStartSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('browser'), url: z.string() }),
+  /** `id` names this sign-in in its `sign-in` event (another may start and end meanwhile) */
+  z.object({ status: z.literal('browser'), url: z.string(), id: z.string() }),
   z.object({ status: z.literal('signed-in') }),
 ]);
 export type SignInStart = z.infer<typeof SignInStartSchema>;
@@ -46,6 +49,8 @@ export type SignInInfo = z.infer<typeof SignInInfoSchema>;
 
 export const SignInOutcomeSchema = z.object({
   name: z.string(),
+  /** the sign-in's id, as its start answered it */
+  id: z.string(),
   result: z.enum(['signed-in', 'failed', 'cancelled']),
   message: z.string().optional(),
 });

@@ -192,6 +192,22 @@ describe('signing in to a remote server from the UI', () => {
     expect(problems).toEqual([]);
   });
 
+  it('"Sign in again" asks the person again, though the tokens held still work', async () => {
+    const before = (await fixture.state()).counts.authorizations;
+    const opened = context.waitForEvent('page');
+    await page
+      .getByTestId('sign-in-panel')
+      .getByRole('button', { name: `Sign in again to ${NAME}` })
+      .click();
+    const tab = await opened;
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.getByRole('heading', { name: `Signed in to ${NAME}` }).waitFor();
+    await tab.close();
+    await page.getByText(`Signed in to ${NAME}.`).waitFor();
+    expect((await fixture.state()).counts.authorizations).toBe(before + 1);
+    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: 30_000 });
+  });
+
   it('signs out from the UI: the server waits for a sign-in again', async () => {
     const panel = page.getByTestId('sign-in-panel');
     await panel.getByRole('button', { name: 'Sign out' }).click();

@@ -21,9 +21,11 @@ export async function loginCommand(ctx: CliContext, argv: string[]): Promise<num
     await events.next();
     try {
       const start = await client.signIn(name);
-      if (!(await show(ctx, name, start))) return 0;
+      if (!(await show(ctx, name, start)) || start.status !== 'browser') return 0;
       for await (const event of events) {
-        if (event.type === 'sign-in' && event.outcome.name === name) return report(ctx, event.outcome, true);
+        // This sign-in's end (starting it ended any earlier one, which says so too).
+        if (event.type === 'sign-in' && event.outcome.id === start.id)
+          return report(ctx, event.outcome, true);
       }
       throw new UserError(`Switchboard stopped before the sign-in to "${name}" finished`);
     } finally {
@@ -31,11 +33,8 @@ export async function loginCommand(ctx: CliContext, argv: string[]): Promise<num
     }
   }
   const core = await offlineCore(ctx);
-  const outcome = new Promise<SignInOutcome>((resolve) =>
-    core.events.on('signIn', (o) => {
-      if (o.name === name) resolve(o);
-    }),
-  );
+  // Only this process signs in here: the one sign-in that ends is this one.
+  const outcome = new Promise<SignInOutcome>((resolve) => core.events.once('signIn', resolve));
   const start = await core.signIn(name);
   if (!(await show(ctx, name, start))) return 0;
   return report(ctx, await outcome, false);

@@ -39,6 +39,8 @@ export interface OAuthProviderOptions {
   client?: { clientId: string; clientSecret?: string | undefined } | undefined;
   /** set while the person signs in; without it the provider never starts an authorization */
   interactive?: Interactive | undefined;
+  /** a sign-in that asks the person again: tokens held from before are not used, only replaced */
+  fresh?: boolean | undefined;
   /** for the early refresh (the SDK's own requests use the transport's fetch) */
   fetch?: FetchLike | undefined;
 }
@@ -67,6 +69,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly #client: OAuthProviderOptions['client'];
   readonly #interactive: Interactive | undefined;
   readonly #fetch: FetchLike | undefined;
+  /** true until a `fresh` sign-in has tokens of its own */
+  #ignoreStored: boolean;
   readonly #listeners = new Set<(need: SignInRequired) => void>();
   readonly #secretListeners = new Set<(values: string[]) => void>();
   #verifier: string | undefined;
@@ -84,6 +88,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     this.#client = options.client;
     this.#interactive = options.interactive;
     this.#fetch = options.fetch;
+    this.#ignoreStored = options.fresh === true;
   }
 
   get server(): string {
@@ -191,6 +196,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.#ignoreStored) return undefined;
     const record = await this.#record();
     let tokens = record.tokens;
     if (tokens?.refresh_token && this.#refreshDue(record)) tokens = await this.#refreshEarly(tokens);
@@ -203,6 +209,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    this.#ignoreStored = false;
     this.#told(secretsOf({ url: this.#serverUrl, tokens }));
     const now = this.#clock.now();
     await this.#store.update(this.#server, this.#serverUrl, (record) => ({

@@ -85,6 +85,7 @@ export class SignInService {
       { url: plan.url, headers: plan.headers, protocol: plan.protocol },
       {
         clientMetadataUrl,
+        fresh: request.fresh,
         client: request.clientId
           ? { clientId: request.clientId, clientSecret: request.clientSecret }
           : undefined,

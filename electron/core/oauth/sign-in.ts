@@ -30,6 +30,8 @@ export interface SignInSessionOptions {
   clock: Clock;
   clientMetadataUrl?: string | undefined;
   client?: { clientId: string; clientSecret?: string | undefined } | undefined;
+  /** ask the person again even while the tokens held still work */
+  fresh?: boolean | undefined;
   /** shows the person an authorization URL: a browser, a printed line, or the UI that asked */
   open: (url: URL) => void;
   timeoutMs?: number;
@@ -65,6 +67,7 @@ export class SignInSession {
       clock: options.clock,
       clientMetadataUrl: options.clientMetadataUrl,
       client: options.client,
+      fresh: options.fresh,
       fetch: options.fetch,
       interactive: {
         redirectUrl: listener.redirectUrl,

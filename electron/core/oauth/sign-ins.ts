@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SignInOutcome, SignInStart } from '../../../shared/sign-in.ts';
 import type { Clock } from '../clock.ts';
@@ -10,6 +11,8 @@ export interface SignInOptions {
   /** an OAuth client the person registered by hand (when the server takes no automatic registration) */
   client?: { clientId: string; clientSecret?: string | undefined } | undefined;
   clientMetadataUrl?: string | undefined;
+  /** ask the person again even while the tokens held still work */
+  fresh?: boolean | undefined;
 }
 
 export interface SignInsOptions {
@@ -74,6 +77,7 @@ export class SignIns {
       clock,
       clientMetadataUrl: options.clientMetadataUrl,
       client: options.client,
+      fresh: options.fresh,
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       open: (url) => {
         sent.url = url.href;
@@ -82,6 +86,7 @@ export class SignIns {
       },
     });
     const running: Running = { session, sent, startedAt: clock.now(), cancelled: false };
+    const id = randomUUID();
     this.#running.set(server, running);
 
     const work = (async () => {
@@ -95,11 +100,11 @@ export class SignIns {
       }
     })();
     const finished = work.then(
-      (): SignInOutcome => ({ name: server, result: 'signed-in' }),
+      (): SignInOutcome => ({ name: server, id, result: 'signed-in' }),
       (err: unknown): SignInOutcome =>
         running.cancelled
-          ? { name: server, result: 'cancelled', message: 'the sign-in was cancelled' }
-          : { name: server, result: 'failed', message: explainSignInError(err) },
+          ? { name: server, id, result: 'cancelled', message: 'the sign-in was cancelled' }
+          : { name: server, id, result: 'failed', message: explainSignInError(err) },
     );
     void finished.then(async (outcome) => {
       if (this.#running.get(server) === running) this.#running.delete(server);
@@ -125,7 +130,7 @@ export class SignIns {
       await this.cancel(server);
       throw err;
     });
-    if ('url' in first) return { status: 'browser', url: first.url.href };
+    if ('url' in first) return { status: 'browser', url: first.url.href, id };
     if (first.outcome.result === 'signed-in') return { status: 'signed-in' };
     throw new UserError(`cannot sign in to "${server}": ${first.outcome.message ?? 'unknown error'}`);
   }

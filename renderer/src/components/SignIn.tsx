@@ -26,23 +26,25 @@ function useSignIn(name: string) {
   const api = useApi();
   const client = useQueryClient();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
-  /** an ending that arrived while the start was still being answered */
-  const early = useRef<Phase | undefined>(undefined);
-  const starting = useRef(false);
+  /** the sign-in this window waits for, by the id its start answered */
+  const current = useRef<string | undefined>(undefined);
+  /** endings that arrived while a start was still being answered, by sign-in id */
+  const early = useRef(new Map<string, Phase>());
 
   useEffect(
     () =>
       api.subscribe((event) => {
         if (event.type !== 'sign-in' || event.outcome.name !== name) return;
-        const { result, message } = event.outcome;
+        const { id, result, message } = event.outcome;
         const ended: Phase =
           result === 'signed-in'
             ? { kind: 'signed-in' }
             : result === 'failed'
               ? { kind: 'failed', message: message ?? 'the sign-in failed' }
               : { kind: 'idle' };
-        if (starting.current) early.current = ended;
-        else setPhase((now) => (now.kind === 'waiting' || ended.kind !== 'idle' ? ended : now));
+        // Starting a sign-in ends the one before it: only this window's own counts.
+        if (id === current.current) setPhase(ended);
+        else if (current.current === undefined) early.current.set(id, ended);
       }),
     [api, name],
   );
@@ -50,8 +52,8 @@ function useSignIn(name: string) {
   const start = async (request?: SignInRequest) => {
     const tab = api.transport === 'http' ? window.open('', '_blank') : null;
     if (tab) tab.opener = null;
-    starting.current = true;
-    early.current = undefined;
+    current.current = undefined;
+    early.current.clear();
     setPhase({ kind: 'starting' });
     let next: Phase;
     try {
@@ -59,7 +61,8 @@ function useSignIn(name: string) {
       if (result.status === 'browser') {
         if (tab) tab.location.href = result.url;
         else await api.openExternal(result.url);
-        next = { kind: 'waiting', url: result.url };
+        current.current = result.id;
+        next = early.current.get(result.id) ?? { kind: 'waiting', url: result.url };
       } else {
         tab?.close();
         next = { kind: 'signed-in' };
@@ -68,11 +71,15 @@ function useSignIn(name: string) {
       tab?.close();
       next = { kind: 'failed', message: errorText(err) };
     }
-    starting.current = false;
-    setPhase(early.current ?? next);
+    setPhase(next);
     void client.invalidateQueries({ queryKey: keys.signIn(name) });
   };
-  return { phase, start };
+  /** Forgets the sign-in shown (after a sign-out). */
+  const reset = () => {
+    current.current = undefined;
+    setPhase({ kind: 'idle' });
+  };
+  return { phase, start, reset };
 }
 
 /** What the person sees of a sign-in in progress or just ended. */
@@ -136,8 +143,11 @@ export function SignInPanel({ server }: { server: ServerStatus }) {
   const name = server.name;
   const remote = server.transport === 'http';
   const info = useSignInInfo(name, remote);
-  const { phase: own, start } = useSignIn(name);
-  const signOut = useCommand(() => api.signOut(name), [keys.signIn(name), keys.status]);
+  const { phase: own, start, reset } = useSignIn(name);
+  const signOut = useCommand(async () => {
+    await api.signOut(name);
+    reset();
+  }, [keys.signIn(name), keys.status]);
   const data = info.data;
   // A sign-in started elsewhere (the tray, `switchboard login`, before a reload) still waits.
   const phase: Phase =
@@ -176,7 +186,7 @@ export function SignInPanel({ server }: { server: ServerStatus }) {
           type="button"
           className={data.signedIn && !data.wantedScope ? '' : 'primary'}
           disabled={phase.kind === 'starting'}
-          onClick={() => void start()}
+          onClick={() => void start(data.signedIn ? { fresh: true } : undefined)}
           aria-label={`${data.signedIn ? 'Sign in again' : 'Sign in'} to ${name}`}
         >
           {phase.kind === 'starting'
@@ -210,7 +220,7 @@ function OwnApp({ open, onSignIn }: { open: boolean; onSignIn: (request: SignInR
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!clientId.trim()) return;
-    onSignIn({ clientId: clientId.trim(), ...(clientSecret ? { clientSecret } : {}) });
+    onSignIn({ clientId: clientId.trim(), ...(clientSecret ? { clientSecret } : {}), fresh: true });
   };
   return (
     <details open={open}>

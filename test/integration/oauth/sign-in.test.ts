@@ -1,4 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +103,18 @@ describe('OAuth sign-in for a remote server', () => {
   });
 
   it('switchboard login signs in, the server runs, and an editor calls its tool through the bridge', async () => {
+    // A sign-in someone started in the UI and left in the browser: login takes over from it.
+    const control = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();
+    const api = (method: string) =>
+      fetch(`http://127.0.0.1:${port}/api/servers/${NAME}/sign-in`, {
+        method,
+        headers: { authorization: `Bearer ${control}`, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const started = await api('POST');
+    expect(started).toMatchObject({ status: 'browser', url: expect.stringContaining('/authorize?') });
+    expect((await api('GET')).pending).toMatchObject({ url: started.url });
+
     const login = await runCli(['login', NAME], env());
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toContain(`Signed in to "${NAME}"`);
