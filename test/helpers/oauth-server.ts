@@ -21,6 +21,7 @@ const StateSchema = z.object({
     refreshTokens: z.array(z.string()),
     clientSecrets: z.array(z.string()),
   }),
+  authorizedClients: z.array(z.string()),
 });
 export type OAuthFixtureState = z.infer<typeof StateSchema>;
 
@@ -37,11 +38,12 @@ export interface OAuthFixture {
 }
 
 export async function startOAuthFixture(
-  options: { tokenTtlSeconds?: number; approveAtOnce?: boolean } = {},
+  options: { tokenTtlSeconds?: number; approveAtOnce?: boolean; cimd?: boolean } = {},
 ): Promise<OAuthFixture> {
   const args = [SCRIPT, '--port', '0'];
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.approveAtOnce) args.push('--approve-at-once');
+  if (options.cimd) args.push('--cimd');
   const child: ChildProcess = spawn(NODE, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const stdout = defined(child.stdout, 'fixture stdout');
   const first = await new Promise<string>((resolve, reject) => {
