@@ -225,14 +225,17 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     const stepUp = this.#stepUp;
     this.#stepUp = undefined;
     if (!this.#interactive) {
-      const scope = stepUp || url.searchParams.get('scope') || undefined;
-      if (stepUp !== undefined && scope) {
-        // The call fails; the next sign-in asks for this scope too.
-        await this.#store.update(this.#server, this.#serverUrl, (record) => ({
-          ...record,
-          wantedScope: union(record.wantedScope, scope),
-        }));
-        throw this.#need(new SignInRequired('more-scope', { scope, ...this.#issuer() }));
+      if (stepUp !== undefined) {
+        // That call fails (the connection goes on); the next sign-in asks for this scope too.
+        const scope = stepUp || url.searchParams.get('scope') || undefined;
+        if (scope)
+          await this.#store.update(this.#server, this.#serverUrl, (record) => ({
+            ...record,
+            wantedScope: union(record.wantedScope, scope),
+          }));
+        throw this.#need(
+          new SignInRequired('more-scope', { ...(scope ? { scope } : {}), ...this.#issuer() }),
+        );
       }
       throw this.#need(new SignInRequired('signed-out', this.#issuer()));
     }
