@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
 import { ServerSourceSchema } from './schema/state.ts';
+import { SignInOutcomeSchema } from './sign-in.ts';
 import { ServerStateSchema, ServerStatusSchema, StatusReportSchema } from './status.ts';
 
 export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
@@ -14,6 +15,8 @@ export const ApiRoutes = {
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
   /** GET: what approving the server would allow now, with the fingerprint to approve it by */
   approval: (name: string) => `/api/servers/${encodeURIComponent(name)}/approval`,
+  /** GET: the sign-in (never tokens); POST SignInRequest: start one; DELETE: sign out */
+  signIn: (name: string) => `/api/servers/${encodeURIComponent(name)}/sign-in`,
   tokens: '/api/tokens',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
@@ -71,6 +74,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config'), report: StatusReportSchema }),
   /** editor sync wrote, failed, or found drift: the editors' sync state changed */
   z.object({ type: z.literal('editors') }),
+  /** a sign-in to a remote server ended (signed in, failed, cancelled) */
+  z.object({ type: z.literal('sign-in'), outcome: SignInOutcomeSchema }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

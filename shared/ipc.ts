@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
+import { SignInRequestSchema } from './sign-in.ts';
 import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
@@ -59,6 +60,9 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('PUT', `/api/servers/${S}/config`, { body: SaveServerRequestSchema }),
   route('POST', `/api/servers/${S}/enabled`, { body: EnabledRequestSchema }),
   route('GET', `/api/servers/${S}/tools`),
+  route('GET', `/api/servers/${S}/sign-in`),
+  route('POST', `/api/servers/${S}/sign-in`, { body: SignInRequestSchema }),
+  route('DELETE', `/api/servers/${S}/sign-in`),
   route('GET', '/api/approvals'),
   route('GET', '/api/secrets'),
   route('POST', '/api/secrets/move', { body: SecretMoveRequestSchema }),

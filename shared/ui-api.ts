@@ -4,6 +4,7 @@ import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
 import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
+import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
 import type { StatusReport } from './status.ts';
 
 /**
@@ -164,10 +165,15 @@ export const SettingsSchema = z.object({
   platform: z.string(),
   /** null where it does not apply (headless mode) */
   startAtLogin: z.boolean().nullable(),
+  /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (null: dynamic registration) */
+  clientMetadataUrl: z.string().nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z
-  .object({ port: z.number().int().min(1).max(65535).nullable().optional() })
+  .object({
+    port: z.number().int().min(1).max(65535).nullable().optional(),
+    clientMetadataUrl: z.string().max(2048).nullable().optional(),
+  })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -284,6 +290,8 @@ export interface UiApi {
   settings(): Promise<Settings>;
   tokens(): Promise<TokenInfo[]>;
   editors(): Promise<EditorsResponse>;
+  /** a remote server's sign-in (never its tokens) */
+  signInInfo(name: string): Promise<SignInInfo>;
 
   // commands (each rejects with a UiApiError)
   /** start, stop, restart or deny (approving needs what was shown: approve()) */
@@ -309,6 +317,12 @@ export interface UiApi {
   restoreEditorBackup(editor: EditorId, backup: string): Promise<void>;
   /** takes Switchboard's entries out of one editor's file and gives back the user's; sync turns off */
   unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult>;
+  /** starts a sign-in to a remote server; the person then finishes it on the page it names */
+  signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
+  /** forgets a remote server's sign-in */
+  signOut(name: string): Promise<void>;
+  /** opens a web page in the person's browser (a new tab, or the system browser in the desktop app) */
+  openExternal(url: string): Promise<void>;
   /** desktop app only (rejects in headless mode) */
   setStartAtLogin(enabled: boolean): Promise<void>;
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   ActionResultSchema,
   ApiErrorSchema,
+  ApiEventSchema,
   ApiRoutes,
   ApprovalPreviewSchema,
   InstanceInfoSchema,
@@ -10,6 +11,7 @@ import {
   TokenCreatedSchema,
   TokenListSchema,
   type ApprovalPreview,
+  type ApiEvent,
   type InstanceInfo,
   type ServerAction,
   type TokenCreated,
@@ -25,6 +27,13 @@ import {
   type SecretSetResult,
 } from '../../shared/ui-api.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
+import {
+  SignInInfoSchema,
+  SignInStartSchema,
+  type SignInInfo,
+  type SignInRequest,
+  type SignInStart,
+} from '../../shared/sign-in.ts';
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
 import type { HomePaths } from '../core/home.ts';
@@ -126,6 +135,38 @@ export class InstanceClient {
   /** Stores a secret through the running instance, which restarts the servers waiting for it. */
   async setSecret(name: string, value: string): Promise<SecretSetResult> {
     return SecretSetResultSchema.parse(await this.#request('PUT', UiRoutes.secret(name), { value }));
+  }
+
+  /** Starts a sign-in to a remote server in the running instance (it listens for the browser). */
+  async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    return SignInStartSchema.parse(await this.#request('POST', ApiRoutes.signIn(name), request));
+  }
+
+  async signInInfo(name: string): Promise<SignInInfo> {
+    return SignInInfoSchema.parse(await this.#request('GET', ApiRoutes.signIn(name)));
+  }
+
+  /** Forgets a server's sign-in; true if there was one. */
+  async signOut(name: string): Promise<boolean> {
+    const body = await this.#request('DELETE', ApiRoutes.signIn(name));
+    return typeof body === 'object' && body !== null && 'signedOut' in body && body.signedOut === true;
+  }
+
+  /** The live events of /api/events, parsed, until `signal` aborts or the stream ends. */
+  async *subscribe(signal: AbortSignal): AsyncGenerator<ApiEvent> {
+    const stream = await this.events(signal);
+    let buffer = '';
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!frame.startsWith('data: ')) continue;
+        const event = ApiEventSchema.safeParse(JSON.parse(frame.slice(6)));
+        if (event.success) yield event.data;
+      }
+    }
   }
 
   /** Opens /api/events; returns the response body as a stream of SSE frames. */

@@ -19,6 +19,10 @@ usage: switchboard <command> [options]
   logs NAME [--follow] [--lines N] a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
   remove NAME                      remove a server from servers.json
+  login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
+  try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]
+          [--call TOOL [--arguments JSON]]   connect to a remote server as Switchboard would
+                                   (signing in if it asks), print its tools, call one, exit
   secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
   token create NAME | list | revoke NAME   bridge tokens for editors and other clients
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
@@ -45,6 +49,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   logs: async () => (await import('./commands/logs.ts')).logsCommand,
   add: async () => (await import('./commands/servers.ts')).addCommand,
   remove: async () => (await import('./commands/servers.ts')).removeCommand,
+  login: async () => (await import('./commands/login.ts')).loginCommand,
+  logout: async () => (await import('./commands/login.ts')).logoutCommand,
+  try: async () => (await import('./commands/try.ts')).tryCommand,
   secret: async () => (await import('./commands/secret.ts')).secretCommand,
   token: async () => (await import('./commands/token.ts')).tokenCommand,
   ui: async () => (await import('./commands/ui.ts')).uiCommand,

@@ -8,6 +8,7 @@ import type { LogLine } from '../../shared/logs.ts';
 import { isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
 import type { z } from 'zod';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
@@ -16,11 +17,14 @@ import { watchFile } from './config/watch.ts';
 import { StaleApprovalError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
-import type { Keychain } from './secrets/keychain.ts';
+import type { SignInOpener } from './oauth/open-browser.ts';
+import { SignInService } from './oauth/sign-in-service.ts';
+import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
+import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { listReferences } from './secrets/references.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
-import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
+import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
@@ -38,6 +42,13 @@ export interface CoreOptions {
   commandPath?: string | undefined;
   /** watch servers.json and apply edits live (serve mode) */
   watch?: boolean;
+  /** where OAuth sign-ins are kept (default: the OS keychain, service `switchboard-oauth`) */
+  signInKeychain?: Keychain;
+  /**
+   * Also shows sign-in pages to the person from here (the desktop app's browser; the fetch mode of
+   * tests); without it they only go back to whoever asked (the UI, `switchboard login`).
+   */
+  signInOpener?: SignInOpener;
 }
 
 export interface CoreEvents {
@@ -50,6 +61,8 @@ export interface CoreEvents {
   tools: [name: string, tools: Tool[]];
   /** a notification from a running server (list_changed, logging, …), for the bridge */
   notification: [name: string, notification: Notification];
+  /** a sign-in to a remote server ended */
+  signIn: [SignInOutcome];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -80,6 +93,8 @@ export class Core {
   #watcher: { close(): Promise<void> } | undefined;
   /** servers.json's text as last read, to tell whether it changed since */
   #loadedText: string | undefined;
+  /** OAuth for remote servers: their connections' providers and the sign-ins people start */
+  readonly #signIns: SignInService;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -96,6 +111,13 @@ export class Core {
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
     this.state = new AppStateStore(options.home.stateFile);
+    this.#signIns = new SignInService({
+      keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
+      clock: this.#clock,
+      clientMetadataUrl: () => this.state.clientMetadataUrl(),
+      open: options.signInOpener,
+      onDone: (outcome) => void this.#signInDone(outcome),
+    });
   }
 
   get running(): boolean {
@@ -295,8 +317,84 @@ export class Core {
     return this.#supervisor;
   }
 
+  // ─── OAuth sign-in (remote servers) ─────────────────────────────────────────────────────────────
+
+  /**
+   * Starts the person's sign-in to a remote server: resolves with the page to open in their browser
+   * (or at once when the tokens Switchboard holds still work). When it ends, `signIn` is emitted and
+   * the server restarts with its new tokens.
+   */
+  async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    return this.#signIns.start(name, await this.#remotePlan(name), request);
+  }
+
+  /** Forgets a remote server's sign-in (tokens and client); it then waits for a new one. */
+  async signOut(name: string): Promise<boolean> {
+    const entry = this.#entry(name);
+    if (!isRemote(entry.config)) throw new UserError(`"${name}" is a local server: it has no sign-in`);
+    const had = await this.#signIns.forget(name);
+    const state = this.#supervisor?.statusOf(name)?.state;
+    if (state && state !== 'stopped') await this.#supervisor?.restart(name);
+    return had;
+  }
+
+  /** What Switchboard holds of a remote server's sign-in (never the tokens). */
+  async signInInfo(name: string): Promise<SignInInfo> {
+    const entry = this.#entry(name);
+    // Its URL may hold a ${secret:…} that cannot be read now: then nothing can be said about it.
+    const url = isRemote(entry.config)
+      ? await this.#launchPlan(entry).then(
+          (plan) => plan.url,
+          () => undefined,
+        )
+      : undefined;
+    return this.#signIns.info(name, url);
+  }
+
+  async #signInDone(outcome: SignInOutcome): Promise<void> {
+    if (outcome.result === 'signed-in') {
+      // Its connection picks the new tokens up from a fresh start.
+      const state = this.#supervisor?.statusOf(outcome.name)?.state;
+      if (state && state !== 'stopped') await this.#supervisor?.restart(outcome.name).catch(() => {});
+    }
+    this.events.emit('signIn', outcome);
+  }
+
+  /** The resolved launch of an approved, enabled remote server, for signing in to it. */
+  async #remotePlan(name: string): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+    const entry = this.#entry(name);
+    if (!isRemote(entry.config))
+      throw new UserError(`"${name}" is a local server: only remote (url) servers sign in`);
+    const status = this.#withTrust(name);
+    if (status?.state === 'pending-approval' || status?.state === 'denied') {
+      throw new UserError(`"${name}" is not approved, and signing in connects to it`, {
+        hint: `approve it first (switchboard approve ${name})`,
+      });
+    }
+    if (status?.state === 'disabled')
+      throw new UserError(`"${name}" is disabled`, { hint: 'set "enabled": true in servers.json first' });
+    return this.#launchPlan(entry);
+  }
+
+  async #launchPlan(entry: ServerEntry): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+    const plan = await prepareLaunch(entry, this.#launchDeps());
+    if (plan.transport !== 'http') throw new Error(`"${entry.name}" is not a remote server`);
+    return plan;
+  }
+
+  #launchDeps() {
+    return {
+      keychain: this.#keychain,
+      env: this.#env,
+      commandPath: this.#commandPath,
+      platform: this.#platform,
+      home: this.home.root,
+    };
+  }
+
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
+    await this.#signIns.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;
     const supervisor = this.#supervisor;
@@ -314,19 +412,15 @@ export class Core {
         name: entry.name,
         fingerprint: entry.fingerprint,
         transport: isRemote(entry.config) ? 'http' : 'stdio',
-        prepare: () =>
-          prepareLaunch(entry, {
-            keychain: this.#keychain,
-            env: this.#env,
-            commandPath: this.#commandPath,
-            platform: this.#platform,
-            home: this.home.root,
-          }).catch((err: unknown) => {
+        prepare: async () => {
+          const plan = await prepareLaunch(entry, this.#launchDeps()).catch((err: unknown) => {
             // Another program than the approved one would run (PATH changed, a symlink retargeted):
             // the server goes back to waiting for approval, showing the program it would run now.
             if (err instanceof CommandChangedError) setImmediate(() => this.#recheckCommands());
             throw err;
-          }),
+          });
+          return this.#signIns.withAuth(entry.name, plan);
+        },
       });
     }
     this.#supervisor.reconcile(desired);

@@ -7,6 +7,7 @@ export type TrayAction =
   | { type: 'open'; view?: string; server?: string }
   /** approves the config whose fingerprint the menu was built with, not a later one */
   | { type: 'approve'; server: string; fingerprint: string }
+  | { type: 'sign-in'; server: string }
   | { type: 'deny'; server: string }
   | { type: 'start'; server: string }
   | { type: 'restart'; server: string }
@@ -35,24 +36,35 @@ const STATE_WORDS: Record<ServerStatus['state'], string> = {
   running: 'running',
   backoff: 'restarting',
   'crash-loop': 'crashing',
+  'needs-sign-in': 'needs you to sign in',
   error: 'error',
 };
+
+/** Waiting for the person: an approval or a sign-in. */
+const WAITING: ReadonlySet<ServerStatus['state']> = new Set(['pending-approval', 'needs-sign-in']);
 
 /** Error beats approval-needed beats all-running; no servers at all is idle. */
 export function trayHealth(report: StatusReport): TrayHealth {
   if (report.configError || report.servers.some((s) => FAILING.has(s.state))) return 'error';
-  if (report.servers.some((s) => s.state === 'pending-approval')) return 'attention';
+  if (report.servers.some((s) => WAITING.has(s.state))) return 'attention';
   return report.servers.some((s) => s.state === 'running') ? 'ok' : 'idle';
 }
 
 export function trayTooltip(report: StatusReport): string {
   const health = trayHealth(report);
   const pending = report.servers.filter((s) => s.state === 'pending-approval').length;
+  const signIns = report.servers.filter((s) => s.state === 'needs-sign-in').length;
   const failing = report.servers.filter((s) => FAILING.has(s.state)).length;
   const running = report.servers.filter((s) => s.state === 'running').length;
   if (report.configError) return 'Switchboard: servers.json has errors';
   if (health === 'error') return `Switchboard: ${failing} server${failing === 1 ? '' : 's'} failing`;
-  if (health === 'attention') return `Switchboard: ${pending} waiting for approval`;
+  if (health === 'attention') {
+    const waiting = [
+      pending ? `${pending} waiting for approval` : '',
+      signIns ? `${signIns} waiting for you to sign in` : '',
+    ];
+    return `Switchboard: ${waiting.filter(Boolean).join(', ')}`;
+  }
   if (health === 'ok') return `Switchboard: ${running} running`;
   return 'Switchboard: no servers running';
 }
@@ -82,7 +94,21 @@ export function buildTrayMenu(
     }
   }
 
-  const others = report.servers.filter((s) => s.state !== 'pending-approval');
+  const signIns = report.servers.filter((s) => s.state === 'needs-sign-in');
+  if (signIns.length > 0) {
+    items.push({ label: '', kind: 'separator' });
+    for (const s of signIns) {
+      items.push({
+        label: `${s.name} needs you to sign in`,
+        submenu: [
+          { label: 'Sign in…', action: { type: 'sign-in', server: s.name } },
+          { label: 'Details…', action: { type: 'open', view: 'servers', server: s.name } },
+        ],
+      });
+    }
+  }
+
+  const others = report.servers.filter((s) => !WAITING.has(s.state));
   if (others.length > 0) {
     items.push({ label: '', kind: 'separator' });
     for (const s of others)

@@ -45,7 +45,7 @@ import { installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
-import { approvalNotifications } from '../desktop/notifications.ts';
+import { approvalNotifications, signInNotifications } from '../desktop/notifications.ts';
 import { quitSequence } from '../desktop/quit.ts';
 import { desktopRelayCommand } from '../desktop/relay-command.ts';
 import { squirrelStartup, squirrelUpdateExe, windowsLoginItem } from '../desktop/squirrel.ts';
@@ -72,6 +72,7 @@ let headless: Headless | undefined;
 let tray: Tray | undefined;
 let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
+let notifiedSignIns = new Set<string>();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
 const links = new LinkQueue();
 
@@ -154,8 +155,14 @@ async function start(): Promise<void> {
     if (process.platform === 'darwin') tray?.setTitle(trayAppearance(health, process.platform).title);
     tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(report, loginOptions()))));
     notifyApprovals();
+    notifySignIns();
   };
   for (const event of ['status', 'removed', 'config'] as const) core.events.on(event, refresh);
+  core.events.on('signIn', (outcome) => {
+    if (outcome.result === 'signed-in') notify(`Signed in to ${outcome.name}.`);
+    else if (outcome.result === 'failed')
+      notify(`Could not sign in to ${outcome.name}: ${outcome.message ?? ''}`);
+  });
   refresh();
   wireIpc();
   // Windows/Linux pass a link that launches the app as an argument; macOS's came as open-url.
@@ -241,6 +248,37 @@ function notifyApprovals(): void {
   }
 }
 
+/** "Linear needs you to sign in": clicking it (or its Sign in button) starts the sign-in. */
+function notifySignIns(): void {
+  if (!headless || !Notification.isSupported()) return;
+  const { raise, notified: next } = signInNotifications(
+    headless.core.status(),
+    notifiedSignIns,
+    process.platform,
+  );
+  notifiedSignIns = next;
+  for (const spec of raise) {
+    const n = new Notification({
+      title: spec.title,
+      body: spec.body,
+      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+    });
+    const signIn = () => void runAction({ type: 'sign-in', server: spec.server });
+    n.on('action', signIn);
+    n.on('click', signIn);
+    n.on('close', () => notifications.delete(n));
+    notifications.add(n);
+    n.show();
+  }
+}
+
+/** A sign-in started from the tray or a notification goes to the system browser. */
+async function signIn(server: string): Promise<void> {
+  const start = await headless?.core.signIn(server);
+  if (start?.status === 'browser') await shell.openExternal(start.url);
+  else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
+}
+
 async function runAction(action: TrayAction): Promise<void> {
   const core = headless?.core;
   if (!core) return;
@@ -253,6 +291,8 @@ async function runAction(action: TrayAction): Promise<void> {
         return;
       case 'deny':
         return core.deny(action.server);
+      case 'sign-in':
+        return await signIn(action.server);
       case 'start':
         return await core.startServer(action.server);
       case 'restart':

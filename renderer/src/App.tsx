@@ -52,7 +52,10 @@ export function App() {
 
   if (connection === 'signed-out') return <SignedOut expired={expired} />;
 
-  const pending = status.data?.servers.filter((s) => s.state === 'pending-approval').length ?? 0;
+  // Approvals lists what waits for the person: approvals and sign-ins.
+  const pending =
+    status.data?.servers.filter((s) => s.state === 'pending-approval' || s.state === 'needs-sign-in')
+      .length ?? 0;
   const current = route.view === 'server' || route.view === 'add' ? 'servers' : route.view;
   const nav: { view: Exclude<Route['view'], 'server' | 'add'>; label: string; badge?: number }[] = [
     { view: 'servers', label: 'Servers' },

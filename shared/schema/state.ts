@@ -118,5 +118,7 @@ export const AppStateSchema = z.object({
   bridge: z.object({ port: z.number().int().min(1).max(65535) }).optional(),
   /** editor sync, by editor id */
   editors: z.record(z.string(), EditorSettingsSchema).default({}),
+  /** OAuth sign-in settings (the sign-ins themselves live in the keychain) */
+  signIn: z.object({ clientMetadataUrl: z.string().optional() }).optional(),
 });
 export type AppState = z.infer<typeof AppStateSchema>;

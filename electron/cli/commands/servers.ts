@@ -82,7 +82,7 @@ export async function removeCommand(ctx: CliContext, argv: string[]): Promise<nu
   return 0;
 }
 
-function pairs(items: string[], flag: string): Record<string, string> {
+export function pairs(items: string[], flag: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const item of items) {
     const eq = item.indexOf('=');

@@ -45,6 +45,7 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
 /** The DETAIL column: what is going on, and for states that wait for a person, what to do. */
 export function statusDetail(s: ServerStatus): string {
   if (s.state === 'pending-approval') return `approve with: switchboard approve ${s.name}`;
+  if (s.state === 'needs-sign-in') return `sign in with: switchboard login ${s.name}`;
   if (s.state === 'backoff' && s.nextRetryAt)
     return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;
   if (s.state === 'running' && s.since) return `up since ${new Date(s.since).toLocaleTimeString()}`;

@@ -6,6 +6,7 @@ import {
   ServerActionSchema,
   type ApiEvent,
 } from '../../../shared/api.ts';
+import { SignInRequestSchema } from '../../../shared/sign-in.ts';
 import type { Core } from '../core.ts';
 import { describeError, StaleApprovalError, UserError } from '../errors.ts';
 import { decodePathSegment, HttpError, readBody, readJson, sendJson } from './http-util.ts';
@@ -34,6 +35,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('removed', (name) => broadcast({ type: 'removed', name }));
   core.events.on('log', (line) => broadcast({ type: 'log', line }));
   core.events.on('config', (report) => broadcast({ type: 'config', report }));
+  core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);
@@ -61,7 +63,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     }
     if (path === ApiRoutes.tokens || path.startsWith(ApiRoutes.tokens + '/'))
       return handleTokens(req, res, path);
-    const match = /^\/api\/servers\/([^/]+)\/([a-z]+)$/.exec(path);
+    const match = /^\/api\/servers\/([^/]+)\/([a-z-]+)$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
     const name = decodePathSegment(match[1] ?? '');
     const action = match[2] ?? '';
@@ -71,6 +73,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
         return sendJson(res, 200, { lines: core.logs(name, limit) });
       }
       if (action === 'approval' && req.method === 'GET') return sendJson(res, 200, core.review(name));
+      if (action === 'sign-in') return await handleSignIn(req, res, name);
       const parsed = ServerActionSchema.safeParse(action);
       if (!parsed.success || req.method !== 'POST')
         throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
@@ -112,6 +115,22 @@ export function createControlApi(core: Core, tokens: TokenStore) {
       `approving "${name}" needs the fingerprint of the configuration that was shown: ` +
         `{"fingerprint": "<64 hex digits>"} (GET ${ApiRoutes.approval(name)} shows it with the configuration)`,
     );
+  }
+
+  /** /api/servers/<name>/sign-in: what there is (GET), start one (POST), sign out (DELETE). */
+  async function handleSignIn(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+    if (req.method === 'GET') return sendJson(res, 200, await core.signInInfo(name));
+    if (req.method === 'DELETE') return sendJson(res, 200, { ok: true, signedOut: await core.signOut(name) });
+    if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed on sign-in`);
+    const parsed = SignInRequestSchema.safeParse((await readJson(req)) ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new HttpError(
+        400,
+        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
+      );
+    }
+    return sendJson(res, 200, await core.signIn(name, parsed.data));
   }
 
   /** /api/tokens: list (GET), create or rotate (POST {"name"}), revoke (DELETE /api/tokens/<name>). */

@@ -5,6 +5,7 @@ import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
+import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
@@ -329,12 +330,22 @@ export function createUiRoutes(options: UiRoutesOptions) {
       serversFile: file,
       platform: process.platform,
       startAtLogin: null,
+      clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
     };
   }
 
   async function saveSettings(req: IncomingMessage): Promise<Settings> {
     const patch = await body(req, SettingsPatchSchema);
+    if (patch.clientMetadataUrl) {
+      const problem = clientMetadataUrlProblem(patch.clientMetadataUrl);
+      if (problem)
+        throw new ValidationError(`Client ID Metadata Document URL: ${problem}`, [
+          { path: ['clientMetadataUrl'], message: problem },
+        ]);
+    }
     if (patch.port !== undefined) core.state.setBridgePort(patch.port ?? DEFAULT_BRIDGE_PORT);
+    if (patch.clientMetadataUrl !== undefined)
+      core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
     return settings();
   }
 

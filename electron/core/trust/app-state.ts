@@ -119,6 +119,17 @@ export class AppStateStore {
     this.#write(state);
   }
 
+  /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (undefined: none; register instead). */
+  clientMetadataUrl(): string | undefined {
+    return this.read().signIn?.clientMetadataUrl;
+  }
+
+  setClientMetadataUrl(url: string | undefined): void {
+    const state = this.read();
+    state.signIn = url ? { ...state.signIn, clientMetadataUrl: url } : undefined;
+    this.#write(state);
+  }
+
   /**
    * Every editor's sync settings, validated on their own (quicker than the whole state: editor sync
    * reads them on every sync).

@@ -10,6 +10,13 @@ import {
 } from '../../../shared/api.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
+import {
+  SignInInfoSchema,
+  SignInStartSchema,
+  type SignInInfo,
+  type SignInRequest,
+  type SignInStart,
+} from '../../../shared/sign-in.ts';
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
 import {
   ApiEventSchema,
@@ -63,6 +70,8 @@ export interface Transport {
   ): () => void;
   /** desktop-only actions; undefined in headless mode */
   setStartAtLogin?: (enabled: boolean) => Promise<void>;
+  /** the desktop app opens web pages in the system browser; a browser tab opens them itself */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 /** Fetch + EventSource on the page's own origin, authenticated by the session cookie. */
@@ -117,6 +126,7 @@ export function ipcTransport(bridge: SwitchboardBridge): Transport {
       return off;
     },
     setStartAtLogin: (enabled) => bridge.shell({ type: 'set-start-at-login', enabled }),
+    openExternal: (url) => bridge.shell({ type: 'open-external', url }),
   };
 }
 
@@ -183,7 +193,26 @@ export class ControlApiClient implements UiApi {
     }
   }
 
+  signInInfo(name: string): Promise<SignInInfo> {
+    return this.#request('GET', ApiRoutes.signIn(name), SignInInfoSchema);
+  }
+
   // ---- commands ----
+
+  signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    return this.#request('POST', ApiRoutes.signIn(name), SignInStartSchema, request);
+  }
+
+  async signOut(name: string): Promise<void> {
+    await this.#request('DELETE', ApiRoutes.signIn(name), OkSchema.passthrough());
+  }
+
+  async openExternal(url: string): Promise<void> {
+    if (this.#io.openExternal) return this.#io.openExternal(url);
+    // Only web pages, in a tab that cannot reach back into this one.
+    if (!/^https?:\/\//i.test(url)) throw new UiApiError(`not a web page: ${url.slice(0, 80)}`, 0);
+    window.open(url, '_blank', 'noopener,noreferrer');
+  }
 
   async serverAction(name: string, action: Exclude<ServerAction, 'approve'>): Promise<void> {
     await this.#request('POST', ApiRoutes.serverAction(name, action), ActionResultSchema);

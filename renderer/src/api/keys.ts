@@ -8,4 +8,5 @@ export const keys = {
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
   editors: ['editors'] as const,
+  signIn: (name: string) => ['sign-in', name] as const,
 };

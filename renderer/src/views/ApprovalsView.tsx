@@ -7,6 +7,7 @@ import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { Diff } from '../components/Diff.tsx';
+import { SignInButton } from '../components/SignIn.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { stateLabel } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
@@ -32,6 +33,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
   const status = useStatus();
   const pending = approvals.data?.filter((a) => a.state === 'pending-approval') ?? [];
   const denied = approvals.data?.filter((a) => a.state === 'denied') ?? [];
+  const signIns = status.data?.servers.filter((s) => s.state === 'needs-sign-in') ?? [];
   // A cached list may be out of date (a server added since); it is refetched on mount. Deciding from
   // it would point at a card that then moves, or say "no longer waiting" about a server that waits.
   const current = approvals.isFetchedAfterMount || !approvals.isStale;
@@ -54,7 +56,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
       ) : null}
       {approvals.isPending ? <Loading what="approvals" /> : null}
       {approvals.error ? <ErrorText error={approvals.error} /> : null}
-      {approvals.data && pending.length === 0 ? (
+      {approvals.data && pending.length === 0 && signIns.length === 0 ? (
         <EmptyState title="Nothing waits for approval">
           <p>
             When a server is added or its command, arguments, environment or URL change, it waits here before
@@ -70,6 +72,31 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
           changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
         />
       ))}
+      {signIns.length > 0 ? (
+        <>
+          <h2>Waiting for you to sign in</h2>
+          <p className="muted">
+            These remote servers answer only after you sign in to them, in your browser. Switchboard keeps the
+            sign-in in your keychain; editors never see it.
+          </p>
+          {signIns.map((s) => (
+            <article
+              key={s.name}
+              className="card approval"
+              aria-label={`Sign in to ${s.name}`}
+              data-sign-in={s.name}
+            >
+              <header>
+                <h2>
+                  <a href={href({ view: 'server', name: s.name, tab: 'config' })}>{s.name}</a>
+                </h2>
+                <span className="muted">needs you to sign in</span>
+              </header>
+              <SignInButton name={s.name} />
+            </article>
+          ))}
+        </>
+      ) : null}
       {denied.length > 0 ? (
         <>
           <h2>Denied</h2>

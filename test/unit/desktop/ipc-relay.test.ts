@@ -14,6 +14,7 @@ const settings: Settings = {
   serversFile: '/home/me/.config/switchboard/servers.json',
   platform: 'linux',
   startAtLogin: null,
+  clientMetadataUrl: null,
 };
 
 describe('settings over IPC', () => {
