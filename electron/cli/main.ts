@@ -16,22 +16,23 @@ usage: switchboard <command> [options]
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
   deny NAME                        keep NAME from running until its config changes
   start NAME | stop NAME | restart NAME
-  logs NAME [--follow] [--lines N] a server's log
+  logs NAME [--follow] [--lines N] [--json]   a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
   remove NAME                      remove a server from servers.json
   login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
   try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]
           [--call TOOL [--arguments JSON]]   connect to a remote server as Switchboard would
                                    (signing in if it asks), print its tools, call one, exit
-  secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
-  token create NAME | list | revoke NAME   bridge tokens for editors and other clients
+  secret set NAME | list [--json] | rm NAME [--force] | move SERVER KEY [SECRET_NAME]
+  token create NAME | list [--json] | revoke NAME   bridge tokens for editors and other clients
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get
                                    back the bytes they had (secrets import moved only if you ask)
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
-  backups [list | restore ID]      editor files as they were before Switchboard changed them
+  backups [list [--json] | restore ID]   editor files as they were before Switchboard changed them
 
+Every command that prints data takes --json (shapes: docs/cli-json.md).
 Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 type Command = (ctx: CliContext, argv: string[]) => Promise<number>;

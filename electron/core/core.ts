@@ -8,13 +8,14 @@ import type { LogLine } from '../../shared/logs.ts';
 import { isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import type { SecretInfo, SecretsResponse } from '../../shared/ui-api.ts';
 import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
 import type { z } from 'zod';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
-import { StaleApprovalError, UserError } from './errors.ts';
+import { describeError, StaleApprovalError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
@@ -277,6 +278,33 @@ export class Core {
   async restartServer(name: string): Promise<void> {
     this.#requireRunnable(name);
     await this.#requireSupervisor().restart(name);
+  }
+
+  /**
+   * Every secret the keychain holds or a server references, by name, with where each is used (never a
+   * value). A keychain that cannot be read (locked, no Secret Service) is said in `keychainError`.
+   */
+  async secrets(): Promise<SecretsResponse> {
+    let stored: string[] = [];
+    let keychainError: string | null = null;
+    try {
+      stored = await this.#keychain.list();
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      keychainError = describeError(err);
+    }
+    const byName = new Map<string, SecretInfo>();
+    for (const name of stored) byName.set(name, { name, stored: true, usedBy: [] });
+    for (const entry of this.#entries.values()) {
+      for (const ref of listReferences(entry.config)) {
+        if (ref.kind !== 'secret') continue;
+        let info = byName.get(ref.name);
+        if (!info) byName.set(ref.name, (info = { name: ref.name, stored: false, usedBy: [] }));
+        info.usedBy.push({ server: entry.name, field: ref.field, key: ref.key });
+      }
+    }
+    if (keychainError) for (const info of byName.values()) info.stored = false;
+    return { secrets: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), keychainError };
   }
 
   /** The configured servers whose config references the keychain secret `secret`. */

@@ -10,7 +10,7 @@ import { approveCommand } from './trust.ts';
 
 const USAGE =
   'usage: switchboard secret set NAME        (value on stdin)\n' +
-  '       switchboard secret list\n' +
+  '       switchboard secret list [--json]\n' +
   '       switchboard secret rm NAME [--force]   (--force: even if servers use it)\n' +
   '       switchboard secret move SERVER KEY [SECRET_NAME]   (literal in servers.json → keychain)';
 
@@ -38,13 +38,23 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
       return 0;
     }
     case 'list': {
-      if (rest.length) throw new UsageError(USAGE);
-      const names = await ctx.keychain().list();
-      ctx.output.out(
-        names.length
-          ? names.sort().join('\n')
-          : 'No secrets stored. Add one with: switchboard secret set NAME',
-      );
+      const json = rest[0] === '--json';
+      if (rest.length > (json ? 1 : 0)) throw new UsageError(USAGE);
+      const report = await (await offlineCore(ctx)).secrets();
+      if (report.keychainError) throw new UserError(report.keychainError);
+      if (json) {
+        ctx.output.out(JSON.stringify(report, null, 2));
+        return 0;
+      }
+      if (!report.secrets.length) {
+        ctx.output.out('No secrets stored. Add one with: switchboard secret set NAME');
+        return 0;
+      }
+      for (const secret of report.secrets) {
+        const users = [...new Set(secret.usedBy.map((u) => u.server))];
+        const used = users.length ? `  (used by ${users.join(', ')})` : '';
+        ctx.output.out(`${secret.name}${secret.stored ? '' : '  — not in the keychain'}${used}`);
+      }
       return 0;
     }
     case 'rm': {

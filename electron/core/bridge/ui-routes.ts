@@ -22,7 +22,6 @@ import {
   type EditorsResponse,
   type EditorsSyncResult,
   type EditorUnsyncResult,
-  type SecretInfo,
   type ServerConfigView,
   type Settings,
   type ToolInfo,
@@ -35,7 +34,6 @@ import { describeError, UserError } from '../errors.ts';
 import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
-import { listReferences } from '../secrets/references.ts';
 import { describeLaunch } from '../trust/command-line.ts';
 import { decodePathSegment, HttpError, readJson, sendJson } from './http-util.ts';
 import type { UiSessions } from './ui-auth.ts';
@@ -74,7 +72,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     try {
       if (path === UiRoutes.servers && method === 'POST') return done(res, await addServer(req));
       if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
-      if (path === UiRoutes.secrets && method === 'GET') return done(res, await secrets());
+      if (path === UiRoutes.secrets && method === 'GET') return done(res, await core.secrets());
       if (path === UiRoutes.secretMove && method === 'POST') return done(res, await move(req));
       if (path === UiRoutes.settings && method === 'GET') return done(res, settings());
       if (path === UiRoutes.settings && method === 'PUT') return done(res, await saveSettings(req));
@@ -272,32 +270,6 @@ export function createUiRoutes(options: UiRoutesOptions) {
       });
     }
     return out;
-  }
-
-  async function secrets(): Promise<{ secrets: SecretInfo[]; keychainError: string | null }> {
-    let stored: string[] = [];
-    let keychainError: string | null = null;
-    try {
-      stored = await keychain.list();
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      keychainError = describeError(err);
-    }
-    const byName = new Map<string, SecretInfo>();
-    for (const name of stored) byName.set(name, { name, stored: true, usedBy: [] });
-    for (const entry of core.entries().values()) {
-      for (const ref of listReferences(entry.config)) {
-        if (ref.kind !== 'secret') continue;
-        let info = byName.get(ref.name);
-        if (!info) {
-          info = { name: ref.name, stored: keychainError !== null, usedBy: [] };
-          byName.set(ref.name, info);
-        }
-        info.usedBy.push({ server: entry.name, field: ref.field, key: ref.key });
-      }
-    }
-    if (keychainError) for (const info of byName.values()) info.stored = false;
-    return { secrets: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), keychainError };
   }
 
   /** Stores a secret, then restarts the servers that use it and want to run, so they pick it up. */

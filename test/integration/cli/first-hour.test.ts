@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
+import { SecretsResponseSchema } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { Core } from '../../../electron/core/core.ts';
 import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
@@ -99,7 +101,10 @@ describe('the CLI in the first hour', () => {
     expect((await runCli(['secret', 'list'], t.env)).stdout).toContain('fh-token');
     const forced = await runCli(['secret', 'rm', 'fh-token', '--force'], t.env);
     expect(forced.code, forced.stderr).toBe(0);
-    expect((await runCli(['secret', 'list'], t.env)).stdout).not.toContain('fh-token');
+    // Still referenced, so still listed — as missing, with who needs it.
+    expect((await runCli(['secret', 'list'], t.env)).stdout).toContain(
+      'fh-token  — not in the keychain  (used by a)',
+    );
   });
 
   it('starts a server that was waiting for a secret as soon as `secret set` stores it', async () => {
@@ -127,5 +132,63 @@ describe('the CLI in the first hour', () => {
     expect(set.stdout).toContain('Restarted to use it: late.');
     await waitFor(async () => (await state())?.state === 'running', 30_000, 'late running');
     await runCli(['secret', 'rm', 'fh-late', '--force'], t.env);
+  });
+});
+
+describe('--json for scripts', () => {
+  it('prints logs, secrets, tokens and backups as the documented JSON', async () => {
+    const set = await runCli(['secret', 'set', 'fh-json'], t.env, 'json-value-789\n');
+    expect(set.code, set.stderr).toBe(0);
+    t.writeServers({
+      mcpServers: { a: { ...fixtureServer('mini-server.mjs'), env: { TOKEN: '${secret:fh-json}' } } },
+    });
+    const secrets = await runCli(['secret', 'list', '--json'], t.env);
+    expect(secrets.code, secrets.stderr).toBe(0);
+    const report = SecretsResponseSchema.parse(JSON.parse(secrets.stdout));
+    expect(report.secrets.find((s) => s.name === 'fh-json')).toEqual({
+      name: 'fh-json',
+      stored: true,
+      usedBy: [{ server: 'a', field: 'env', key: 'TOKEN' }],
+    });
+    expect(secrets.stdout).not.toContain('json-value-789');
+    const plain = await runCli(['secret', 'list'], t.env);
+    expect(plain.stdout).toContain('fh-json  (used by a)');
+
+    expect((await runCli(['token', 'create', 'script'], t.env)).code).toBe(0);
+    const tokens = TokenListSchema.parse(
+      JSON.parse((await runCli(['token', 'list', '--json'], t.env)).stdout),
+    );
+    expect(tokens.tokens.map((x) => x.name)).toEqual(['script']);
+
+    const backups = JSON.parse((await runCli(['backups', '--json'], t.env)).stdout) as { backups: unknown[] };
+    expect(backups).toEqual({ backups: [] });
+
+    expect((await runCli(['approve', 'a', '--yes'], t.env)).code).toBe(0);
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    await waitFor(
+      async () => {
+        const out = (await runCli(['status', '--json'], t.env)).stdout;
+        return (
+          StatusReportSchema.parse(JSON.parse(out)).servers.find((s) => s.name === 'a')?.state === 'running'
+        );
+      },
+      30_000,
+      'a running',
+    );
+    const logs = await runCli(['logs', 'a', '--json'], t.env);
+    expect(logs.code, logs.stderr).toBe(0);
+    const lines = LogsResponseSchema.parse(JSON.parse(logs.stdout)).lines;
+    expect(lines.some((l) => l.source === 'lifecycle' && l.text.startsWith('running'))).toBe(true);
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+    // Without a running Switchboard, the log file is read back into the same shape.
+    const offline = LogsResponseSchema.parse(
+      JSON.parse((await runCli(['logs', 'a', '--json'], t.env)).stdout),
+    );
+    expect(offline.lines.map((l) => l.text)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^running/)]),
+    );
+    await runCli(['secret', 'rm', 'fh-json', '--force'], t.env);
   });
 });
