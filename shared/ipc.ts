@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import {
+  CatalogInstallRequestSchema,
+  CatalogRegistryPatchSchema,
+  CatalogSearchRequestSchema,
+  CatalogServerRequestSchema,
+} from './catalog.ts';
+import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
@@ -68,6 +74,11 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('GET', '/api/editors'),
   route('POST', '/api/editors/sync', { body: EditorsSyncRequestSchema }),
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
+  route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),
+  route('POST', '/api/catalog/server', { body: CatalogServerRequestSchema }),
+  route('POST', '/api/catalog/install', { body: CatalogInstallRequestSchema }),
+  route('GET', '/api/catalog/registry'),
+  route('PUT', '/api/catalog/registry', { body: CatalogRegistryPatchSchema }),
 ];
 
 /**

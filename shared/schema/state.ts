@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
-export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui']);
+export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
 
 /** The exact launch config an approval covers (references unresolved; never a secret value). */
 export const LaunchConfigSchema = z.object({
@@ -61,5 +61,7 @@ export const AppStateSchema = z.object({
   bridge: z.object({ port: z.number().int().min(1).max(65535) }).optional(),
   /** editor sync, by editor id */
   editors: z.record(z.string(), EditorSettingsSchema).default({}),
+  /** the MCP Registry catalog: the registry to ask (absent: the official one) */
+  catalog: z.object({ registryUrl: z.string().optional() }).optional(),
 });
 export type AppState = z.infer<typeof AppStateSchema>;

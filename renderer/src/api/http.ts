@@ -8,6 +8,14 @@ import {
   TokenListSchema,
   type ServerAction,
 } from '../../../shared/api.ts';
+import {
+  CatalogDetailSchema,
+  CatalogInstallResultSchema,
+  CatalogPageSchema,
+  CatalogRegistrySchema,
+  CatalogRoutes,
+  type CatalogUiApi,
+} from '../../../shared/catalog.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
@@ -246,6 +254,16 @@ export class ControlApiClient implements UiApi {
       throw new UiApiError('Start at login is only available in the desktop app.', 0);
     await this.#io.setStartAtLogin(enabled);
   }
+
+  // ---- the catalog ----
+
+  readonly catalog: CatalogUiApi = {
+    search: (request) => this.#request('POST', CatalogRoutes.search, CatalogPageSchema, request),
+    server: (request) => this.#request('POST', CatalogRoutes.server, CatalogDetailSchema, request),
+    install: (request) => this.#request('POST', CatalogRoutes.install, CatalogInstallResultSchema, request),
+    registry: () => this.#request('GET', CatalogRoutes.registry, CatalogRegistrySchema),
+    setRegistry: (url) => this.#request('PUT', CatalogRoutes.registry, CatalogRegistrySchema, { url }),
+  };
 
   // ---- subscriptions ----
 
