@@ -355,6 +355,17 @@ function remoteOption(raw: unknown, index: number): OptionPlan {
   }
   const refused = refusedValues(raw);
   if (refused) return broken(id, 'remote', label, refused);
+  // The address as it will be once its {variables} are filled in (with stand-ins here).
+  const probe = URL.parse(remote.url.replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, 'x'));
+  if (!probe || (probe.protocol !== 'https:' && probe.protocol !== 'http:'))
+    return broken(id, 'remote', label, 'its address is not an http:// or https:// URL');
+  if (probe.username || probe.password)
+    return broken(
+      id,
+      'remote',
+      label,
+      'Switchboard will not install it: its address carries a user name or password of its own',
+    );
   const fields = new FieldSet();
   const ids: Record<string, string> = {};
   for (const [name, input] of Object.entries(remote.variables ?? {})) {
