@@ -93,7 +93,9 @@ export function parseDeepLink(link: string): DeepLink {
  */
 function registryLink(registry: string, params: URLSearchParams): DeepLink {
   if (params.has('config'))
-    return invalid('the install link names both a registry server (registry=…) and a configuration (config=…)');
+    return invalid(
+      'the install link names both a registry server (registry=…) and a configuration (config=…)',
+    );
   if (!isRegistryName(registry)) {
     return invalid(
       `"${displayText(registry.slice(0, 80))}" is not an MCP Registry server name (like io.github.owner/server)`,

@@ -28,7 +28,10 @@ const ALL = () => [
   ...recorded('hostile').values(),
 ];
 
-function catalog(env: NodeJS.ProcessEnv = { SWITCHBOARD_REGISTRY_URL: registry.url }, timeoutMs?: number): Catalog {
+function catalog(
+  env: NodeJS.ProcessEnv = { SWITCHBOARD_REGISTRY_URL: registry.url },
+  timeoutMs?: number,
+): Catalog {
   return new Catalog({
     home: t.home,
     state: new AppStateStore(t.home.stateFile),
@@ -56,7 +59,7 @@ describe('search', () => {
   it('pages through the registry with its cursor, latest versions only, skipping what is not server.json', async () => {
     const c = catalog();
     const pages = [await c.search({ search: '' })];
-    for (let last = pages[0]; last?.nextCursor; ) {
+    for (let last = pages[0]; last?.nextCursor;) {
       last = await c.search({ search: '', cursor: last.nextCursor });
       pages.push(last);
     }
@@ -75,7 +78,10 @@ describe('search', () => {
 
   it('finds servers by name or description, each with how it runs', async () => {
     const page = await catalog().search({ search: 'GitHub' });
-    expect(page.entries.map((e) => [e.name, e.kinds])).toContainEqual(['io.github.github/github-mcp-server', ['oci', 'remote']]);
+    expect(page.entries.map((e) => [e.name, e.kinds])).toContainEqual([
+      'io.github.github/github-mcp-server',
+      ['oci', 'remote'],
+    ]);
     const context7 = (await catalog().search({ search: 'code docs' })).entries;
     expect(context7.map((e) => [e.name, e.title, e.kinds])).toEqual([
       ['io.github.upstash/context7', 'Context7', ['npm', 'other', 'remote']],
@@ -87,14 +93,18 @@ describe('search', () => {
     const c = catalog();
     expect((await c.search({ search: 'context7' })).entries.map((e) => e.version)).toEqual(['2.1.0']);
     expect((await c.detail({ name: 'io.github.upstash/context7' })).entry.version).toBe('2.1.0');
-    expect((await c.detail({ name: 'io.github.upstash/context7', version: '2.0.0' })).entry.version).toBe('2.0.0');
+    expect((await c.detail({ name: 'io.github.upstash/context7', version: '2.0.0' })).entry.version).toBe(
+      '2.0.0',
+    );
     expect(registry.requests.at(-1)).toBe('/v0.1/servers/io.github.upstash%2Fcontext7/versions/2.0.0');
   });
 
   it('shows hostile text escaped: nothing in a list can redraw a terminal or reorder a line', async () => {
     const [entry] = (await catalog().search({ search: 'control-characters' })).entries;
     expect(entry?.title).toBe('Nice \\u{1B}[2J\\u{1B}[1;1Hserver');
-    expect(entry?.description).toBe('Looks safe \\u{202E}exe.txt\\u{202C} and\\u{0A}clears the screen \\u{1B}[2J');
+    expect(entry?.description).toBe(
+      'Looks safe \\u{202E}exe.txt\\u{202C} and\\u{0A}clears the screen \\u{1B}[2J',
+    );
   });
 
   it('serves a huge entry clipped, and refuses an answer too large to be a server list', async () => {
@@ -102,7 +112,9 @@ describe('search', () => {
       name: 'io.example.huge/description',
       version: '1.0.0',
       description: 'x'.repeat(2_000_000),
-      packages: [{ registryType: 'npm', identifier: 'huge-mcp', version: '1.0.0', transport: { type: 'stdio' } }],
+      packages: [
+        { registryType: 'npm', identifier: 'huge-mcp', version: '1.0.0', transport: { type: 'stdio' } },
+      ],
     });
     const [entry] = (await catalog().search({ search: 'io.example.huge' })).entries;
     expect([...(entry?.description ?? '')]).toHaveLength(500);
@@ -139,14 +151,19 @@ describe('a registry that is down or answers nonsense', () => {
   const failures: [FakeRegistry['mode'], string][] = [
     ['html', 'answered text/html, not JSON — is this address an MCP registry (API v0.1)?'],
     ['garbage', 'answered JSON that does not parse'],
-    ['not-a-list', 'answered something that is not a list of servers (servers: Invalid input: expected array, received string)'],
+    [
+      'not-a-list',
+      'answered something that is not a list of servers (servers: Invalid input: expected array, received string)',
+    ],
     ['error500', 'answered HTTP 503 Service Unavailable — it may be down for a while; try again later'],
     ['reset', 'cannot reach the registry at'],
   ];
   for (const [mode, words] of failures) {
     it(`says what went wrong when it ${mode === 'reset' ? 'drops the connection' : `answers ${mode}`}`, async () => {
       registry.mode = mode;
-      const err = await catalog().search({ search: 'github' }).catch((e: unknown) => e);
+      const err = await catalog()
+        .search({ search: 'github' })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RegistryError);
       expect((err as RegistryError).display).toContain(words);
     });
@@ -160,9 +177,13 @@ describe('a registry that is down or answers nonsense', () => {
   });
 
   it('says when the registry has no such server (not an outage)', async () => {
-    const err = await catalog().detail({ name: 'io.example/nothing-here' }).catch((e: unknown) => e);
+    const err = await catalog()
+      .detail({ name: 'io.example/nothing-here' })
+      .catch((e: unknown) => e);
     expect((err as RegistryError).notFound).toBe(true);
-    expect((err as Error).message).toBe(`the registry at ${registry.url} has no server io.example/nothing-here`);
+    expect((err as Error).message).toBe(
+      `the registry at ${registry.url} has no server io.example/nothing-here`,
+    );
   });
 
   it('refuses a registry address that is not one, saying where it came from', async () => {
@@ -219,7 +240,9 @@ describe('the cache in the home', () => {
 
   it('says so when offline with nothing cached', async () => {
     await registry.close();
-    await expect(catalog().search({ search: 'x' })).rejects.toThrow(/^cannot reach the registry at .*: connection refused/);
+    await expect(catalog().search({ search: 'x' })).rejects.toThrow(
+      /^cannot reach the registry at .*: connection refused/,
+    );
   });
 });
 
@@ -244,7 +267,9 @@ describe('install', () => {
     });
     expect(await keychain.get('echo-echo_api_token')).toBe('tok-ABC-123');
     expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain('tok-ABC-123');
-    expect(result.plan.lines[0]).toMatch(/^command: \/\S*npx -y switchboard-catalog-echo@1\.0\.0 --greeting hello$/);
+    expect(result.plan.lines[0]).toMatch(
+      /^command: \/\S*npx -y switchboard-catalog-echo@1\.0\.0 --greeting hello$/,
+    );
     expect(result.plan.lines).toContain('env ECHO_API_TOKEN=${secret:echo-echo_api_token}');
   });
 
@@ -259,7 +284,9 @@ describe('install', () => {
       dryRun: true,
     });
     expect(dry).toMatchObject({ installed: false, plan: { issues: [], problems: [] } });
-    expect(dry.plan.secrets).toEqual([{ field: 'env:ECHO_API_TOKEN', name: 'echo-echo_api_token', stored: false }]);
+    expect(dry.plan.secrets).toEqual([
+      { field: 'env:ECHO_API_TOKEN', name: 'echo-echo_api_token', stored: false },
+    ]);
     expect(await keychain.list()).toEqual([]);
     expect(() => readFileSync(t.home.serversFile)).toThrow();
   });
@@ -281,12 +308,20 @@ describe('install', () => {
     const c = catalog();
     expect((await c.detail({ name: echo })).suggestedName).toBe('catalog-echo-2');
     const err = await c
-      .install({ server: echo, option: 'package:0', name: 'catalog-echo', values: { 'arg:package:0': 'x' }, secrets: { 'env:ECHO_API_TOKEN': 't' } })
+      .install({
+        server: echo,
+        option: 'package:0',
+        name: 'catalog-echo',
+        values: { 'arg:package:0': 'x' },
+        secrets: { 'env:ECHO_API_TOKEN': 't' },
+      })
       .catch((e: unknown) => e);
     expect((err as CatalogInstallError).plan.issues).toEqual([
       { field: 'name', message: 'a server named "catalog-echo" already exists; choose another name' },
     ]);
-    expect(JSON.parse(readFileSync(t.home.serversFile, 'utf8')).mcpServers['catalog-echo'].args).toEqual(['mine.js']);
+    expect(JSON.parse(readFileSync(t.home.serversFile, 'utf8')).mcpServers['catalog-echo'].args).toEqual([
+      'mine.js',
+    ]);
   });
 
   it('uses a secret already stored under its name when none is typed, without taking another server’s', async () => {
@@ -341,7 +376,9 @@ describe('install', () => {
     const c = catalog();
     await expect(
       c.install({ server: 'io.example.hostile/borrowed-secret', option: 'package:0', name: 'borrow' }),
-    ).rejects.toThrow('"borrow" was not added: Switchboard will not install it: it uses ${secret:github-token}');
+    ).rejects.toThrow(
+      '"borrow" was not added: Switchboard will not install it: it uses ${secret:github-token}',
+    );
     const noUv = new Catalog({
       home: t.home,
       state: new AppStateStore(t.home.stateFile),
@@ -350,7 +387,12 @@ describe('install', () => {
       lookup: () => ({ path: '', cwd: t.home.root, platform: 'linux' }),
     });
     await expect(
-      noUv.install({ server: 'io.github.example/weather-mcp', option: 'package:0', name: 'w', secrets: { 'env:WEATHER_API_KEY': 'k' } }),
+      noUv.install({
+        server: 'io.github.example/weather-mcp',
+        option: 'package:0',
+        name: 'w',
+        secrets: { 'env:WEATHER_API_KEY': 'k' },
+      }),
     ).rejects.toThrow('"w" was not added: uvx is not installed');
     expect(await keychain.list()).toEqual([]);
   });
@@ -377,7 +419,12 @@ describe('install', () => {
 describe('the registry address', () => {
   it('is the official one unless Settings or SWITCHBOARD_REGISTRY_URL says otherwise', () => {
     const plain = catalog({});
-    expect(plain.registry()).toEqual({ url: DEFAULT_REGISTRY_URL, source: 'default', configured: null, default: DEFAULT_REGISTRY_URL });
+    expect(plain.registry()).toEqual({
+      url: DEFAULT_REGISTRY_URL,
+      source: 'default',
+      configured: null,
+      default: DEFAULT_REGISTRY_URL,
+    });
     expect(plain.setRegistry('https://registry.example.com/mcp/')).toMatchObject({
       url: 'https://registry.example.com/mcp',
       source: 'setting',

@@ -50,7 +50,8 @@ describe('recorded server.json documents become the entries MCP clients agree on
         args: ['-y', '@upstash/context7-mcp@2.0.2'],
         env: { CONTEXT7_API_KEY: '${secret:CONTEXT7_API_KEY}' },
       },
-      'package:1': 'problem: MCP bundles (.mcpb) are not supported by Switchboard yet: choose another way to run this server',
+      'package:1':
+        'problem: MCP bundles (.mcpb) are not supported by Switchboard yet: choose another way to run this server',
       'remote:0': {
         type: 'http',
         url: 'https://mcp.context7.com/mcp',
@@ -73,7 +74,15 @@ describe('recorded server.json documents become the entries MCP clients agree on
     expect(entries('servers', 'serena')).toEqual({
       'package:0': {
         command: 'uvx',
-        args: ['-p', '3.13', 'start-mcp-server', '--project-from-cwd', '--context', 'desktop-app', 'serena-agent==1.5.3'],
+        args: [
+          '-p',
+          '3.13',
+          'start-mcp-server',
+          '--project-from-cwd',
+          '--context',
+          'desktop-app',
+          'serena-agent==1.5.3',
+        ],
       },
     });
   });
@@ -83,11 +92,16 @@ describe('recorded server.json documents become the entries MCP clients agree on
       'package:0': {
         command: 'docker',
         args: [
-          'run', '-i', '--rm',
-          '-p', '127.0.0.1:8085:8085',
-          '-e', 'GITHUB_OAUTH_CALLBACK_PORT=8085',
+          'run',
+          '-i',
+          '--rm',
+          '-p',
+          '127.0.0.1:8085:8085',
+          '-e',
+          'GITHUB_OAUTH_CALLBACK_PORT=8085',
           // `-e GITHUB_PERSONAL_ACCESS_TOKEN={token}` with a secret token: by name, value from env
-          '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN',
+          '-e',
+          'GITHUB_PERSONAL_ACCESS_TOKEN',
           'ghcr.io/github/github-mcp-server:1.10.1',
         ],
         env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:token}' },
@@ -102,10 +116,15 @@ describe('recorded server.json documents become the entries MCP clients agree on
       'package:0': {
         command: 'docker',
         args: [
-          'run', '-i', '--rm',
-          '-e', 'TFE_ADDRESS=https://app.terraform.io',
-          '-e', 'TFE_TOKEN',
-          '-e', 'ENABLE_TF_OPERATIONS=false',
+          'run',
+          '-i',
+          '--rm',
+          '-e',
+          'TFE_ADDRESS=https://app.terraform.io',
+          '-e',
+          'TFE_TOKEN',
+          '-e',
+          'ENABLE_TF_OPERATIONS=false',
           'docker.io/hashicorp/terraform-mcp-server:1.2.0',
         ],
         env: { TFE_TOKEN: '${secret:token}' },
@@ -114,9 +133,13 @@ describe('recorded server.json documents become the entries MCP clients agree on
     expect(entries('examples', 'filesystem')['package:1']).toEqual({
       command: 'docker',
       args: [
-        'run', '-i', '--rm',
-        '--mount', 'type=bind,src=<source_path>,dst=/project',
-        '-e', 'LOG_LEVEL',
+        'run',
+        '-i',
+        '--rm',
+        '--mount',
+        'type=bind,src=<source_path>,dst=/project',
+        '-e',
+        'LOG_LEVEL',
         'docker.io/mcp/filesystem:1.0.2',
         '/project',
       ],
@@ -199,7 +222,10 @@ describe('recorded server.json documents become the entries MCP clients agree on
         for (const plan of installOptions(read.doc, everywhere)) {
           const made = filled(plan);
           if (typeof made === 'string') expect(plan.view.problem, `${file} ${plan.view.id}`).toBeTruthy();
-          else expect(validateServerConfig(made).ok, `${file} ${plan.view.id}: ${JSON.stringify(made)}`).toBe(true);
+          else
+            expect(validateServerConfig(made).ok, `${file} ${plan.view.id}: ${JSON.stringify(made)}`).toBe(
+              true,
+            );
         }
       }
     }
@@ -216,7 +242,16 @@ describe('optional values', () => {
       args: ['run', '-i', '--rm', 'docker.io/hashicorp/terraform-mcp-server:1.2.0'],
     });
     const some = buildConfig(plan.template, (id) => (id === 'var:runtime:2:enabled' ? 'true' : undefined));
-    expect(some).toMatchObject({ args: ['run', '-i', '--rm', '-e', 'ENABLE_TF_OPERATIONS=true', 'docker.io/hashicorp/terraform-mcp-server:1.2.0'] });
+    expect(some).toMatchObject({
+      args: [
+        'run',
+        '-i',
+        '--rm',
+        '-e',
+        'ENABLE_TF_OPERATIONS=true',
+        'docker.io/hashicorp/terraform-mcp-server:1.2.0',
+      ],
+    });
   });
 
   it('checks an answer against the field: required, one of the choices, a number, true or false', () => {
@@ -245,7 +280,12 @@ describe('optional values', () => {
 
 describe('malformed and hostile documents', () => {
   it('does not list an entry without a usable name or version', () => {
-    for (const file of ['missing-name', 'bad-name-pattern', 'version-not-a-string', 'description-is-an-object']) {
+    for (const file of [
+      'missing-name',
+      'bad-name-pattern',
+      'version-not-a-string',
+      'description-is-an-object',
+    ]) {
       expect(readServerResponse({ server: recordedDoc('malformed', file) }).ok, file).toBe(false);
     }
     for (const file of ['bidi-in-name-segment', 'version-with-newline']) {
@@ -259,7 +299,10 @@ describe('malformed and hostile documents', () => {
     const problems = (folder: FixtureFolder, file: string) =>
       installOptions(doc(folder, file), everywhere).map((p) => [p.view.id, p.view.problem]);
     expect(problems('malformed', 'package-without-identifier')).toEqual([
-      ['package:0', 'this package entry is not valid server.json (identifier: Invalid input: expected string, received undefined)'],
+      [
+        'package:0',
+        'this package entry is not valid server.json (identifier: Invalid input: expected string, received undefined)',
+      ],
       ['remote:0', null],
     ]);
     expect(problems('malformed', 'positional-argument-missing-value')[0]?.[1]).toBe(
@@ -269,24 +312,34 @@ describe('malformed and hostile documents', () => {
       ['remote:0', 'its address is not an http:// or https:// URL'],
       ['remote:1', 'its transport "websocket" is not one Switchboard speaks (streamable-http or sse)'],
     ]);
-    expect(doc('malformed', 'packages-not-a-list').problems).toEqual(['its packages are not a list, so they cannot be read']);
-    expect(problems('malformed', 'env-without-name')[0]?.[1]).toContain('is not valid server.json (environmentVariables.0.name');
+    expect(doc('malformed', 'packages-not-a-list').problems).toEqual([
+      'its packages are not a list, so they cannot be read',
+    ]);
+    expect(problems('malformed', 'env-without-name')[0]?.[1]).toContain(
+      'is not valid server.json (environmentVariables.0.name',
+    );
     expect(problems('malformed', 'named-argument-without-name')[0]?.[1]).toContain('packageArguments.0');
     expect(problems('malformed', 'unknown-argument-type')[0]?.[1]).toContain('packageArguments.0.type');
     // "latest" is no version: it installs, unpinned, and says so.
     const [latest] = installOptions(doc('malformed', 'package-version-latest'), everywhere);
-    expect(filled(latest as OptionPlan)).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-weather'] });
+    expect(filled(latest as OptionPlan)).toEqual({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-weather'],
+    });
     expect(latest?.view.notes[0]).toMatch(/not pinned to a version/);
   });
 
   it('refuses what would run something other than what it says, or hide what runs', () => {
-    const refusal = (file: string) => installOptions(doc('hostile', file), everywhere).map((p) => p.view.problem);
+    const refusal = (file: string) =>
+      installOptions(doc('hostile', file), everywhere).map((p) => p.view.problem);
     expect(refusal('npm-flag-as-package')).toEqual([
       'Switchboard will not install this package: "--registry=https://evil.example/" is not an npm package name',
     ]);
     expect(refusal('npm-url-as-package')[0]).toContain('is not an npm package name');
     expect(refusal('npm-version-with-flags')[0]).toContain('is not a fixed npm version');
-    expect(refusal('npm-other-registry')[0]).toContain('it comes from https://npm.evil.example, not the public npm registry');
+    expect(refusal('npm-other-registry')[0]).toContain(
+      'it comes from https://npm.evil.example, not the public npm registry',
+    );
     expect(refusal('pypi-operator-version')[0]).toContain('">=0" is not a fixed Python package version');
     expect(refusal('oci-flag-as-image')[0]).toContain('"--privileged" is not an image reference');
     expect(refusal('control-characters')[0]).toBe(
@@ -328,7 +381,10 @@ describe('malformed and hostile documents', () => {
 
   it('runs a package with the runtime of its type, whatever runtimeHint says, and notes what else it asks', () => {
     const [plan] = installOptions(doc('hostile', 'runtime-hint-shell'), everywhere);
-    expect(filled(plan as OptionPlan)).toEqual({ command: 'npx', args: ['-y', '--package=evil-mcp', 'harmless-mcp@1.0.0'] });
+    expect(filled(plan as OptionPlan)).toEqual({
+      command: 'npx',
+      args: ['-y', '--package=evil-mcp', 'harmless-mcp@1.0.0'],
+    });
     expect(plan?.view.notes).toEqual([
       'The entry suggests running it with "sh"; Switchboard runs npm packages with npx.',
       'runtime argument --package evil-mcp: installs another package than the one named',

@@ -12,7 +12,9 @@ describe('what a registry package becomes on the command line', () => {
       spec: { runtime: 'uvx', word: 'weather-mcp-server==0.5.0', pinned: true },
     });
     // The current form: the tag in the identifier.
-    expect(packageSpec('oci', 'docker.io/hashicorp/terraform-mcp-server:1.2.0', undefined, undefined)).toEqual({
+    expect(
+      packageSpec('oci', 'docker.io/hashicorp/terraform-mcp-server:1.2.0', undefined, undefined),
+    ).toEqual({
       ok: true,
       spec: { runtime: 'docker', word: 'docker.io/hashicorp/terraform-mcp-server:1.2.0', pinned: true },
     });
@@ -24,12 +26,18 @@ describe('what a registry package becomes on the command line', () => {
       spec: { word: 'ghcr.io/acme/tool:1.0' },
     });
     const digest = `ghcr.io/acme/tool@sha256:${'a'.repeat(64)}`;
-    expect(packageSpec('oci', digest, '9.9', undefined)).toMatchObject({ spec: { word: digest, pinned: true } });
+    expect(packageSpec('oci', digest, '9.9', undefined)).toMatchObject({
+      spec: { word: digest, pinned: true },
+    });
   });
 
   it('says when nothing pins the version', () => {
-    expect(packageSpec('npm', 'snyk', undefined, undefined)).toMatchObject({ spec: { word: 'snyk', pinned: false } });
-    expect(packageSpec('npm', 'snyk', 'latest', undefined)).toMatchObject({ spec: { word: 'snyk', pinned: false } });
+    expect(packageSpec('npm', 'snyk', undefined, undefined)).toMatchObject({
+      spec: { word: 'snyk', pinned: false },
+    });
+    expect(packageSpec('npm', 'snyk', 'latest', undefined)).toMatchObject({
+      spec: { word: 'snyk', pinned: false },
+    });
     expect(packageSpec('oci', 'docker.io/sonarsource/sonarqube-mcp', undefined, undefined)).toMatchObject({
       spec: { pinned: false },
     });
@@ -46,7 +54,10 @@ describe('what a registry package becomes on the command line', () => {
       [['npm', 'git+https://evil.example/x.git', '1.0.0', undefined], 'is not an npm package name'],
       [['npm', '../../etc/passwd', '1.0.0', undefined], 'is not an npm package name'],
       [['npm', 'pkg name', '1.0.0', undefined], 'is not an npm package name'],
-      [['npm', 'harmless-mcp', '1.0.0 --registry=https://evil.example/', undefined], 'is not a fixed npm version'],
+      [
+        ['npm', 'harmless-mcp', '1.0.0 --registry=https://evil.example/', undefined],
+        'is not a fixed npm version',
+      ],
       [['npm', 'harmless-mcp', '^1.0.0', undefined], 'is not a fixed npm version'],
       [['npm', 'harmless-mcp', '1.0.0', 'https://npm.evil.example'], 'not the public npm registry'],
       [['pypi', 'harmless-mcp', '>=0', undefined], 'is not a fixed Python package version'],
