@@ -175,7 +175,8 @@ describe('switchboard catalog', () => {
   });
 
   it('shows and sets the registry address', async () => {
-    const { SWITCHBOARD_REGISTRY_URL: _omit, ...plain } = env;
+    const plain = { ...env };
+    delete plain.SWITCHBOARD_REGISTRY_URL;
     expect((await runCli(['catalog', 'registry'], plain)).stdout).toBe(
       'The catalog asks https://registry.modelcontextprotocol.io (the official registry).\n',
     );
