@@ -105,7 +105,7 @@ export class RegistryClient {
       throw new RegistryError(
         `cannot reach the registry at ${this.baseUrl}: ${networkWords(err, signal, this.#timeoutMs)}`,
         {
-          hint: 'check your connection (what the catalog last saw is shown from the cache where it has it)',
+          hint: 'check your connection, or try again later',
           cause: err,
         },
       );
