@@ -168,7 +168,9 @@ async function show(ctx: CliContext, argv: string[]): Promise<number> {
       : 'It names no package or remote endpoint Switchboard could run.',
   );
   detail.options.forEach((option, i) =>
-    lines.push(...describeOption(option, i, option.id === detail.recommended)),
+    lines.push(
+      ...describeOption(option, i, option.id === detail.recommended, viaName(option, detail.options)),
+    ),
   );
   if (detail.options.some((o) => o.problem === null)) {
     lines.push(
@@ -180,10 +182,8 @@ async function show(ctx: CliContext, argv: string[]): Promise<number> {
   return 0;
 }
 
-function describeOption(option: CatalogOption, index: number, recommended: boolean): string[] {
-  const lines = [
-    `  ${index + 1}. ${option.label}${recommended ? '  (offered first)' : ''}   --via ${viaName(option)}`,
-  ];
+function describeOption(option: CatalogOption, index: number, recommended: boolean, via: string): string[] {
+  const lines = [`  ${index + 1}. ${option.label}${recommended ? '  (offered first)' : ''}   --via ${via}`];
   if (option.runtime)
     lines.push(
       option.runtimePath
@@ -223,7 +223,7 @@ async function add(ctx: CliContext, argv: string[]): Promise<number> {
     const others = detail.options.filter((o) => o !== option && o.problem === null);
     throw new UserError(`${server} cannot be added as ${option.label}: ${option.problem}`, {
       ...(others.length
-        ? { hint: `other ways: ${others.map((o) => `--via ${viaName(o)}`).join(', ')}` }
+        ? { hint: `other ways: ${others.map((o) => `--via ${viaName(o, detail.options)}`).join(', ')}` }
         : {}),
     });
   }
@@ -354,9 +354,10 @@ function single(positionals: string[]): string {
   return positionals[0];
 }
 
-/** How `--via` names an option: its kind when only one option has it, else its id. */
-function viaName(option: CatalogOption): string {
-  return option.kind === 'other' ? option.id : option.kind;
+/** How `--via` names an option: its kind when no other option has that kind, else its id. */
+function viaName(option: CatalogOption, options: readonly CatalogOption[]): string {
+  const unique = options.filter((o) => o.kind === option.kind).length === 1;
+  return unique && option.kind !== 'other' ? option.kind : option.id;
 }
 
 function chooseOption(detail: CatalogDetail, via: string | undefined): CatalogOption {
@@ -369,10 +370,10 @@ function chooseOption(detail: CatalogDetail, via: string | undefined): CatalogOp
     if (!chosen) throw new UserError(`${detail.entry.name} has nothing to install`);
     return chosen;
   }
-  const found = detail.options.find((o) => o.id === via) ?? detail.options.find((o) => o.kind === via);
+  const found = detail.options.find((o) => o.id === via || viaName(o, detail.options) === via);
   if (!found)
     throw new UsageError(
-      `${detail.entry.name} cannot run as "${displayText(via)}"; it offers: ${detail.options.map((o) => `--via ${viaName(o)}`).join(', ')}`,
+      `${detail.entry.name} cannot run as "${displayText(via)}"; it offers: ${detail.options.map((o) => `--via ${viaName(o, detail.options)}`).join(', ')}`,
     );
   return found;
 }
