@@ -136,7 +136,9 @@ beforeAll(async () => {
 afterEach(async (context) => {
   if (context.task.result?.state !== 'fail' || !page) return;
   const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-  await page.screenshot({ path: join(ARTIFACTS, `FAILED-catalog-${name}.png`), fullPage: true }).catch(() => undefined);
+  await page
+    .screenshot({ path: join(ARTIFACTS, `FAILED-catalog-${name}.png`), fullPage: true })
+    .catch(() => undefined);
 });
 
 afterAll(async () => {
@@ -160,9 +162,18 @@ describe('the Catalog in Chromium against a real `switchboard serve`', () => {
     await results.waitFor();
     expect(await page.getByTestId('catalog-freshness').textContent()).toContain(`Live from ${registry.url}.`);
     await page.mouse.move(0, 0);
-    await shot('catalog-01-list', 'catalog');
+    await shot('catalog-01-list');
 
-    await page.getByRole('searchbox', { name: 'Search the registry' }).fill('echo');
+    const search = page.getByRole('searchbox', { name: 'Search the registry' });
+    await search.fill('search');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => results.locator('li.catalog-entry').count()).toBe(5);
+    await results.locator('li[data-entry="io.github.exa-labs/exa-mcp-server"]').waitFor();
+    await search.blur();
+    await page.mouse.move(0, 0);
+    await shot('catalog-01-search', 'catalog');
+
+    await search.fill('echo');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => results.locator('li.catalog-entry').count()).toBe(1);
     const entry = results.locator(`li[data-entry="${ECHO}"]`);
@@ -180,7 +191,10 @@ describe('the Catalog in Chromium against a real `switchboard serve`', () => {
       '✗ this package serves MCP over streamable-http at http://localhost:8080/mcp, and Switchboard runs local servers over stdio: choose another way to run it',
     ]);
     await page.getByRole('radio', { name: /PyPI package kubernetes-mcp-server/ }).check();
-    await page.getByTestId('catalog-install').getByText('This way of running it cannot be installed here.').waitFor();
+    await page
+      .getByTestId('catalog-install')
+      .getByText('This way of running it cannot be installed here.')
+      .waitFor();
     expect(await page.getByRole('button', { name: /^Install/ }).count()).toBe(0);
     await shot('catalog-02-missing-runtime');
 
@@ -206,7 +220,9 @@ describe('the Catalog in Chromium against a real `switchboard serve`', () => {
     await page.getByRole('button', { name: 'Install catalog-echo' }).click();
     await form.getByText('greeting is required').waitFor();
     await form.getByText('ECHO_API_TOKEN is required').waitFor();
-    expect(existsSync(t.home.serversFile) && readFileSync(t.home.serversFile, 'utf8').includes('catalog-echo')).toBe(false);
+    expect(
+      existsSync(t.home.serversFile) && readFileSync(t.home.serversFile, 'utf8').includes('catalog-echo'),
+    ).toBe(false);
 
     await page.getByLabel(/^greeting/).fill(GREETING);
     const secret = page.getByLabel(/^ECHO_API_TOKEN/);
@@ -240,7 +256,10 @@ describe('the Catalog in Chromium against a real `switchboard serve`', () => {
     const card = page.locator('article[data-approval="catalog-echo"]');
     await card.getByRole('button', { name: 'Approve catalog-echo' }).click();
     await page.getByText('Nothing waits for approval').waitFor();
-    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: /^Servers/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: /^Servers/ })
+      .click();
     const row = page.locator('tbody[data-server="catalog-echo"]');
     await waitFor(
       async () => (await row.locator('.state').getAttribute('data-state')) === 'running',
@@ -251,12 +270,16 @@ describe('the Catalog in Chromium against a real `switchboard serve`', () => {
 
     // Editors synced: Zed got an entry for it (its own settings kept), and through that entry the
     // server answers with the greeting and the secret it was given from the keychain.
-    const entry = await waitFor(() => {
-      const settings = parseJsonc(readFileSync(zedFile(), 'utf8')) as {
-        context_servers?: Record<string, { url: string; headers: Record<string, string> }>;
-      };
-      return settings.context_servers?.['catalog-echo'];
-    }, 20_000, 'Zed synced');
+    const entry = await waitFor(
+      () => {
+        const settings = parseJsonc(readFileSync(zedFile(), 'utf8')) as {
+          context_servers?: Record<string, { url: string; headers: Record<string, string> }>;
+        };
+        return settings.context_servers?.['catalog-echo'];
+      },
+      20_000,
+      'Zed synced',
+    );
     expect(readFileSync(zedFile(), 'utf8')).toContain('// keep me');
     expect(readFileSync(zedFile(), 'utf8')).not.toContain(TOKEN);
     const bearer = (entry.headers.Authorization ?? '').replace(/^Bearer /, '');
@@ -280,7 +303,9 @@ describe('the Catalog in Chromium against a real `switchboard serve`', () => {
     await banner.waitFor();
     // A fresh cached answer is shown as it is; Refresh asks the registry, which is down now.
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await banner.getByText('The registry cannot be used right now; this is what the catalog saw earlier.').waitFor();
+    await banner
+      .getByText('The registry cannot be used right now; this is what the catalog saw earlier.')
+      .waitFor();
     expect(await banner.textContent()).toMatch(
       /From the cache, (less than a minute|\d+ minutes?) old: cannot reach the registry at http:\/\/127\.0\.0\.1:\d+: /,
     );

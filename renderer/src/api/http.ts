@@ -8,14 +8,7 @@ import {
   TokenListSchema,
   type ServerAction,
 } from '../../../shared/api.ts';
-import {
-  CatalogDetailSchema,
-  CatalogInstallResultSchema,
-  CatalogPageSchema,
-  CatalogRegistrySchema,
-  CatalogRoutes,
-  type CatalogUiApi,
-} from '../../../shared/catalog.ts';
+import type { CatalogUiApi } from '../../../shared/catalog.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
@@ -257,12 +250,28 @@ export class ControlApiClient implements UiApi {
 
   // ---- the catalog ----
 
+  // The catalog's schemas load with the Catalog view, not in the first bundle (the Servers view's).
   readonly catalog: CatalogUiApi = {
-    search: (request) => this.#request('POST', CatalogRoutes.search, CatalogPageSchema, request),
-    server: (request) => this.#request('POST', CatalogRoutes.server, CatalogDetailSchema, request),
-    install: (request) => this.#request('POST', CatalogRoutes.install, CatalogInstallResultSchema, request),
-    registry: () => this.#request('GET', CatalogRoutes.registry, CatalogRegistrySchema),
-    setRegistry: (url) => this.#request('PUT', CatalogRoutes.registry, CatalogRegistrySchema, { url }),
+    search: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.search, c.CatalogPageSchema, request);
+    },
+    server: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.server, c.CatalogDetailSchema, request);
+    },
+    install: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.install, c.CatalogInstallResultSchema, request);
+    },
+    registry: async () => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('GET', c.CatalogRoutes.registry, c.CatalogRegistrySchema);
+    },
+    setRegistry: async (url) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('PUT', c.CatalogRoutes.registry, c.CatalogRegistrySchema, { url });
+    },
   };
 
   // ---- subscriptions ----

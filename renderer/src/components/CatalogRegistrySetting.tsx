@@ -65,7 +65,9 @@ function RegistryForm({ registry }: { registry: CatalogRegistry }) {
           spellCheck={false}
         />
         <p className="hint" id={`${id}-hint`}>
-          Empty: the official registry, {registry.default}. Now asking {registry.url}.
+          {registry.source === 'default'
+            ? 'Empty: the official registry.'
+            : `Empty: the official registry, ${registry.default}. Now asking ${registry.url}.`}
         </p>
       </div>
       <div className="form-actions">
