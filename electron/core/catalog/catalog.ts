@@ -204,16 +204,18 @@ export class Catalog {
       if (given || stored || value) answers.set(field.id, secretReference(keychainName));
     }
 
-    let config: Record<string, unknown> = {};
-    if (plan.template) {
-      config = buildConfig(plan.template, (id) => answers.get(id));
+    // The entry as built, then with any literal secret in it moved to references: planned against a
+    // keychain that is only read, and done for real only once the install goes ahead.
+    const built = plan.template ? buildConfig(plan.template, (id) => answers.get(id)) : {};
+    const owner = nameProblem ? 'server' : name;
+    const sweep = async (target: Keychain): Promise<Record<string, unknown>> => {
+      const copy = structuredClone(built);
       // A token typed into a field not marked secret goes to the keychain too, as with `add`.
-      const findings = findLiteralSecrets(config as Parameters<typeof findLiteralSecrets>[0]);
-      if (findings.length) {
-        const target = request.dryRun || issues.length || problems.length ? readOnly(keychain) : keychain;
-        await storeLiteralSecrets(nameProblem ? 'server' : name, config, findings, target);
-      }
-    }
+      const findings = findLiteralSecrets(copy as Parameters<typeof findLiteralSecrets>[0]);
+      if (findings.length) await storeLiteralSecrets(owner, copy, findings, target);
+      return copy;
+    };
+    const config = await sweep(readOnly(keychain));
     let lines: string[] = [];
     let references: string[] = [];
     if (plan.template) {
@@ -233,8 +235,9 @@ export class Catalog {
     if (request.dryRun) return { installed: false, plan: result };
     if (issues.length || problems.length) throw new CatalogInstallError(result);
     for (const secret of toStore) await keychain.set(secret.name, secret.value);
+    const entry = await sweep(keychain);
     beforeWrite?.(name);
-    setServer(this.#options.home.serversFile, name, config);
+    setServer(this.#options.home.serversFile, name, entry);
     return { installed: true, plan: result };
   }
 

@@ -372,6 +372,41 @@ describe('install', () => {
     expect(await keychain.get('unmarked-api-key')).toBe(token);
   });
 
+  it('moves a token typed into a plain field to the keychain, only when the install goes ahead', async () => {
+    registry.add({
+      name: 'io.example/plain-field',
+      version: '1.0.0',
+      description: 'asks for a value in a plain argument',
+      packages: [
+        {
+          registryType: 'npm',
+          identifier: 'plain-mcp',
+          version: '1.0.0',
+          packageArguments: [
+            { type: 'named', name: '--login', description: 'how to log in', isRequired: true },
+          ],
+        },
+      ],
+    });
+    const pat = 'ghp_' + 'Vb7Qm2Xk9LrTz4Wn8Hc1Yp6Ds3Ga5UeJoFi0';
+    const request = {
+      server: 'io.example/plain-field',
+      option: 'package:0',
+      name: 'plain',
+      values: { 'arg:package:0': pat },
+    };
+    const dry = await catalog().install({ ...request, dryRun: true });
+    expect(dry.plan.config).toEqual({
+      command: 'npx',
+      args: ['-y', 'plain-mcp@1.0.0', '--login', '${secret:plain-login}'],
+    });
+    expect(await keychain.list()).toEqual([]);
+    const done = await catalog().install(request);
+    expect(done.plan.config).toEqual(dry.plan.config);
+    expect(await keychain.get('plain-login')).toBe(pat);
+    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(pat);
+  });
+
   it('refuses a hostile entry and an option whose runtime is missing, with why', async () => {
     const c = catalog();
     await expect(
