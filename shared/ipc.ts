@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import { SignInRequestSchema } from './sign-in.ts';
 import {
+  CatalogInstallRequestSchema,
+  CatalogRegistryPatchSchema,
+  CatalogSearchRequestSchema,
+  CatalogServerRequestSchema,
+} from './catalog.ts';
+import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
@@ -74,6 +80,11 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', '/api/editors/sync', { body: EditorsSyncRequestSchema }),
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
   route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
+  route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),
+  route('POST', '/api/catalog/server', { body: CatalogServerRequestSchema }),
+  route('POST', '/api/catalog/install', { body: CatalogInstallRequestSchema }),
+  route('GET', '/api/catalog/registry'),
+  route('PUT', '/api/catalog/registry', { body: CatalogRegistryPatchSchema }),
 ];
 
 /**

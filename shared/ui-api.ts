@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiEventSchema, TokenInfoSchema, type ApiEvent, type ServerAction, type TokenInfo } from './api.ts';
+import type { CatalogUiApi } from './catalog.ts';
 import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
 import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
@@ -325,6 +326,9 @@ export interface UiApi {
   openExternal(url: string): Promise<void>;
   /** desktop app only (rejects in headless mode) */
   setStartAtLogin(enabled: boolean): Promise<void>;
+
+  /** the MCP Registry catalog: search, details, install (shared/catalog.ts) */
+  readonly catalog: CatalogUiApi;
 
   // subscriptions (live updates; never polling)
   subscribe(listener: (event: ApiEvent) => void): Unsubscribe;

@@ -34,6 +34,20 @@ import {
   type SignInRequest,
   type SignInStart,
 } from '../../shared/sign-in.ts';
+import {
+  CatalogDetailSchema,
+  CatalogInstallResultSchema,
+  CatalogPageSchema,
+  CatalogRegistrySchema,
+  CatalogRoutes,
+  type CatalogDetail,
+  type CatalogInstallRequest,
+  type CatalogInstallResult,
+  type CatalogPage,
+  type CatalogRegistry,
+  type CatalogSearchRequest,
+  type CatalogServerRequest,
+} from '../../shared/catalog.ts';
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
 import type { HomePaths } from '../core/home.ts';
@@ -167,6 +181,28 @@ export class InstanceClient {
         if (event.success) yield event.data;
       }
     }
+  }
+
+  // The catalog, through the running instance: its registry setting, cache and keychain, and the
+  // approval then says the server came from the catalog.
+  async catalogSearch(request: CatalogSearchRequest): Promise<CatalogPage> {
+    return CatalogPageSchema.parse(await this.#request('POST', CatalogRoutes.search, request));
+  }
+
+  async catalogDetail(request: CatalogServerRequest): Promise<CatalogDetail> {
+    return CatalogDetailSchema.parse(await this.#request('POST', CatalogRoutes.server, request));
+  }
+
+  async catalogInstall(request: CatalogInstallRequest): Promise<CatalogInstallResult> {
+    return CatalogInstallResultSchema.parse(await this.#request('POST', CatalogRoutes.install, request));
+  }
+
+  async catalogRegistry(): Promise<CatalogRegistry> {
+    return CatalogRegistrySchema.parse(await this.#request('GET', CatalogRoutes.registry));
+  }
+
+  async setCatalogRegistry(url: string | null): Promise<CatalogRegistry> {
+    return CatalogRegistrySchema.parse(await this.#request('PUT', CatalogRoutes.registry, { url }));
   }
 
   /** Opens /api/events; returns the response body as a stream of SSE frames. */

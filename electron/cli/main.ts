@@ -31,6 +31,10 @@ usage: switchboard <command> [options]
                                    back the bytes they had (secrets import moved only if you ask)
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
   backups [list [--json] | restore ID]   editor files as they were before Switchboard changed them
+  catalog search TERM [--json]     find servers in the MCP Registry
+  catalog show NAME                how a registry server runs and what it needs
+  catalog add NAME [--version V]   add it, pending approval (secrets: asked for, or read from stdin)
+  catalog registry [URL|--default] the registry the catalog asks
 
 Every command that prints data takes --json (shapes: docs/cli-json.md).
 Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
@@ -60,6 +64,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   unsync: async () => (await import('./commands/unsync.ts')).unsyncCommand,
   import: async () => (await import('./commands/import.ts')).importCommand,
   backups: async () => (await import('./commands/backups.ts')).backupsCommand,
+  catalog: async () => (await import('./commands/catalog.ts')).catalogCommand,
 };
 
 function lifecycle(action: 'start' | 'stop' | 'restart'): () => Promise<Command> {

@@ -478,6 +478,11 @@ export class Core {
     else this.load();
   }
 
+  /** How commands are found for servers (PATH, PATHEXT, platform); the catalog finds runtimes so too. */
+  commandLookup(cwd?: string): CommandLookup {
+    return this.#lookup(cwd);
+  }
+
   readonly #lookup = (cwd: string | undefined): CommandLookup => ({
     path: this.#commandPath,
     pathExt: this.#env.PATHEXT,

@@ -41,7 +41,7 @@ import { OsKeychain } from '../core/secrets/keychain.ts';
 import { describeLaunch, describeReferences } from '../core/trust/command-line.ts';
 import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
-import { installFromLink } from '../desktop/install-link.ts';
+import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
@@ -285,7 +285,7 @@ async function runAction(action: TrayAction): Promise<void> {
   try {
     switch (action.type) {
       case 'open':
-        return showWindow(action.view, action.server);
+        return showWindow(action.view, ...(action.server ? [action.server] : []));
       case 'approve':
         core.approve(action.server, action.fingerprint, 'ui');
         return;
@@ -322,6 +322,10 @@ function handleLink(link: string): void {
   const parsed = parseDeepLink(link);
   if (parsed.kind === 'open') return showWindow(parsed.view);
   if (parsed.kind === 'invalid') return notify(parsed.message);
+  if (parsed.kind === 'install-registry') {
+    const target = catalogTarget(parsed);
+    return showWindow(target.view, ...target.segments);
+  }
   const core = headless?.core;
   if (!core) return;
   try {
@@ -345,10 +349,10 @@ function notify(message: string): void {
   else console.error(body);
 }
 
-function showWindow(view?: string, server?: string): void {
+function showWindow(view?: string, ...segments: string[]): void {
   app.dock?.show();
   if (!window || window.isDestroyed()) window = createWindow();
-  const hash = view ? `#/${view}${server ? `/${encodeURIComponent(server)}` : ''}` : '';
+  const hash = view ? `#/${view}${segments.map((s) => `/${encodeURIComponent(s)}`).join('')}` : '';
   if (hash) void window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(hash)}`);
   window.show();
   window.focus();

@@ -130,6 +130,17 @@ export class AppStateStore {
     this.#write(state);
   }
 
+  /** The MCP Registry address chosen in Settings; undefined: the official registry. */
+  registryUrl(): string | undefined {
+    return this.read().catalog?.registryUrl;
+  }
+
+  setRegistryUrl(url: string | undefined): void {
+    const state = this.read();
+    state.catalog = url === undefined ? undefined : { registryUrl: url };
+    this.#write(state);
+  }
+
   /**
    * Every editor's sync settings, validated on their own (quicker than the whole state: editor sync
    * reads them on every sync).

@@ -8,6 +8,7 @@ import {
   TokenListSchema,
   type ServerAction,
 } from '../../../shared/api.ts';
+import type { CatalogUiApi } from '../../../shared/catalog.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import {
@@ -281,6 +282,32 @@ export class ControlApiClient implements UiApi {
       throw new UiApiError('Start at login is only available in the desktop app.', 0);
     await this.#io.setStartAtLogin(enabled);
   }
+
+  // ---- the catalog ----
+
+  // The catalog's schemas load with the Catalog view, not in the first bundle (the Servers view's).
+  readonly catalog: CatalogUiApi = {
+    search: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.search, c.CatalogPageSchema, request);
+    },
+    server: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.server, c.CatalogDetailSchema, request);
+    },
+    install: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.install, c.CatalogInstallResultSchema, request);
+    },
+    registry: async () => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('GET', c.CatalogRoutes.registry, c.CatalogRegistrySchema);
+    },
+    setRegistry: async (url) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('PUT', c.CatalogRoutes.registry, c.CatalogRegistrySchema, { url });
+    },
+  };
 
   // ---- subscriptions ----
 

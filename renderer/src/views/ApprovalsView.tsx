@@ -20,6 +20,7 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   cli: 'the switchboard command line',
   import: 'imported from an editor’s config',
   'install-link': 'an install link',
+  catalog: 'the Catalog (the MCP Registry)',
   ui: 'this window (added or changed here)',
 };
 

@@ -5,6 +5,7 @@ import type { Settings } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand, useSettings, useTokens } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
+import { CatalogRegistrySetting } from '../components/CatalogRegistrySetting.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
@@ -19,6 +20,7 @@ export default function SettingsView() {
       {settings.error ? <ErrorText error={settings.error} /> : null}
       {settings.data ? <General settings={settings.data} /> : null}
       {settings.data ? <SignInSettings settings={settings.data} /> : null}
+      <CatalogRegistrySetting />
       <Tokens />
     </section>
   );
