@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
 import { ServerSourceSchema } from './schema/state.ts';
+import { SignInOutcomeSchema } from './sign-in.ts';
 import { ServerStateSchema, ServerStatusSchema, StatusReportSchema } from './status.ts';
 
 export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
@@ -18,6 +19,8 @@ export const ApiRoutes = {
   toolReview: (name: string) => `/api/servers/${encodeURIComponent(name)}/tool-review`,
   /** POST {change}: accepts the change to the server's tools that was shown (its hash) */
   acceptTools: (name: string) => `/api/servers/${encodeURIComponent(name)}/accept-tools`,
+  /** GET: the sign-in (never tokens); POST SignInRequest: start one; DELETE: sign out */
+  signIn: (name: string) => `/api/servers/${encodeURIComponent(name)}/sign-in`,
   tokens: '/api/tokens',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
@@ -124,6 +127,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool-change'), server: z.string() }),
   /** editors called these servers' tools (sent at most once a second) */
   z.object({ type: z.literal('activity'), servers: z.array(z.string()) }),
+  /** a sign-in to a remote server ended (signed in, failed, cancelled) */
+  z.object({ type: z.literal('sign-in'), outcome: SignInOutcomeSchema }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
+import { SignInRequestSchema } from './sign-in.ts';
+import {
+  CatalogInstallRequestSchema,
+  CatalogRegistryPatchSchema,
+  CatalogSearchRequestSchema,
+  CatalogServerRequestSchema,
+} from './catalog.ts';
 import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
@@ -62,6 +69,9 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('GET', `/api/servers/${S}/activity`),
   route('POST', `/api/servers/${S}/accept-tools`, { body: AcceptToolsRequestSchema }),
   route('GET', '/api/tool-changes'),
+  route('GET', `/api/servers/${S}/sign-in`),
+  route('POST', `/api/servers/${S}/sign-in`, { body: SignInRequestSchema }),
+  route('DELETE', `/api/servers/${S}/sign-in`),
   route('GET', '/api/approvals'),
   route('GET', '/api/secrets'),
   route('POST', '/api/secrets/move', { body: SecretMoveRequestSchema }),
@@ -73,6 +83,11 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', '/api/editors/sync', { body: EditorsSyncRequestSchema }),
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
   route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
+  route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),
+  route('POST', '/api/catalog/server', { body: CatalogServerRequestSchema }),
+  route('POST', '/api/catalog/install', { body: CatalogInstallRequestSchema }),
+  route('GET', '/api/catalog/registry'),
+  route('PUT', '/api/catalog/registry', { body: CatalogRegistryPatchSchema }),
 ];
 
 /**

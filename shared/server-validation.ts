@@ -38,12 +38,7 @@ export function validateServerConfig(value: unknown): ServerValidation {
     };
   }
   if (!hasUrl && !hasCommand) {
-    return {
-      ok: false,
-      issues: [
-        { path: [], message: 'a server needs "command" (a local program) or "url" (a remote server)' },
-      ],
-    };
+    return { ok: false, issues: [{ path: [], message: needsCommandOrUrl(value) }] };
   }
   const schema: z.ZodType<ServerConfig> = hasUrl ? RemoteServerSchema : StdioServerSchema;
   const parsed = schema.safeParse(value, { error: serverIssueWords });
@@ -54,13 +49,59 @@ export function validateServerConfig(value: unknown): ServerValidation {
   for (const issue of parsed.error.issues) {
     const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) issues.push({ path: [...path, key], message: `unknown field "${key}"` });
+      for (const key of issue.keys) issues.push({ path: [...path, key], message: unknownField(key) });
     } else if (!seen.has(JSON.stringify(path))) {
       seen.add(JSON.stringify(path));
       issues.push({ path, message: issue.message });
     }
   }
   return { ok: false, issues };
+}
+
+/** Every field a server entry may have (stdio or remote). */
+const FIELDS = [
+  ...new Set([...Object.keys(StdioServerSchema.shape), ...Object.keys(RemoteServerSchema.shape)]),
+];
+
+/** `unknown field "arg" (did you mean "args"?)` */
+export function unknownField(key: string): string {
+  const near = nearest(key, FIELDS);
+  return `unknown field "${key}"${near ? ` (did you mean "${near}"?)` : ''}`;
+}
+
+/** Neither "command" nor "url": says so, and names the key that was probably meant as one. */
+export function needsCommandOrUrl(entry: object): string {
+  const base = 'a server needs "command" (a local program) or "url" (a remote server)';
+  for (const key of Object.keys(entry)) {
+    const near = nearest(key, ['command', 'url']);
+    if (near) return `${base}; is "${key}" meant to be "${near}"?`;
+  }
+  return base;
+}
+
+/** The name among `known` a typo most likely meant: same letters in another case, or one or two edits away. */
+function nearest(typed: string, known: readonly string[]): string | undefined {
+  const lower = typed.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = name.toLowerCase() === lower ? 0 : editDistance(lower, name.toLowerCase());
+    const allowed = Math.min(2, Math.floor(name.length / 3));
+    if (distance <= allowed && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = row;
+  }
+  return previous[b.length] ?? Math.max(a.length, b.length);
 }
 
 /** What was found instead, in words, never the value itself (it could be a secret). */

@@ -16,6 +16,8 @@ export const SERVER_STATES = [
   'running',
   'backoff',
   'crash-loop',
+  /** a remote server that answers only after the person signs in (OAuth); waits for them, no retries */
+  'needs-sign-in',
   'error',
 ] as const;
 export const ServerStateSchema = z.enum(SERVER_STATES);

@@ -9,11 +9,13 @@ import {
   type TokenInfo,
   type ToolChange,
 } from './api.ts';
+import type { CatalogUiApi } from './catalog.ts';
 import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
 import { MAX_IDLE_TIMEOUT_S } from './schema/servers.ts';
 import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
+import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
 import type { StatusReport } from './status.ts';
 
 /**
@@ -196,6 +198,8 @@ export const SettingsSchema = z.object({
   /** the value saved in state.json (null: the built-in default, defaultIdleTimeout) */
   configuredIdleTimeout: z.number().int().nullable(),
   defaultIdleTimeout: z.number().int(),
+  /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (null: dynamic registration) */
+  clientMetadataUrl: z.string().nullable(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z
@@ -209,6 +213,7 @@ export const SettingsPatchSchema = z
       .max(MAX_IDLE_TIMEOUT_S, `the idle timeout is at most ${MAX_IDLE_TIMEOUT_S} seconds (a week)`)
       .nullable()
       .optional(),
+    clientMetadataUrl: z.string().max(2048).nullable().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
@@ -218,7 +223,11 @@ export const LoginLinkSchema = z.object({ url: z.string(), expiresAt: z.number()
 export const AddServerRequestSchema = z.object({ name: z.string(), config: z.unknown() });
 export const SaveServerRequestSchema = z.object({ config: z.unknown() });
 export const EnabledRequestSchema = z.object({ enabled: z.boolean() }).strict();
-export const SecretValueRequestSchema = z.object({ value: z.string() }).strict();
+export const SecretValueRequestSchema = z
+  .object({
+    value: z.string().refine((v) => v.trim() !== '', 'a secret cannot be empty or only spaces'),
+  })
+  .strict();
 export const SecretMoveRequestSchema = z
   .object({ server: z.string(), key: z.string(), secretName: z.string().optional() })
   .strict();
@@ -326,6 +335,8 @@ export interface UiApi {
   settings(): Promise<Settings>;
   tokens(): Promise<TokenInfo[]>;
   editors(): Promise<EditorsResponse>;
+  /** a remote server's sign-in (never its tokens) */
+  signInInfo(name: string): Promise<SignInInfo>;
 
   // commands (each rejects with a UiApiError)
   /** start, stop, restart or deny (approving needs what was shown: approve()) */
@@ -356,8 +367,17 @@ export interface UiApi {
   restoreEditorBackup(editor: EditorId, backup: string): Promise<void>;
   /** takes Switchboard's entries out of one editor's file and gives back the user's; sync turns off */
   unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult>;
+  /** starts a sign-in to a remote server; the person then finishes it on the page it names */
+  signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
+  /** forgets a remote server's sign-in */
+  signOut(name: string): Promise<void>;
+  /** opens a web page in the person's browser (a new tab, or the system browser in the desktop app) */
+  openExternal(url: string): Promise<void>;
   /** desktop app only (rejects in headless mode) */
   setStartAtLogin(enabled: boolean): Promise<void>;
+
+  /** the MCP Registry catalog: search, details, install (shared/catalog.ts) */
+  readonly catalog: CatalogUiApi;
 
   // subscriptions (live updates; never polling)
   subscribe(listener: (event: ApiEvent) => void): Unsubscribe;

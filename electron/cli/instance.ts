@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   ActionResultSchema,
   ApiErrorSchema,
+  ApiEventSchema,
   ApiRoutes,
   ApprovalPreviewSchema,
   InstanceInfoSchema,
@@ -12,6 +13,7 @@ import {
   type ToolReview,
   TokenListSchema,
   type ApprovalPreview,
+  type ApiEvent,
   type InstanceInfo,
   type ServerAction,
   type TokenCreated,
@@ -19,8 +21,35 @@ import {
 } from '../../shared/api.ts';
 import type { EditorId } from '../../shared/editors.ts';
 import type { LogLine } from '../../shared/logs.ts';
-import { EditorsSyncResultSchema, UiRoutes, type EditorsSyncResult } from '../../shared/ui-api.ts';
+import {
+  EditorsSyncResultSchema,
+  UiRoutes,
+  type EditorsSyncResult,
+  SecretSetResultSchema,
+  type SecretSetResult,
+} from '../../shared/ui-api.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
+import {
+  SignInInfoSchema,
+  SignInStartSchema,
+  type SignInInfo,
+  type SignInRequest,
+  type SignInStart,
+} from '../../shared/sign-in.ts';
+import {
+  CatalogDetailSchema,
+  CatalogInstallResultSchema,
+  CatalogPageSchema,
+  CatalogRegistrySchema,
+  CatalogRoutes,
+  type CatalogDetail,
+  type CatalogInstallRequest,
+  type CatalogInstallResult,
+  type CatalogPage,
+  type CatalogRegistry,
+  type CatalogSearchRequest,
+  type CatalogServerRequest,
+} from '../../shared/catalog.ts';
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
 import type { HomePaths } from '../core/home.ts';
@@ -127,6 +156,65 @@ export class InstanceClient {
     return EditorsSyncResultSchema.parse(
       await this.#request('POST', UiRoutes.editorsSync, editor ? { editor } : {}),
     );
+  }
+
+  /** Stores a secret through the running instance, which restarts the servers waiting for it. */
+  async setSecret(name: string, value: string): Promise<SecretSetResult> {
+    return SecretSetResultSchema.parse(await this.#request('PUT', UiRoutes.secret(name), { value }));
+  }
+
+  /** Starts a sign-in to a remote server in the running instance (it listens for the browser). */
+  async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    return SignInStartSchema.parse(await this.#request('POST', ApiRoutes.signIn(name), request));
+  }
+
+  async signInInfo(name: string): Promise<SignInInfo> {
+    return SignInInfoSchema.parse(await this.#request('GET', ApiRoutes.signIn(name)));
+  }
+
+  /** Forgets a server's sign-in; true if there was one. */
+  async signOut(name: string): Promise<boolean> {
+    const body = await this.#request('DELETE', ApiRoutes.signIn(name));
+    return typeof body === 'object' && body !== null && 'signedOut' in body && body.signedOut === true;
+  }
+
+  /** The live events of /api/events, parsed, until `signal` aborts or the stream ends. */
+  async *subscribe(signal: AbortSignal): AsyncGenerator<ApiEvent> {
+    const stream = await this.events(signal);
+    let buffer = '';
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!frame.startsWith('data: ')) continue;
+        const event = ApiEventSchema.safeParse(JSON.parse(frame.slice(6)));
+        if (event.success) yield event.data;
+      }
+    }
+  }
+
+  // The catalog, through the running instance: its registry setting, cache and keychain, and the
+  // approval then says the server came from the catalog.
+  async catalogSearch(request: CatalogSearchRequest): Promise<CatalogPage> {
+    return CatalogPageSchema.parse(await this.#request('POST', CatalogRoutes.search, request));
+  }
+
+  async catalogDetail(request: CatalogServerRequest): Promise<CatalogDetail> {
+    return CatalogDetailSchema.parse(await this.#request('POST', CatalogRoutes.server, request));
+  }
+
+  async catalogInstall(request: CatalogInstallRequest): Promise<CatalogInstallResult> {
+    return CatalogInstallResultSchema.parse(await this.#request('POST', CatalogRoutes.install, request));
+  }
+
+  async catalogRegistry(): Promise<CatalogRegistry> {
+    return CatalogRegistrySchema.parse(await this.#request('GET', CatalogRoutes.registry));
+  }
+
+  async setCatalogRegistry(url: string | null): Promise<CatalogRegistry> {
+    return CatalogRegistrySchema.parse(await this.#request('PUT', CatalogRoutes.registry, { url }));
   }
 
   /** Opens /api/events; returns the response body as a stream of SSE frames. */

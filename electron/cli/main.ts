@@ -19,18 +19,27 @@ usage: switchboard <command> [options]
                                    NAME's tools, and those held back as new or changed since they
                                    were approved (with a diff); --accept gives editors the change shown
   start NAME | stop NAME | restart NAME
-  logs NAME [--follow] [--lines N] a server's log
+  logs NAME [--follow] [--lines N] [--json]   a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
   remove NAME                      remove a server from servers.json
-  secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
-  token create NAME | list | revoke NAME   bridge tokens for editors and other clients
+  login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
+  try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]
+          [--call TOOL [--arguments JSON]]   connect to a remote server as Switchboard would
+                                   (signing in if it asks), print its tools, call one, exit
+  secret set NAME | list [--json] | rm NAME [--force] | move SERVER KEY [SECRET_NAME]
+  token create NAME | list [--json] | revoke NAME   bridge tokens for editors and other clients
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get
                                    back the bytes they had (secrets import moved only if you ask)
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
-  backups [list | restore ID]      editor files as they were before Switchboard changed them
+  backups [list [--json] | restore ID]   editor files as they were before Switchboard changed them
+  catalog search TERM [--json]     find servers in the MCP Registry
+  catalog show NAME                how a registry server runs and what it needs
+  catalog add NAME [--version V]   add it, pending approval (secrets: asked for, or read from stdin)
+  catalog registry [URL|--default] the registry the catalog asks
 
+Every command that prints data takes --json (shapes: docs/cli-json.md).
 Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 type Command = (ctx: CliContext, argv: string[]) => Promise<number>;
@@ -49,6 +58,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   logs: async () => (await import('./commands/logs.ts')).logsCommand,
   add: async () => (await import('./commands/servers.ts')).addCommand,
   remove: async () => (await import('./commands/servers.ts')).removeCommand,
+  login: async () => (await import('./commands/login.ts')).loginCommand,
+  logout: async () => (await import('./commands/login.ts')).logoutCommand,
+  try: async () => (await import('./commands/try.ts')).tryCommand,
   secret: async () => (await import('./commands/secret.ts')).secretCommand,
   token: async () => (await import('./commands/token.ts')).tokenCommand,
   ui: async () => (await import('./commands/ui.ts')).uiCommand,
@@ -56,6 +68,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   unsync: async () => (await import('./commands/unsync.ts')).unsyncCommand,
   import: async () => (await import('./commands/import.ts')).importCommand,
   backups: async () => (await import('./commands/backups.ts')).backupsCommand,
+  catalog: async () => (await import('./commands/catalog.ts')).catalogCommand,
 };
 
 function lifecycle(action: 'start' | 'stop' | 'restart'): () => Promise<Command> {

@@ -29,3 +29,37 @@ export function isYes(answer: string): boolean {
 export async function askYes(ctx: CliContext, question: string): Promise<boolean> {
   return isYes(await ask(ctx, question));
 }
+
+/**
+ * Asks for a secret on a terminal without echoing what is typed (raw mode: Enter ends it; Ctrl+C is
+ * passed on as the interrupt it would have been), falling back to `ask` where stdin is no terminal.
+ */
+export function askSecret(ctx: CliContext, question: string): Promise<string> {
+  const input = ctx.stdin as NodeJS.ReadStream;
+  if (!input.isTTY || typeof input.setRawMode !== 'function') return ask(ctx, question);
+  ctx.output.out(question);
+  return new Promise((resolve) => {
+    let value = '';
+    const finish = (result: string) => {
+      input.off('data', onData);
+      input.setRawMode(false);
+      input.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer | string) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish(value);
+        if (char === '\u0003') {
+          finish('');
+          process.kill(process.pid, 'SIGINT');
+          return;
+        }
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    input.setRawMode(true);
+    input.resume();
+    input.on('data', onData);
+  });
+}

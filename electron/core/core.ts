@@ -8,21 +8,27 @@ import type { LogLine } from '../../shared/logs.ts';
 import { DEFAULT_IDLE_TIMEOUT_S, isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import type { SecretInfo, SecretsResponse } from '../../shared/ui-api.ts';
+import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
 import type { z } from 'zod';
 import { CallActivity } from './activity/call-activity.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
-import { StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
+import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
-import type { Keychain } from './secrets/keychain.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
+import type { SignInOpener } from './oauth/open-browser.ts';
+import { SignInService } from './oauth/sign-in-service.ts';
+import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
+import { OsKeychain, type Keychain } from './secrets/keychain.ts';
+import { listReferences } from './secrets/references.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
-import type { DesiredServer, SupervisorTimings } from './supervisor/types.ts';
+import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
@@ -41,6 +47,13 @@ export interface CoreOptions {
   commandPath?: string | undefined;
   /** watch servers.json and apply edits live (serve mode) */
   watch?: boolean;
+  /** where OAuth sign-ins are kept (default: the OS keychain, service `switchboard-oauth`) */
+  signInKeychain?: Keychain;
+  /**
+   * Also shows sign-in pages to the person from here (the desktop app's browser; the fetch mode of
+   * tests); without it they only go back to whoever asked (the UI, `switchboard login`).
+   */
+  signInOpener?: SignInOpener;
 }
 
 export interface CoreEvents {
@@ -57,6 +70,8 @@ export interface CoreEvents {
   toolChange: [name: string];
   /** a server's lists (initialize answer, tools, prompts, resources) from its current run are in */
   lists: [name: string];
+  /** a sign-in to a remote server ended */
+  signIn: [SignInOutcome];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -96,6 +111,8 @@ export class Core {
   readonly #announced = new Map<string, string | null>();
   /** editors' tool calls through the bridge, per server, tool and editor (the last hour) */
   readonly activity: CallActivity;
+  /** OAuth for remote servers: their connections' providers and the sign-ins people start */
+  readonly #signIns: SignInService;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -115,6 +132,13 @@ export class Core {
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
     this.activity = new CallActivity(this.#clock);
+    this.#signIns = new SignInService({
+      keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
+      clock: this.#clock,
+      clientMetadataUrl: () => this.state.clientMetadataUrl(),
+      open: options.signInOpener,
+      onDone: (outcome) => void this.#signInDone(outcome),
+    });
   }
 
   get running(): boolean {
@@ -411,6 +435,62 @@ export class Core {
     this.events.emit('toolChange', name);
   }
 
+  /**
+   * Every secret the keychain holds or a server references, by name, with where each is used (never a
+   * value). A keychain that cannot be read (locked, no Secret Service) is said in `keychainError`.
+   */
+  async secrets(): Promise<SecretsResponse> {
+    let stored: string[] = [];
+    let keychainError: string | null = null;
+    try {
+      stored = await this.#keychain.list();
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      keychainError = describeError(err);
+    }
+    const byName = new Map<string, SecretInfo>();
+    for (const name of stored) byName.set(name, { name, stored: true, usedBy: [] });
+    for (const entry of this.#entries.values()) {
+      for (const ref of listReferences(entry.config)) {
+        if (ref.kind !== 'secret') continue;
+        let info = byName.get(ref.name);
+        if (!info) byName.set(ref.name, (info = { name: ref.name, stored: false, usedBy: [] }));
+        info.usedBy.push({ server: entry.name, field: ref.field, key: ref.key });
+      }
+    }
+    if (keychainError) for (const info of byName.values()) info.stored = false;
+    return { secrets: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), keychainError };
+  }
+
+  /** The configured servers whose config references the keychain secret `secret`. */
+  secretUsers(secret: string): string[] {
+    return [...this.#entries.values()]
+      .filter((e) => listReferences(e.config).some((r) => r.kind === 'secret' && r.name === secret))
+      .map((e) => e.name);
+  }
+
+  /**
+   * After a secret was stored: restarts the servers that use it and want to run (running, starting,
+   * backing off, in a crash loop or waiting in error — e.g. for this very secret), so they pick it up.
+   * Returns the names restarted; one that cannot restart keeps its state and its own error.
+   */
+  async restartSecretUsers(secret: string): Promise<string[]> {
+    if (!this.running) return [];
+    const users = new Set(this.secretUsers(secret));
+    const restartable = new Set(['running', 'starting', 'backoff', 'crash-loop', 'error']);
+    const restarted: string[] = [];
+    for (const status of this.status().servers) {
+      if (!users.has(status.name) || !restartable.has(status.state)) continue;
+      try {
+        await this.restartServer(status.name);
+        restarted.push(status.name);
+      } catch {
+        // It stays in its state with its own error; the secret is stored either way.
+      }
+    }
+    return restarted;
+  }
+
   logs(name: string, limit = 500): LogLine[] {
     this.#entry(name);
     return this.#supervisor?.logs(name, limit) ?? [];
@@ -420,8 +500,84 @@ export class Core {
     return this.#supervisor;
   }
 
+  // ─── OAuth sign-in (remote servers) ─────────────────────────────────────────────────────────────
+
+  /**
+   * Starts the person's sign-in to a remote server: resolves with the page to open in their browser
+   * (or at once when the tokens Switchboard holds still work). When it ends, `signIn` is emitted and
+   * the server restarts with its new tokens.
+   */
+  async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    return this.#signIns.start(name, await this.#remotePlan(name), request);
+  }
+
+  /** Forgets a remote server's sign-in (tokens and client); it then waits for a new one. */
+  async signOut(name: string): Promise<boolean> {
+    const entry = this.#entry(name);
+    if (!isRemote(entry.config)) throw new UserError(`"${name}" is a local server: it has no sign-in`);
+    const had = await this.#signIns.forget(name);
+    const state = this.#supervisor?.statusOf(name)?.state;
+    if (state && state !== 'stopped') await this.#supervisor?.restart(name);
+    return had;
+  }
+
+  /** What Switchboard holds of a remote server's sign-in (never the tokens). */
+  async signInInfo(name: string): Promise<SignInInfo> {
+    const entry = this.#entry(name);
+    // Its URL may hold a ${secret:…} that cannot be read now: then nothing can be said about it.
+    const url = isRemote(entry.config)
+      ? await this.#launchPlan(entry).then(
+          (plan) => plan.url,
+          () => undefined,
+        )
+      : undefined;
+    return this.#signIns.info(name, url);
+  }
+
+  async #signInDone(outcome: SignInOutcome): Promise<void> {
+    if (outcome.result === 'signed-in') {
+      // Its connection picks the new tokens up from a fresh start.
+      const state = this.#supervisor?.statusOf(outcome.name)?.state;
+      if (state && state !== 'stopped') await this.#supervisor?.restart(outcome.name).catch(() => {});
+    }
+    this.events.emit('signIn', outcome);
+  }
+
+  /** The resolved launch of an approved, enabled remote server, for signing in to it. */
+  async #remotePlan(name: string): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+    const entry = this.#entry(name);
+    if (!isRemote(entry.config))
+      throw new UserError(`"${name}" is a local server: only remote (url) servers sign in`);
+    const status = this.#withTrust(name);
+    if (status?.state === 'pending-approval' || status?.state === 'denied') {
+      throw new UserError(`"${name}" is not approved, and signing in connects to it`, {
+        hint: `approve it first (switchboard approve ${name})`,
+      });
+    }
+    if (status?.state === 'disabled')
+      throw new UserError(`"${name}" is disabled`, { hint: 'set "enabled": true in servers.json first' });
+    return this.#launchPlan(entry);
+  }
+
+  async #launchPlan(entry: ServerEntry): Promise<Extract<LaunchPlan, { transport: 'http' }>> {
+    const plan = await prepareLaunch(entry, this.#launchDeps());
+    if (plan.transport !== 'http') throw new Error(`"${entry.name}" is not a remote server`);
+    return plan;
+  }
+
+  #launchDeps() {
+    return {
+      keychain: this.#keychain,
+      env: this.#env,
+      commandPath: this.#commandPath,
+      platform: this.#platform,
+      home: this.home.root,
+    };
+  }
+
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
+    await this.#signIns.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;
     const supervisor = this.#supervisor;
@@ -442,19 +598,15 @@ export class Core {
         transport: isRemote(entry.config) ? 'http' : 'stdio',
         idleTimeoutMs: (entry.config.idleTimeout ?? idleDefault) * 1000,
         listsKnown: this.#lists.has(entry.name, entry.fingerprint),
-        prepare: () =>
-          prepareLaunch(entry, {
-            keychain: this.#keychain,
-            env: this.#env,
-            commandPath: this.#commandPath,
-            platform: this.#platform,
-            home: this.home.root,
-          }).catch((err: unknown) => {
+        prepare: async () => {
+          const plan = await prepareLaunch(entry, this.#launchDeps()).catch((err: unknown) => {
             // Another program than the approved one would run (PATH changed, a symlink retargeted):
             // the server goes back to waiting for approval, showing the program it would run now.
             if (err instanceof CommandChangedError) setImmediate(() => this.#recheckCommands());
             throw err;
-          }),
+          });
+          return this.#signIns.withAuth(entry.name, plan);
+        },
       });
     }
     this.#supervisor.reconcile(desired);
@@ -482,6 +634,11 @@ export class Core {
     if (text === this.#loadedText) return;
     if (this.running) this.reload();
     else this.load();
+  }
+
+  /** How commands are found for servers (PATH, PATHEXT, platform); the catalog finds runtimes so too. */
+  commandLookup(cwd?: string): CommandLookup {
+    return this.#lookup(cwd);
   }
 
   readonly #lookup = (cwd: string | undefined): CommandLookup => ({
@@ -578,6 +735,7 @@ export class Core {
   }
 
   #requireRunnable(name: string): void {
+    this.#entry(name); // "no server named …", before any state is looked at
     const status = this.#withTrust(name);
     if (status?.state === 'pending-approval') {
       throw new UserError(`server "${name}" is waiting for approval`, {

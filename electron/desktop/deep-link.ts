@@ -1,3 +1,4 @@
+import { isRegistryName, REGISTRY_VERSION_PATTERN } from '../../shared/catalog.ts';
 import { displayText, hasHiddenCharacters } from '../../shared/display-text.ts';
 import {
   SERVER_NAME_PATTERN,
@@ -11,11 +12,14 @@ const MAX_LINK_LENGTH = 16 * 1024;
 
 export type DeepLink =
   | { kind: 'install'; name: string; config: ServerConfigInput }
+  /** a server of the MCP Registry: opens its page in the Catalog, where installing asks what it needs */
+  | { kind: 'install-registry'; registry: string; version: string | undefined }
   | { kind: 'open'; view: string | undefined }
   | { kind: 'invalid'; message: string };
 
 /**
- * Parses `switchboard://install?name=N&config=<base64url JSON>` and `switchboard://open[?view=V]`.
+ * Parses `switchboard://install?name=N&config=<base64url JSON>`, `switchboard://install?registry=NAME
+ * [&version=V]` (a server of the MCP Registry) and `switchboard://open[?view=V]`.
  * Anything else is `invalid` with a message a person can act on; nothing here runs or writes.
  * An install only ever adds a server as pending approval: the link cannot approve itself.
  */
@@ -37,6 +41,8 @@ export function parseDeepLink(link: string): DeepLink {
   if (action !== 'install')
     return invalid(`unknown action "${displayText(action.slice(0, 40))}" (expected install or open)`);
 
+  const registry = url.searchParams.get('registry');
+  if (registry !== null) return registryLink(registry, url.searchParams);
   const name = url.searchParams.get('name');
   if (!name) return invalid('the install link has no server name (name=…)');
   if (!SERVER_NAME_PATTERN.test(name)) {
@@ -79,6 +85,26 @@ export function parseDeepLink(link: string): DeepLink {
     );
   }
   return { kind: 'install', name, config: json as ServerConfigInput };
+}
+
+/**
+ * `?registry=NAME[&version=V]`: only a registry name and version, checked; the Catalog fetches the
+ * server.json itself, shows how it runs and asks for what it needs. Nothing is written by the link.
+ */
+function registryLink(registry: string, params: URLSearchParams): DeepLink {
+  if (params.has('config'))
+    return invalid(
+      'the install link names both a registry server (registry=…) and a configuration (config=…)',
+    );
+  if (!isRegistryName(registry)) {
+    return invalid(
+      `"${displayText(registry.slice(0, 80))}" is not an MCP Registry server name (like io.github.owner/server)`,
+    );
+  }
+  const version = params.get('version') ?? undefined;
+  if (version !== undefined && !REGISTRY_VERSION_PATTERN.test(version))
+    return invalid(`"${displayText(version.slice(0, 40))}" is not a version of ${registry}`);
+  return { kind: 'install-registry', registry, version };
 }
 
 interface Found {
@@ -140,6 +166,12 @@ function borrowedReference(text: string): string | undefined {
 export function installLink(name: string, config: ServerConfigInput): string {
   const encoded = Buffer.from(JSON.stringify(config), 'utf8').toString('base64url');
   return `${PROTOCOL}://install?name=${encodeURIComponent(name)}&config=${encoded}`;
+}
+
+/** A link that opens a registry server in the Catalog (for an "Add to Switchboard" README badge). */
+export function registryInstallLink(registry: string, version?: string): string {
+  const query = new URLSearchParams({ registry, ...(version ? { version } : {}) });
+  return `${PROTOCOL}://install?${query.toString()}`;
 }
 
 /** The deep link among a second instance's argv (Windows/Linux deliver links as arguments). */

@@ -35,3 +35,15 @@ export function installFromLink(
   target.add(name, config);
   return { ok: true, server: name, view: 'approvals' };
 }
+
+/**
+ * Where a `switchboard://install?registry=NAME[&version=V]` link opens: that server's page in the
+ * Catalog (`#/catalog/NAME[/V]`). The link writes nothing: installing there shows how it runs, asks
+ * for its secrets and arguments, and adds it pending approval like any catalog install.
+ */
+export function catalogTarget(link: { registry: string; version: string | undefined }): {
+  view: 'catalog';
+  segments: string[];
+} {
+  return { view: 'catalog', segments: link.version ? [link.registry, link.version] : [link.registry] };
+}

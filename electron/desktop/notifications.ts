@@ -77,3 +77,37 @@ export function toolChangeNotifications(
   }
   return { raise, notified: next };
 }
+
+export interface SignInNotification {
+  server: string;
+  title: string;
+  body: string;
+  /** action buttons, only where the OS offers them (macOS); elsewhere a click starts the sign-in */
+  actions: 'Sign in'[];
+}
+
+/**
+ * Which "needs you to sign in" notifications to raise now: one per server that newly waits for a
+ * sign-in, never twice while it keeps waiting (it may again after it ran in between). Returns the
+ * updated memory: the servers waiting now.
+ */
+export function signInNotifications(
+  report: StatusReport,
+  notified: ReadonlySet<string>,
+  platform: NodeJS.Platform,
+): { raise: SignInNotification[]; notified: Set<string> } {
+  const next = new Set<string>();
+  const raise: SignInNotification[] = [];
+  for (const s of report.servers) {
+    if (s.state !== 'needs-sign-in') continue;
+    next.add(s.name);
+    if (notified.has(s.name)) continue;
+    raise.push({
+      server: s.name,
+      title: `${s.name} needs you to sign in`,
+      body: `Editors cannot use ${s.name} until you sign in to it. ${platform === 'darwin' ? 'Sign in' : 'Click to sign in'} in your browser.`,
+      actions: platform === 'darwin' ? ['Sign in'] : [],
+    });
+  }
+  return { raise, notified: next };
+}

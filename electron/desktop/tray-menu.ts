@@ -9,6 +9,7 @@ export type TrayAction =
   | { type: 'open'; view?: string; server?: string }
   /** approves the config whose fingerprint the menu was built with, not a later one */
   | { type: 'approve'; server: string; fingerprint: string }
+  | { type: 'sign-in'; server: string }
   | { type: 'deny'; server: string }
   /** accepts the change to the server's tools the menu was built with, not a later one */
   | { type: 'accept-tools'; server: string; change: string }
@@ -40,20 +41,23 @@ const STATE_WORDS: Record<ServerStatus['state'], string> = {
   running: 'running',
   backoff: 'restarting',
   'crash-loop': 'crashing',
+  'needs-sign-in': 'needs you to sign in',
   error: 'error',
 };
 
 /** Servers ready for editors: running, or idle (they start at the first request). */
 const READY: ReadonlySet<ServerStatus['state']> = new Set(['running', 'idle']);
 
+/** Waiting for the person: an approval or a sign-in. */
+const WAITING: ReadonlySet<ServerStatus['state']> = new Set(['pending-approval', 'needs-sign-in']);
+
 /**
- * Error beats approval-needed (a server, or changed tools) beats all-ready; no server running or
- * idle is idle.
+ * Error beats waiting for the person (an approval, a sign-in, changed tools) beats all-ready; no
+ * server running or idle is idle.
  */
 export function trayHealth(report: StatusReport): TrayHealth {
   if (report.configError || report.servers.some((s) => FAILING.has(s.state))) return 'error';
-  if (report.servers.some((s) => s.state === 'pending-approval' || (s.toolsHeld ?? 0) > 0))
-    return 'attention';
+  if (report.servers.some((s) => WAITING.has(s.state) || (s.toolsHeld ?? 0) > 0)) return 'attention';
   return report.servers.some((s) => READY.has(s.state)) ? 'ok' : 'idle';
 }
 
@@ -61,6 +65,7 @@ export function trayTooltip(report: StatusReport): string {
   const health = trayHealth(report);
   const pending = report.servers.filter((s) => s.state === 'pending-approval').length;
   const changed = report.servers.filter((s) => (s.toolsHeld ?? 0) > 0).length;
+  const signIns = report.servers.filter((s) => s.state === 'needs-sign-in').length;
   const failing = report.servers.filter((s) => FAILING.has(s.state)).length;
   const running = report.servers.filter((s) => s.state === 'running').length;
   const idle = report.servers.filter((s) => s.state === 'idle').length;
@@ -69,6 +74,7 @@ export function trayTooltip(report: StatusReport): string {
   if (health === 'attention') {
     const parts = [
       ...(pending ? [`${pending} waiting for approval`] : []),
+      ...(signIns ? [`${signIns} waiting for you to sign in`] : []),
       ...(changed ? [`tools of ${changed} server${changed === 1 ? '' : 's'} changed`] : []),
     ];
     return `Switchboard: ${parts.join(', ')}`;
@@ -129,7 +135,21 @@ export function buildTrayMenu(
     }
   }
 
-  const others = report.servers.filter((s) => s.state !== 'pending-approval');
+  const signIns = report.servers.filter((s) => s.state === 'needs-sign-in');
+  if (signIns.length > 0) {
+    items.push({ label: '', kind: 'separator' });
+    for (const s of signIns) {
+      items.push({
+        label: `${s.name} needs you to sign in`,
+        submenu: [
+          { label: 'Sign in…', action: { type: 'sign-in', server: s.name } },
+          { label: 'Details…', action: { type: 'open', view: 'servers', server: s.name } },
+        ],
+      });
+    }
+  }
+
+  const others = report.servers.filter((s) => !WAITING.has(s.state));
   if (others.length > 0) {
     items.push({ label: '', kind: 'separator' });
     for (const s of others)

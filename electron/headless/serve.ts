@@ -13,6 +13,7 @@ import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { instanceFile } from '../cli/instance.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
+import { Catalog } from '../core/catalog/catalog.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
@@ -75,6 +76,13 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     keychain: options.keychain,
     requestTimeoutMs: options.requestTimeoutMs,
     localSocket: relaySocket.problem ? undefined : relaySocket.path,
+    catalog: new Catalog({
+      home,
+      state: core.state,
+      env,
+      keychain: options.keychain,
+      lookup: (cwd) => core.commandLookup(cwd),
+    }),
   });
   let boundPort: number;
   try {

@@ -41,11 +41,15 @@ import { OsKeychain } from '../core/secrets/keychain.ts';
 import { describeLaunch, describeReferences } from '../core/trust/command-line.ts';
 import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
-import { installFromLink } from '../desktop/install-link.ts';
+import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
-import { approvalNotifications, toolChangeNotifications } from '../desktop/notifications.ts';
+import {
+  approvalNotifications,
+  signInNotifications,
+  toolChangeNotifications,
+} from '../desktop/notifications.ts';
 import { quitSequence } from '../desktop/quit.ts';
 import { desktopRelayCommand } from '../desktop/relay-command.ts';
 import { squirrelStartup, squirrelUpdateExe, windowsLoginItem } from '../desktop/squirrel.ts';
@@ -73,6 +77,7 @@ let tray: Tray | undefined;
 let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
 let notifiedTools = new Map<string, string>();
+let notifiedSignIns = new Set<string>();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
 const links = new LinkQueue();
 
@@ -156,8 +161,14 @@ async function start(): Promise<void> {
     tray?.setContextMenu(trayMenu());
     notifyApprovals();
     notifyToolChanges();
+    notifySignIns();
   };
   for (const event of ['status', 'removed', 'config', 'toolChange'] as const) core.events.on(event, refresh);
+  core.events.on('signIn', (outcome) => {
+    if (outcome.result === 'signed-in') notify(`Signed in to ${outcome.name}.`);
+    else if (outcome.result === 'failed')
+      notify(`Could not sign in to ${outcome.name}: ${outcome.message ?? ''}`);
+  });
   refresh();
   wireIpc();
   // Windows/Linux pass a link that launches the app as an argument; macOS's came as open-url.
@@ -270,10 +281,41 @@ function notifyToolChanges(): void {
   }
 }
 
+/** "Linear needs you to sign in": clicking it (or its Sign in button) starts the sign-in. */
+function notifySignIns(): void {
+  if (!headless || !Notification.isSupported()) return;
+  const { raise, notified: next } = signInNotifications(
+    headless.core.status(),
+    notifiedSignIns,
+    process.platform,
+  );
+  notifiedSignIns = next;
+  for (const spec of raise) {
+    const n = new Notification({
+      title: spec.title,
+      body: spec.body,
+      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+    });
+    const signIn = () => void runAction({ type: 'sign-in', server: spec.server });
+    n.on('action', signIn);
+    n.on('click', signIn);
+    n.on('close', () => notifications.delete(n));
+    notifications.add(n);
+    n.show();
+  }
+}
+
 function trayMenu(): Menu {
   const core = headless?.core;
   const items = core ? buildTrayMenu(core.status(), loginOptions(), core.toolChanges()) : [];
   return Menu.buildFromTemplate(toMenu(items));
+}
+
+/** A sign-in started from the tray or a notification goes to the system browser. */
+async function signIn(server: string): Promise<void> {
+  const start = await headless?.core.signIn(server);
+  if (start?.status === 'browser') await shell.openExternal(start.url);
+  else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
 }
 
 async function runAction(action: TrayAction): Promise<void> {
@@ -282,7 +324,7 @@ async function runAction(action: TrayAction): Promise<void> {
   try {
     switch (action.type) {
       case 'open':
-        return showWindow(action.view, action.server);
+        return showWindow(action.view, ...(action.server ? [action.server] : []));
       case 'approve':
         core.approve(action.server, action.fingerprint, 'ui');
         return;
@@ -291,6 +333,8 @@ async function runAction(action: TrayAction): Promise<void> {
       case 'accept-tools':
         // the change the menu or notification showed; a later one is refused and asks again
         return core.acceptTools(action.server, action.change);
+      case 'sign-in':
+        return await signIn(action.server);
       case 'start':
         return await core.startServer(action.server);
       case 'restart':
@@ -320,6 +364,10 @@ function handleLink(link: string): void {
   const parsed = parseDeepLink(link);
   if (parsed.kind === 'open') return showWindow(parsed.view);
   if (parsed.kind === 'invalid') return notify(parsed.message);
+  if (parsed.kind === 'install-registry') {
+    const target = catalogTarget(parsed);
+    return showWindow(target.view, ...target.segments);
+  }
   const core = headless?.core;
   if (!core) return;
   try {
@@ -343,10 +391,10 @@ function notify(message: string): void {
   else console.error(body);
 }
 
-function showWindow(view?: string, server?: string): void {
+function showWindow(view?: string, ...segments: string[]): void {
   app.dock?.show();
   if (!window || window.isDestroyed()) window = createWindow();
-  const hash = view ? `#/${view}${server ? `/${encodeURIComponent(server)}` : ''}` : '';
+  const hash = view ? `#/${view}${segments.map((s) => `/${encodeURIComponent(s)}`).join('')}` : '';
   if (hash) void window.webContents.executeJavaScript(`location.hash = ${JSON.stringify(hash)}`);
   window.show();
   window.focus();

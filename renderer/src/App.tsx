@@ -12,6 +12,7 @@ const ApprovalsView = lazy(() => import('./views/ApprovalsView.tsx'));
 const EditorsView = lazy(() => import('./views/EditorsView.tsx'));
 const SecretsView = lazy(() => import('./views/SecretsView.tsx'));
 const SettingsView = lazy(() => import('./views/SettingsView.tsx'));
+const CatalogView = lazy(() => import('./views/CatalogView.tsx'));
 
 function view(route: Route): ReactNode {
   switch (route.view) {
@@ -29,6 +30,8 @@ function view(route: Route): ReactNode {
       return <SecretsView />;
     case 'settings':
       return <SettingsView />;
+    case 'catalog':
+      return <CatalogView key={route.server ?? ''} server={route.server} version={route.version} />;
   }
 }
 
@@ -52,12 +55,15 @@ export function App() {
 
   if (connection === 'signed-out') return <SignedOut expired={expired} />;
 
-  // Servers waiting for approval, and servers whose changed tools wait for a decision.
+  // What waits for the person: approvals, sign-ins and servers whose changed tools wait for a decision.
   const pending =
-    status.data?.servers.filter((s) => s.state === 'pending-approval' || (s.toolsHeld ?? 0) > 0).length ?? 0;
+    status.data?.servers.filter(
+      (s) => s.state === 'pending-approval' || s.state === 'needs-sign-in' || (s.toolsHeld ?? 0) > 0,
+    ).length ?? 0;
   const current = route.view === 'server' || route.view === 'add' ? 'servers' : route.view;
   const nav: { view: Exclude<Route['view'], 'server' | 'add'>; label: string; badge?: number }[] = [
     { view: 'servers', label: 'Servers' },
+    { view: 'catalog', label: 'Catalog' },
     { view: 'approvals', label: 'Approvals', badge: pending },
     { view: 'editors', label: 'Editors' },
     { view: 'secrets', label: 'Secrets' },

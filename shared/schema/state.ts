@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
-export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui']);
+export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
 
 /** The exact launch config an approval covers (references unresolved; never a secret value). */
 export const LaunchConfigSchema = z.object({
@@ -129,5 +129,9 @@ export const AppStateSchema = z.object({
   /** editor sync, by editor id */
   editors: z.record(z.string(), EditorSettingsSchema).default({}),
   settings: AppSettingsSchema.default({}),
+  /** OAuth sign-in settings (the sign-ins themselves live in the keychain) */
+  signIn: z.object({ clientMetadataUrl: z.string().optional() }).optional(),
+  /** the MCP Registry catalog: the registry to ask (absent: the official one) */
+  catalog: z.object({ registryUrl: z.string().optional() }).optional(),
 });
 export type AppState = z.infer<typeof AppStateSchema>;

@@ -18,7 +18,7 @@ const RUNNER = require.resolve('@modelcontextprotocol/conformance/dist/index.js'
 /** A preload for the runner that adds `Authorization: Bearer $SB_CONFORMANCE_TOKEN` to its requests. */
 const WITH_TOKEN = fileURLToPath(new URL('../fixtures/conformance-auth.mjs', import.meta.url));
 
-const CheckSchema = z.looseObject({
+export const CheckSchema = z.looseObject({
   id: z.string(),
   status: z.enum(['SUCCESS', 'FAILURE', 'WARNING', 'INFO', 'SKIPPED']),
   errorMessage: z.string().optional(),

@@ -4,16 +4,21 @@ import { editorSync } from './sync.ts';
 import { offlineCore } from '../offline-core.ts';
 
 const USAGE =
-  'usage: switchboard backups [list]        editor files as they were before Switchboard changed them\n' +
+  'usage: switchboard backups [list] [--json]   editor files as they were before Switchboard changed them\n' +
   '       switchboard backups restore ID    put one back (what is there now is backed up first)';
 
 export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  const [sub = 'list', ...rest] = argv;
+  const json = argv.includes('--json');
+  const [sub = 'list', ...rest] = argv.filter((a) => a !== '--json');
   const engine = editorSync(ctx, await offlineCore(ctx));
   switch (sub) {
     case 'list': {
       if (rest.length) throw new UsageError(USAGE);
       const list = engine.backups.list();
+      if (json) {
+        ctx.output.out(JSON.stringify({ backups: list }, null, 2));
+        return 0;
+      }
       if (!list.length) {
         ctx.output.out(
           `No backups yet (${engine.backups.dir}). Switchboard keeps one before it first changes an editor's file.`,

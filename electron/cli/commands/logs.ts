@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApiEventSchema } from '../../../shared/api.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import { UserError } from '../../core/errors.ts';
+import { parseLogLine } from '../../core/logs/server-log.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { UsageError } from '../output.ts';
@@ -15,14 +15,20 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
     options: {
       follow: { type: 'boolean', short: 'f' },
       lines: { type: 'string', short: 'n', default: '200' },
+      json: { type: 'boolean' },
     },
     allowPositionals: true,
   });
   const name = positionals[0];
   if (!name || positionals.length > 1)
-    throw new UsageError('usage: switchboard logs NAME [--follow] [--lines N]');
+    throw new UsageError('usage: switchboard logs NAME [--follow] [--lines N] [--json]');
   const limit = Number(values.lines);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--lines takes a whole number');
+  // --json: {"lines": [LogLine…]} (shared/logs.ts); with --follow, one LogLine object per line after it.
+  const print = (lines: LogLine[]) => {
+    if (values.json) ctx.output.out(JSON.stringify({ lines }, null, 2));
+    else for (const line of lines) ctx.output.out(formatLine(line));
+  };
 
   const client = InstanceClient.connect(ctx.home);
   if (!client) {
@@ -32,32 +38,22 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
       });
     const file = join(ctx.home.logs, `${name}.log`);
     if (!existsSync(file)) throw new UserError(`no log for "${name}" yet (${file})`);
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const texts = readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(-limit);
     // A server's own words reach a terminal: escape sequences and bidi controls show, never act.
-    for (const line of lines.slice(-limit)) ctx.output.out(displayText(line));
+    if (!values.json) for (const text of texts) ctx.output.out(displayText(text));
+    else print(texts.flatMap((text) => parseLogLine(name, text) ?? []));
     return 0;
   }
-  for (const line of await client.logs(name, limit)) ctx.output.out(formatLine(line));
+  print(await client.logs(name, limit));
   if (!values.follow) return 0;
 
   const abort = new AbortController();
   const stop = () => abort.abort();
   process.once('SIGINT', stop);
   try {
-    const stream = await client.events(abort.signal);
-    let buffer = '';
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = frame.startsWith('data: ') ? frame.slice(6) : undefined;
-        if (!data) continue;
-        const event = ApiEventSchema.safeParse(JSON.parse(data));
-        if (event.success && event.data.type === 'log' && event.data.line.server === name)
-          ctx.output.out(formatLine(event.data.line));
-      }
+    for await (const event of client.subscribe(abort.signal)) {
+      if (event.type !== 'log' || event.line.server !== name) continue;
+      ctx.output.out(values.json ? JSON.stringify(event.line) : formatLine(event.line));
     }
   } catch (err) {
     if (!abort.signal.aborted) throw err;

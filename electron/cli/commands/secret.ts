@@ -1,12 +1,17 @@
+import { SecretValueRequestSchema } from '../../../shared/ui-api.ts';
 import { UserError } from '../../core/errors.ts';
 import { moveSecret } from '../../core/secrets/move.ts';
 import type { CliContext } from '../context.ts';
+import { InstanceClient } from '../instance.ts';
+import { offlineCore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
+import { askYes, interactive } from '../prompt.ts';
+import { approveCommand } from './trust.ts';
 
 const USAGE =
   'usage: switchboard secret set NAME        (value on stdin)\n' +
-  '       switchboard secret list\n' +
-  '       switchboard secret rm NAME\n' +
+  '       switchboard secret list [--json]\n' +
+  '       switchboard secret rm NAME [--force]   (--force: even if servers use it)\n' +
   '       switchboard secret move SERVER KEY [SECRET_NAME]   (literal in servers.json → keychain)';
 
 export async function secretCommand(ctx: CliContext, argv: string[]): Promise<number> {
@@ -19,22 +24,54 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
         throw new UserError('no secret value on stdin', {
           hint: `pipe it in: printf %s "$VALUE" | switchboard secret set ${name}`,
         });
-      await ctx.keychain().set(name, value);
+      const checked = SecretValueRequestSchema.safeParse({ value });
+      if (!checked.success)
+        throw new UserError(`secret "${name}": ${checked.error.issues[0]?.message}`, {
+          hint: `pipe the value in: printf %s "$VALUE" | switchboard secret set ${name}`,
+        });
+      // Through a running Switchboard, servers waiting for this secret start at once.
+      const client = InstanceClient.connect(ctx.home);
+      const restarted = client ? (await client.setSecret(name, value)).restarted : [];
+      if (!client) await ctx.keychain().set(name, value);
       ctx.output.out(`Stored secret "${name}" in the keychain. Use it as \${secret:${name}}.`);
+      if (restarted.length) ctx.output.out(`Restarted to use it: ${restarted.join(', ')}.`);
       return 0;
     }
     case 'list': {
-      if (rest.length) throw new UsageError(USAGE);
-      const names = await ctx.keychain().list();
-      ctx.output.out(
-        names.length
-          ? names.sort().join('\n')
-          : 'No secrets stored. Add one with: switchboard secret set NAME',
-      );
+      const json = rest[0] === '--json';
+      if (rest.length > (json ? 1 : 0)) throw new UsageError(USAGE);
+      const report = await (await offlineCore(ctx)).secrets();
+      if (report.keychainError) throw new UserError(report.keychainError);
+      if (json) {
+        ctx.output.out(JSON.stringify(report, null, 2));
+        return 0;
+      }
+      if (!report.secrets.length) {
+        ctx.output.out('No secrets stored. Add one with: switchboard secret set NAME');
+        return 0;
+      }
+      for (const secret of report.secrets) {
+        const users = [...new Set(secret.usedBy.map((u) => u.server))];
+        const used = users.length ? `  (used by ${users.join(', ')})` : '';
+        ctx.output.out(`${secret.name}${secret.stored ? '' : '  — not in the keychain'}${used}`);
+      }
       return 0;
     }
     case 'rm': {
-      const name = only(rest);
+      const force = rest.includes('--force');
+      const name = only(rest.filter((a) => a !== '--force'));
+      const users = (await offlineCore(ctx)).secretUsers(name);
+      if (users.length && !force) {
+        const warning = `${users.join(', ')} ${users.length === 1 ? 'uses' : 'use'} \${secret:${name}}: without it ${users.length === 1 ? 'it' : 'they'} cannot start.`;
+        if (!interactive(ctx))
+          throw new UserError(warning, {
+            hint: `to delete it anyway: switchboard secret rm ${name} --force`,
+          });
+        if (!(await askYes(ctx, `${warning}\nDelete it anyway? [y/N] `))) {
+          ctx.output.out(`Kept secret "${name}".`);
+          return 1;
+        }
+      }
       const deleted = await ctx.keychain().delete(name);
       if (!deleted) throw new UserError(`no secret named "${name}" in the keychain`);
       ctx.output.out(`Deleted secret "${name}".`);
@@ -53,7 +90,12 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
       ctx.output.out(
         `Moved ${key} of "${server}" into the keychain as "${stored}"; servers.json now says \${secret:${stored}}.`,
       );
-      ctx.output.out(`The server's config changed, so approve it again: switchboard approve ${server}`);
+      ctx.output.out(
+        `The server's config changed (the value is now a reference), so it needs your approval again.`,
+      );
+      // On a terminal, approve right here: approve shows the config as it now is and asks.
+      if (interactive(ctx)) return approveCommand(ctx, [server]);
+      ctx.output.out(`Approve it with: switchboard approve ${server}`);
       return 0;
     }
     default:

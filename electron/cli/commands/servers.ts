@@ -1,6 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ServerConfigSchema, type ServerConfigInput } from '../../../shared/schema/servers.ts';
+import {
+  ServerConfigSchema,
+  ServerNameSchema,
+  type ServerConfigInput,
+} from '../../../shared/schema/servers.ts';
 import { removeServer, setServer } from '../../core/config/edit.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
@@ -31,6 +35,9 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
   });
   const name = positionals[0];
   if (!name || positionals.length !== 1) throw new UsageError(ADD_USAGE);
+  // Checked before anything is written: a bad name would make servers.json invalid for every command.
+  const named = ServerNameSchema.safeParse(name);
+  if (!named.success) throw new UsageError(`server name "${name}": ${named.error.issues[0]?.message}`);
   let config: ServerConfigInput & Record<string, unknown>;
   if (values.url !== undefined) {
     if (commandLine.length)
@@ -75,7 +82,7 @@ export async function removeCommand(ctx: CliContext, argv: string[]): Promise<nu
   return 0;
 }
 
-function pairs(items: string[], flag: string): Record<string, string> {
+export function pairs(items: string[], flag: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const item of items) {
     const eq = item.indexOf('=');

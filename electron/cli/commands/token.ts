@@ -8,7 +8,7 @@ import { table, UsageError } from '../output.ts';
 
 const USAGE =
   'usage: switchboard token create NAME   (new token for an editor or client; replaces an existing one)\n' +
-  '       switchboard token list\n' +
+  '       switchboard token list [--json]\n' +
   '       switchboard token revoke NAME';
 
 /**
@@ -35,9 +35,14 @@ export async function tokenCommand(ctx: CliContext, argv: string[]): Promise<num
       return 0;
     }
     case 'list': {
-      if (rest.length) throw new UsageError(USAGE);
+      const json = rest[0] === '--json';
+      if (rest.length > (json ? 1 : 0)) throw new UsageError(USAGE);
       const running = client();
       const tokens: TokenInfo[] = running ? await running.tokens() : store().list();
+      if (json) {
+        ctx.output.out(JSON.stringify({ tokens }, null, 2));
+        return 0;
+      }
       if (!tokens.length) {
         ctx.output.out('No editor tokens yet. Create one with: switchboard token create NAME');
         return 0;

@@ -15,6 +15,7 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   cli: 'the switchboard command line',
   import: 'imported from an editor’s config',
   'install-link': 'an install link',
+  catalog: 'the MCP Registry catalog',
   ui: 'the Switchboard window',
 };
 

@@ -7,6 +7,7 @@ import {
   ServerActionSchema,
   type ApiEvent,
 } from '../../../shared/api.ts';
+import { SignInRequestSchema } from '../../../shared/sign-in.ts';
 import type { Core } from '../core.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
 import { decodePathSegment, HttpError, readBody, readJson, sendJson } from './http-util.ts';
@@ -37,6 +38,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('config', (report) => broadcast({ type: 'config', report }));
   core.events.on('toolChange', (server) => broadcast({ type: 'tool-change', server }));
   core.activity.onCalls((servers) => broadcast({ type: 'activity', servers }));
+  core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);
@@ -80,6 +82,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
         core.acceptTools(name, await shownChange(req, name));
         return sendJson(res, 200, { ok: true });
       }
+      if (action === 'sign-in') return await handleSignIn(req, res, name);
       const parsed = ServerActionSchema.safeParse(action);
       if (!parsed.success || req.method !== 'POST')
         throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
@@ -134,6 +137,22 @@ export function createControlApi(core: Core, tokens: TokenStore) {
       `accepting the tools of "${name}" needs the id of the change that was shown: ` +
         `{"change": "<64 hex digits>"} (GET ${ApiRoutes.toolReview(name)} shows it with the change)`,
     );
+  }
+
+  /** /api/servers/<name>/sign-in: what there is (GET), start one (POST), sign out (DELETE). */
+  async function handleSignIn(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+    if (req.method === 'GET') return sendJson(res, 200, await core.signInInfo(name));
+    if (req.method === 'DELETE') return sendJson(res, 200, { ok: true, signedOut: await core.signOut(name) });
+    if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed on sign-in`);
+    const parsed = SignInRequestSchema.safeParse((await readJson(req)) ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new HttpError(
+        400,
+        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
+      );
+    }
+    return sendJson(res, 200, await core.signIn(name, parsed.data));
   }
 
   /** /api/tokens: list (GET), create or rotate (POST {"name"}), revoke (DELETE /api/tokens/<name>). */

@@ -12,6 +12,8 @@ import { LOGIN_PATH } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { serveUi } from './ui-static.ts';
 
@@ -31,6 +33,8 @@ export interface BridgeOptions {
    * owner-only folder) or a Windows named pipe (local-endpoint.ts).
    */
   localSocket?: string | undefined;
+  /** the MCP Registry catalog's routes (/api/catalog/…), where the composition root made one */
+  catalog?: Catalog | undefined;
 }
 
 /**
@@ -44,6 +48,7 @@ export class BridgeServer {
   /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
   readonly sessions = new UiSessions();
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
+  readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #local: Server | undefined;
@@ -66,6 +71,7 @@ export class BridgeServer {
           port: () => this.#port,
         })
       : undefined;
+    this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
     // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
     this.#stopTokenWatch = options.tokens.onInvalidated((names) => {
       for (const name of names) this.#mcp.closeEditor(name);
@@ -153,6 +159,7 @@ export class BridgeServer {
       if (url.pathname.startsWith('/api/')) {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
+        if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }

@@ -6,6 +6,7 @@ import { DEFAULT_IDLE_TIMEOUT_S } from '../../../shared/schema/servers.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
+import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import {
   AddServerRequestSchema,
   EditorRestoreRequestSchema,
@@ -22,7 +23,6 @@ import {
   type EditorsResponse,
   type EditorsSyncResult,
   type EditorUnsyncResult,
-  type SecretInfo,
   type ServerConfigView,
   type Settings,
   type ToolInfo,
@@ -35,7 +35,6 @@ import { describeError, UserError } from '../errors.ts';
 import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
-import { listReferences } from '../secrets/references.ts';
 import { describeLaunch } from '../trust/command-line.ts';
 import { decodePathSegment, HttpError, readJson, sendJson } from './http-util.ts';
 import type { UiSessions } from './ui-auth.ts';
@@ -76,7 +75,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
       if (path === UiRoutes.toolChanges && method === 'GET')
         return done(res, { changes: core.toolChanges() });
-      if (path === UiRoutes.secrets && method === 'GET') return done(res, await secrets());
+      if (path === UiRoutes.secrets && method === 'GET') return done(res, await core.secrets());
       if (path === UiRoutes.secretMove && method === 'POST') return done(res, await move(req));
       if (path === UiRoutes.settings && method === 'GET') return done(res, settings());
       if (path === UiRoutes.settings && method === 'PUT') return done(res, await saveSettings(req));
@@ -291,53 +290,11 @@ export function createUiRoutes(options: UiRoutesOptions) {
     return out;
   }
 
-  async function secrets(): Promise<{ secrets: SecretInfo[]; keychainError: string | null }> {
-    let stored: string[] = [];
-    let keychainError: string | null = null;
-    try {
-      stored = await keychain.list();
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      keychainError = describeError(err);
-    }
-    const byName = new Map<string, SecretInfo>();
-    for (const name of stored) byName.set(name, { name, stored: true, usedBy: [] });
-    for (const entry of core.entries().values()) {
-      for (const ref of listReferences(entry.config)) {
-        if (ref.kind !== 'secret') continue;
-        let info = byName.get(ref.name);
-        if (!info) {
-          info = { name: ref.name, stored: keychainError !== null, usedBy: [] };
-          byName.set(ref.name, info);
-        }
-        info.usedBy.push({ server: entry.name, field: ref.field, key: ref.key });
-      }
-    }
-    if (keychainError) for (const info of byName.values()) info.stored = false;
-    return { secrets: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), keychainError };
-  }
-
   /** Stores a secret, then restarts the servers that use it and want to run, so they pick it up. */
   async function setSecret(req: IncomingMessage, name: string): Promise<{ ok: true; restarted: string[] }> {
     const { value } = await body(req, SecretValueRequestSchema);
     await keychain.set(name, value);
-    const users = new Set<string>();
-    for (const entry of core.entries().values()) {
-      if (listReferences(entry.config).some((r) => r.kind === 'secret' && r.name === name))
-        users.add(entry.name);
-    }
-    const restartable = new Set(['running', 'starting', 'backoff', 'crash-loop', 'error']);
-    const restarted: string[] = [];
-    for (const status of core.status().servers) {
-      if (!users.has(status.name) || !restartable.has(status.state) || !core.running) continue;
-      try {
-        await core.restartServer(status.name);
-        restarted.push(status.name);
-      } catch {
-        // It stays in its state with its own error; the secret is stored either way.
-      }
-    }
-    return { ok: true, restarted };
+    return { ok: true, restarted: await core.restartSecretUsers(name) };
   }
 
   async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
@@ -366,13 +323,23 @@ export function createUiRoutes(options: UiRoutesOptions) {
       idleTimeout: core.idleTimeoutDefault(),
       configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
       defaultIdleTimeout: DEFAULT_IDLE_TIMEOUT_S,
+      clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
     };
   }
 
   async function saveSettings(req: IncomingMessage): Promise<Settings> {
     const patch = await body(req, SettingsPatchSchema);
+    if (patch.clientMetadataUrl) {
+      const problem = clientMetadataUrlProblem(patch.clientMetadataUrl);
+      if (problem)
+        throw new ValidationError(`Client ID Metadata Document URL: ${problem}`, [
+          { path: ['clientMetadataUrl'], message: problem },
+        ]);
+    }
     if (patch.port !== undefined) core.state.setBridgePort(patch.port ?? DEFAULT_BRIDGE_PORT);
     if (patch.idleTimeout !== undefined) core.setIdleTimeoutDefault(patch.idleTimeout ?? undefined);
+    if (patch.clientMetadataUrl !== undefined)
+      core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
     return settings();
   }
 

@@ -278,6 +278,8 @@ export function unavailable(
     running: `"${name}" is running but not connected yet; try again in a moment`,
     backoff: `"${name}" crashed${why} and Switchboard restarts it${status.nextRetryAt ? ` at ${new Date(status.nextRetryAt).toLocaleTimeString()}` : ' soon'}; try again then, or see why: switchboard logs ${name}`,
     'crash-loop': `"${name}" keeps crashing${why}, so Switchboard stopped restarting it; see why (switchboard logs ${name}), fix it, then run: switchboard restart ${name}`,
+    // The person signs in, in Switchboard's window or tray: never a command an agent could run.
+    'needs-sign-in': `"${name}" needs you to sign in to it: sign in to "${name}" in Switchboard, then try again`,
     error: `"${name}" cannot start${why}; once that is fixed, run: switchboard restart ${name}`,
   };
   return { state: status.state, message: `MCP server ${messages[status.state]}` };

@@ -8,7 +8,7 @@ import {
   type ServerConfig,
   type ServersFile,
 } from '../../../shared/schema/servers.ts';
-import { serverIssueWords } from '../../../shared/server-validation.ts';
+import { needsCommandOrUrl, serverIssueWords, unknownField } from '../../../shared/server-validation.ts';
 import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
 
 /** One thing wrong with servers.json, located for a person: which server, which field, which line. */
@@ -126,7 +126,7 @@ export function parseServersFile(text: string): ServersFileResult {
       problems.push({
         message: hasUrl
           ? `server "${name}" has both "command" and "url": a server is either a local program or a remote URL`
-          : `server "${name}" needs "command" (a local program) or "url" (a remote server)`,
+          : `server "${name}": ${needsCommandOrUrl(value)}`,
         server: name,
         path: base,
         ...locate(base),
@@ -151,7 +151,7 @@ export function parseServersFile(text: string): ServersFileResult {
         const field = path.slice(2).join('.');
         const message =
           extra !== undefined
-            ? `server "${name}": unknown field "${field}"`
+            ? `server "${name}": ${unknownField(field)}`
             : `server "${name}"${field ? `, field "${field}"` : ''}: ${issue.message}`;
         problems.push({ message, server: name, path, ...locate(path) });
       }

@@ -12,6 +12,8 @@ export interface FailedAnswer {
  * Wraps fetch to remember the remote server's last failed answer, so a failed connection can be
  * explained in one line (status, content type, what to do) instead of with the page it sent, which
  * the SDK puts into its error message whole (a login or 404 page: a dozen lines of HTML per attempt).
+ * Only MCP requests count: OAuth discovery and token requests on the same fetch (a 404 for an
+ * optional metadata document) say nothing about whether MCP answers.
  */
 export function answerRecorder(base: FetchLike = fetch): {
   fetch: FetchLike;
@@ -21,7 +23,7 @@ export function answerRecorder(base: FetchLike = fetch): {
   return {
     fetch: async (url, init) => {
       const response = await base(url, init);
-      if (!response.ok) {
+      if (!response.ok && isMcpRequest(init)) {
         last = {
           method: init?.method ?? 'GET',
           status: response.status,
@@ -33,6 +35,13 @@ export function answerRecorder(base: FetchLike = fetch): {
     },
     last: () => last,
   };
+}
+
+/** A JSON-RPC POST, or a GET for an event stream (Streamable HTTP's, or HTTP+SSE's endpoint). */
+function isMcpRequest(init: RequestInit | undefined): boolean {
+  if ((init?.method ?? 'GET') === 'POST')
+    return typeof init?.body === 'string' && init.body.includes('"jsonrpc"');
+  return (new Headers(init?.headers).get('accept') ?? '').includes('text/event-stream');
 }
 
 /** A server that answers like this may speak the older HTTP+SSE transport (spec: backwards compatibility). */

@@ -17,6 +17,7 @@ import type { Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
 import { LIST_METHODS, LIST_PAGE_SCHEMAS, type ListKind, type ServerLists } from '../lists/server-lists.ts';
 import type { LogStream, ServerLog } from '../logs/server-log.ts';
+import { SignInRequired } from '../oauth/sign-in-required.ts';
 import { BackoffPolicy, type Random } from './backoff.ts';
 import { answerRecorder, explainAnswer, mayBeOldTransport, needsCredentials } from './http-answers.ts';
 import { removePidFile, writePidFile } from './pid-files.ts';
@@ -131,6 +132,7 @@ type ConnectFailure = () => 'fallback' | { message: string; retry: boolean } | u
  *   starting ─prepare() threw / command not found / initialize timed out→ error (waits likewise)
  *   running ─no request for the idle timeout→ idle ─wake() (a request)→ starting
  *   stopped ─park() (its lists are known)→ idle
+ *   starting|running ─remote server wants an OAuth sign-in→ needs-sign-in (waits likewise)
  *   any ─stop()→ stopped
  *
  * Running means the MCP initialize handshake succeeded; `client` and `tools` are then available.
@@ -494,6 +496,17 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const where = this.#log.redact(plan.url);
     const answers = answerRecorder();
     const requestInit = { headers: plan.headers };
+    const { auth } = plan;
+    // OAuth: the SDK's transports sign and refresh through the provider; it says when a person must sign in.
+    const signed = auth ? { authProvider: auth } : {};
+    const fetchVia = auth ? auth.watch(answers.fetch) : answers.fetch;
+    if (auth) {
+      attempt.cancels.add(auth.onSignInNeeded((need) => this.#signInNeeded(attempt, need)));
+      // Tokens never reach a log, not even in a server's error message.
+      attempt.cancels.add(auth.onSecrets((values) => this.#log.addSecrets(values)));
+      this.#log.addSecrets(await auth.secrets().catch(() => []));
+      if (!this.#isCurrent(attempt)) return;
+    }
     // The words for a failed connection: what the server answered, never the page it sent.
     const failure = () => {
       const answer = answers.last();
@@ -508,7 +521,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       const tagKey = newTagKey();
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit,
-        fetch: relatedStreamsFetch(tagKey, answers.fetch),
+        fetch: relatedStreamsFetch(tagKey, fetchVia),
+        ...signed,
       });
       const connected = await this.#connect(attempt, new UpstreamLink(transport, tagKey), () =>
         plan.protocol === 'auto' && mayBeOldTransport(answers.last()) ? 'fallback' : failure(),
@@ -521,8 +535,26 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     } else {
       this.#note(`connecting to ${where} (HTTP+SSE)`);
     }
-    const sse = new SSEClientTransport(url, { requestInit, fetch: answers.fetch });
+    const sse = new SSEClientTransport(url, { requestInit, fetch: fetchVia, ...signed });
     await this.#connect(attempt, new UpstreamLink(sse), failure);
+  }
+
+  /**
+   * The remote server's OAuth needs the person: without usable tokens the server waits for a sign-in
+   * (a call in flight fails saying so); a call that needs more scope fails alone, the rest go on.
+   */
+  #signInNeeded(attempt: Attempt, need: SignInRequired): void {
+    if (!this.#isCurrent(attempt)) return;
+    if (need.reason === 'more-scope') {
+      this.#note(
+        `a request needs more access than was granted${need.scope ? ` (scope "${need.scope}")` : ''}; sign in again to allow it`,
+        'warn',
+      );
+      return;
+    }
+    // After the failing request has been answered (its error says to sign in); ending the connection
+    // first would answer it "went away" instead.
+    setImmediate(() => this.#toNeedsSignIn(attempt, need.message));
   }
 
   /** Initializes over `link`; resolves 'fallback' when `onFailure` asked to try another way. */
@@ -566,6 +598,10 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       if (err instanceof McpError && err.data instanceof InitializeTimeout) {
         this.#note(`initialize timed out: no answer within ${formatDuration(timeoutMs)}`, 'error');
         this.#toError(attempt, `initialize did not answer within ${formatDuration(timeoutMs)}`);
+        return;
+      }
+      if (err instanceof SignInRequired) {
+        this.#toNeedsSignIn(attempt, err.message);
         return;
       }
       // A process that died during initialize says more about why in its exit (code, last stderr).
@@ -829,6 +865,15 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#lastError = this.#log.redact(message);
     this.#set({ state: 'error', pid: null, since: null, nextRetryAt: null, toolCount: null });
     this.#note(`error: ${message}`, 'error');
+  }
+
+  /** A remote server that wants an OAuth sign-in: wait for the person (a sign-in restarts it). */
+  #toNeedsSignIn(attempt: Attempt, message: string): void {
+    if (!this.#isCurrent(attempt) || attempt.ended) return;
+    this.#endAttempt(attempt);
+    this.#lastError = this.#log.redact(message);
+    this.#set({ state: 'needs-sign-in', pid: null, since: null, nextRetryAt: null, toolCount: null });
+    this.#note(`needs sign-in: ${message}`, 'warn');
   }
 
   /** Marks the attempt over and tears it down in the background; #draining settles when it is gone. */

@@ -1,4 +1,21 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerStatus } from '../../../shared/status.ts';
+import type { SignInRequired } from '../oauth/sign-in-required.ts';
+
+/**
+ * OAuth for a remote server's connection (oauth/provider.ts): the SDK's transports sign requests and
+ * refresh through `OAuthClientProvider`; it never opens a browser, it says when a person must sign in.
+ */
+export interface RemoteAuth extends OAuthClientProvider {
+  /** wraps the transport's fetch (scope challenges) */
+  watch(fetch: FetchLike): FetchLike;
+  /** the connection cannot go on until the person signs in (again); returns how to stop listening */
+  onSignInNeeded(listener: (need: SignInRequired) => void): () => void;
+  /** the tokens and client secret held now, and each one stored later: never to appear in a log */
+  secrets(): Promise<string[]>;
+  onSecrets(listener: (values: string[]) => void): () => void;
+}
 
 /**
  * How to reach one server, fully resolved (secrets in clear). Lives only in memory, only for the
@@ -22,6 +39,8 @@ export type LaunchPlan =
       /** servers.json `type`: Streamable HTTP only, the older HTTP+SSE only, or the first that answers */
       protocol: 'streamable-http' | 'sse' | 'auto';
       redact: string[];
+      /** OAuth sign-in, unless the server's headers carry their own Authorization */
+      auth?: RemoteAuth | undefined;
     };
 
 /**

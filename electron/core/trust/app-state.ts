@@ -137,6 +137,28 @@ export class AppStateStore {
     this.#write(state);
   }
 
+  /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (undefined: none; register instead). */
+  clientMetadataUrl(): string | undefined {
+    return this.read().signIn?.clientMetadataUrl;
+  }
+
+  setClientMetadataUrl(url: string | undefined): void {
+    const state = this.read();
+    state.signIn = url ? { ...state.signIn, clientMetadataUrl: url } : undefined;
+    this.#write(state);
+  }
+
+  /** The MCP Registry address chosen in Settings; undefined: the official registry. */
+  registryUrl(): string | undefined {
+    return this.read().catalog?.registryUrl;
+  }
+
+  setRegistryUrl(url: string | undefined): void {
+    const state = this.read();
+    state.catalog = url === undefined ? undefined : { registryUrl: url };
+    this.#write(state);
+  }
+
   /**
    * Every editor's sync settings, validated on their own (quicker than the whole state: editor sync
    * reads them on every sync).

@@ -78,6 +78,9 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
     case 'activity':
       for (const server of event.servers) void client.invalidateQueries({ queryKey: keys.activity(server) });
       return;
+    case 'sign-in':
+      void client.invalidateQueries({ queryKey: keys.signIn(event.outcome.name) });
+      return;
     case 'removed': {
       client.setQueryData<StatusReport>(keys.status, (old) =>
         old ? { ...old, servers: old.servers.filter((s) => s.name !== event.name) } : old,
@@ -104,6 +107,8 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
       }
       if (!prev || prev.state !== next.state || prev.toolCount !== next.toolCount)
         void client.invalidateQueries({ queryKey: keys.tools(next.name) });
+      if (next.transport === 'http' && prev?.state !== next.state)
+        void client.invalidateQueries({ queryKey: keys.signIn(next.name) });
       return;
     }
   }

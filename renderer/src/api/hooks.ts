@@ -61,6 +61,11 @@ export function useTokens() {
   return useQuery({ queryKey: keys.tokens, queryFn: () => api.tokens() });
 }
 
+export function useSignInInfo(name: string, enabled = true) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.signIn(name), queryFn: () => api.signInInfo(name), enabled });
+}
+
 export function useEditors() {
   const api = useApi();
   return useQuery({ queryKey: keys.editors, queryFn: () => api.editors() });

@@ -10,8 +10,16 @@ import {
   TokenListSchema,
   type ServerAction,
 } from '../../../shared/api.ts';
+import type { CatalogUiApi } from '../../../shared/catalog.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
+import {
+  SignInInfoSchema,
+  SignInStartSchema,
+  type SignInInfo,
+  type SignInRequest,
+  type SignInStart,
+} from '../../../shared/sign-in.ts';
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
 import {
   ActivityResponseSchema,
@@ -67,6 +75,8 @@ export interface Transport {
   ): () => void;
   /** desktop-only actions; undefined in headless mode */
   setStartAtLogin?: (enabled: boolean) => Promise<void>;
+  /** the desktop app opens web pages in the system browser; a browser tab opens them itself */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 /** Fetch + EventSource on the page's own origin, authenticated by the session cookie. */
@@ -121,6 +131,7 @@ export function ipcTransport(bridge: SwitchboardBridge): Transport {
       return off;
     },
     setStartAtLogin: (enabled) => bridge.shell({ type: 'set-start-at-login', enabled }),
+    openExternal: (url) => bridge.shell({ type: 'open-external', url }),
   };
 }
 
@@ -195,7 +206,26 @@ export class ControlApiClient implements UiApi {
     }
   }
 
+  signInInfo(name: string): Promise<SignInInfo> {
+    return this.#request('GET', ApiRoutes.signIn(name), SignInInfoSchema);
+  }
+
   // ---- commands ----
+
+  signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
+    return this.#request('POST', ApiRoutes.signIn(name), SignInStartSchema, request);
+  }
+
+  async signOut(name: string): Promise<void> {
+    await this.#request('DELETE', ApiRoutes.signIn(name), OkSchema.passthrough());
+  }
+
+  async openExternal(url: string): Promise<void> {
+    if (this.#io.openExternal) return this.#io.openExternal(url);
+    // Only web pages, in a tab that cannot reach back into this one.
+    if (!/^https?:\/\//i.test(url)) throw new UiApiError(`not a web page: ${url.slice(0, 80)}`, 0);
+    window.open(url, '_blank', 'noopener,noreferrer');
+  }
 
   async serverAction(name: string, action: Exclude<ServerAction, 'approve'>): Promise<void> {
     await this.#request('POST', ApiRoutes.serverAction(name, action), ActionResultSchema);
@@ -268,6 +298,32 @@ export class ControlApiClient implements UiApi {
       throw new UiApiError('Start at login is only available in the desktop app.', 0);
     await this.#io.setStartAtLogin(enabled);
   }
+
+  // ---- the catalog ----
+
+  // The catalog's schemas load with the Catalog view, not in the first bundle (the Servers view's).
+  readonly catalog: CatalogUiApi = {
+    search: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.search, c.CatalogPageSchema, request);
+    },
+    server: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.server, c.CatalogDetailSchema, request);
+    },
+    install: async (request) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('POST', c.CatalogRoutes.install, c.CatalogInstallResultSchema, request);
+    },
+    registry: async () => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('GET', c.CatalogRoutes.registry, c.CatalogRegistrySchema);
+    },
+    setRegistry: async (url) => {
+      const c = await import('../../../shared/catalog.ts');
+      return this.#request('PUT', c.CatalogRoutes.registry, c.CatalogRegistrySchema, { url });
+    },
+  };
 
   // ---- subscriptions ----
 

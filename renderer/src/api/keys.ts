@@ -10,4 +10,11 @@ export const keys = {
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
   editors: ['editors'] as const,
+  signIn: (name: string) => ['sign-in', name] as const,
+  /** the MCP Registry catalog: registry answers (the core caches them too) and the registry address */
+  catalog: ['catalog'] as const,
+  catalogSearch: (search: string) => ['catalog', 'search', search] as const,
+  catalogServer: (name: string, version: string | undefined) =>
+    ['catalog', 'server', name, version ?? 'latest'] as const,
+  catalogRegistry: ['catalog', 'registry'] as const,
 };

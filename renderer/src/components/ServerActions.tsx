@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import type { ServerAction } from '../../../shared/api.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
 import { useApi } from '../api/context.tsx';
@@ -5,6 +6,9 @@ import { useCommand } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { href } from '../router.ts';
 import { ErrorText } from './Feedback.tsx';
+
+// Only servers waiting for a sign-in show it: the Servers view's first chunk stays as small as before.
+const SignInButton = lazy(async () => ({ default: (await import('./SignIn.tsx')).SignInButton }));
 
 /**
  * Start / stop / restart as the server's state allows, and the enabled switch (in the servers table
@@ -32,6 +36,11 @@ export function ServerActions({ server, compact = false }: { server: ServerStatu
           >
             Review
           </a>
+        ) : null}
+        {s === 'needs-sign-in' ? (
+          <Suspense fallback={null}>
+            <SignInButton name={server.name} />
+          </Suspense>
         ) : null}
         {s === 'stopped' || s === 'error' || s === 'crash-loop' || s === 'idle' ? (
           <button type="button" disabled={busy} onClick={() => run('start')} aria-label={label('Start')}>

@@ -8,6 +8,7 @@ const LOOK: Record<ServerState, { label: string; symbol: string; tone: string }>
   'crash-loop': { label: 'crash loop', symbol: '✕', tone: 'danger' },
   error: { label: 'error', symbol: '!', tone: 'danger' },
   'pending-approval': { label: 'needs approval', symbol: '?', tone: 'warn' },
+  'needs-sign-in': { label: 'needs sign-in', symbol: '→', tone: 'warn' },
   denied: { label: 'denied', symbol: '⊘', tone: 'muted' },
   disabled: { label: 'disabled', symbol: '○', tone: 'muted' },
   stopped: { label: 'stopped', symbol: '■', tone: 'muted' },

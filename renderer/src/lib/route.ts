@@ -11,7 +11,9 @@ export type Route =
   | { view: 'approvals'; server?: string }
   | { view: 'editors' }
   | { view: 'secrets' }
-  | { view: 'settings' };
+  | { view: 'settings' }
+  /** the MCP Registry catalog; `server` (a registry name) opens its details, at `version` if given */
+  | { view: 'catalog'; server?: string; version?: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash
@@ -42,6 +44,10 @@ export function parseRoute(hash: string): Route {
     case 'secrets':
     case 'settings':
       return { view: first };
+    case 'catalog':
+      return second
+        ? { view: 'catalog', server: second, ...(third ? { version: third } : {}) }
+        : { view: 'catalog' };
     default:
       return { view: 'servers' };
   }
@@ -53,6 +59,10 @@ export function href(route: Route): string {
       return `#/servers/${encodeURIComponent(route.name)}${route.tab === 'config' ? '' : `/${route.tab}`}`;
     case 'approvals':
       return route.server ? `#/approvals/${encodeURIComponent(route.server)}` : '#/approvals';
+    case 'catalog':
+      return route.server
+        ? `#/catalog/${encodeURIComponent(route.server)}${route.version ? `/${encodeURIComponent(route.version)}` : ''}`
+        : '#/catalog';
     default:
       return `#/${route.view}`;
   }

@@ -8,6 +8,7 @@ import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { Diff } from '../components/Diff.tsx';
+import { SignInButton } from '../components/SignIn.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { stateLabel } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
@@ -20,6 +21,7 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   cli: 'the switchboard command line',
   import: 'imported from an editor’s config',
   'install-link': 'an install link',
+  catalog: 'the Catalog (the MCP Registry)',
   ui: 'this window (added or changed here)',
 };
 
@@ -35,6 +37,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
   const pending = approvals.data?.filter((a) => a.state === 'pending-approval') ?? [];
   const denied = approvals.data?.filter((a) => a.state === 'denied') ?? [];
   const changes = toolChanges.data ?? [];
+  const signIns = status.data?.servers.filter((s) => s.state === 'needs-sign-in') ?? [];
   // A cached list may be out of date (a server added since); it is refetched on mount. Deciding from
   // it would point at a card that then moves, or say "no longer waiting" about a server that waits.
   const current =
@@ -77,7 +80,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
           ))}
         </>
       ) : null}
-      {approvals.data && pending.length === 0 && changes.length === 0 ? (
+      {approvals.data && pending.length === 0 && signIns.length === 0 && changes.length === 0 ? (
         <EmptyState title="Nothing waits for approval">
           <p>
             When a server is added or its command, arguments, environment or URL change, it waits here before
@@ -93,6 +96,31 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
           changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
         />
       ))}
+      {signIns.length > 0 ? (
+        <>
+          <h2>Waiting for you to sign in</h2>
+          <p className="muted">
+            These remote servers answer only after you sign in to them, in your browser. Switchboard keeps the
+            sign-in in your keychain; editors never see it.
+          </p>
+          {signIns.map((s) => (
+            <article
+              key={s.name}
+              className="card approval"
+              aria-label={`Sign in to ${s.name}`}
+              data-sign-in={s.name}
+            >
+              <header>
+                <h2>
+                  <a href={href({ view: 'server', name: s.name, tab: 'config' })}>{s.name}</a>
+                </h2>
+                <span className="muted">needs you to sign in</span>
+              </header>
+              <SignInButton name={s.name} />
+            </article>
+          ))}
+        </>
+      ) : null}
       {denied.length > 0 ? (
         <>
           <h2>Denied</h2>

@@ -10,6 +10,7 @@ import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { LogView } from '../components/LogView.tsx';
 import { ServerActions } from '../components/ServerActions.tsx';
 import { ServerForm } from '../components/ServerForm.tsx';
+import { SignInPanel } from '../components/SignIn.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDuration } from '../lib/format.ts';
@@ -128,11 +129,17 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
           </a>
         </div>
       ) : null}
-      {server?.lastError && server.state !== 'running' ? (
+      {server?.state === 'needs-sign-in' ? (
+        <div className="banner warn" role="status">
+          <strong>{name} needs you to sign in.</strong> Editors cannot use it until you do: sign in below, in
+          your browser.
+        </div>
+      ) : server?.lastError && server.state !== 'running' ? (
         <div className="banner error" role="status">
           <strong>Last error:</strong> {server.lastError}
         </div>
       ) : null}
+      {server ? <SignInPanel server={server} /> : null}
 
       <nav aria-label={`${name} sections`} className="tabs">
         {TABS.map((t) => (

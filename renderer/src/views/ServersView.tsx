@@ -110,7 +110,7 @@ export function ServersView() {
                     <EnabledSwitch server={server} />
                   </td>
                 </tr>
-                {server.lastError && server.state !== 'running' ? (
+                {server.lastError && server.state !== 'running' && server.state !== 'needs-sign-in' ? (
                   <tr className="last-error">
                     <td colSpan={7}>
                       <span className="error-label">Last error:</span> {server.lastError}

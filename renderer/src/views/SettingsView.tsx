@@ -1,9 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
+import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import type { Settings } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand, useSettings, useTokens } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
+import { CatalogRegistrySetting } from '../components/CatalogRegistrySetting.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
@@ -17,6 +19,8 @@ export default function SettingsView() {
       {settings.isPending ? <Loading what="settings" /> : null}
       {settings.error ? <ErrorText error={settings.error} /> : null}
       {settings.data ? <General settings={settings.data} /> : null}
+      {settings.data ? <SignInSettings settings={settings.data} /> : null}
+      <CatalogRegistrySetting />
       <Tokens />
     </section>
   );
@@ -199,6 +203,71 @@ function IdleTimeout({ settings }: { settings: Settings }) {
         {save.isSuccess ? (
           <span className="ok-text small" role="status">
             Saved; running servers follow it now.
+          </span>
+        ) : null}
+      </div>
+      {save.error ? <ErrorText error={save.error} /> : null}
+    </form>
+  );
+}
+
+/**
+ * The Client ID Metadata Document URL Switchboard signs in with where an authorization server takes
+ * one (the document the project publishes); empty: Switchboard registers itself (dynamic
+ * registration) instead.
+ */
+function SignInSettings({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const id = useId();
+  const [url, setUrl] = useState(settings.clientMetadataUrl ?? '');
+  const save = useCommand(
+    (value: string) => api.saveSettings({ clientMetadataUrl: value || null }),
+    [keys.settings],
+  );
+  const trimmed = url.trim();
+  const problem = trimmed ? clientMetadataUrlProblem(trimmed) : undefined;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!problem) save.mutate(trimmed);
+  };
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Sign-in to remote servers</h2>
+      <p className="muted">
+        Remote servers that ask for a sign-in (OAuth) get one from Switchboard, in your browser; editors never
+        see the tokens. Where a server’s authorization server accepts a Client ID Metadata Document,
+        Switchboard identifies itself with this one; otherwise, or when this is empty, it registers itself.
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-url`}>Client ID Metadata Document URL</label>
+        <input
+          id={`${id}-url`}
+          className="mono"
+          inputMode="url"
+          placeholder="https://example.com/switchboard/client-metadata.json"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          aria-invalid={problem !== undefined || undefined}
+          aria-describedby={problem ? `${id}-url-err` : `${id}-url-hint`}
+        />
+        {problem ? (
+          <p className="field-error" id={`${id}-url-err`} role="alert">
+            {problem}
+          </p>
+        ) : (
+          <p className="hint" id={`${id}-url-hint`}>
+            An https:// address with a path. <code>switchboard try --client-metadata-url URL</code> overrides
+            it for one check.
+          </p>
+        )}
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={save.isPending || problem !== undefined}>
+          Save
+        </button>
+        {save.isSuccess ? (
+          <span className="ok-text small" role="status">
+            Saved to state.json.
           </span>
         ) : null}
       </div>

@@ -189,7 +189,7 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
       expect(readFileSync(file, 'utf8'), file).not.toContain(canary);
     }
     expect(serve.output()).not.toContain(canary);
-    const rm = await runCli(['secret', 'rm', 'sb-test-canary'], t.env);
+    const rm = await runCli(['secret', 'rm', 'sb-test-canary', '--force'], t.env);
     expect(rm.code).toBe(0);
   });
 

@@ -71,9 +71,25 @@ describe('servers.json parsing', () => {
     );
   });
 
-  it('names unknown fields, so a typo is not silently ignored', () => {
+  it('names unknown fields, so a typo is not silently ignored, and the field it probably meant', () => {
     expect(problemsOf('{"mcpServers": {"gh": {"command": "npx", "arg": ["x"]}}}')).toBe(
-      'servers.json:1:42: server "gh": unknown field "arg"',
+      'servers.json:1:42: server "gh": unknown field "arg" (did you mean "args"?)',
+    );
+    expect(problemsOf('{"mcpServers": {"gh": {"command": "npx", "ENV": {}}}}')).toContain(
+      'unknown field "ENV" (did you mean "env"?)',
+    );
+    // Nothing close: no guess.
+    expect(problemsOf('{"mcpServers": {"gh": {"command": "npx", "approved": true}}}')).toBe(
+      'servers.json:1:42: server "gh": unknown field "approved"',
+    );
+  });
+
+  it('says which key was probably meant as "command" or "url"', () => {
+    expect(problemsOf('{"mcpServers": {"x": {"comand": "npx"}}}')).toContain(
+      'needs "command" (a local program) or "url" (a remote server); is "comand" meant to be "command"?',
+    );
+    expect(problemsOf('{"mcpServers": {"x": {"URL": "https://e.com/mcp"}}}')).toContain(
+      'is "URL" meant to be "url"?',
     );
   });
 

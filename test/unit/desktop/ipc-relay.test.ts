@@ -17,6 +17,7 @@ const settings: Settings = {
   idleTimeout: 600,
   configuredIdleTimeout: null,
   defaultIdleTimeout: 600,
+  clientMetadataUrl: null,
 };
 
 describe('settings over IPC', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalNotifications } from '../../../electron/desktop/notifications.ts';
+import { approvalNotifications, signInNotifications } from '../../../electron/desktop/notifications.ts';
 import {
   buildTrayMenu,
   showWindowAtStart,
@@ -140,6 +140,58 @@ describe('approval notifications', () => {
     ).notified;
     const approved = approvalNotifications(report(server('gh', 'running')), seen, describeServer, 'linux');
     expect(approved.notified.size).toBe(0);
+  });
+});
+
+describe('servers that need a sign-in', () => {
+  it('ask for attention in the tray, each with a Sign in item', () => {
+    const status = report(server('linear', 'needs-sign-in', { transport: 'http' }), server('x', 'running'));
+    expect(trayHealth(status)).toBe('attention');
+    expect(trayTooltip(status)).toBe('Switchboard: 1 waiting for you to sign in');
+    expect(trayTooltip(report(server('gh', 'pending-approval'), server('linear', 'needs-sign-in')))).toBe(
+      'Switchboard: 1 waiting for approval, 1 waiting for you to sign in',
+    );
+    const menu = buildTrayMenu(status, options);
+    expect(labels(menu)).toEqual([
+      'Switchboard: 1 waiting for you to sign in',
+      '',
+      'linear needs you to sign in',
+      '',
+      'x — running',
+      '',
+      'Open Switchboard',
+      'Sync editors now',
+      'Start at login',
+      '',
+      'Quit Switchboard',
+    ]);
+    expect(
+      menu.find((i) => i.label === 'linear needs you to sign in')?.submenu?.map((i) => i.action),
+    ).toEqual([
+      { type: 'sign-in', server: 'linear' },
+      { type: 'open', view: 'servers', server: 'linear' },
+    ]);
+  });
+
+  it('raise one notification per wait: "linear needs you to sign in"', () => {
+    const first = signInNotifications(report(server('linear', 'needs-sign-in')), new Set(), 'darwin');
+    expect(first.raise).toEqual([
+      {
+        server: 'linear',
+        title: 'linear needs you to sign in',
+        body: 'Editors cannot use linear until you sign in to it. Sign in in your browser.',
+        actions: ['Sign in'],
+      },
+    ]);
+    expect(
+      signInNotifications(report(server('linear', 'needs-sign-in')), first.notified, 'darwin').raise,
+    ).toEqual([]);
+    // Signed in, then signed out again later: a new wait, a new notification.
+    const ran = signInNotifications(report(server('linear', 'running')), first.notified, 'linux');
+    expect(ran.notified.size).toBe(0);
+    expect(
+      signInNotifications(report(server('linear', 'needs-sign-in')), ran.notified, 'linux').raise,
+    ).toMatchObject([{ server: 'linear', actions: [], body: expect.stringContaining('Click to sign in') }]);
   });
 });
 

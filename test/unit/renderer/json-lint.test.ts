@@ -38,7 +38,9 @@ describe('checkServerJson (the raw JSON editor as you type)', () => {
   it('marks an unknown field, and the opening brace when a required field is missing', () => {
     const typo = '{ "command": "node", "arg": ["x"] }';
     const unknown = checkServerJson(typo);
-    expect(unknown.problems.map((p) => p.message)).toEqual(['arg: unknown field "arg"']);
+    expect(unknown.problems.map((p) => p.message)).toEqual([
+      'arg: unknown field "arg" (did you mean "args"?)',
+    ]);
     // A list or object value: only its key is marked, not the whole (possibly long) value.
     expect(marked(typo, unknown.problems[0]?.from ?? 0, unknown.problems[0]?.to ?? 0)).toBe('"arg"');
 

@@ -1,0 +1,89 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import {
+  CatalogInstallRequestSchema,
+  CatalogRegistryPatchSchema,
+  CatalogRoutes,
+  CatalogSearchRequestSchema,
+  CatalogServerRequestSchema,
+} from '../../../shared/catalog.ts';
+import { CatalogInstallError, type Catalog } from '../catalog/catalog.ts';
+import { RegistryError } from '../catalog/registry-client.ts';
+import type { Core } from '../core.ts';
+import { describeError, UserError } from '../errors.ts';
+import { HttpError, readJson, sendJson } from './http-util.ts';
+
+/**
+ * /api/catalog/…: search the MCP Registry, a server's details, install (or a dry run of it) and the
+ * registry address. Requests that carry parameters are POSTs with a JSON body (registry names have a
+ * slash, which the desktop window's IPC does not pass in a path). `handle` returns false for paths it
+ * does not own.
+ */
+export function createCatalogRoutes(core: Core, catalog: Catalog) {
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    if (!path.startsWith('/api/catalog/')) return false;
+    const method = req.method ?? 'GET';
+    try {
+      if (path === CatalogRoutes.search && method === 'POST')
+        return done(res, await catalog.search(await body(req, CatalogSearchRequestSchema)));
+      if (path === CatalogRoutes.server && method === 'POST')
+        return done(res, await catalog.detail(await body(req, CatalogServerRequestSchema)));
+      if (path === CatalogRoutes.install && method === 'POST') {
+        const request = await body(req, CatalogInstallRequestSchema);
+        const result = await catalog.install(request, (name) => core.noteSource(name, 'catalog'));
+        if (result.installed) {
+          // The file watcher would pick it up too; reloading now makes the answer reflect it.
+          if (core.running) core.reload();
+          else core.load();
+        }
+        return done(res, result);
+      }
+      if (path === CatalogRoutes.registry && method === 'GET') return done(res, catalog.registry());
+      if (path === CatalogRoutes.registry && method === 'PUT') {
+        const { url } = await body(req, CatalogRegistryPatchSchema);
+        return done(res, catalog.setRegistry(url));
+      }
+      return false;
+    } catch (err) {
+      if (err instanceof CatalogInstallError) {
+        sendJson(res, 400, {
+          error: describeError(err),
+          issues: [
+            ...err.plan.issues.map((i) => ({ path: [i.field], message: i.message })),
+            ...err.plan.problems.map((message) => ({ path: [], message })),
+          ],
+        });
+        return true;
+      }
+      // The registry's trouble is not the request's: 502 (or 404 for a server it does not have).
+      if (err instanceof RegistryError) {
+        sendJson(res, err.notFound ? 404 : 502, { error: describeError(err) });
+        return true;
+      }
+      if (err instanceof UserError) {
+        sendJson(res, 400, { error: describeError(err) });
+        return true;
+      }
+      throw err;
+    }
+  }
+
+  function done(res: ServerResponse, payload: unknown): true {
+    sendJson(res, 200, payload);
+    return true;
+  }
+
+  async function body<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+    const parsed = schema.safeParse(await readJson(req));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new HttpError(
+        400,
+        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  return { handle };
+}

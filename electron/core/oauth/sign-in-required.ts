@@ -1,0 +1,37 @@
+/**
+ * A remote server's connection cannot go on until the person signs in (again): it has no tokens, its
+ * refresh token stopped working, or a call needs a scope that was not granted. Switchboard never
+ * opens a browser by itself for this; the server waits in `needs-sign-in` (or the one call fails)
+ * and the person signs in from the UI, the tray or `switchboard login`.
+ *
+ * The message is what an editor's AI agent reads when its call fails: it says to sign in in
+ * Switchboard and never names a command to run.
+ */
+export class SignInRequired extends Error {
+  /** signed-out: no usable tokens; more-scope: a call needs `scope` beyond what was granted */
+  readonly reason: 'signed-out' | 'more-scope';
+  readonly scope: string | undefined;
+  /** the authorization server, for the person to recognise where they will sign in */
+  readonly issuer: string | undefined;
+
+  constructor(reason: 'signed-out' | 'more-scope', options: { scope?: string; issuer?: string } = {}) {
+    const at = options.issuer ? ` at ${hostOf(options.issuer)}` : '';
+    super(
+      reason === 'more-scope'
+        ? `this needs more access than you granted${options.scope ? ` (scope "${options.scope}")` : ''}: sign in to it again in Switchboard to allow it`
+        : `it needs you to sign in${at}: sign in to it in Switchboard`,
+    );
+    this.name = 'SignInRequired';
+    this.reason = reason;
+    this.scope = options.scope;
+    this.issuer = options.issuer;
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

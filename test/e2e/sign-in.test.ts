@@ -1,0 +1,218 @@
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SIGN_IN_KEYCHAIN_SERVICE } from '../../electron/core/oauth/sign-in-store.ts';
+import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
+import { httpClient, textOf } from '../helpers/bridge.ts';
+import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-server.ts';
+import { waitFor } from '../helpers/servers.ts';
+import { tempHome, type TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+
+/**
+ * Signing in to a remote server from the UI, end to end: Debian's Chromium against a real
+ * `switchboard serve`, and an OAuth-protected MCP server built on the SDK's own auth router
+ * (test/fixtures/oauth-server.mjs) whose authorization page asks the person to allow access. The
+ * person adds the server, approves it, clicks "Sign in", allows access in the tab that opens, and an
+ * editor's tool call through the bridge then succeeds — while no token lands in any file.
+ */
+
+const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
+const VIEWPORT = { width: 1280, height: 860 };
+// Sign-ins live in the keychain under the server's name: tests share the keyring, so one of its own.
+const NAME = 'notes';
+
+let t: TempHome;
+let fixture: OAuthFixture;
+let serve: { child: ChildProcess; output: () => string };
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let origin: string;
+const problems: string[] = [];
+
+async function shot(name: string, docs?: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  if (DOCS_SCREENSHOTS && docs) {
+    mkdirSync(DOCS_DIR, { recursive: true });
+    // This run's throwaway folders and the fixture's random port mean nothing to a reader.
+    const replacements: [string, string][] = [
+      [fixture.origin, 'https://notes.example.com'],
+      [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
+      [join(t.dir, 'user'), '/home/you'],
+    ];
+    await page.evaluate(`(() => {
+      const replacements = ${JSON.stringify(replacements)};
+      const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const next = tidy(node.nodeValue ?? '');
+        if (next !== node.nodeValue) node.nodeValue = next;
+      }
+      for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
+    })()`);
+    await page.screenshot({ path: join(DOCS_DIR, `${docs}.png`), fullPage: true });
+  }
+}
+
+function nav(section: 'Servers' | 'Approvals') {
+  return page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: new RegExp(`^${section}`) });
+}
+
+async function stateOf(name: string): Promise<string | null> {
+  return page.locator(`tbody[data-server="${name}"] .state`).getAttribute('data-state');
+}
+
+beforeAll(async () => {
+  requireBuiltUi();
+  fixture = await startOAuthFixture();
+  t = tempHome();
+  serve = await startServe(t.env);
+  const link = /Open the UI: (http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]+)/.exec(
+    serve.output(),
+  )?.[1];
+  if (!link) throw new Error(`serve printed no sign-in link:\n${serve.output()}`);
+  origin = new URL(link).origin;
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: VIEWPORT });
+  page = await context.newPage();
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  await page.goto(link);
+  await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
+}, 60_000);
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state !== 'fail' || !page) return;
+  const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  await page
+    .screenshot({ path: join(ARTIFACTS, `FAILED-sign-in-${name}.png`), fullPage: true })
+    .catch(() => {});
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (serve) writeFileSync(join(ARTIFACTS, 'sign-in-serve-output.txt'), serve.output());
+  if (t) cpSync(t.home.logs, join(ARTIFACTS, 'sign-in-server-logs'), { recursive: true, force: true });
+  if (serve && serve.child.exitCode === null) {
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+  }
+  fixture?.stop();
+  await new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }).delete(NAME).catch(() => false);
+  t?.cleanup();
+});
+
+describe('signing in to a remote server from the UI', () => {
+  it('adds and approves a remote server; it then waits for a sign-in, in Servers and in Approvals', async () => {
+    await page.getByRole('link', { name: 'Add server' }).first().click();
+    await page.getByLabel('Name').fill(NAME);
+    await page.getByLabel('Remote URL').check();
+    await page.getByLabel('URL', { exact: true }).fill(fixture.url);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.getByText('Waiting for your approval.').waitFor();
+
+    await nav('Approvals').click();
+    const card = page.locator(`article[data-approval="${NAME}"]`);
+    await card.getByRole('button', { name: `Approve ${NAME}` }).click();
+    const signIn = page.locator(`article[data-sign-in="${NAME}"]`);
+    await signIn.waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Waiting for you to sign in' }).waitFor();
+    expect(await page.getByText('Nothing waits for approval').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('approvals-badge').textContent()).toBe('1');
+    await shot('sign-in-01-approvals');
+
+    await nav('Servers').click();
+    await waitFor(async () => (await stateOf(NAME)) === 'needs-sign-in', 30_000, `${NAME} needs-sign-in`);
+    expect(await page.locator(`tbody[data-server="${NAME}"] .state`).textContent()).toContain(
+      'needs sign-in',
+    );
+    await page
+      .locator(`tbody[data-server="${NAME}"]`)
+      .getByRole('button', { name: `Sign in to ${NAME}` })
+      .waitFor();
+    await shot('sign-in-02-servers', 'sign-in-needed');
+  });
+
+  it('signs in: the authorization page opens in a new tab, the person allows access, the server runs', async () => {
+    await page.locator(`tbody[data-server="${NAME}"] a`, { hasText: NAME }).click();
+    await page.getByTestId('sign-in-panel').waitFor();
+    await page.getByText(`${NAME} needs you to sign in.`).waitFor();
+
+    const opened = context.waitForEvent('page');
+    await page
+      .getByTestId('sign-in-panel')
+      .getByRole('button', { name: `Sign in to ${NAME}` })
+      .click();
+    const tab = await opened;
+    await tab.waitForURL(/\/authorize\?/);
+    const authorize = new URL(tab.url());
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(authorize.searchParams.get('resource')).toBe(fixture.url);
+    expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    // The tab cannot reach back into Switchboard's page.
+    expect(await tab.evaluate('window.opener')).toBeNull();
+    await page.getByText(`Finish signing in to ${NAME} in your browser.`).waitFor();
+
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.getByRole('heading', { name: `Signed in to ${NAME}` }).waitFor();
+    expect(new URL(tab.url()).hostname).toBe('127.0.0.1');
+    await tab.screenshot({ path: join(ARTIFACTS, 'sign-in-03-browser-done.png') });
+    await tab.close();
+
+    await page.getByText(`Signed in to ${NAME}.`).waitFor();
+    await page.getByTestId('sign-in-panel').getByText('Signed in', { exact: true }).waitFor();
+    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: 30_000 });
+    await shot('sign-in-04-signed-in', 'signed-in');
+    expect(await page.getByTestId('sign-in-panel').textContent()).toContain('mcp:tools');
+  });
+
+  it("an editor's tool call through the bridge then succeeds, and no token is in any file", async () => {
+    const created = await runCli(['token', 'create', 'e2e-editor'], t.env);
+    expect(created.code, created.stderr).toBe(0);
+    const token = created.stdout.trim().split('\n').at(-1) ?? '';
+    const client = await httpClient(`${origin}/mcp/${NAME}`, token);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'from an editor' } }))).toBe(
+      'signed-in echo: from an editor',
+    );
+    await client.close();
+
+    const secrets = await fixture.issuedSecrets();
+    expect(secrets.length).toBeGreaterThanOrEqual(2);
+    expect(filesContaining(t.dir, secrets)).toEqual([]);
+    expect(secrets.filter((s) => serve.output().includes(s))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('"Sign in again" asks the person again, though the tokens held still work', async () => {
+    const before = (await fixture.state()).counts.authorizations;
+    const opened = context.waitForEvent('page');
+    await page
+      .getByTestId('sign-in-panel')
+      .getByRole('button', { name: `Sign in again to ${NAME}` })
+      .click();
+    const tab = await opened;
+    await tab.getByRole('button', { name: 'Allow' }).click();
+    await tab.getByRole('heading', { name: `Signed in to ${NAME}` }).waitFor();
+    await tab.close();
+    await page.getByText(`Signed in to ${NAME}.`).waitFor();
+    expect((await fixture.state()).counts.authorizations).toBe(before + 1);
+    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: 30_000 });
+  });
+
+  it('signs out from the UI: the server waits for a sign-in again', async () => {
+    const panel = page.getByTestId('sign-in-panel');
+    await panel.getByRole('button', { name: 'Sign out' }).click();
+    await panel.getByRole('button', { name: `Sign out of ${NAME}` }).click();
+    await page.locator('h1 .state[data-state="needs-sign-in"]').waitFor({ timeout: 30_000 });
+    await panel.getByText('Not signed in.').waitFor();
+  });
+});

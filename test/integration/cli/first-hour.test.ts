@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
+import { StatusReportSchema } from '../../../shared/status.ts';
+import { SecretsResponseSchema } from '../../../shared/ui-api.ts';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { Core } from '../../../electron/core/core.ts';
+import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
+import { fixtureServer, NODE, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+// What a new user meets in the CLI in the first hour (issue 11): mistakes get a clear answer and
+// break nothing; a pipe that closes early is not a crash; secrets behave as the error messages say.
+
+let t: TempHome;
+const children: ChildProcess[] = [];
+
+beforeEach(() => {
+  t = tempHome();
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
+  }
+  t.cleanup();
+});
+
+/** `switchboard ARGS | true` in bash: the reader is gone before the command writes. */
+function intoClosedPipe(args: string[]): Promise<{ code: string; stderr: string }> {
+  const quoted = [NODE, BIN, ...args].map((w) => `'${w}'`).join(' ');
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', `${quoted} | true; echo "exit=\${PIPESTATUS[0]}"`], { env: t.env });
+    let out = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', () => resolve({ code: /exit=(\d+)/.exec(out)?.[1] ?? '?', stderr }));
+  });
+}
+
+describe('the CLI in the first hour', () => {
+  it('stops quietly when the reader of its output goes away (status | head)', async () => {
+    t.writeServers({ mcpServers: { a: fixtureServer('mini-server.mjs') } });
+    for (const args of [['status'], ['help'], ['approve', 'a']]) {
+      const result = await intoClosedPipe(args);
+      expect(result.stderr, args.join(' ')).not.toMatch(/EPIPE|Error:|\n\s+at /);
+      expect(result.code, args.join(' ')).toMatch(/^[01]$/);
+    }
+  });
+
+  it('refuses a server name servers.json cannot hold, with exit 2, and leaves the file working', async () => {
+    t.writeServers({ mcpServers: { a: fixtureServer('mini-server.mjs') } });
+    const before = readFileSync(t.home.serversFile, 'utf8');
+    for (const name of ['bad name', 'x'.repeat(53)]) {
+      const result = await runCli(['add', name, '--', 'node', 'x'], t.env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /server name ".*": server names may use only letters, digits, "-" and "_" \(at most 48\)/,
+      );
+      expect(result.stdout).not.toContain('Added');
+    }
+    expect(readFileSync(t.home.serversFile, 'utf8')).toBe(before);
+    const next = await runCli(['add', 'good', '--', 'node', 'x'], t.env);
+    expect(next.code, next.stderr).toBe(0);
+  });
+
+  it('says "no server named" for start, stop and restart of a server that does not exist', async () => {
+    t.writeServers({ mcpServers: { a: fixtureServer('mini-server.mjs') } });
+    const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
+    await core.start();
+    try {
+      for (const action of [core.startServer, core.stopServer, core.restartServer]) {
+        await expect(action.call(core, 'nope')).rejects.toThrow(/no server named "nope"/);
+      }
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it('refuses a blank secret', async () => {
+    const result = await runCli(['secret', 'set', 'blank'], t.env, '   \n');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('secret "blank": a secret cannot be empty or only spaces');
+  });
+
+  it('warns before deleting a secret a server uses, and deletes it only when told', async () => {
+    const set = await runCli(['secret', 'set', 'fh-token'], t.env, 'fh-value-123\n');
+    expect(set.code, set.stderr).toBe(0);
+    t.writeServers({
+      mcpServers: { a: { ...fixtureServer('mini-server.mjs'), env: { TOKEN: '${secret:fh-token}' } } },
+    });
+    const refused = await runCli(['secret', 'rm', 'fh-token'], t.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('a uses ${secret:fh-token}: without it it cannot start.');
+    expect(refused.stderr).toContain('switchboard secret rm fh-token --force');
+    expect((await runCli(['secret', 'list'], t.env)).stdout).toContain('fh-token');
+    const forced = await runCli(['secret', 'rm', 'fh-token', '--force'], t.env);
+    expect(forced.code, forced.stderr).toBe(0);
+    // Still referenced, so still listed — as missing, with who needs it.
+    expect((await runCli(['secret', 'list'], t.env)).stdout).toContain(
+      'fh-token  — not in the keychain  (used by a)',
+    );
+  });
+
+  it('starts a server that was waiting for a secret as soon as `secret set` stores it', async () => {
+    await runCli(['secret', 'rm', 'fh-late', '--force'], t.env);
+    t.writeServers({
+      mcpServers: {
+        late: { ...fixtureServer('env-echo-server.mjs', 'LATE'), env: { LATE: '${secret:fh-late}' } },
+      },
+    });
+    expect((await runCli(['approve', 'late', '--yes'], t.env)).code).toBe(0);
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    const state = async () => {
+      const out = (await runCli(['status', '--json'], t.env)).stdout;
+      return StatusReportSchema.parse(JSON.parse(out)).servers.find((s) => s.name === 'late');
+    };
+    const waiting = await waitFor(
+      async () => ((await state())?.state === 'error' ? state() : undefined),
+      30_000,
+      'late in error',
+    );
+    expect(waiting?.lastError).toContain('fh-late');
+    const set = await runCli(['secret', 'set', 'fh-late'], t.env, 'late-value-456\n');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('Restarted to use it: late.');
+    await waitFor(async () => (await state())?.state === 'running', 30_000, 'late running');
+    await runCli(['secret', 'rm', 'fh-late', '--force'], t.env);
+  });
+});
+
+describe('--json for scripts', () => {
+  it('prints logs, secrets, tokens and backups as the documented JSON', async () => {
+    const set = await runCli(['secret', 'set', 'fh-json'], t.env, 'json-value-789\n');
+    expect(set.code, set.stderr).toBe(0);
+    t.writeServers({
+      mcpServers: { a: { ...fixtureServer('mini-server.mjs'), env: { TOKEN: '${secret:fh-json}' } } },
+    });
+    const secrets = await runCli(['secret', 'list', '--json'], t.env);
+    expect(secrets.code, secrets.stderr).toBe(0);
+    const report = SecretsResponseSchema.parse(JSON.parse(secrets.stdout));
+    expect(report.secrets.find((s) => s.name === 'fh-json')).toEqual({
+      name: 'fh-json',
+      stored: true,
+      usedBy: [{ server: 'a', field: 'env', key: 'TOKEN' }],
+    });
+    expect(secrets.stdout).not.toContain('json-value-789');
+    const plain = await runCli(['secret', 'list'], t.env);
+    expect(plain.stdout).toContain('fh-json  (used by a)');
+
+    expect((await runCli(['token', 'create', 'script'], t.env)).code).toBe(0);
+    const tokens = TokenListSchema.parse(
+      JSON.parse((await runCli(['token', 'list', '--json'], t.env)).stdout),
+    );
+    expect(tokens.tokens.map((x) => x.name)).toEqual(['script']);
+
+    const backups = JSON.parse((await runCli(['backups', '--json'], t.env)).stdout) as { backups: unknown[] };
+    expect(backups).toEqual({ backups: [] });
+
+    expect((await runCli(['approve', 'a', '--yes'], t.env)).code).toBe(0);
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    await waitFor(
+      async () => {
+        const out = (await runCli(['status', '--json'], t.env)).stdout;
+        return (
+          StatusReportSchema.parse(JSON.parse(out)).servers.find((s) => s.name === 'a')?.state === 'running'
+        );
+      },
+      30_000,
+      'a running',
+    );
+    const logs = await runCli(['logs', 'a', '--json'], t.env);
+    expect(logs.code, logs.stderr).toBe(0);
+    const lines = LogsResponseSchema.parse(JSON.parse(logs.stdout)).lines;
+    expect(lines.some((l) => l.source === 'lifecycle' && l.text.startsWith('running'))).toBe(true);
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+    // Without a running Switchboard, the log file is read back into the same shape.
+    const offline = LogsResponseSchema.parse(
+      JSON.parse((await runCli(['logs', 'a', '--json'], t.env)).stdout),
+    );
+    expect(offline.lines.map((l) => l.text)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^running/)]),
+    );
+    await runCli(['secret', 'rm', 'fh-json', '--force'], t.env);
+  });
+});
