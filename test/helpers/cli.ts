@@ -36,7 +36,8 @@ export async function startServe(
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
     const check = () => {
-      if (output.includes('Switchboard is running')) {
+      // The whole banner (port, sign-in link), not only its first line: they may come in two chunks.
+      if (/Ctrl\+C stops them all\.\n/.test(output)) {
         clearTimeout(timer);
         resolve();
       }
