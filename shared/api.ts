@@ -55,6 +55,13 @@ export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 /** POST /api/servers/<name>/approve: the fingerprint of the configuration that was shown. */
 export const ApproveRequestSchema = z.object({ fingerprint: FingerprintSchema }).strict();
 
+/** `switchboard approve NAME --json`: what was shown, and whether exactly that was approved. */
+export const ApproveCliResultSchema = z.object({
+  approved: z.boolean(),
+  preview: ApprovalPreviewSchema,
+});
+export type ApproveCliResult = z.infer<typeof ApproveCliResultSchema>;
+
 export const ApprovalResultSchema = z.object({
   name: z.string(),
   /** the exact launch config, one line per part, as shown to the person approving */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
+import { ApproveCliResultSchema, LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { SecretsResponseSchema } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
@@ -166,6 +166,25 @@ describe('the CLI in the first hour', () => {
 });
 
 describe('--json for scripts', () => {
+  it('approve --json shows what it would approve and approves only what --fingerprint names', async () => {
+    t.writeServers({ mcpServers: { j: fixtureServer('mini-server.mjs') } });
+    const shown = await runCli(['approve', 'j', '--json'], t.env);
+    expect(shown.code).toBe(1);
+    const first = ApproveCliResultSchema.parse(JSON.parse(shown.stdout));
+    expect(first.approved).toBe(false);
+    expect(first.preview).toMatchObject({ name: 'j', state: 'pending-approval', transport: 'stdio' });
+    expect(first.preview.lines.join('\n')).toContain('mini-server.mjs');
+    const approved = await runCli(
+      ['approve', 'j', '--fingerprint', first.preview.fingerprint, '--json'],
+      t.env,
+    );
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(ApproveCliResultSchema.parse(JSON.parse(approved.stdout)).approved).toBe(true);
+    expect(
+      StatusReportSchema.parse(JSON.parse((await runCli(['status', '--json'], t.env)).stdout)).servers,
+    ).toEqual([expect.objectContaining({ name: 'j', state: 'stopped' })]);
+  });
+
   it('prints logs, secrets, tokens and backups as the documented JSON', async () => {
     const set = await runCli(['secret', 'set', 'fh-json'], t.env, 'json-value-789\n');
     expect(set.code, set.stderr).toBe(0);
