@@ -11,8 +11,6 @@ export const TryResultSchema = z.object({
   /** its tools, as MCP Tool objects (name, description, inputSchema, …) */
   tools: z.array(z.looseObject({ name: z.string() })),
   /** with --call: the tool's answer, an MCP CallToolResult */
-  call: z
-    .object({ tool: z.string(), result: z.looseObject({ content: z.array(z.unknown()) }) })
-    .optional(),
+  call: z.object({ tool: z.string(), result: z.looseObject({ content: z.array(z.unknown()) }) }).optional(),
 });
 export type TryResult = z.infer<typeof TryResultSchema>;
