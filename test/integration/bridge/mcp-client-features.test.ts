@@ -158,6 +158,8 @@ async function leave(e: Editor): Promise<void> {
 const call = async (e: Editor, tool: string, args: Record<string, unknown> = {}) =>
   textOf(await e.client.callTool({ name: tool, arguments: args }));
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once `count()` is 1: what the server sent for the first editor's call has reached it. */
+const arrived = (count: () => number) => waitFor(() => count() === 1, 10_000, 'the first editor to be asked');
 
 describe.each([
   ['a stdio entry', 'probe'],
@@ -166,10 +168,12 @@ describe.each([
   it("each answers its own elicitation and sampling, and the server gets each one's answer", async () => {
     const a = await editor(`/mcp/${server}`, `a-${server}`);
     const b = await editor(`/mcp/${server}`, `b-${server}`);
-    // b's call starts while a's is waiting for a's answer: both are in flight at once.
+    // b's call starts while a's is waiting for a's answer: both are in flight at once. It starts once
+    // a's question reached a: over stdio nothing says whose a server's request is, and Switchboard
+    // takes the call that reached the server last (docs/decisions.md), so the order is the test's.
     const asks = [
       call(a, 'ask', { message: 'question for a' }),
-      later(100).then(() => call(b, 'ask', { message: 'question for b' })),
+      arrived(() => a.elicitations.length).then(() => call(b, 'ask', { message: 'question for b' })),
     ];
     const [fromA, fromB] = await Promise.all(asks);
     expect(JSON.parse(fromA ?? '')).toEqual({
@@ -185,7 +189,7 @@ describe.each([
 
     const samples = [
       call(a, 'sample', { prompt: 'poem for a' }),
-      later(100).then(() => call(b, 'sample', { prompt: 'poem for b' })),
+      arrived(() => a.samplings.length).then(() => call(b, 'sample', { prompt: 'poem for b' })),
     ];
     expect(await Promise.all(samples)).toEqual([`a-${server}'s model`, `b-${server}'s model`]);
     expect(a.samplings).toEqual(['poem for a']);
@@ -197,7 +201,7 @@ describe.each([
     const b = await editor(`/mcp/${server}`, `lb-${server}`);
     await Promise.all([
       call(a, 'log', { message: 'for a', delayMs: 300 }),
-      later(100).then(() => call(b, 'log', { message: 'for b', delayMs: 50 })),
+      arrived(() => a.logs.length).then(() => call(b, 'log', { message: 'for b', delayMs: 50 })),
     ]);
     expect(a.logs.map((l) => l.data)).toEqual(['for a']);
     expect(b.logs.map((l) => l.data)).toEqual(['for b']);
