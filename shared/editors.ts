@@ -9,6 +9,10 @@ export const EDITOR_IDS = [
   'windsurf',
   'claude-code',
   'gemini-cli',
+  'codex',
+  'copilot-cli',
+  'opencode',
+  'qwen-code',
 ] as const;
 export const EditorIdSchema = z.enum(EDITOR_IDS);
 export type EditorId = z.infer<typeof EditorIdSchema>;
@@ -22,4 +26,8 @@ export const EDITOR_LABELS: Record<EditorId, string> = {
   windsurf: 'Windsurf',
   'claude-code': 'Claude Code',
   'gemini-cli': 'Gemini CLI',
+  codex: 'Codex CLI',
+  'copilot-cli': 'Copilot CLI',
+  opencode: 'opencode',
+  'qwen-code': 'Qwen Code',
 };

@@ -18,7 +18,7 @@ import {
   type EditorFileLayout,
   type EditorSettings,
 } from '../../../shared/schema/state.ts';
-import type { TokenStore } from '../bridge/tokens.ts';
+import { editorTokenFile, type TokenStore } from '../bridge/tokens.ts';
 import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { HomePaths } from '../home.ts';
@@ -28,7 +28,7 @@ import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts'
 import { withLock } from './lock.ts';
 import { bridgeUrl } from './ownership.ts';
 import { userDirs } from '../user-dirs.ts';
-import { planFile } from './plan.ts';
+import { ensureHeadersHelper, headersHelperCommand } from './headers-helper.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
@@ -370,6 +370,11 @@ export class EditorSync {
     let token: string | undefined;
     const tokenOf = () =>
       (token ??= request.dryRun ? this.#existingToken(adapter.id) : this.#options.tokens.ensure(adapter.id));
+    let helperUsed = false;
+    const headersHelper = () => {
+      helperUsed = true;
+      return headersHelperCommand(this.home, adapter.id, this.#platform);
+    };
     const desired = new Map<string, Record<string, unknown>>();
     for (const server of names) {
       desired.set(
@@ -379,12 +384,14 @@ export class EditorSync {
           server,
           url: bridgeUrl(this.#port, server),
           token: tokenOf,
+          tokenFile: editorTokenFile(this.#options.tokens.dir, adapter.id),
+          headersHelper,
           relay: this.#relay,
         }),
       );
     }
     const adopt = request.adopt?.get(adapter.id);
-    const plan = planFile({
+    const plan = adapter.format.plan({
       text: read.text,
       serversKey: adapter.serversKey,
       desired,
@@ -395,6 +402,8 @@ export class EditorSync {
     });
     if (!plan.ok)
       return this.#report(adapter, file, 'failed', names, `${file}: ${plan.problem} — left unchanged`);
+    // Entries naming the header helper need it in place, also when the file is already up to date.
+    if (helperUsed && !request.dryRun) ensureHeadersHelper(this.home, this.#platform);
     const summary = {
       added: plan.added,
       updated: plan.updated,
@@ -421,7 +430,8 @@ export class EditorSync {
       const shown = withoutSecrets(diff.split(token).join(`<${adapter.id} token>`));
       return { ...this.#report(adapter, file, 'dry-run', names, clashNote), ...summary, diff: shown };
     }
-    // The relay reads the editor's token when the editor starts it: it must exist before the entry does.
+    // The relay, the header helper and file references read the editor's token when the editor
+    // connects: it must exist before the entry does (and so must the helper).
     if (names.length) tokenOf();
     const readOnly = readOnlyProblem(read.target, read.bytes !== undefined);
     if (readOnly) return { ...this.#report(adapter, file, 'failed', names, readOnly), ...summary };

@@ -1,8 +1,12 @@
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
 import { claudeCode } from './claude-code.ts';
 import { claudeDesktop } from './claude-desktop.ts';
+import { codex } from './codex.ts';
+import { copilotCli } from './copilot-cli.ts';
 import { cursor } from './cursor.ts';
 import { geminiCli } from './gemini-cli.ts';
+import { opencode } from './opencode.ts';
+import { qwenCode } from './qwen-code.ts';
 import type { EditorAdapter } from './types.ts';
 import { vscode } from './vscode.ts';
 import { windsurf } from './windsurf.ts';
@@ -17,6 +21,10 @@ export const EDITORS: Readonly<Record<EditorId, EditorAdapter>> = {
   windsurf,
   'claude-code': claudeCode,
   'gemini-cli': geminiCli,
+  codex,
+  'copilot-cli': copilotCli,
+  opencode,
+  'qwen-code': qwenCode,
 };
 
 export function allEditors(): EditorAdapter[] {

@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { getStaticTOMLValue, parseTOML } from 'toml-eslint-parser';
+import { describe, expect, it } from 'vitest';
+import { EDITOR_IDS } from '../../../shared/editors.ts';
+import { EDITORS } from '../../../electron/core/editors/registry.ts';
+import { syncText } from './helpers.ts';
+
+// Generated TOML files with what people's config.toml has: comments on their own lines and after
+// values, blank lines, top-level keys, tables and sub-tables, arrays of tables, the user's own
+// servers as tables, dotted keys or under [mcp_servers], literal and multi-line strings, CRLF, a BOM,
+// no final line break. For each: sync then unsync gives back the exact bytes, and sync changes no
+// setting but Switchboard's entries.
+
+const tomlEditors = EDITOR_IDS.filter((id) => EDITORS[id].format.name === 'TOML');
+
+const bare = fc.stringMatching(/^[a-z][a-z0-9_-]{0,8}$/);
+const text = fc.oneof(
+  fc.string({ maxLength: 10 }),
+  fc.constantFrom('héllo', '日本語', '🙂', 'tab\there', 'q"uote', 'back\\slash', '\u2028'),
+);
+const comment = text.map((t) => '#' + t.replace(/[\r\n\u2028\u2029\u0000-\u0008\u000a-\u001f\u007f]/g, ' '));
+const basic = text.map((t) => JSON.stringify(t).replace(/\x7f/g, '\\u007F'));
+const value = fc.oneof(
+  basic,
+  text.filter((t) => !/['\r\n\u0000-\u0008\u000a-\u001f\u007f]/.test(t)).map((t) => `'${t}'`),
+  fc.integer().map(String),
+  fc.boolean().map(String),
+  fc.constant('"""\nmulti\nline\n"""'),
+  fc.constant('["a", 1, { x = "y" }]'),
+  fc.constant('{ inline = true, n = 2 }'),
+);
+const kvLine = fc
+  .tuple(bare, value, fc.option(comment, { nil: undefined }))
+  .map(([k, v, c]) => `${k} = ${v}${c ? ' ' + c : ''}`);
+const extras = fc.array(fc.oneof(comment, fc.constant('')), { maxLength: 2 });
+
+/** One block of the file: a few lines, optionally under a header. */
+const block = fc.oneof(
+  fc.tuple(extras, fc.array(kvLine, { maxLength: 3 })).map(([e, kv]) => ({ header: undefined, lines: [...e, ...kv] })),
+  fc
+    .tuple(fc.constantFrom('[profiles.fast]', '[tui]', '[[skills]]', '[projects."/home/ann/x"]'), extras, fc.array(kvLine, { maxLength: 3 }))
+    .map(([header, e, kv]) => ({ header, lines: [...e, ...kv] })),
+  fc.constant({ header: '[mcp_servers.mine]', lines: ['command = "npx"', 'args = ["-y", "x"]'] }),
+  fc.constant({ header: '[mcp_servers.mine.env]', lines: ['K = "v" # mine'] }),
+  fc.constant({ header: '[mcp_servers]', lines: ['dotted.url = "https://example.com/mcp"'] }),
+);
+
+const doc = fc
+  .record({
+    top: fc.array(kvLine, { maxLength: 3 }),
+    blocks: fc.array(block, { maxLength: 5 }),
+    eol: fc.constantFrom('\n', '\r\n'),
+    bom: fc.boolean(),
+    finalEol: fc.constantFrom('', 'eol', 'blank'),
+  })
+  .map((d) => {
+    const seen = new Set<string>();
+    const lines = [...d.top];
+    const used = new Set(d.top.map((l) => l.split(' ')[0]));
+    for (const b of d.blocks) {
+      if (b.header && b.header !== '[[skills]]') {
+        if (seen.has(b.header)) continue;
+        seen.add(b.header);
+      }
+      if (b.header) lines.push(b.header);
+      const keys = new Set<string>();
+      for (const l of b.lines) {
+        const k = l.split(' ')[0] ?? '';
+        if (l.includes(' = ') && (keys.has(k) || (!b.header && used.has(k)))) continue;
+        keys.add(k);
+        if (!b.header) used.add(k);
+        lines.push(l);
+      }
+    }
+    const body = lines.join(d.eol);
+    const end = d.finalEol === 'eol' ? d.eol : d.finalEol === 'blank' ? d.eol + d.eol : '';
+    return (d.bom ? '\ufeff' : '') + body + (body ? end : '');
+  })
+  .filter((t) => {
+    try {
+      parseTOML(t.replace(/^\ufeff/, ''));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
+const serversArb = fc.uniqueArray(fc.constantFrom('alpha', 'beta', 'my server', 'é'), { maxLength: 3 });
+
+function settings(t: string | undefined): Record<string, unknown> {
+  if (!t?.replace(/^\ufeff/, '').trim()) return { own: [] };
+  const value = getStaticTOMLValue(parseTOML(t.replace(/^\ufeff/, ''))) as Record<string, unknown>;
+  const { mcp_servers: servers, ...rest } = value;
+  const own = Object.entries((servers ?? {}) as Record<string, { url?: unknown }>).filter(
+    ([, e]) => !String(e.url ?? '').startsWith('http://127.0.0.1:43'),
+  );
+  return { ...rest, own };
+}
+
+describe('TOML editor files: sync then unsync gives back the exact bytes (property)', () => {
+  it.each(tomlEditors)('%s', (editor) => {
+    fc.assert(
+      fc.property(doc, serversArb, serversArb, (original, first, second) => {
+        const a = syncText(editor, original, first);
+        expect(settings(a.text)).toEqual(settings(original));
+        const b = syncText(editor, a.text, second, a.layout, { port: 43200, token: 'rotated' });
+        expect(settings(b.text)).toEqual(settings(original));
+        const back = syncText(editor, b.text, [], b.layout, { port: 43200 });
+        expect(back.text).toBe(original);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
