@@ -68,7 +68,11 @@ export function run(
   options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number },
 ): Promise<RunResult> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -107,7 +111,8 @@ export class CodexAppServer {
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`codex app-server: no answer to ${method} in ${timeoutMs} ms\n${this.stderr}`)),
+        () =>
+          reject(new Error(`codex app-server: no answer to ${method} in ${timeoutMs} ms\n${this.stderr}`)),
         timeoutMs,
       );
       this.#pending.set(id, (message) => {

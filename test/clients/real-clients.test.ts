@@ -24,7 +24,14 @@ import { clientBin, clientsInstalled, CodexAppServer, QUIET_ENV, run, type RunRe
 // working with no rewrite of their files.
 
 const PROBE = 'switchboard-probe';
-const CLIENT_EDITORS = ['claude-code', 'gemini-cli', 'codex', 'copilot-cli', 'opencode', 'qwen-code'] as const;
+const CLIENT_EDITORS = [
+  'claude-code',
+  'gemini-cli',
+  'codex',
+  'copilot-cli',
+  'opencode',
+  'qwen-code',
+] as const;
 
 const USER_FILES: Record<(typeof CLIENT_EDITORS)[number], string> = {
   'claude-code': '{\n  "hasCompletedOnboarding": true,\n  "autoUpdates": false\n}\n',
@@ -75,10 +82,17 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
     t = tempHome();
     for (const editor of CLIENT_EDITORS) install(t, editor, USER_FILES[editor]);
     t.writeServers({ mcpServers: { everything: everythingServer() } });
-    h = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0, editorSync: { log: () => {} } });
+    h = await startHeadless({
+      home: t.home,
+      keychain: new OsKeychain(),
+      env: t.env,
+      port: 0,
+      editorSync: { log: () => {} },
+    });
     h.core.approve('everything');
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+      () =>
+        h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
       60_000,
       'everything running',
     );
@@ -87,9 +101,13 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       15_000,
       'every client file synced',
     );
-    model = spawn(process.execPath, [fileURLToPath(new URL('../fixtures/fake-model.mjs', import.meta.url)), `--probe=${PROBE}`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    model = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('../fixtures/fake-model.mjs', import.meta.url)), `--probe=${PROBE}`],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const port = await new Promise<string>((resolve) =>
       createInterface({ input: model?.stdout ?? process.stdin }).once('line', resolve),
     );
@@ -121,7 +139,9 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       const token = h.tokens.ensure(editor);
       expect(readFileSync(file(editor), 'utf8').includes(token), editor).toBe(EDITORS[editor].tokenInFile);
     }
-    expect(EDITORS['claude-code'].tokenInFile || EDITORS.codex.tokenInFile || EDITORS.opencode.tokenInFile).toBe(false);
+    expect(
+      EDITORS['claude-code'].tokenInFile || EDITORS.codex.tokenInFile || EDITORS.opencode.tokenInFile,
+    ).toBe(false);
   });
 
   it('Claude Code: `claude mcp list` connects (token from the header helper)', async () => {
@@ -134,19 +154,37 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
 
   it('Qwen Code: `qwen mcp list` connects, and a prompt calls echo through the bridge', async () => {
     expectOk(await run(clientBin('qwen'), ['mcp', 'list'], { env, cwd: cwd() }), /everything: .*Connected/);
-    const prompt = await run(clientBin('qwen'), ['-p', 'call the echo tool', '--yolo', '--auth-type', 'openai'], { env, cwd: cwd() });
+    const prompt = await run(
+      clientBin('qwen'),
+      ['-p', 'call the echo tool', '--yolo', '--auth-type', 'openai'],
+      { env, cwd: cwd() },
+    );
     expectOk(prompt, new RegExp(`TOOL SAID: Echo: ${PROBE}`));
   });
 
   it('opencode: `opencode mcp list` connects (token from a {file:} reference)', async () => {
-    expectOk(await run(clientBin('opencode'), ['mcp', 'list'], { env, cwd: cwd() }), /everything\s+connected/i);
+    expectOk(
+      await run(clientBin('opencode'), ['mcp', 'list'], { env, cwd: cwd() }),
+      /everything\s+connected/i,
+    );
   });
 
   it('Copilot CLI: an offline session calls echo through the bridge', async () => {
-    const r = await run(clientBin('copilot'), ['-p', 'call the echo tool', '--allow-all-tools', '--disable-client-telemetry', '--no-auto-update', '-s'], {
-      env,
-      cwd: cwd(),
-    });
+    const r = await run(
+      clientBin('copilot'),
+      [
+        '-p',
+        'call the echo tool',
+        '--allow-all-tools',
+        '--disable-client-telemetry',
+        '--no-auto-update',
+        '-s',
+      ],
+      {
+        env,
+        cwd: cwd(),
+      },
+    );
     expectOk(r, new RegExp(`TOOL SAID: Echo: ${PROBE}`));
   });
 
@@ -155,7 +193,9 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
     try {
       await codex.request('initialize', { clientInfo: { name: 'switchboard-test', version: '1.0.0' } });
       codex.notify('initialized');
-      const list = (await codex.request('mcpServerStatus/list', {})) as { data: { name: string; tools: Record<string, unknown> }[] };
+      const list = (await codex.request('mcpServerStatus/list', {})) as {
+        data: { name: string; tools: Record<string, unknown> }[];
+      };
       const everything = list.data.find((s) => s.name === 'everything');
       expect(Object.keys(everything?.tools ?? {}), codex.stderr).toContain('echo');
       const started = (await codex.request('thread/start', { cwd: cwd() })) as { thread: { id: string } };
@@ -184,7 +224,10 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       expect(readFileSync(file(editor), 'utf8'), editor).toBe(before.get(editor));
     }
     expectOk(await run(clientBin('claude'), ['mcp', 'list'], { env, cwd: cwd() }), /everything: .*Connected/);
-    expectOk(await run(clientBin('opencode'), ['mcp', 'list'], { env, cwd: cwd() }), /everything\s+connected/i);
+    expectOk(
+      await run(clientBin('opencode'), ['mcp', 'list'], { env, cwd: cwd() }),
+      /everything\s+connected/i,
+    );
     await codexSeesEcho();
   });
 

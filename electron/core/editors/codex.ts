@@ -27,7 +27,9 @@ export const codex = httpAdapter({
   // Codex's own keys, for import: static headers, and headers (or the bearer token) from variables.
   normalize(entry) {
     if (entry.http_headers_helper !== undefined)
-      return { problem: 'its headers come from a command (http_headers_helper); add it by hand with a secret' };
+      return {
+        problem: 'its headers come from a command (http_headers_helper); add it by hand with a secret',
+      };
     const headers: Record<string, unknown> = { ...(stringRecord(entry.http_headers) ?? {}) };
     for (const [name, variable] of Object.entries(stringRecord(entry.env_http_headers) ?? {}))
       headers[name] = `\${env:${variable}}`;

@@ -4,8 +4,7 @@ import { planFile, type PlanInput, type PlanResult } from './plan.ts';
 
 /** The entries of an editor file's servers collection, as the file has them (in order). */
 export type FileEntries =
-  | { ok: true; entries: [name: string, entry: unknown][] }
-  | { ok: false; problem: string };
+  { ok: true; entries: [name: string, entry: unknown][] } | { ok: false; problem: string };
 
 /**
  * How one kind of editor file is read and edited (JSON, TOML, YAML). Each keeps the user's bytes:
@@ -40,7 +39,10 @@ function jsonFormat(name: string): FileFormat {
         ok: true,
         entries: (container.children ?? []).map((prop) => {
           const valueNode = prop.children?.[1];
-          return [String(prop.children?.[0]?.value), valueNode ? (getNodeValue(valueNode) as unknown) : undefined];
+          return [
+            String(prop.children?.[0]?.value),
+            valueNode ? (getNodeValue(valueNode) as unknown) : undefined,
+          ];
         }),
       };
     },

@@ -239,7 +239,8 @@ function planToml(input: PlanInput): PlanResult {
   for (const e of edits) {
     // Two removed tables share the blank line between them: it goes once.
     const end = e.text === '' ? Math.min(e.end, lastStart) : e.end;
-    if (end > lastStart) return { ok: false, problem: 'internal error: overlapping edits; nothing was written' };
+    if (end > lastStart)
+      return { ok: false, problem: 'internal error: overlapping edits; nothing was written' };
     text = text.slice(0, e.start) + e.text + text.slice(end);
     lastStart = e.start;
   }
@@ -247,7 +248,8 @@ function planToml(input: PlanInput): PlanResult {
   if (toAdd.length) {
     const tables = toAdd.map(([name, entry]) => renderTable(serversKey, name, entry, eol));
     if (text === '') {
-      if (layout.fileWas === undefined) layout.fileWas = { existed: original !== undefined, text: original ?? '' };
+      if (layout.fileWas === undefined)
+        layout.fileWas = { existed: original !== undefined, text: original ?? '' };
       text = tables.join(eol);
     } else {
       if (!text.endsWith('\n')) {
@@ -271,14 +273,19 @@ function planToml(input: PlanInput): PlanResult {
   if (finalText === original)
     return { ok: true, text: original, changed: false, ...summary, layout: input.layout };
 
-  const problem = finalText === undefined ? undefined : check(finalText.slice(bom.length), located, input, userBefore, adopted);
+  const problem =
+    finalText === undefined
+      ? undefined
+      : check(finalText.slice(bom.length), located, input, userBefore, adopted);
   if (problem) return { ok: false, problem };
   return { ok: true, text: finalText, changed: true, ...summary, layout: stripUndefined(layout) };
 }
 
 /** Values compared as TOML gives them (bigint, Date) and as entries are built (plain JSON). */
 function plain(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null');
+  return JSON.parse(
+    JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null',
+  );
 }
 
 function stripUndefined(layout: FileLayout): FileLayout {

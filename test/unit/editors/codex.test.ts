@@ -63,7 +63,11 @@ describe('Codex CLI', () => {
     ).toEqual({
       kind: 'remote',
       url: 'https://mcp.figma.com/mcp',
-      headers: { 'X-Team': 'design', 'X-Key': '${env:FIGMA_KEY}', Authorization: 'Bearer ${env:FIGMA_TOKEN}' },
+      headers: {
+        'X-Team': 'design',
+        'X-Key': '${env:FIGMA_KEY}',
+        Authorization: 'Bearer ${env:FIGMA_TOKEN}',
+      },
     });
     expect(codex.foreignServer({ url: 'https://x.example/mcp', http_headers_helper: 'get-token' })).toEqual({
       problem: expect.stringMatching(/http_headers_helper/) as string,

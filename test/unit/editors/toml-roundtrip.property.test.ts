@@ -36,9 +36,15 @@ const extras = fc.array(fc.oneof(comment, fc.constant('')), { maxLength: 2 });
 
 /** One block of the file: a few lines, optionally under a header. */
 const block = fc.oneof(
-  fc.tuple(extras, fc.array(kvLine, { maxLength: 3 })).map(([e, kv]) => ({ header: undefined, lines: [...e, ...kv] })),
   fc
-    .tuple(fc.constantFrom('[profiles.fast]', '[tui]', '[[skills]]', '[projects."/home/ann/x"]'), extras, fc.array(kvLine, { maxLength: 3 }))
+    .tuple(extras, fc.array(kvLine, { maxLength: 3 }))
+    .map(([e, kv]) => ({ header: undefined, lines: [...e, ...kv] })),
+  fc
+    .tuple(
+      fc.constantFrom('[profiles.fast]', '[tui]', '[[skills]]', '[projects."/home/ann/x"]'),
+      extras,
+      fc.array(kvLine, { maxLength: 3 }),
+    )
     .map(([header, e, kv]) => ({ header, lines: [...e, ...kv] })),
   fc.constant({ header: '[mcp_servers.mine]', lines: ['command = "npx"', 'args = ["-y", "x"]'] }),
   fc.constant({ header: '[mcp_servers.mine.env]', lines: ['K = "v" # mine'] }),
