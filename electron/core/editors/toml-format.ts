@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { getStaticTOMLValue, parseTOML, type AST } from 'toml-eslint-parser';
 import { isPlainObject } from '../config/jsonc-render.ts';
+import { collectionProblem, entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import type { FileLayout, PlanInput, PlanResult } from './plan.ts';
 
@@ -159,55 +160,10 @@ function planToml(input: PlanInput): PlanResult {
   const located = parse(body, serversKey);
   if ('ok' in located) return located;
 
-  const managed = new Map<string, unknown>();
-  const user = new Map<string, unknown>();
-  for (const [name, value] of Object.entries(located.servers))
-    (input.isManaged(value) ? managed : user).set(name, value);
-  const userBefore = new Map(user);
-
-  const adopt = input.adopt ?? new Map<string, string>();
-  const added: string[] = [];
-  const updated: string[] = [];
-  const removed: string[] = [];
-  const clashes: string[] = [];
-  const adopted: string[] = [];
-  const toRemove = new Set<string>();
-  const replace = new Map<string, Record<string, unknown>>();
-  const toAdd: [string, Record<string, unknown>][] = [];
-
-  for (const name of managed.keys()) {
-    if (input.desired.has(name)) continue;
-    toRemove.add(name);
-    removed.push(name);
-  }
-  for (const [key, server] of adopt) {
-    if (!user.has(key) || key === server || !input.desired.has(server)) continue;
-    if (user.has(server) && adopt.get(server) !== server) continue;
-    toRemove.add(key);
-    user.delete(key);
-    adopted.push(key);
-  }
-  for (const [name, entry] of input.desired) {
-    if (managed.has(name)) {
-      if (!isDeepStrictEqual(plain(managed.get(name)), plain(entry))) {
-        replace.set(name, entry);
-        updated.push(name);
-      }
-    } else if (user.has(name)) {
-      if (adopt.get(name) === name) {
-        replace.set(name, entry);
-        adopted.push(name);
-        user.delete(name);
-      } else {
-        clashes.push(name);
-      }
-    } else {
-      toAdd.push([name, entry]);
-      added.push(name);
-    }
-  }
+  const changes = entryChanges(Object.entries(located.servers), input);
+  const { toRemove, replace, toAdd, added, updated, removed, clashes, adopted } = changes;
   const summary = { added, updated, removed, clashes, adopted };
-  if (toRemove.size === 0 && replace.size === 0 && toAdd.length === 0)
+  if (noChanges(changes))
     return { ok: true, text: original, changed: false, ...summary, layout: input.layout };
   if (located.inline) {
     return {
@@ -274,18 +230,9 @@ function planToml(input: PlanInput): PlanResult {
     return { ok: true, text: original, changed: false, ...summary, layout: input.layout };
 
   const problem =
-    finalText === undefined
-      ? undefined
-      : check(finalText.slice(bom.length), located, input, userBefore, adopted);
+    finalText === undefined ? undefined : check(finalText.slice(bom.length), located, input, changes);
   if (problem) return { ok: false, problem };
   return { ok: true, text: finalText, changed: true, ...summary, layout: stripUndefined(layout) };
-}
-
-/** Values compared as TOML gives them (bigint, Date) and as entries are built (plain JSON). */
-function plain(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)) ?? 'null',
-  );
 }
 
 function stripUndefined(layout: FileLayout): FileLayout {
@@ -296,32 +243,17 @@ function stripUndefined(layout: FileLayout): FileLayout {
  * The guard: the new text parses, every setting but the servers table is what it was, the user's own
  * entries are what they were (those import replaced aside), and Switchboard's are exactly the desired.
  */
-function check(
-  after: string,
-  before: Located,
-  input: PlanInput,
-  userBefore: ReadonlyMap<string, unknown>,
-  adopted: readonly string[],
-): string | undefined {
+function check(after: string, before: Located, input: PlanInput, changes: EntryChanges): string | undefined {
   const invalid = 'internal error: the edit would have made the file invalid; nothing was written';
   const outside =
     "internal error: the edit would have changed settings that are not Switchboard's; nothing was written";
   const now = after.trim() === '' ? undefined : parse(after, input.serversKey);
   if (now && 'ok' in now) return invalid;
-  const value = now?.value ?? {};
   const strip = (v: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(v).filter(([k]) => k !== input.serversKey));
-  if (!isDeepStrictEqual(strip(value), strip(before.value))) return outside;
-  const servers = now?.servers ?? {};
-  const userAfter = Object.entries(servers).filter(([, v]) => !input.isManaged(v));
-  const expected = [...userBefore].filter(([k]) => !adopted.includes(k));
-  const sorted = (list: [string, unknown][]) => [...list].sort(([a], [b]) => a.localeCompare(b));
-  if (!isDeepStrictEqual(sorted(userAfter), sorted(expected))) return outside;
-  for (const [name, entry] of input.desired) {
-    if (userBefore.has(name) && !adopted.includes(name)) continue; // a clash: the user's entry stays
-    if (!isDeepStrictEqual(plain(servers[name]), plain(entry))) return invalid;
-  }
-  return undefined;
+  if (!isDeepStrictEqual(strip(now?.value ?? {}), strip(before.value))) return outside;
+  const problem = collectionProblem(Object.entries(now?.servers ?? {}), input, changes);
+  return problem === 'outside' ? outside : problem === 'invalid' ? invalid : undefined;
 }
 
 function entries(text: string, serversKey: string): FileEntries {
