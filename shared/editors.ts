@@ -13,6 +13,13 @@ export const EDITOR_IDS = [
   'copilot-cli',
   'opencode',
   'qwen-code',
+  'cline',
+  'roo-code',
+  'continue',
+  'kiro',
+  'amazon-q',
+  'lm-studio',
+  'goose',
 ] as const;
 export const EditorIdSchema = z.enum(EDITOR_IDS);
 export type EditorId = z.infer<typeof EditorIdSchema>;
@@ -30,4 +37,11 @@ export const EDITOR_LABELS: Record<EditorId, string> = {
   'copilot-cli': 'Copilot CLI',
   opencode: 'opencode',
   'qwen-code': 'Qwen Code',
+  cline: 'Cline',
+  'roo-code': 'Roo Code',
+  continue: 'Continue',
+  kiro: 'Kiro',
+  'amazon-q': 'Amazon Q Developer',
+  'lm-studio': 'LM Studio',
+  goose: 'Goose',
 };

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -80,7 +81,7 @@ export function run(
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+      const plain = (text: string) => stripVTControlCharacters(text);
       resolve({ code, stdout, stderr, output: plain(`${stdout}\n--- stderr ---\n${stderr}`) });
     });
   });

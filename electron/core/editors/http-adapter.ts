@@ -23,6 +23,8 @@ export interface HttpAdapterSpec {
   otherUrlKeys?: string[];
   /** fields written before the URL, e.g. {"type": "http"} */
   extra?: Record<string, unknown>;
+  /** a field inside the entry that holds its name too (Goose's "name", Continue's list entries) */
+  nameKey?: string;
   /** fields written after the URL and headers, e.g. {"tools": ["*"]} */
   trailing?: Record<string, unknown>;
   /**
@@ -31,6 +33,8 @@ export interface HttpAdapterSpec {
    * reference to the token file) says so here, and its file then holds no token.
    */
   auth?: (ctx: EntryContext) => Record<string, unknown>;
+  /** whether `auth` still puts the token in the file (default: only without `auth`) */
+  tokenInFile?: boolean;
   /**
    * An entry of this editor in the shape MCP clients share (`{command, args, env, cwd}` or
    * `{url, headers}`), for import, when its own keys differ (Codex's `http_headers`, opencode's
@@ -59,12 +63,13 @@ export function httpAdapter(spec: HttpAdapterSpec): EditorAdapter {
     serversKey: spec.serversKey,
     format: spec.format ?? (spec.jsonc ? JSONC_FORMAT : JSON_FORMAT),
     managedEntry: (ctx) => ({
+      ...(spec.nameKey ? { [spec.nameKey]: ctx.server } : {}),
       ...spec.extra,
       [spec.urlKey]: ctx.url,
       ...(spec.auth ?? bearerHeaders)(ctx),
       ...spec.trailing,
     }),
-    tokenInFile: spec.auth === undefined,
+    tokenInFile: spec.tokenInFile ?? spec.auth === undefined,
     isManaged: (entry, ownership) => isBridgeUrl(urlOf(entry), ownership),
     foreignServer: (entry) => {
       if (!spec.normalize || !isRecord(entry)) return foreignServer(entry, urlOf(entry));
