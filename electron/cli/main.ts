@@ -18,6 +18,7 @@ usage: switchboard <command> [options]
   remove NAME                      remove a server from servers.json
   secret set NAME | list | rm NAME | move SERVER KEY [SECRET_NAME]
   token create NAME | list | revoke NAME   bridge tokens for editors and other clients
+  editors [--json]                 every supported editor: its file, whether installed, sync state
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]…             take them out again (the files get back the bytes they had)
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
@@ -43,6 +44,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   secret: async () => (await import('./commands/secret.ts')).secretCommand,
   token: async () => (await import('./commands/token.ts')).tokenCommand,
   ui: async () => (await import('./commands/ui.ts')).uiCommand,
+  editors: async () => (await import('./commands/editors.ts')).editorsCommand,
   sync: async () => (await import('./commands/sync.ts')).syncCommand,
   unsync: async () => (await import('./commands/unsync.ts')).unsyncCommand,
   import: async () => (await import('./commands/import.ts')).importCommand,

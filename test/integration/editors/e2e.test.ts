@@ -30,6 +30,8 @@ const USER_FILES: Partial<Record<EditorId, string>> = {
   opencode: '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "opencode"\n}\n',
   'qwen-code': '{\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
   // copilot-cli: installed, no mcp-config.json yet
+  goose: '# goose\nGOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n',
+  continue: 'name: Local Assistant\nversion: 1.0.0\nschema: v1\n',
   // cursor: installed, but no mcp.json yet
 };
 
@@ -70,7 +72,8 @@ function headersOf(entry: Record<string, unknown>): Record<string, string> {
       string,
       string
     >;
-  const headers = (entry.headers ?? {}) as Record<string, string>;
+  const options = entry.requestOptions as { headers?: Record<string, string> } | undefined;
+  const headers = (entry.headers ?? options?.headers ?? {}) as Record<string, string>;
   return Object.fromEntries(
     Object.entries(headers).map(([k, v]) => [
       k,
@@ -99,7 +102,7 @@ async function clientFromEntry(editor: EditorId, entry: Record<string, unknown>)
     );
     return client;
   }
-  const url = [entry.url, entry.serverUrl, entry.httpUrl].find((u) => typeof u === 'string') as string;
+  const url = [entry.url, entry.serverUrl, entry.httpUrl, entry.uri].find((u) => typeof u === 'string') as string;
   const headers = headersOf(entry);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
