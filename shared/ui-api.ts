@@ -203,6 +203,8 @@ export const EditorViewSchema = z.object({
   backups: z.array(EditorBackupSchema),
   /** Claude Desktop reads its file only at start: true after a sync changed it */
   restartRequired: z.boolean(),
+  /** the file holds the bridge token; otherwise the editor reads it when it connects (header helper, file reference, relay) */
+  tokenInFile: z.boolean(),
 });
 export type EditorView = z.infer<typeof EditorViewSchema>;
 export const EditorsResponseSchema = z.object({

@@ -153,6 +153,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
             .sort((a, b) => b.createdAt - a.createdAt)
             .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
           restartRequired: this.restartRequired.has(id),
+          tokenInFile: adapter.tokenInFile,
         };
         if (!this.engine.detected(id)) {
           views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '' });
