@@ -167,6 +167,14 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     expect(logs.join('\n')).toMatch(/Zed: everything changed outside Switchboard/);
     writeFileSync(zedFile, readFileSync(zedFile, 'utf8').replace('"vim_mode": false', '"vim_mode": true'));
 
+    // The same in Codex's TOML and Goose's YAML: their entries are put back, the user's lines untouched.
+    for (const editor of ['codex', 'goose'] as const) {
+      const file = editorFile(t, editor);
+      const before = readFileSync(file, 'utf8');
+      writeFileSync(file, before.replace('/mcp/everything', '/mcp/elsewhere'));
+      await waitFor(() => readFileSync(file, 'utf8') === before, 10_000, `${editor} drift put back`);
+    }
+
     // The server is disabled in servers.json: every editor file gets back exactly the user's bytes.
     t.writeServers({ mcpServers: { everything: { ...everythingServer(), enabled: false } } });
     await waitFor(() => EDITOR_IDS.every((e) => !entryIn(e, 'everything')), 10_000, 'entries removed');
