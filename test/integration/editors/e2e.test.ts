@@ -102,7 +102,9 @@ async function clientFromEntry(editor: EditorId, entry: Record<string, unknown>)
     );
     return client;
   }
-  const url = [entry.url, entry.serverUrl, entry.httpUrl, entry.uri].find((u) => typeof u === 'string') as string;
+  const url = [entry.url, entry.serverUrl, entry.httpUrl, entry.uri].find(
+    (u) => typeof u === 'string',
+  ) as string;
   const headers = headersOf(entry);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
