@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,9 @@ import { clientBin, clientsInstalled, CodexAppServer, QUIET_ENV, run, type RunRe
 // The real clients, pinned in test/clients/package.json, against what `sync` writes: `switchboard
 // serve` with server-everything approved, in a throwaway HOME where each client has a settings file
 // of the user's (with the switches that keep it offline). Each client's own health check must show
-// the server connected, and a tool is called: Codex through its app-server, Copilot CLI and Qwen Code
-// through one offline prompt to a fake model on 127.0.0.1 (test/fixtures/fake-model.mjs). Then
+// the server connected, and a tool is called: Codex through its app-server, every other client through
+// one offline prompt to a fake model on 127.0.0.1 (test/fixtures/fake-model.mjs: OpenAI, Anthropic and
+// Gemini APIs) that asks for the server's echo tool and repeats what it answered. Then
 // tokens are rotated: the clients that take theirs from a header helper or a file reference keep
 // working with no rewrite of their files.
 
@@ -37,6 +38,7 @@ const USER_FILES: Record<(typeof CLIENT_EDITORS)[number], string> = {
   'claude-code': '{\n  "hasCompletedOnboarding": true,\n  "autoUpdates": false\n}\n',
   'gemini-cli': `{
   // mine
+  "security": { "auth": { "selectedType": "gemini-api-key" } },
   "telemetry": { "enabled": false },
   "privacy": { "usageStatisticsEnabled": false },
   "general": { "disableAutoUpdate": true, "disableUpdateNag": true }
@@ -111,7 +113,25 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
     const port = await new Promise<string>((resolve) =>
       createInterface({ input: model?.stdout ?? process.stdin }).once('line', resolve),
     );
-    modelUrl = `http://127.0.0.1:${port.trim()}/v1`;
+    const modelOrigin = `http://127.0.0.1:${port.trim()}`;
+    modelUrl = `${modelOrigin}/v1`;
+    // opencode's model: the fake one, as a provider in a config file of its own (merged with the
+    // user's, which holds Switchboard's entry).
+    const opencodeModel = join(t.dir, 'opencode-model.json');
+    writeFileSync(
+      opencodeModel,
+      JSON.stringify({
+        provider: {
+          fake: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Fake',
+            options: { baseURL: modelUrl, apiKey: 'fake' },
+            models: { 'fake-model': { name: 'Fake', tool_call: true } },
+          },
+        },
+        model: 'fake/fake-model',
+      }),
+    );
     env = {
       ...t.env,
       ...QUIET_ENV,
@@ -122,6 +142,13 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       OPENAI_BASE_URL: modelUrl,
       OPENAI_API_KEY: 'fake',
       OPENAI_MODEL: 'fake-model',
+      ANTHROPIC_BASE_URL: modelOrigin,
+      ANTHROPIC_API_KEY: 'fake',
+      // Claude Code otherwise defers MCP tools behind a search tool the fake model does not use.
+      ENABLE_TOOL_SEARCH: 'false',
+      GOOGLE_GEMINI_BASE_URL: modelOrigin,
+      GEMINI_API_KEY: 'fake',
+      OPENCODE_CONFIG: opencodeModel,
     };
   }, 120_000);
 
@@ -144,12 +171,29 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
     ).toBe(false);
   });
 
-  it('Claude Code: `claude mcp list` connects (token from the header helper)', async () => {
+  const toolSaid = new RegExp(`TOOL SAID:[\\s\\S]*Echo: ${PROBE}`);
+
+  it('Claude Code: `claude mcp list` connects, and a prompt calls echo (token from the header helper)', async () => {
     expectOk(await run(clientBin('claude'), ['mcp', 'list'], { env, cwd: cwd() }), /everything: .*Connected/);
+    const prompt = await run(
+      clientBin('claude'),
+      ['-p', 'call the echo tool', '--allowedTools', 'mcp__everything__echo', '--model', 'claude-opus-4-5'],
+      { env, cwd: cwd() },
+    );
+    expectOk(prompt, toolSaid);
   });
 
-  it('Gemini CLI: `gemini mcp list` connects', async () => {
+  it('Gemini CLI: `gemini mcp list` connects, and a prompt calls echo', async () => {
     expectOk(await run(clientBin('gemini'), ['mcp', 'list'], { env, cwd: cwd() }), /everything: .*Connected/);
+    const prompt = await run(
+      clientBin('gemini'),
+      ['-p', 'call the echo tool', '--yolo', '-m', 'gemini-2.5-flash'],
+      {
+        env,
+        cwd: cwd(),
+      },
+    );
+    expectOk(prompt, toolSaid);
   });
 
   it('Qwen Code: `qwen mcp list` connects, and a prompt calls echo through the bridge', async () => {
@@ -159,14 +203,15 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       ['-p', 'call the echo tool', '--yolo', '--auth-type', 'openai'],
       { env, cwd: cwd() },
     );
-    expectOk(prompt, new RegExp(`TOOL SAID: Echo: ${PROBE}`));
+    expectOk(prompt, toolSaid);
   });
 
-  it('opencode: `opencode mcp list` connects (token from a {file:} reference)', async () => {
+  it('opencode: `opencode mcp list` connects, and a prompt calls echo (token from a {file:} reference)', async () => {
     expectOk(
       await run(clientBin('opencode'), ['mcp', 'list'], { env, cwd: cwd() }),
       /everything\s+connected/i,
     );
+    expectOk(await run(clientBin('opencode'), ['run', 'call the echo tool'], { env, cwd: cwd() }), toolSaid);
   });
 
   it('Copilot CLI: an offline session calls echo through the bridge', async () => {
@@ -185,7 +230,7 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
         cwd: cwd(),
       },
     );
-    expectOk(r, new RegExp(`TOOL SAID: Echo: ${PROBE}`));
+    expectOk(r, toolSaid);
   });
 
   async function codexSeesEcho(): Promise<void> {
