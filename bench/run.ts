@@ -2,7 +2,7 @@
 //
 //   npm run bench                         (node bench/run.ts)
 //   npm run bench -- --quick              fewer runs and servers, shorter windows: a smoke test
-//   npm run bench -- --only crash-cpu     one of them
+//   npm run bench -- --only crash-cpu     one of them (serve-startup, crash-cpu, bridge, cold-call, …)
 //   npm run bench -- --wait-quiet         before each bench, wait (up to 15 min) until the machine is
 //                                         idle (< 10 % CPU busy over 5 s): wall-clock figures need it
 //
@@ -27,6 +27,7 @@ const BENCHES = [
   { name: 'serve-startup', timeoutMs: 20 * 60_000 },
   { name: 'crash-cpu', timeoutMs: 10 * 60_000 },
   { name: 'bridge', timeoutMs: 20 * 60_000 },
+  { name: 'cold-call', timeoutMs: 10 * 60_000 },
   { name: 'relay-startup', timeoutMs: 5 * 60_000 },
   { name: 'editor-sync', timeoutMs: 5 * 60_000 },
 ] as const;

@@ -1,15 +1,19 @@
 // Start-up of `switchboard serve` to ready, with 0 and with 100 approved servers; time until all
-// 100 are running; memory of the core (the serve process) and of its servers.
+// 100 are running; memory of the core (the serve process) and of its servers, all of them running
+// (idle timeout 0) and lazily: 5 servers used by calls, the other 95 idle past their idle timeout.
 //
 //   node_modules/.bin/node bench/serve-startup.ts [--runs-empty 5] [--runs-full 3] [--servers 100]
 //                                                 [--fixture env-echo-server.mjs] [--quick]
+//                                                 [--runs-lazy 3] [--used 5] [--lazy-only]
 //
 // Everything runs for real: the `switchboard serve` process (node electron/cli/bin.mjs serve --port 0)
 // in a throwaway SWITCHBOARD_HOME under os.tmpdir(), and real MCP fixture servers from test/fixtures.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ApiEventSchema, ApiRoutes, InstanceInfoSchema } from '../shared/api.ts';
 import type { ServerState } from '../shared/status.ts';
@@ -18,6 +22,7 @@ import { CONTROL_TOKEN, readToken } from '../electron/core/bridge/auth.ts';
 import { Core } from '../electron/core/core.ts';
 import type { HomePaths } from '../electron/core/home.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
+import { AppStateStore } from '../electron/core/trust/app-state.ts';
 import { instanceFile } from '../electron/cli/instance.ts';
 import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
 import {
@@ -48,6 +53,15 @@ import {
 const READY_LINE = 'Switchboard is running';
 const READY_BUDGET: Budget = { op: '<=', limit: 300, text: 'headless start to bridge ready ≤ 300 ms' };
 const RSS_BUDGET: Budget = { op: '<=', limit: 100, text: 'core RSS ≤ 100 MB idle (100 servers)' };
+const LAZY_BUDGET: Budget = {
+  op: '<=',
+  limit: 400,
+  text: '100 servers, 5 in use, the rest idle: Switchboard + every server process ≤ 400 MB RSS',
+};
+/** The idle timeout of the lazy runs: short, so that the 95 unused servers go idle within the run. */
+const LAZY_IDLE_S = 10;
+/** How often each used server is called: well inside its idle timeout. */
+const CALL_EVERY_MS = 2_000;
 /** idle time after the last server reached `running`, before memory is read */
 const SETTLE_MS = 3_000;
 
@@ -59,18 +73,27 @@ const { values: opts } = parseArgs({
     servers: { type: 'string', default: '100' },
     fixture: { type: 'string', default: 'env-echo-server.mjs' },
     quick: { type: 'boolean', default: false },
+    'runs-lazy': { type: 'string', default: '3' },
+    used: { type: 'string', default: '5' },
+    'lazy-only': { type: 'boolean', default: false },
   },
   strict: true,
 });
+const RUNS_LAZY = opts.quick ? 1 : Number(opts['runs-lazy']);
+const USED = Number(opts.used);
 const RUNS_EMPTY = opts.quick ? 2 : Number(opts['runs-empty']);
 const RUNS_FULL = opts.quick ? 1 : Number(opts['runs-full']);
 const SERVERS = opts.quick ? 20 : Number(opts.servers);
-const FIXTURE = fixture(opts.fixture);
+// A name is a test fixture (test/fixtures); a path is taken as is (bench/bridge-echo-server.mjs).
+const FIXTURE = opts.fixture.includes('/') ? resolve(opts.fixture) : fixture(opts.fixture);
 
 // ─── one home, one serve ──────────────────────────────────────────────────────────────────────────
 
-/** A temp home with `count` approved servers, each `node <fixture>`, and an env for serve. */
-function makeHome(count: number, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
+/**
+ * A temp home with `count` approved servers, each `node <fixture>`, and an env for serve. Its idle
+ * timeout (Settings) is `idleS`: 0 keeps every server running, as before lazy servers.
+ */
+function makeHome(count: number, extraEnv: NodeJS.ProcessEnv = {}, idleS = 0): TempHome {
   const t = tempHome();
   onCleanup(() => t.cleanup());
   delete t.env.NODE_COMPILE_CACHE;
@@ -88,6 +111,7 @@ function makeHome(count: number, extraEnv: NodeJS.ProcessEnv = {}): TempHome {
     if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
     for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
   }
+  new AppStateStore(t.home.stateFile).setIdleTimeout(idleS);
   return t;
 }
 
@@ -157,16 +181,22 @@ async function stopServe(serve: Serve): Promise<{ stopMs: number; leftovers: num
 }
 
 /**
- * Follows /api/events (the control API's live status, as the UI does: no polling) until `count`
- * servers are `running`; resolves with performance.now() at that moment.
+ * Follows /api/events (the control API's live status, as the UI does: no polling) until `done` says
+ * so, given every server's state and the servers seen `running` at least once; resolves with
+ * performance.now() at that moment.
  */
-async function allRunning(home: HomePaths, count: number, timeoutMs: number): Promise<number> {
+async function followStates(
+  home: HomePaths,
+  done: (states: ReadonlyMap<string, ServerState>, everRunning: ReadonlySet<string>) => boolean,
+  what: string,
+  timeoutMs: number,
+): Promise<number> {
   const info = InstanceInfoSchema.parse(JSON.parse(readFileSync(instanceFile(home), 'utf8')));
   const token = readToken(home.tokens, CONTROL_TOKEN);
   if (!token) throw new Error('no control token');
   const abort = new AbortController();
   const states = new Map<string, ServerState>();
-  const running = () => [...states.values()].filter((s) => s === 'running').length;
+  const everRunning = new Set<string>();
   const work = (async () => {
     const res = await fetch(`http://127.0.0.1:${info.port}${ApiRoutes.events}`, {
       headers: { authorization: `Bearer ${token}` },
@@ -189,16 +219,23 @@ async function allRunning(home: HomePaths, count: number, timeoutMs: number): Pr
         if (!data) continue;
         const event = ApiEventSchema.safeParse(JSON.parse(data));
         if (!event.success) continue;
-        if (event.data.type === 'config')
-          for (const s of event.data.report.servers) states.set(s.name, s.state);
-        if (event.data.type === 'status') states.set(event.data.status.name, event.data.status.state);
-        if (running() === count) return performance.now();
+        const seen =
+          event.data.type === 'config'
+            ? event.data.report.servers
+            : event.data.type === 'status'
+              ? [event.data.status]
+              : [];
+        for (const s of seen) {
+          states.set(s.name, s.state);
+          if (s.state === 'running') everRunning.add(s.name);
+        }
+        if (done(states, everRunning)) return performance.now();
       }
     }
     throw new Error('/api/events ended');
   })();
   try {
-    return await withTimeout(work, timeoutMs, `${count} servers to be running`);
+    return await withTimeout(work, timeoutMs, what);
   } catch (err) {
     const tally = new Map<string, number>();
     for (const s of states.values()) tally.set(s, (tally.get(s) ?? 0) + 1);
@@ -209,6 +246,18 @@ async function allRunning(home: HomePaths, count: number, timeoutMs: number): Pr
     abort.abort();
     await work.catch(() => {});
   }
+}
+
+/** Until `count` servers are `running` at once. */
+function allRunning(home: HomePaths, count: number, timeoutMs: number): Promise<number> {
+  const running = (states: ReadonlyMap<string, ServerState>) =>
+    [...states.values()].filter((s) => s === 'running').length;
+  return followStates(
+    home,
+    (states) => running(states) === count,
+    `${count} servers to be running`,
+    timeoutMs,
+  );
 }
 
 const mb = (kb: number | null) => (kb === null ? null : kb / 1024);
@@ -293,6 +342,97 @@ async function fullRun(
   };
 }
 
+interface LazyRun {
+  /** spawn → every server ran once (to learn its lists) and all but the used ones are idle again */
+  settledMs: number;
+  coreRssMb: number;
+  childrenRssMb: number;
+  childrenPssMb: number;
+  children: number;
+  idle: number;
+  calls: number;
+  failedCalls: number;
+}
+
+/**
+ * The lazy setup: `count` servers with an idle timeout of LAZY_IDLE_S. Each runs once after serve
+ * starts (its lists are not known yet), then an editor keeps calling `used` of them through the
+ * bridge while the others go idle; memory is read once they are.
+ */
+async function lazyRun(count: number, used: number): Promise<LazyRun> {
+  const t = makeHome(count, {}, LAZY_IDLE_S);
+  const serve = await startServe(t.env);
+  const names = Array.from({ length: count }, (_, i) => `s${String(i + 1).padStart(3, '0')}`);
+  const inUse = names.slice(0, used);
+  const token = await runTimed(NODE, [...BIN_FLAGS, BIN, 'token', 'create', 'bench'], t.env);
+  if (token.code !== 0) throw new Error(`token create failed: ${token.stderr}`);
+  const info = InstanceInfoSchema.parse(JSON.parse(readFileSync(instanceFile(t.home), 'utf8')));
+  const clients = await Promise.all(
+    inUse.map(async (name) => {
+      const client = new Client({ name: 'bench', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${info.port}/mcp/${name}`), {
+          requestInit: { headers: { Authorization: `Bearer ${token.stdout.trim()}` } },
+        }),
+      );
+      return client;
+    }),
+  );
+  // env-echo-server has `sleep`, bench/bridge-echo-server.mjs `echo`.
+  const tools = (await clients[0]?.listTools())?.tools.map((tool) => tool.name) ?? [];
+  const call = tools.includes('sleep')
+    ? { name: 'sleep', arguments: { ms: 1 } }
+    : { name: 'echo', arguments: { message: 'bench' } };
+  let calls = 0;
+  let failedCalls = 0;
+  let calling = true;
+  const loop = (async () => {
+    while (calling) {
+      await Promise.all(
+        clients.map((c) =>
+          c.callTool(call).then(
+            () => void calls++,
+            () => void failedCalls++,
+          ),
+        ),
+      );
+      await sleep(CALL_EVERY_MS);
+    }
+  })();
+  const idleCount = (states: ReadonlyMap<string, ServerState>) =>
+    [...states.values()].filter((s) => s === 'idle').length;
+  const settledAt = await followStates(
+    t.home,
+    (states, everRunning) => everRunning.size === count && idleCount(states) === count - used,
+    `every server to run once and ${count - used} to go idle`,
+    300_000,
+  );
+  await sleep(SETTLE_MS);
+  const kids = descendants(serve.pid);
+  for (const pid of kids) serve.seen.add(pid);
+  const childrenKb = kids.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
+  const childrenPssKb = kids.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
+  const coreRssMb = mb(procStatusKb(serve.pid, 'VmRSS'));
+  if (coreRssMb === null) throw new Error('serve is gone');
+  calling = false;
+  await loop;
+  await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  const status = await runTimed(NODE, [...BIN_FLAGS, BIN, 'status', '--json'], t.env);
+  const report = StatusReportSchema.parse(JSON.parse(status.stdout));
+  await stopServe(serve);
+  t.cleanup();
+  return {
+    settledMs: settledAt - serve.t0,
+    coreRssMb,
+    childrenRssMb: childrenKb / 1024,
+    childrenPssMb: childrenPssKb / 1024,
+    children: kids.length,
+    idle: report.servers.filter((s) => s.state === 'idle').length,
+    calls,
+    failedCalls,
+  };
+}
+
 /** The breakdown: the same process start-up measured from inside (bench/child/serve-phases.ts). */
 async function phases(runs: number): Promise<{ boot: number[]; imports: number[]; start: number[] }> {
   const out = { boot: [] as number[], imports: [] as number[], start: [] as number[] };
@@ -321,6 +461,62 @@ const load0 = loadavg();
 const figures: Figure[] = [];
 const notes: string[] = [];
 const say = (text: string) => console.log(text);
+
+say(`lazy: ${RUNS_LAZY} runs with ${SERVERS} servers, ${USED} used by calls, idle timeout ${LAZY_IDLE_S} s`);
+const lazy: LazyRun[] = [];
+for (let i = 0; i < RUNS_LAZY; i++) {
+  const run = await lazyRun(SERVERS, USED);
+  lazy.push(run);
+  say(
+    `  settled after ${(run.settledMs / 1000).toFixed(1)} s: core RSS ${run.coreRssMb.toFixed(1)} MB, ` +
+      `${run.children} server processes ${run.childrenRssMb.toFixed(0)} MB RSS (${run.childrenPssMb.toFixed(0)} MB PSS), ` +
+      `total ${(run.coreRssMb + run.childrenRssMb).toFixed(0)} MB; ${run.idle} idle; ${run.calls} calls, ${run.failedCalls} failed`,
+  );
+  if (run.children !== USED)
+    notes.push(`lazy run ${i + 1}: ${run.children} processes under serve, expected ${USED}`);
+  if (run.failedCalls > 0) notes.push(`lazy run ${i + 1}: ${run.failedCalls} calls failed`);
+}
+figures.push(
+  medianFigure(
+    `lazy: Switchboard + server processes RSS (${SERVERS} servers, ${USED} in use)`,
+    lazy.map((r) => r.coreRssMb + r.childrenRssMb),
+    'MB',
+    LAZY_BUDGET,
+  ),
+  medianFigure(
+    '  lazy: core RSS',
+    lazy.map((r) => r.coreRssMb),
+    'MB',
+  ),
+  medianFigure(
+    `  lazy: the ${USED} used servers' RSS`,
+    lazy.map((r) => r.childrenRssMb),
+    'MB',
+  ),
+  medianFigure(
+    `  lazy: the ${USED} used servers' PSS`,
+    lazy.map((r) => r.childrenPssMb),
+    'MB',
+  ),
+  medianFigure(
+    `  lazy: from spawn until all ran once and ${SERVERS - USED} are idle`,
+    lazy.map((r) => r.settledMs),
+    'ms',
+  ),
+);
+notes.push(
+  `lazy: every server runs once after serve starts (its lists are not known yet), an editor calls ${USED} of them every ${CALL_EVERY_MS / 1000} s, the rest go idle after ${LAZY_IDLE_S} s; memory read ${SETTLE_MS / 1000} s after the last went idle`,
+);
+if (opts['lazy-only']) {
+  finish({
+    bench: 'serve-startup',
+    title: 'switchboard serve: memory with lazy servers',
+    machine: machineInfo(load0),
+    figures,
+    notes,
+  });
+  process.exit(0);
+}
 
 say(`serve start-up: ${RUNS_EMPTY} runs with 0 servers, ${RUNS_FULL} with ${SERVERS} (${opts.fixture})`);
 await emptyRuns(1); // warm-up, not counted: file system cache

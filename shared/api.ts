@@ -15,6 +15,10 @@ export const ApiRoutes = {
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
   /** GET: what approving the server would allow now, with the fingerprint to approve it by */
   approval: (name: string) => `/api/servers/${encodeURIComponent(name)}/approval`,
+  /** GET: the server's tools as pinned, and the change to them that waits for a decision (ToolReview) */
+  toolReview: (name: string) => `/api/servers/${encodeURIComponent(name)}/tool-review`,
+  /** POST {change}: accepts the change to the server's tools that was shown (its hash) */
+  acceptTools: (name: string) => `/api/servers/${encodeURIComponent(name)}/accept-tools`,
   /** GET: the sign-in (never tokens); POST SignInRequest: start one; DELETE: sign out */
   signIn: (name: string) => `/api/servers/${encodeURIComponent(name)}/sign-in`,
   tokens: '/api/tokens',
@@ -51,6 +55,13 @@ export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 /** POST /api/servers/<name>/approve: the fingerprint of the configuration that was shown. */
 export const ApproveRequestSchema = z.object({ fingerprint: FingerprintSchema }).strict();
 
+/** `switchboard approve NAME --json`: what was shown, and whether exactly that was approved. */
+export const ApproveCliResultSchema = z.object({
+  approved: z.boolean(),
+  preview: ApprovalPreviewSchema,
+});
+export type ApproveCliResult = z.infer<typeof ApproveCliResultSchema>;
+
 export const ApprovalResultSchema = z.object({
   name: z.string(),
   /** the exact launch config, one line per part, as shown to the person approving */
@@ -58,6 +69,51 @@ export const ApprovalResultSchema = z.object({
   fingerprint: z.string(),
 });
 export type ApprovalResult = z.infer<typeof ApprovalResultSchema>;
+
+/** sha256 of a server's tool list, hex: what accepting a change to its tools is bound to. */
+export const ToolChangeIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'a change id is the 64 hex digits shown with the change to the tools');
+
+/** One tool as a person is shown it for a decision: its definition as lines, hidden characters escaped. */
+export const ToolTextSchema = z.object({ name: z.string(), lines: z.array(z.string()) });
+export type ToolText = z.infer<typeof ToolTextSchema>;
+
+/**
+ * How a running server's tools differ from the ones pinned for it (at approval, or when a change was
+ * last accepted). New and changed tools are held back from editors until the person accepts this;
+ * removed ones are simply gone. `change` (sha256 of the tool list shown) is what an acceptance carries.
+ */
+export const ToolChangeSchema = z.object({
+  server: z.string(),
+  change: ToolChangeIdSchema,
+  /** when the list it is compared with was pinned (null: not known) */
+  pinnedAt: z.number().nullable(),
+  added: z.array(ToolTextSchema),
+  changed: z.array(z.object({ name: z.string(), before: z.array(z.string()), after: z.array(z.string()) })),
+  /** names (display-safe) of pinned tools the server no longer lists */
+  removed: z.array(z.string()),
+  /** the pinned definitions are not on record (their file is missing or damaged): every tool counts as new */
+  baselineMissing: z.boolean(),
+});
+export type ToolChange = z.infer<typeof ToolChangeSchema>;
+
+export const TOOL_PIN_STATES = ['pinned', 'new', 'changed'] as const;
+
+/** GET /api/servers/<name>/tool-review: what `switchboard tools NAME` shows. */
+export const ToolReviewSchema = z.object({
+  server: z.string(),
+  state: ServerStateSchema,
+  /** false until the server has run under its current approval (its tools are not known yet) */
+  known: z.boolean(),
+  /** every tool the server lists (names display-safe): editors get only the pinned ones */
+  tools: z.array(z.object({ name: z.string(), pin: z.enum(TOOL_PIN_STATES) })),
+  change: ToolChangeSchema.nullable(),
+});
+export type ToolReview = z.infer<typeof ToolReviewSchema>;
+
+/** POST /api/servers/<name>/accept-tools: the change that was shown. */
+export const AcceptToolsRequestSchema = z.object({ change: ToolChangeIdSchema }).strict();
 
 export const ActionResultSchema = z.object({
   ok: z.literal(true),
@@ -74,6 +130,10 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config'), report: StatusReportSchema }),
   /** editor sync wrote, failed, or found drift: the editors' sync state changed */
   z.object({ type: z.literal('editors') }),
+  /** a server's tools changed from what was pinned, or such a change was accepted or went away */
+  z.object({ type: z.literal('tool-change'), server: z.string() }),
+  /** editors called these servers' tools (sent at most once a second) */
+  z.object({ type: z.literal('activity'), servers: z.array(z.string()) }),
   /** a sign-in to a remote server ended (signed in, failed, cancelled) */
   z.object({ type: z.literal('sign-in'), outcome: SignInOutcomeSchema }),
 ]);

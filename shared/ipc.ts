@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
+import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import { SignInRequestSchema } from './sign-in.ts';
 import {
   CatalogInstallRequestSchema,
@@ -66,6 +66,9 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('PUT', `/api/servers/${S}/config`, { body: SaveServerRequestSchema }),
   route('POST', `/api/servers/${S}/enabled`, { body: EnabledRequestSchema }),
   route('GET', `/api/servers/${S}/tools`),
+  route('GET', `/api/servers/${S}/activity`),
+  route('POST', `/api/servers/${S}/accept-tools`, { body: AcceptToolsRequestSchema }),
+  route('GET', '/api/tool-changes'),
   route('GET', `/api/servers/${S}/sign-in`),
   route('POST', `/api/servers/${S}/sign-in`, { body: SignInRequestSchema }),
   route('DELETE', `/api/servers/${S}/sign-in`),

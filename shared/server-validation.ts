@@ -127,6 +127,7 @@ const EXAMPLES: Record<string, string> = {
   editors: `a list of editor ids, like ["zed", "vscode"]`,
   env: 'an object of names to values, like {"API_URL": "https://…", "TOKEN": "${secret:NAME}"}',
   headers: 'an object of header names to values, like {"Authorization": "Bearer ${secret:NAME}"}',
+  idleTimeout: 'a number of seconds without quotes, like 600 (0: always running)',
 };
 
 /**

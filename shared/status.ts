@@ -1,14 +1,17 @@
 import { z } from 'zod';
+import { ServerActivitySchema } from './activity.ts';
 
 /**
  * A server's lifecycle state (design.md, "Server lifecycle"). The first group is decided by config and
- * trust before anything runs; the rest by the supervisor.
+ * trust before anything runs; the rest by the supervisor. `stopped` is the person's choice; `idle` is
+ * a server Switchboard stopped after its idle timeout, started again by the next request to it.
  */
 export const SERVER_STATES = [
   'pending-approval',
   'denied',
   'disabled',
   'stopped',
+  'idle',
   'starting',
   'running',
   'backoff',
@@ -33,6 +36,11 @@ export const ServerStatusSchema = z.object({
   nextRetryAt: z.number().nullable(),
   toolCount: z.number().int().nullable(),
   fingerprint: z.string(),
+  /**
+   * tools held back from editors because they are new or changed since the tool list was pinned
+   * (at approval, or when a change was last accepted); absent or 0 when none wait
+   */
+  toolsHeld: z.number().int().optional(),
 });
 export type ServerStatus = z.infer<typeof ServerStatusSchema>;
 
@@ -41,5 +49,10 @@ export const StatusReportSchema = z.object({
   live: z.boolean(),
   configError: z.string().nullable(),
   servers: z.array(ServerStatusSchema),
+  /**
+   * per-call activity of the last hour, by server (only servers that had calls); a running
+   * Switchboard fills it in on GET /api/status (status --json), not in live events
+   */
+  activity: z.record(z.string(), ServerActivitySchema).optional(),
 });
 export type StatusReport = z.infer<typeof StatusReportSchema>;

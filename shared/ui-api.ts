@@ -1,8 +1,18 @@
 import { z } from 'zod';
-import { ApiEventSchema, TokenInfoSchema, type ApiEvent, type ServerAction, type TokenInfo } from './api.ts';
+import { ServerActivitySchema, type ServerActivity } from './activity.ts';
+import {
+  ApiEventSchema,
+  TokenInfoSchema,
+  ToolChangeSchema,
+  type ApiEvent,
+  type ServerAction,
+  type TokenInfo,
+  type ToolChange,
+} from './api.ts';
 import type { CatalogUiApi } from './catalog.ts';
 import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
+import { MAX_IDLE_TIMEOUT_S } from './schema/servers.ts';
 import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
 import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
@@ -29,8 +39,12 @@ export const UiRoutes = {
   serverConfig: (name: string) => `/api/servers/${seg(name)}/config`,
   /** POST {enabled} */
   serverEnabled: (name: string) => `/api/servers/${seg(name)}/enabled`,
-  /** GET: the tools the running server exposes */
+  /** GET: the tools the server exposes (while running, or as its last run listed them) */
   serverTools: (name: string) => `/api/servers/${seg(name)}/tools`,
+  /** GET: the server's calls of the last hour (ActivityResponse) */
+  serverActivity: (name: string) => `/api/servers/${seg(name)}/activity`,
+  /** GET: every server whose tools changed since they were pinned, with the change (ToolChangesResponse) */
+  toolChanges: '/api/tool-changes',
   /** GET: every server waiting for a trust decision, with what approving it would allow */
   approvals: '/api/approvals',
   /** GET: secret names and who uses them (never values) */
@@ -103,9 +117,16 @@ export const ToolInfoSchema = z.object({
   description: z.string().optional(),
   /** names of the tool's input parameters, required ones first */
   params: z.array(z.object({ name: z.string(), required: z.boolean(), type: z.string().optional() })),
+  /** held back from editors: new or changed since the tool list was pinned (see Approvals) */
+  held: z.enum(['new', 'changed']).optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
-export const ToolsResponseSchema = z.object({ running: z.boolean(), tools: z.array(ToolInfoSchema) });
+export const ToolsResponseSchema = z.object({
+  running: z.boolean(),
+  /** true when the tools come from the server's last run (it is idle or starting), not a live list */
+  remembered: z.boolean().default(false),
+  tools: z.array(ToolInfoSchema),
+});
 export type ToolsResponse = z.infer<typeof ToolsResponseSchema>;
 
 export const ApprovalViewSchema = z.object({
@@ -155,6 +176,12 @@ export const SecretSetResultSchema = z.object({ ok: z.literal(true), restarted: 
 export type SecretSetResult = z.infer<typeof SecretSetResultSchema>;
 export const SecretMoveResultSchema = z.object({ ok: z.literal(true), name: z.string() });
 
+export const ActivityResponseSchema = z.object({
+  /** null: no calls in the last hour */
+  activity: ServerActivitySchema.nullable(),
+});
+export const ToolChangesResponseSchema = z.object({ changes: z.array(ToolChangeSchema) });
+
 export const SettingsSchema = z.object({
   /** the port the bridge listens on now */
   port: z.number().int(),
@@ -166,6 +193,11 @@ export const SettingsSchema = z.object({
   platform: z.string(),
   /** null where it does not apply (headless mode) */
   startAtLogin: z.boolean().nullable(),
+  /** seconds without requests before a server with no idleTimeout of its own stops (0: never) */
+  idleTimeout: z.number().int(),
+  /** the value saved in state.json (null: the built-in default, defaultIdleTimeout) */
+  configuredIdleTimeout: z.number().int().nullable(),
+  defaultIdleTimeout: z.number().int(),
   /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (null: dynamic registration) */
   clientMetadataUrl: z.string().nullable(),
 });
@@ -173,6 +205,14 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z
   .object({
     port: z.number().int().min(1).max(65535).nullable().optional(),
+    /** null: back to the built-in default */
+    idleTimeout: z
+      .number()
+      .int('the idle timeout is a whole number of seconds')
+      .min(0, 'the idle timeout is 0 (always running) or more seconds')
+      .max(MAX_IDLE_TIMEOUT_S, `the idle timeout is at most ${MAX_IDLE_TIMEOUT_S} seconds (a week)`)
+      .nullable()
+      .optional(),
     clientMetadataUrl: z.string().max(2048).nullable().optional(),
   })
   .strict();
@@ -287,6 +327,10 @@ export interface UiApi {
   status(): Promise<StatusReport>;
   serverConfig(name: string): Promise<ServerConfigView>;
   tools(name: string): Promise<ToolsResponse>;
+  /** the server's calls of the last hour (null: none) */
+  activity(name: string): Promise<ServerActivity | null>;
+  /** servers whose tools changed since they were pinned, each with what changed */
+  toolChanges(): Promise<ToolChange[]>;
   logs(name: string, limit?: number): Promise<LogLine[]>;
   approvals(): Promise<ApprovalView[]>;
   secrets(): Promise<SecretsResponse>;
@@ -304,6 +348,11 @@ export interface UiApi {
    * 409 when it changed meanwhile (review it again)
    */
   approve(name: string, fingerprint: string): Promise<void>;
+  /**
+   * accepts a change to a server's tools if it is still the one shown (`change`); rejects with status
+   * 409 when the tools changed again meanwhile
+   */
+  acceptTools(name: string, change: string): Promise<void>;
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** replaces the server's entry in servers.json (comment-preserving) */
   saveServer(name: string, config: unknown): Promise<void>;

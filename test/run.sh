@@ -38,6 +38,10 @@ build_ui_if_stale() {
   node electron/headless/ui-build.ts
 }
 
+# Built before any test: tests start `switchboard serve`, which builds a missing UI itself (for
+# `npx switchboard serve` from a fresh clone), and many of them at once must not all build it.
+build_ui_if_stale
+
 if [[ $# -eq 0 ]]; then
   npx tsc -p tsconfig.json
   npx tsc -p renderer
@@ -46,11 +50,9 @@ if [[ $# -eq 0 ]]; then
   npx vitest run --exclude 'test/e2e/**'
   # The UI end to end, on its own and one file at a time, so nothing competes for the CPU while it
   # measures paint and frame times.
-  build_ui_if_stale
   exec npx vitest run --no-file-parallelism test/e2e
 fi
 if [[ "$*" == *e2e* ]]; then
-  build_ui_if_stale
   exec npx vitest run --no-file-parallelism "$@"
 fi
 exec npx vitest run "$@"

@@ -9,6 +9,8 @@ import {
   InstanceInfoSchema,
   LogsResponseSchema,
   TokenCreatedSchema,
+  ToolReviewSchema,
+  type ToolReview,
   TokenListSchema,
   type ApprovalPreview,
   type ApiEvent,
@@ -120,6 +122,16 @@ export class InstanceClient {
     return ActionResultSchema.parse(
       await this.#request('POST', ApiRoutes.serverAction(name, 'approve'), { fingerprint }),
     );
+  }
+
+  /** The server's tools as pinned, and the change to them that waits for a decision. */
+  async toolReview(name: string): Promise<ToolReview> {
+    return ToolReviewSchema.parse(await this.#request('GET', ApiRoutes.toolReview(name)));
+  }
+
+  /** Accepts the change to the server's tools if it is still the one that was shown. */
+  async acceptTools(name: string, change: string): Promise<void> {
+    await this.#request('POST', ApiRoutes.acceptTools(name), { change });
   }
 
   async logs(name: string, limit: number): Promise<LogLine[]> {

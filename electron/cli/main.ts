@@ -15,6 +15,9 @@ usage: switchboard <command> [options]
   approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
   deny NAME                        keep NAME from running until its config changes
+  tools NAME [--json] [--accept [--yes | --change ID]]
+                                   NAME's tools, and those held back as new or changed since they
+                                   were approved (with a diff); --accept gives editors the change shown
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] [--json]   a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
@@ -49,6 +52,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./commands/status.ts')).statusCommand,
   approve: async () => (await import('./commands/trust.ts')).approveCommand,
   deny: async () => (await import('./commands/trust.ts')).denyCommand,
+  tools: async () => (await import('./commands/tools.ts')).toolsCommand,
   start: lifecycle('start'),
   stop: lifecycle('stop'),
   restart: lifecycle('restart'),

@@ -1,23 +1,26 @@
 import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import type { ApprovalPreview, ApprovalResult } from '../../shared/api.ts';
+import { basename, join } from 'node:path';
+import type { ApprovalPreview, ApprovalResult, ToolChange, ToolReview } from '../../shared/api.ts';
 import { displayText } from '../../shared/display-text.ts';
 import type { LogLine } from '../../shared/logs.ts';
-import { isRemote } from '../../shared/schema/servers.ts';
+import { DEFAULT_IDLE_TIMEOUT_S, isRemote } from '../../shared/schema/servers.ts';
 import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
 import type { SecretInfo, SecretsResponse } from '../../shared/ui-api.ts';
 import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
 import type { z } from 'zod';
+import { CallActivity } from './activity/call-activity.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
-import { describeError, StaleApprovalError, UserError } from './errors.ts';
+import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
 import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
+import { ListStore } from './lists/list-store.ts';
+import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
 import { SignInService } from './oauth/sign-in-service.ts';
 import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
@@ -30,6 +33,7 @@ import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
+import { ToolPins, type ToolGate } from './trust/tool-pins.ts';
 
 export interface CoreOptions {
   home: HomePaths;
@@ -62,6 +66,10 @@ export interface CoreEvents {
   tools: [name: string, tools: Tool[]];
   /** a notification from a running server (list_changed, logging, …), for the bridge */
   notification: [name: string, notification: Notification];
+  /** a server's tools differ from its pin in a new way, or no longer do (accepted, gone) */
+  toolChange: [name: string];
+  /** a server's lists (initialize answer, tools, prompts, resources) from its current run are in */
+  lists: [name: string];
   /** a sign-in to a remote server ended */
   signIn: [SignInOutcome];
 }
@@ -94,6 +102,15 @@ export class Core {
   #watcher: { close(): Promise<void> } | undefined;
   /** servers.json's text as last read, to tell whether it changed since */
   #loadedText: string | undefined;
+  /** each server's lists from its last run, so idle servers answer list requests (home cache) */
+  readonly #lists: ListStore;
+  readonly #pins: ToolPins;
+  /** each server's tool gate, for the tools it was computed from (recomputed when they change) */
+  readonly #gates = new Map<string, { tools: readonly Tool[]; approvedAt: number; gate: ToolGate }>();
+  /** the change id last announced per server (toolChange events fire when it differs) */
+  readonly #announced = new Map<string, string | null>();
+  /** editors' tool calls through the bridge, per server, tool and editor (the last hour) */
+  readonly activity: CallActivity;
   /** OAuth for remote servers: their connections' providers and the sign-ins people start */
   readonly #signIns: SignInService;
   /**
@@ -112,6 +129,9 @@ export class Core {
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
     this.state = new AppStateStore(options.home.stateFile);
+    this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
+    this.#pins = new ToolPins(options.home.pins);
+    this.activity = new CallActivity(this.#clock);
     this.#signIns = new SignInService({
       keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
       clock: this.#clock,
@@ -152,7 +172,18 @@ export class Core {
     );
     // A server removed from a valid file loses its approval: adding it back asks again. A missing or
     // empty file forgets nothing (more likely a mistake or a save in progress than a wish).
-    if (result.text.trim() !== '') this.state.forgetAllExcept(new Set(this.#entries.keys()));
+    if (result.text.trim() !== '') {
+      for (const name of this.state.forgetAllExcept(new Set(this.#entries.keys()))) this.#forgetServer(name);
+    }
+  }
+
+  /** What Switchboard kept about a server that left servers.json: its lists, pin and calls. */
+  #forgetServer(name: string): void {
+    this.#lists.forget(name);
+    this.#pins.forget(name);
+    this.#gates.delete(name);
+    this.#announced.delete(name);
+    this.activity.forget(name);
   }
 
   async start(): Promise<void> {
@@ -170,7 +201,15 @@ export class Core {
       this.events.emit('status', this.#withTrust(status.name) ?? status),
     );
     this.#supervisor.on('log', (line) => this.events.emit('log', line));
-    this.#supervisor.on('tools', (name, tools) => this.events.emit('tools', name, tools));
+    this.#supervisor.on('tools', (name, tools) => {
+      this.#toolsChanged(name);
+      this.events.emit('tools', name, tools);
+    });
+    this.#supervisor.on('lists', (name, fingerprint, lists) => {
+      this.#lists.put(name, fingerprint, lists);
+      this.#toolsChanged(name);
+      this.events.emit('lists', name);
+    });
     this.#supervisor.on('notification', (name, n) => this.events.emit('notification', name, n));
     await this.#supervisor.reapOrphans();
     this.load();
@@ -178,6 +217,10 @@ export class Core {
     // a first wave of servers that then compete with it for the CPU; servers come up right after.
     if (this.#watch) this.#watcher = await watchFile(this.home.serversFile, () => this.reload());
     this.#apply();
+    // Tools held back in an earlier run are still held: their servers say so (after "ready").
+    setImmediate(() => {
+      for (const name of this.#entries.keys()) this.#toolsChanged(name);
+    });
   }
 
   /** Re-reads servers.json and applies it: only servers whose fingerprint changed restart. */
@@ -254,6 +297,7 @@ export class Core {
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
     if (entry.fingerprint !== fingerprint) throw new StaleApprovalError(name);
     this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
+    this.#gates.delete(name); // the next tool list is this approval's pin
     this.#apply();
     return { name, fingerprint: entry.fingerprint, launch: describeLaunch(entry.launch) };
   }
@@ -262,6 +306,7 @@ export class Core {
   deny(name: string): void {
     const entry = this.#entry(name);
     this.state.deny(name, entry.fingerprint, this.#clock.now());
+    this.#gates.delete(name);
     this.#apply();
   }
 
@@ -278,6 +323,116 @@ export class Core {
   async restartServer(name: string): Promise<void> {
     this.#requireRunnable(name);
     await this.#requireSupervisor().restart(name);
+  }
+
+  // ─── lazy servers: lists and idle timeouts ──────────────────────────────────────────────────
+
+  /**
+   * What the server said about itself on its last run under its current config (initialize answer and
+   * lists), whether or not it runs now; undefined when it has not run since it was approved.
+   */
+  lists(name: string): ServerLists | undefined {
+    const entry = this.#entries.get(name);
+    return entry ? this.#lists.get(name, entry.fingerprint) : undefined;
+  }
+
+  /** The idle timeout of servers that set none (seconds; 0: always running). */
+  idleTimeoutDefault(): number {
+    return this.state.settings().idleTimeout ?? DEFAULT_IDLE_TIMEOUT_S;
+  }
+
+  /** Changes it (undefined: back to the built-in default); running servers follow at once. */
+  setIdleTimeoutDefault(seconds: number | undefined): void {
+    this.state.setIdleTimeout(seconds);
+    this.#apply();
+  }
+
+  // ─── tool pinning ──────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Which of the server's tools editors get (the pinned ones) and which are held back (new or changed
+   * since the pin); undefined while its tools are not known or it is not approved. The first tool list
+   * after an approval becomes its pin.
+   */
+  toolGate(name: string): ToolGate | undefined {
+    const tools = this.#currentTools(name);
+    const entry = this.#entries.get(name);
+    if (!tools || !entry) return undefined;
+    const cached = this.#gates.get(name);
+    if (cached?.tools === tools) return cached.gate;
+    const approval = this.state.approval(name);
+    if (!approval || approval.fingerprint !== entry.fingerprint) return undefined;
+    const gate = this.#pins.gate(name, approval, tools, this.#clock.now(), (hash) =>
+      this.state.setToolsHash(name, hash),
+    );
+    this.#gates.set(name, { tools, approvedAt: approval.approvedAt, gate });
+    return gate;
+  }
+
+  /** The server's tools as pinned and the change waiting for a decision (`switchboard tools NAME`). */
+  toolReview(name: string): ToolReview {
+    const entry = this.#entry(name);
+    const status = this.#withTrust(name);
+    const gate = this.toolGate(name);
+    const tools = this.#currentTools(name) ?? [];
+    return {
+      server: name,
+      state: status?.state ?? 'pending-approval',
+      known: gate !== undefined && entry !== undefined,
+      tools: gate
+        ? tools.map((t) => ({ name: displayText(t.name), pin: gate.held.get(t.name) ?? 'pinned' }))
+        : [],
+      change: gate?.change ?? null,
+    };
+  }
+
+  /** Every server whose tools wait for a decision, with what changed. */
+  toolChanges(): ToolChange[] {
+    const changes: ToolChange[] = [];
+    for (const name of this.#entries.keys()) {
+      const change = this.toolGate(name)?.change;
+      if (change) changes.push(change);
+    }
+    return changes;
+  }
+
+  /**
+   * Accepts the change to the server's tools that was shown (`change`, from toolReview or the
+   * approvals list): its tools become the pin and editors get them. A list that changed again since
+   * it was shown is refused (StaleToolChangeError).
+   */
+  acceptTools(name: string, change: string): void {
+    this.#entry(name);
+    const tools = this.#currentTools(name);
+    const approval = this.state.approval(name);
+    const entry = this.#entries.get(name);
+    if (!tools || !approval || approval.fingerprint !== entry?.fingerprint)
+      throw new UserError(`the tools of "${name}" are not known yet`, {
+        hint: 'it lists them once it has run since it was approved',
+      });
+    const accepted = this.#pins.accept(name, approval, tools, change, this.#clock.now(), (hash) =>
+      this.state.setToolsHash(name, hash),
+    );
+    if (!accepted) throw new StaleToolChangeError(name);
+    this.#gates.delete(name);
+    this.#toolsChanged(name);
+  }
+
+  /** The tools as the server lists them now: live while it runs, else from its last run. */
+  #currentTools(name: string): readonly Tool[] | undefined {
+    const runner = this.#supervisor?.runner(name);
+    if (runner?.state === 'running' && runner.toolsKnown) return runner.tools;
+    return this.lists(name)?.tools;
+  }
+
+  /** The server's tools may have changed: pins on first sight, and says so if what is held changed. */
+  #toolsChanged(name: string): void {
+    const change = this.toolGate(name)?.change?.change ?? null;
+    if ((this.#announced.get(name) ?? null) === change) return;
+    this.#announced.set(name, change);
+    const status = this.#withTrust(name);
+    if (status) this.events.emit('status', status);
+    this.events.emit('toolChange', name);
   }
 
   /**
@@ -433,6 +588,7 @@ export class Core {
   #apply(): void {
     if (!this.#supervisor) return;
     const desired: DesiredServer[] = [];
+    const idleDefault = this.idleTimeoutDefault();
     for (const entry of this.#entries.values()) {
       if (!entry.config.enabled || entry.refusal) continue;
       if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
@@ -440,6 +596,8 @@ export class Core {
         name: entry.name,
         fingerprint: entry.fingerprint,
         transport: isRemote(entry.config) ? 'http' : 'stdio',
+        idleTimeoutMs: (entry.config.idleTimeout ?? idleDefault) * 1000,
+        listsKnown: this.#lists.has(entry.name, entry.fingerprint),
         prepare: async () => {
           const plan = await prepareLaunch(entry, this.#launchDeps()).catch((err: unknown) => {
             // Another program than the approved one would run (PATH changed, a symlink retargeted):
@@ -544,14 +702,17 @@ export class Core {
     if (decision === 'denied') return { ...base, state: 'denied' };
     if (decision === 'pending') return { ...base, state: 'pending-approval' };
     const live = this.#supervisor?.statusOf(name);
-    // lastError is shown to people and may quote a command or a server's own words.
-    return live
-      ? {
-          ...live,
-          lastError: live.lastError === null ? null : displayText(live.lastError),
-          fingerprint: entry.fingerprint,
-        }
-      : base;
+    if (!live) return base;
+    const held = this.#gates.get(name)?.gate.held.size ?? 0;
+    return {
+      ...live,
+      // lastError is shown to people and may quote a command or a server's own words.
+      lastError: live.lastError === null ? null : displayText(live.lastError),
+      fingerprint: entry.fingerprint,
+      // An idle server's tools are those of its last run.
+      toolCount: live.toolCount ?? (live.state === 'idle' ? (this.lists(name)?.tools.length ?? null) : null),
+      ...(held > 0 ? { toolsHeld: held } : {}),
+    };
   }
 
   #entry(name: string): ServerEntry {

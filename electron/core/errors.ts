@@ -34,3 +34,16 @@ export class StaleApprovalError extends UserError {
     this.name = 'StaleApprovalError';
   }
 }
+
+/**
+ * An acceptance of a change to a server's tools that is no longer the change it lists: its tools
+ * changed again between being shown and being accepted. Nothing is accepted.
+ */
+export class StaleToolChangeError extends UserError {
+  constructor(name: string) {
+    super(`the tools of "${name}" were not accepted: they changed again since they were shown`, {
+      hint: 'review the change again and accept what is shown now',
+    });
+    this.name = 'StaleToolChangeError';
+  }
+}

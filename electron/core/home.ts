@@ -13,6 +13,10 @@ export interface HomePaths {
   logs: string;
   backups: string;
   run: string;
+  /** what can be made again (servers' lists, Node's compile cache): safe to delete */
+  cache: string;
+  /** each approved server's pinned tool list (pins/<name>.json) */
+  pins: string;
 }
 
 export function resolveHome(
@@ -29,6 +33,8 @@ export function resolveHome(
     logs: join(root, 'logs'),
     backups: join(root, 'backups'),
     run: join(root, 'run'),
+    cache: join(root, 'cache'),
+    pins: join(root, 'pins'),
   };
 }
 

@@ -1,4 +1,6 @@
+import type { ToolChange } from '../../shared/api.ts';
 import type { StatusReport } from '../../shared/status.ts';
+import { toolChangeLines } from './tool-change-summary.ts';
 
 export interface ApprovalNotification {
   server: string;
@@ -31,6 +33,46 @@ export function approvalNotifications(
       title: `Approve MCP server "${s.name}"?`,
       body: describe(s.name),
       actions: platform === 'darwin' ? ['Approve', 'Deny'] : [],
+    });
+  }
+  return { raise, notified: next };
+}
+
+export interface ToolChangeNotification {
+  server: string;
+  /** the change shown: Accept accepts exactly this, a later change is refused */
+  change: string;
+  title: string;
+  body: string;
+  /** action buttons where the OS offers them (macOS); elsewhere a click opens the review */
+  actions: ('Accept' | 'Review')[];
+}
+
+/**
+ * Which notifications about changed tools to raise now: one per server whose tools changed from their
+ * pin in a way not notified yet (never twice for the same change). The body says what changed, tool
+ * by tool, and that those tools wait. Returns the updated memory.
+ */
+export function toolChangeNotifications(
+  changes: readonly ToolChange[],
+  notified: ReadonlyMap<string, string>,
+  platform: NodeJS.Platform,
+): { raise: ToolChangeNotification[]; notified: Map<string, string> } {
+  const next = new Map<string, string>();
+  const raise: ToolChangeNotification[] = [];
+  for (const change of changes) {
+    next.set(change.server, change.change);
+    if (notified.get(change.server) === change.change) continue;
+    const held = change.added.length + change.changed.length;
+    raise.push({
+      server: change.server,
+      change: change.change,
+      title: `Tools of "${change.server}" changed`,
+      body: [
+        ...toolChangeLines(change, 5),
+        `${held === 1 ? 'It is' : `These ${held} are`} held back from your editors until you accept.`,
+      ].join('\n'),
+      actions: platform === 'darwin' ? ['Accept', 'Review'] : [],
     });
   }
   return { raise, notified: next };

@@ -1,4 +1,6 @@
+import type { ToolChange } from '../../shared/api.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import { toolChangeLines } from './tool-change-summary.ts';
 
 /** What the tray icon shows at a glance. */
 export type TrayHealth = 'idle' | 'ok' | 'attention' | 'error';
@@ -9,6 +11,8 @@ export type TrayAction =
   | { type: 'approve'; server: string; fingerprint: string }
   | { type: 'sign-in'; server: string }
   | { type: 'deny'; server: string }
+  /** accepts the change to the server's tools the menu was built with, not a later one */
+  | { type: 'accept-tools'; server: string; change: string }
   | { type: 'start'; server: string }
   | { type: 'restart'; server: string }
   | { type: 'stop'; server: string }
@@ -32,6 +36,7 @@ const STATE_WORDS: Record<ServerStatus['state'], string> = {
   denied: 'denied',
   disabled: 'disabled',
   stopped: 'stopped',
+  idle: 'idle (starts when used)',
   starting: 'starting…',
   running: 'running',
   backoff: 'restarting',
@@ -40,39 +45,52 @@ const STATE_WORDS: Record<ServerStatus['state'], string> = {
   error: 'error',
 };
 
+/** Servers ready for editors: running, or idle (they start at the first request). */
+const READY: ReadonlySet<ServerStatus['state']> = new Set(['running', 'idle']);
+
 /** Waiting for the person: an approval or a sign-in. */
 const WAITING: ReadonlySet<ServerStatus['state']> = new Set(['pending-approval', 'needs-sign-in']);
 
-/** Error beats approval-needed beats all-running; no servers at all is idle. */
+/**
+ * Error beats waiting for the person (an approval, a sign-in, changed tools) beats all-ready; no
+ * server running or idle is idle.
+ */
 export function trayHealth(report: StatusReport): TrayHealth {
   if (report.configError || report.servers.some((s) => FAILING.has(s.state))) return 'error';
-  if (report.servers.some((s) => WAITING.has(s.state))) return 'attention';
-  return report.servers.some((s) => s.state === 'running') ? 'ok' : 'idle';
+  if (report.servers.some((s) => WAITING.has(s.state) || (s.toolsHeld ?? 0) > 0)) return 'attention';
+  return report.servers.some((s) => READY.has(s.state)) ? 'ok' : 'idle';
 }
 
 export function trayTooltip(report: StatusReport): string {
   const health = trayHealth(report);
   const pending = report.servers.filter((s) => s.state === 'pending-approval').length;
+  const changed = report.servers.filter((s) => (s.toolsHeld ?? 0) > 0).length;
   const signIns = report.servers.filter((s) => s.state === 'needs-sign-in').length;
   const failing = report.servers.filter((s) => FAILING.has(s.state)).length;
   const running = report.servers.filter((s) => s.state === 'running').length;
+  const idle = report.servers.filter((s) => s.state === 'idle').length;
   if (report.configError) return 'Switchboard: servers.json has errors';
   if (health === 'error') return `Switchboard: ${failing} server${failing === 1 ? '' : 's'} failing`;
   if (health === 'attention') {
-    const waiting = [
-      pending ? `${pending} waiting for approval` : '',
-      signIns ? `${signIns} waiting for you to sign in` : '',
+    const parts = [
+      ...(pending ? [`${pending} waiting for approval`] : []),
+      ...(signIns ? [`${signIns} waiting for you to sign in`] : []),
+      ...(changed ? [`tools of ${changed} server${changed === 1 ? '' : 's'} changed`] : []),
     ];
-    return `Switchboard: ${waiting.filter(Boolean).join(', ')}`;
+    return `Switchboard: ${parts.join(', ')}`;
   }
-  if (health === 'ok') return `Switchboard: ${running} running`;
+  if (health === 'ok') return `Switchboard: ${running} running${idle ? `, ${idle} idle` : ''}`;
   return 'Switchboard: no servers running';
 }
 
-/** The tray menu, built from core state alone (rebuilt by the shell on every change). */
+/**
+ * The tray menu, built from core state alone (rebuilt by the shell on every change): `toolChanges`
+ * are the servers whose tools changed since they were pinned (Core.toolChanges()).
+ */
 export function buildTrayMenu(
   report: StatusReport,
   options: { startAtLogin: boolean; loginItemSupported: boolean },
+  toolChanges: readonly ToolChange[] = [],
 ): TrayItem[] {
   const items: TrayItem[] = [{ label: trayTooltip(report), enabled: false }];
   if (report.configError)
@@ -89,6 +107,29 @@ export function buildTrayMenu(
           { label: 'Review in Switchboard…', action: { type: 'open', view: 'approvals', server: s.name } },
           { label: 'Approve', action: { type: 'approve', server: s.name, fingerprint: s.fingerprint } },
           { label: 'Deny', action: { type: 'deny', server: s.name } },
+        ],
+      });
+    }
+  }
+
+  if (toolChanges.length > 0) {
+    items.push({ label: '', kind: 'separator' });
+    items.push({ label: `Tools changed (${toolChanges.length})`, enabled: false });
+    for (const change of toolChanges) {
+      items.push({
+        label: change.server,
+        submenu: [
+          // What changed, so that Accept is a decision about something seen.
+          ...toolChangeLines(change).map((line): TrayItem => ({ label: line, enabled: false })),
+          { label: '', kind: 'separator' },
+          {
+            label: 'Review in Switchboard…',
+            action: { type: 'open', view: 'approvals', server: change.server },
+          },
+          {
+            label: 'Accept these tools',
+            action: { type: 'accept-tools', server: change.server, change: change.change },
+          },
         ],
       });
     }
@@ -138,6 +179,10 @@ function serverSubmenu(s: ServerStatus): TrayItem[] {
   if (s.lastError) items.unshift({ label: s.lastError.slice(0, 120), enabled: false });
   if (s.state === 'running' || s.state === 'starting' || s.state === 'backoff') {
     items.push({ label: 'Restart', action: { type: 'restart', server: s.name } });
+    items.push({ label: 'Stop', action: { type: 'stop', server: s.name } });
+  } else if (s.state === 'idle') {
+    // Stop means "not even on request" (stopped is the person's choice); Start runs it now.
+    items.push({ label: 'Start now', action: { type: 'start', server: s.name } });
     items.push({ label: 'Stop', action: { type: 'stop', server: s.name } });
   } else if (s.state === 'stopped' || s.state === 'crash-loop' || s.state === 'error') {
     items.push({ label: 'Start', action: { type: 'start', server: s.name } });

@@ -1,6 +1,6 @@
 // Builds the UI (renderer/ → renderer/dist, what `switchboard serve` serves at /) when a source
 // checkout has no build yet or an older one than its sources. `npm start` runs it before headless
-// mode, and test/run.sh before the browser tests:
+// mode, `switchboard serve` when there is no build at all, and test/run.sh before the tests:
 //
 //   node electron/headless/ui-build.ts        (builds only if stale; prints what it did)
 //
@@ -19,11 +19,20 @@ const SOURCES = [
   'shared',
 ];
 
+/** Whether the checkout has a UI build at all (a fresh clone has none until something builds it). */
+export function uiBuilt(root = ROOT): boolean {
+  return existsSync(join(root, 'renderer', 'dist', 'index.html'));
+}
+
+/** Whether this is a source checkout (renderer sources present), where the UI can be built. */
+export function isSourceCheckout(root = ROOT): boolean {
+  return existsSync(join(root, 'renderer', 'src'));
+}
+
 /** Why the UI needs building ("not built yet", "renderer/src/App.tsx changed"), or undefined. */
 export function uiBuildReason(root = ROOT): string | undefined {
-  const built = join(root, 'renderer', 'dist', 'index.html');
-  if (!existsSync(built)) return 'not built yet';
-  const builtAt = statSync(built).mtimeMs;
+  if (!uiBuilt(root)) return 'not built yet';
+  const builtAt = statSync(join(root, 'renderer', 'dist', 'index.html')).mtimeMs;
   for (const source of SOURCES) {
     const newer = newerFile(join(root, source), builtAt);
     if (newer) return `${newer.slice(root.length + 1)} changed`;

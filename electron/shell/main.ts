@@ -45,7 +45,11 @@ import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
-import { approvalNotifications, signInNotifications } from '../desktop/notifications.ts';
+import {
+  approvalNotifications,
+  signInNotifications,
+  toolChangeNotifications,
+} from '../desktop/notifications.ts';
 import { quitSequence } from '../desktop/quit.ts';
 import { desktopRelayCommand } from '../desktop/relay-command.ts';
 import { squirrelStartup, squirrelUpdateExe, windowsLoginItem } from '../desktop/squirrel.ts';
@@ -72,6 +76,7 @@ let headless: Headless | undefined;
 let tray: Tray | undefined;
 let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
+let notifiedTools = new Map<string, string>();
 let notifiedSignIns = new Set<string>();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
 const links = new LinkQueue();
@@ -153,11 +158,12 @@ async function start(): Promise<void> {
     tray?.setImage(trayIcon(health));
     tray?.setToolTip(trayTooltip(report));
     if (process.platform === 'darwin') tray?.setTitle(trayAppearance(health, process.platform).title);
-    tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(report, loginOptions()))));
+    tray?.setContextMenu(trayMenu());
     notifyApprovals();
+    notifyToolChanges();
     notifySignIns();
   };
-  for (const event of ['status', 'removed', 'config'] as const) core.events.on(event, refresh);
+  for (const event of ['status', 'removed', 'config', 'toolChange'] as const) core.events.on(event, refresh);
   core.events.on('signIn', (outcome) => {
     if (outcome.result === 'signed-in') notify(`Signed in to ${outcome.name}.`);
     else if (outcome.result === 'failed')
@@ -248,6 +254,33 @@ function notifyApprovals(): void {
   }
 }
 
+/** Changed tools, with what changed in them: Accept accepts exactly the change the notification shows. */
+function notifyToolChanges(): void {
+  if (!headless || !Notification.isSupported()) return;
+  const { raise, notified: next } = toolChangeNotifications(
+    headless.core.toolChanges(),
+    notifiedTools,
+    process.platform,
+  );
+  notifiedTools = next;
+  for (const spec of raise) {
+    const n = new Notification({
+      title: spec.title,
+      body: spec.body,
+      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+    });
+    n.on('action', (_event, index) => {
+      if (spec.actions[index] === 'Accept')
+        void runAction({ type: 'accept-tools', server: spec.server, change: spec.change });
+      else showWindow('approvals', spec.server);
+    });
+    n.on('click', () => showWindow('approvals', spec.server));
+    n.on('close', () => notifications.delete(n));
+    notifications.add(n);
+    n.show();
+  }
+}
+
 /** "Linear needs you to sign in": clicking it (or its Sign in button) starts the sign-in. */
 function notifySignIns(): void {
   if (!headless || !Notification.isSupported()) return;
@@ -272,6 +305,12 @@ function notifySignIns(): void {
   }
 }
 
+function trayMenu(): Menu {
+  const core = headless?.core;
+  const items = core ? buildTrayMenu(core.status(), loginOptions(), core.toolChanges()) : [];
+  return Menu.buildFromTemplate(toMenu(items));
+}
+
 /** A sign-in started from the tray or a notification goes to the system browser. */
 async function signIn(server: string): Promise<void> {
   const start = await headless?.core.signIn(server);
@@ -291,6 +330,9 @@ async function runAction(action: TrayAction): Promise<void> {
         return;
       case 'deny':
         return core.deny(action.server);
+      case 'accept-tools':
+        // the change the menu or notification showed; a later one is refused and asks again
+        return core.acceptTools(action.server, action.change);
       case 'sign-in':
         return await signIn(action.server);
       case 'start':
@@ -307,7 +349,7 @@ async function runAction(action: TrayAction): Promise<void> {
       }
       case 'toggle-start-at-login':
         setStartAtLogin(!loginOptions().startAtLogin);
-        tray?.setContextMenu(Menu.buildFromTemplate(toMenu(buildTrayMenu(core.status(), loginOptions()))));
+        tray?.setContextMenu(trayMenu());
         return;
       case 'quit':
         return await quit.run();

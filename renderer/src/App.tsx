@@ -55,10 +55,11 @@ export function App() {
 
   if (connection === 'signed-out') return <SignedOut expired={expired} />;
 
-  // Approvals lists what waits for the person: approvals and sign-ins.
+  // What waits for the person: approvals, sign-ins and servers whose changed tools wait for a decision.
   const pending =
-    status.data?.servers.filter((s) => s.state === 'pending-approval' || s.state === 'needs-sign-in')
-      .length ?? 0;
+    status.data?.servers.filter(
+      (s) => s.state === 'pending-approval' || s.state === 'needs-sign-in' || (s.toolsHeld ?? 0) > 0,
+    ).length ?? 0;
   const current = route.view === 'server' || route.view === 'add' ? 'servers' : route.view;
   const nav: { view: Exclude<Route['view'], 'server' | 'add'>; label: string; badge?: number }[] = [
     { view: 'servers', label: 'Servers' },

@@ -28,6 +28,11 @@ export const CWD_NOT_ABSOLUTE =
   'cwd must be an absolute path, like "/home/you/project" or "C:\\Users\\you\\project": a relative one ' +
   'would depend on the folder Switchboard happens to start in (and "~" is not expanded)';
 
+/** The longest idle timeout (a week): anything longer means "always running", which is 0. */
+export const MAX_IDLE_TIMEOUT_S = 7 * 24 * 3600;
+/** The idle timeout of servers that set none, unless Settings say otherwise (docs/decisions.md). */
+export const DEFAULT_IDLE_TIMEOUT_S = 600;
+
 const common = {
   $comment: z.string().optional(),
   enabled: z.boolean().default(true).describe('false keeps the server configured but never started'),
@@ -35,6 +40,18 @@ const common = {
     .array(EditorIdSchema)
     .optional()
     .describe('Editors that get this server; default: every enabled editor'),
+  idleTimeout: z
+    .number()
+    .int('idleTimeout is a whole number of seconds')
+    .min(0, 'idleTimeout is a number of seconds, 0 or more (0: always running)')
+    .max(
+      MAX_IDLE_TIMEOUT_S,
+      `idleTimeout is at most ${MAX_IDLE_TIMEOUT_S} seconds (a week); 0 keeps it always running`,
+    )
+    .optional()
+    .describe(
+      'Seconds without requests after which the server is stopped until the next request (0: always running); default: the idle timeout in Settings',
+    ),
   isolated: z
     .boolean()
     .optional()

@@ -23,7 +23,10 @@ export const ApprovalSchema = z.object({
   approvedAt: z.number(),
   config: LaunchConfigSchema,
   source: ServerSourceSchema.default('hand-edit'),
-  /** sha256 of the tool list seen after approval; a later change is flagged */
+  /**
+   * sha256 of the tool list pinned for this approval (the first one seen after it, or the last change
+   * accepted); the definitions themselves are in pins/<name>.json, which must match it
+   */
   toolsHash: z.string().optional(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
@@ -114,12 +117,20 @@ export const EditorSettingsSchema = z.object({
 });
 export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
 
+/** App-wide settings a person changes in Settings. */
+export const AppSettingsSchema = z.object({
+  /** seconds without requests before a server that sets no idleTimeout of its own is stopped; 0: never */
+  idleTimeout: z.number().int().min(0).optional(),
+});
+export type AppSettings = z.infer<typeof AppSettingsSchema>;
+
 export const AppStateSchema = z.object({
   approvals: z.record(z.string(), ApprovalSchema).default({}),
   denials: z.record(z.string(), DenialSchema).default({}),
   bridge: z.object({ port: z.number().int().min(1).max(65535) }).optional(),
   /** editor sync, by editor id */
   editors: z.record(z.string(), EditorSettingsSchema).default({}),
+  settings: AppSettingsSchema.default({}),
   /** OAuth sign-in settings (the sign-ins themselves live in the keychain) */
   signIn: z.object({ clientMetadataUrl: z.string().optional() }).optional(),
   /** the MCP Registry catalog: the registry to ask (absent: the official one) */

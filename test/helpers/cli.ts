@@ -28,15 +28,17 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): 
 export async function startServe(
   env: NodeJS.ProcessEnv,
   args: string[] = ['--port', '0'],
+  bin = BIN,
 ): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(NODE, [BIN, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(NODE, [bin, 'serve', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 90_000);
     const check = () => {
-      if (output.includes('Switchboard is running')) {
+      // The whole banner (port, sign-in link), not only its first line: they may come in two chunks.
+      if (/Ctrl\+C stops them all\.\n/.test(output)) {
         clearTimeout(timer);
         resolve();
       }

@@ -27,6 +27,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
       },
     );
   }
+  await buildUiIfMissing(ctx);
   const headless = await startHeadless({ home: ctx.home, keychain: ctx.keychain(), env: ctx.env, port });
   const report = headless.core.status();
   ctx.output.out(`Switchboard is running (home: ${ctx.home.root}).`);
@@ -64,4 +65,18 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   await headless.stop();
   ctx.output.out('Stopped.');
   return 0;
+}
+
+/**
+ * A fresh clone has no UI build, and `npx switchboard serve` would serve a page saying so: build it
+ * first, as `npm start` does (once; a stale build is left to `npm start`, which rebuilds it). Installed
+ * builds ship the UI and never build.
+ */
+async function buildUiIfMissing(ctx: CliContext): Promise<void> {
+  if (ctx.env.SWITCHBOARD_SKIP_UI_BUILD) return;
+  const { buildUiIfStale, isSourceCheckout, uiBuilt } = await import('../../headless/ui-build.ts');
+  if (uiBuilt() || !isSourceCheckout()) return;
+  ctx.output.out('Building the UI first (this checkout has no build yet)…');
+  const done = await buildUiIfStale();
+  if (done) ctx.output.out(done);
 }

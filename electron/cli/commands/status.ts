@@ -46,6 +46,9 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
 export function statusDetail(s: ServerStatus): string {
   if (s.state === 'pending-approval') return `approve with: switchboard approve ${s.name}`;
   if (s.state === 'needs-sign-in') return `sign in with: switchboard login ${s.name}`;
+  if (s.toolsHeld)
+    return `${s.toolsHeld} tool${s.toolsHeld === 1 ? '' : 's'} changed, held back: switchboard tools ${s.name}`;
+  if (s.state === 'idle') return 'starts at the next request';
   if (s.state === 'backoff' && s.nextRetryAt)
     return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;
   if (s.state === 'running' && s.since) return `up since ${new Date(s.since).toLocaleTimeString()}`;

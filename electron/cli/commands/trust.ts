@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { FingerprintSchema, type ApprovalPreview } from '../../../shared/api.ts';
+import { FingerprintSchema, type ApprovalPreview, type ApproveCliResult } from '../../../shared/api.ts';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import type { z } from 'zod';
 import { UsageError } from '../output.ts';
@@ -8,7 +8,7 @@ import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 
-const APPROVE_USAGE = 'usage: switchboard approve NAME [--yes | --fingerprint SHA256]';
+const APPROVE_USAGE = 'usage: switchboard approve NAME [--yes | --fingerprint SHA256] [--json]';
 
 const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   'hand-edit': 'servers.json, edited by hand or by another program',
@@ -24,11 +24,17 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
  * the config in between is refused. A person confirms at a [y/N] prompt; a script passes --yes (approve
  * what this run shows) or --fingerprint (approve only the config that was shown earlier, e.g. by a
  * run without either). Without a terminal and without either flag nothing is approved (exit 1).
+ * --json never asks: it prints {approved, preview} (ApproveCliResultSchema) and approves only with
+ * --yes or --fingerprint.
  */
 export async function approveCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { yes: { type: 'boolean', short: 'y' }, fingerprint: { type: 'string' } },
+    options: {
+      yes: { type: 'boolean', short: 'y' },
+      fingerprint: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -45,11 +51,15 @@ export async function approveCommand(ctx: CliContext, argv: string[]): Promise<n
     ? { review: () => client.review(name), approve: (fp: string) => client.approve(name, fp) }
     : await offlineTrust(ctx, name);
   const shown = await trust.review();
-  show(ctx, shown);
+  const json = (approved: boolean) => {
+    const result: ApproveCliResult = { approved, preview: shown };
+    ctx.output.out(JSON.stringify(result, null, 2));
+  };
+  if (!values.json) show(ctx, shown);
 
   let fingerprint = values.fingerprint;
   if (fingerprint === undefined && values.yes) fingerprint = shown.fingerprint;
-  if (fingerprint === undefined && interactive(ctx)) {
+  if (fingerprint === undefined && !values.json && interactive(ctx)) {
     const answer = await ask(ctx, `\nApprove "${name}" to run exactly this? [y/N] `);
     if (!isYes(answer)) {
       ctx.output.out('Not approved.');
@@ -58,6 +68,7 @@ export async function approveCommand(ctx: CliContext, argv: string[]): Promise<n
     fingerprint = shown.fingerprint;
   }
   if (fingerprint === undefined) {
+    if (values.json) json(false);
     ctx.output.err(
       `\nNot approved: nobody confirmed it. To approve exactly what is shown above, run:\n` +
         `  switchboard approve ${name} --fingerprint ${shown.fingerprint}\n` +
@@ -66,6 +77,10 @@ export async function approveCommand(ctx: CliContext, argv: string[]): Promise<n
     return 1;
   }
   await trust.approve(fingerprint);
+  if (values.json) {
+    json(true);
+    return 0;
+  }
   ctx.output.out(
     `\nApproved "${name}". ${client ? 'Starting it now.' : 'It will start with the next `switchboard serve`.'}`,
   );

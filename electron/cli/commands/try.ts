@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
+import type { TryResult } from '../../../shared/try-result.ts';
 import { systemClock } from '../../core/clock.ts';
 import { UserError } from '../../core/errors.ts';
 import { signInOpener } from '../../core/oauth/open-browser.ts';
@@ -18,7 +19,7 @@ import { pairs } from './servers.ts';
 
 const USAGE =
   'usage: switchboard try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]\n' +
-  '                           [--call TOOL [--arguments JSON]]';
+  '                           [--call TOOL [--arguments JSON]] [--json]';
 
 /**
  * Connects to a remote server the way Switchboard would (Streamable HTTP, else HTTP+SSE; an OAuth
@@ -35,6 +36,7 @@ export async function tryCommand(ctx: CliContext, argv: string[]): Promise<numbe
       'client-metadata-url': { type: 'string' },
       call: { type: 'string' },
       arguments: { type: 'string' },
+      json: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -111,24 +113,39 @@ export async function tryCommand(ctx: CliContext, argv: string[]): Promise<numbe
     const { client } = connection;
     try {
       const info = client.getServerVersion();
-      const over = connection.transport instanceof SSEClientTransport ? 'HTTP+SSE' : 'Streamable HTTP';
-      out.out(
-        `Connected to ${visible(info?.name ?? '(no name)')} ${visible(info?.version ?? '')} over ${over}.`,
+      const sse = connection.transport instanceof SSEClientTransport;
+      // --json: one document on stdout once everything is in; people get lines as they come.
+      const say = (line: string) => (values.json ? undefined : out.out(line));
+      say(
+        `Connected to ${visible(info?.name ?? '(no name)')} ${visible(info?.version ?? '')} over ${sse ? 'HTTP+SSE' : 'Streamable HTTP'}.`,
       );
       const tools = client.getServerCapabilities()?.tools
         ? await retrying(session, connection, () => listTools(client)).catch((err: unknown) => {
             throw new UserError(`listing its tools failed: ${explainSignInError(err)}`);
           })
         : [];
-      out.out(tools.length ? `Tools (${tools.length}):` : 'No tools.');
-      for (const tool of tools) out.out(`  ${visible(tool.name)}${summary(tool)}`);
-      if (values.call === undefined) return 0;
+      say(tools.length ? `Tools (${tools.length}):` : 'No tools.');
+      for (const tool of tools) say(`  ${visible(tool.name)}${summary(tool)}`);
+      const report: TryResult = {
+        url: url.href,
+        server: { name: info?.name ?? '', version: info?.version ?? '' },
+        transport: sse ? 'http+sse' : 'streamable-http',
+        tools,
+      };
+      if (values.call === undefined) {
+        if (values.json) out.out(JSON.stringify(report, null, 2));
+        return 0;
+      }
       const name = values.call;
       const result = (await retrying(session, connection, () =>
         client.callTool({ name, arguments: toolArguments }),
       ).catch((err: unknown) => {
         throw new UserError(`calling ${name} failed: ${explainSignInError(err)}`);
       })) as CallToolResult;
+      if (values.json) {
+        out.out(JSON.stringify({ ...report, call: { tool: name, result } }, null, 2));
+        return result.isError ? 1 : 0;
+      }
       out.out(`${name} answered${result.isError ? ' with an error' : ''}:`);
       for (const line of describeResult(result)) out.out(`  ${line}`);
       return result.isError ? 1 : 0;

@@ -11,17 +11,16 @@ import {
 import { aggregateNames } from './tool-names.ts';
 import type { McpSession } from './mcp-sessions.ts';
 import type { Reply } from './server-relay.ts';
-import { UpstreamLists } from './upstream-lists.ts';
-import type { Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
+import type { Listed, Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
 /** One aggregate request: whose it is, which servers that editor may reach, and how to relay it. */
 export interface AggregateRequest {
   session: McpSession;
   allowed: (server: string) => boolean;
-  /** the server as this session uses it: its own process when the server is isolated */
-  own: (upstream: Upstream) => Promise<UpstreamLookup>;
-  /** sends the editor's request, with these params, to one server and gives back its answer */
-  relay: (upstream: Upstream, params: Record<string, unknown> | undefined) => Promise<JsonRpcResponse>;
+  /** the server as this session uses it (started if idle; its own process when isolated) */
+  acquire: (server: string) => Promise<UpstreamLookup>;
+  /** sends the editor's request, with these params, to one server (started if idle) and gives back its answer */
+  relay: (server: string, params: Record<string, unknown> | undefined) => Promise<JsonRpcResponse>;
   /** a Reply under the request's id */
   answer: (reply: Reply) => JsonRpcResponse;
 }
@@ -30,17 +29,18 @@ export interface AggregateRequest {
 const RESOURCE_NOT_FOUND = -32002;
 
 /**
- * The aggregate /mcp endpoint: every running server's tools and prompts as `<server>__<name>` (see
- * tool-names.ts), and their resources and resource templates with URIs unchanged — of the servers the
- * editor may reach. A resource URI listed by several servers is listed once and read from the first
- * of them by server name; a URI no server lists goes to the first server (by name) with a matching
- * template. Completions follow their prompt or resource; logging/setLevel goes to every server with
- * logging; subscriptions to the resource's server.
+ * The aggregate /mcp endpoint: the tools and prompts of every listed server (running, idle or
+ * starting: lists come from each server's last run, so listing starts nothing) as `<server>__<name>`
+ * (see tool-names.ts), and their resources and resource templates with URIs unchanged — of the servers
+ * the editor may reach. A resource URI listed by several servers is listed once and read from the
+ * first of them by server name; a URI no server lists goes to the first server (by name) with a
+ * matching template. Completions follow their prompt or resource; logging/setLevel goes to every
+ * running server with logging (an idle one is told when it next starts); subscriptions to the
+ * resource's server. A request that needs a server starts it if it is idle.
  */
 export class AggregateRouter {
   readonly #upstreams: Upstreams;
   readonly #tools: AggregateCatalog;
-  readonly lists = new UpstreamLists();
 
   constructor(upstreams: Upstreams) {
     this.#upstreams = upstreams;
@@ -54,50 +54,44 @@ export class AggregateRouter {
 
   async dispatch(request: JsonRpcRequest, ctx: AggregateRequest): Promise<JsonRpcResponse> {
     const { id, params } = request;
-    const { allowed } = ctx;
-    const relay = async (upstream: Upstream, relayed: Record<string, unknown> | undefined) => {
-      const found = await ctx.own(upstream);
-      if (!found.ok) return errorResponse(id, found.code, found.message, { state: found.state });
-      return ctx.relay(found.upstream, relayed);
-    };
+    const { allowed, relay } = ctx;
     switch (request.method) {
       case 'tools/list':
         return resultResponse(id, this.#tools.listTools(allowed));
       case 'tools/call': {
         const name = params?.name;
         const route = typeof name === 'string' ? this.#tools.routeTool(name) : undefined;
-        if (!route || !allowed(route.upstream.name)) return unknownName(request, 'tool', name);
-        return relay(route.upstream, { ...params, name: route.original });
+        if (!route || !allowed(route.server)) return unknownName(request, 'tool', name);
+        const refused = this.#upstreams.refusedTool(route.server, route.original);
+        if (refused) return errorResponse(id, ErrorCodes.InvalidParams, refused);
+        return relay(route.server, { ...params, name: route.original });
       }
       case 'prompts/list': {
-        const prompts = [...(await this.#prompts(allowed))].map(([name, { prompt }]) => ({
-          ...prompt,
-          name,
-        }));
+        const prompts = [...this.#prompts(allowed)].map(([name, { prompt }]) => ({ ...prompt, name }));
         return resultResponse(id, { prompts });
       }
       case 'prompts/get': {
         const name = params?.name;
-        const route = typeof name === 'string' ? (await this.#prompts(allowed)).get(name) : undefined;
+        const route = typeof name === 'string' ? this.#prompts(allowed).get(name) : undefined;
         if (!route) return unknownName(request, 'prompt', name);
-        return relay(route.upstream, { ...params, name: route.prompt.name });
+        return relay(route.server, { ...params, name: route.prompt.name });
       }
       case 'resources/list':
         return resultResponse(id, {
-          resources: [...(await this.#resources(allowed)).values()].map((r) => r.resource),
+          resources: [...this.#resources(allowed).values()].map((r) => r.resource),
         });
       case 'resources/templates/list':
         return resultResponse(id, {
-          resourceTemplates: (await this.#templates(allowed)).map((t) => t.template),
+          resourceTemplates: this.#templates(allowed).map((t) => t.template),
         });
       case 'resources/read':
       case 'resources/subscribe':
       case 'resources/unsubscribe': {
         const uri = params?.uri;
-        const upstream = typeof uri === 'string' ? await this.#resourceOwner(uri, allowed) : undefined;
-        if (!upstream || typeof uri !== 'string') return resourceNotFound(request, uri);
-        if (request.method === 'resources/read') return relay(upstream, params);
-        const found = await ctx.own(upstream);
+        const server = typeof uri === 'string' ? this.#resourceOwner(uri, allowed) : undefined;
+        if (!server || typeof uri !== 'string') return resourceNotFound(request, uri);
+        if (request.method === 'resources/read') return relay(server, params);
+        const found = await ctx.acquire(server);
         if (!found.ok) return errorResponse(id, found.code, found.message, { state: found.state });
         const own = found.upstream.relay;
         return ctx.answer(
@@ -109,15 +103,14 @@ export class AggregateRouter {
       case 'completion/complete': {
         const ref = params?.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
         if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
-          const route = (await this.#prompts(allowed)).get(ref.name);
+          const route = this.#prompts(allowed).get(ref.name);
           if (!route) return unknownName(request, 'prompt', ref.name);
-          return relay(route.upstream, { ...params, ref: { ...ref, name: route.prompt.name } });
+          return relay(route.server, { ...params, ref: { ...ref, name: route.prompt.name } });
         }
         if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
-          const templates = await this.#templates(allowed);
           const owner =
-            templates.find((t) => t.template.uriTemplate === ref.uri)?.upstream ??
-            (await this.#resourceOwner(ref.uri, allowed));
+            this.#templates(allowed).find((t) => t.template.uriTemplate === ref.uri)?.server ??
+            this.#resourceOwner(ref.uri, allowed);
           if (!owner) return resourceNotFound(request, ref.uri);
           return relay(owner, params);
         }
@@ -159,75 +152,57 @@ export class AggregateRouter {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  async #prompts(
-    allowed: (server: string) => boolean,
-  ): Promise<Map<string, { upstream: Upstream; prompt: Prompt }>> {
+  #prompts(allowed: (server: string) => boolean): Map<string, { server: string; prompt: Prompt }> {
     // Names are made over every server, so an editor's names do not depend on its selection.
-    const listed = await this.#each(
-      (u) => this.lists.prompts.get(u),
-      () => true,
-    );
-    const byPair = new Map<string, { upstream: Upstream; prompt: Prompt }>();
-    for (const { upstream, items } of listed)
-      for (const prompt of items) byPair.set(`${upstream.name}\0${prompt.name}`, { upstream, prompt });
+    const byPair = new Map<string, { server: string; prompt: Prompt }>();
+    for (const { name, lists } of this.#upstreams.listed())
+      for (const prompt of lists.prompts) byPair.set(`${name}\0${prompt.name}`, { server: name, prompt });
     const names = aggregateNames(
-      [...byPair.values()].map((p) => ({ server: p.upstream.name, tool: p.prompt.name })),
+      [...byPair.values()].map((p) => ({ server: p.server, tool: p.prompt.name })),
     );
-    const routes = new Map<string, { upstream: Upstream; prompt: Prompt }>();
+    const routes = new Map<string, { server: string; prompt: Prompt }>();
     for (const [name, pair] of names) {
       const route = byPair.get(`${pair.server}\0${pair.tool}`);
-      if (route && allowed(route.upstream.name)) routes.set(name, route);
+      if (route && allowed(route.server)) routes.set(name, route);
     }
     return routes;
   }
 
   /** Every listed resource by URI, from the first server (by name) that lists it. */
-  async #resources(
-    allowed: (server: string) => boolean,
-  ): Promise<Map<string, { upstream: Upstream; resource: Resource }>> {
-    const byUri = new Map<string, { upstream: Upstream; resource: Resource }>();
-    for (const { upstream, items } of await this.#each((u) => this.lists.resources.get(u), allowed))
-      for (const resource of items)
-        if (!byUri.has(resource.uri)) byUri.set(resource.uri, { upstream, resource });
+  #resources(allowed: (server: string) => boolean): Map<string, { server: string; resource: Resource }> {
+    const byUri = new Map<string, { server: string; resource: Resource }>();
+    for (const { name, lists } of this.#listed(allowed))
+      for (const resource of lists.resources)
+        if (!byUri.has(resource.uri)) byUri.set(resource.uri, { server: name, resource });
     return byUri;
   }
 
   /** Every server's templates, in server-name order; an identical template is listed once. */
-  async #templates(
-    allowed: (server: string) => boolean,
-  ): Promise<{ upstream: Upstream; template: ResourceTemplate }[]> {
+  #templates(allowed: (server: string) => boolean): { server: string; template: ResourceTemplate }[] {
     const seen = new Set<string>();
-    const templates: { upstream: Upstream; template: ResourceTemplate }[] = [];
-    for (const { upstream, items } of await this.#each((u) => this.lists.templates.get(u), allowed)) {
-      for (const template of items) {
+    const templates: { server: string; template: ResourceTemplate }[] = [];
+    for (const { name, lists } of this.#listed(allowed)) {
+      for (const template of lists.resourceTemplates) {
         if (seen.has(template.uriTemplate)) continue;
         seen.add(template.uriTemplate);
-        templates.push({ upstream, template });
+        templates.push({ server: name, template });
       }
     }
     return templates;
   }
 
-  async #resourceOwner(uri: string, allowed: (server: string) => boolean): Promise<Upstream | undefined> {
-    const listed = (await this.#resources(allowed)).get(uri);
-    if (listed) return listed.upstream;
-    for (const { upstream, template } of await this.#templates(allowed)) {
-      if (matches(template.uriTemplate, uri)) return upstream;
+  #resourceOwner(uri: string, allowed: (server: string) => boolean): string | undefined {
+    const listed = this.#resources(allowed).get(uri);
+    if (listed) return listed.server;
+    for (const { server, template } of this.#templates(allowed)) {
+      if (matches(template.uriTemplate, uri)) return server;
     }
     return undefined;
   }
 
-  /**
-   * One list from every running server, fetched in parallel. A server that cannot answer is left out
-   * of this answer (its tools still work) rather than failing the whole list for every editor.
-   */
-  async #each<T>(
-    list: (upstream: Upstream) => Promise<T[]>,
-    allowed: (server: string) => boolean,
-  ): Promise<{ upstream: Upstream; items: T[] }[]> {
-    const running = this.#running(allowed);
-    const lists = await Promise.all(running.map((u) => list(u).catch((): T[] => [])));
-    return running.map((upstream, i) => ({ upstream, items: lists[i] ?? [] }));
+  /** The listed servers (running, idle or starting) the editor may reach, by name. */
+  #listed(allowed: (server: string) => boolean): Listed[] {
+    return this.#upstreams.listed().filter((l) => allowed(l.name));
   }
 }
 
@@ -243,7 +218,7 @@ function resourceNotFound(request: JsonRpcRequest, uri: unknown): JsonRpcRespons
   return errorResponse(
     request.id,
     RESOURCE_NOT_FOUND,
-    `Resource not found: no running server lists ${JSON.stringify(uri)}; call resources/list or resources/templates/list for what /mcp serves`,
+    `Resource not found: no server lists ${JSON.stringify(uri)}; call resources/list or resources/templates/list for what /mcp serves`,
     { uri },
   );
 }

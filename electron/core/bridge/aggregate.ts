@@ -1,9 +1,10 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { aggregateNames } from './tool-names.ts';
-import type { Upstream, Upstreams } from './upstreams.ts';
+import type { Upstreams } from './upstreams.ts';
 
-interface Route {
-  upstream: Upstream;
+export interface Route {
+  /** the server's name */
+  server: string;
   /** the name the server itself uses */
   original: string;
 }
@@ -15,8 +16,9 @@ interface Listing {
 }
 
 /**
- * The /mcp endpoint's combined catalogue: every running server's tools as `<server>__<tool>`.
- * Built once per change of any server's tools or state and cached, so tools/list costs one lookup.
+ * The /mcp endpoint's combined catalogue: the tools editors get of every listed server (running,
+ * idle or starting; new and changed tools held back) as `<server>__<tool>`. Built once per change of
+ * any server's tools, state or pin and cached, so tools/list costs one lookup.
  */
 export class AggregateCatalog {
   readonly #upstreams: Upstreams;
@@ -27,7 +29,7 @@ export class AggregateCatalog {
     this.#upstreams = upstreams;
   }
 
-  /** Call when a server's tools or state changed. */
+  /** Call when a server's tools, state or pin changed. */
   invalidate(): void {
     this.#tools = undefined;
   }
@@ -46,10 +48,12 @@ export class AggregateCatalog {
   }
 
   #build(): void {
-    const running = this.#upstreams.running();
-    const pairs: { server: string; tool: string; upstream: Upstream; def: Tool }[] = [];
-    for (const upstream of running) {
-      for (const def of upstream.tools) pairs.push({ server: upstream.name, tool: def.name, upstream, def });
+    // Names are made over every tool the servers list, held ones too, so accepting a change never
+    // renames another tool; only the tools editors get are listed and routed.
+    const pairs: { server: string; tool: string; def: Tool; callable: boolean }[] = [];
+    for (const { name, tools, gate } of this.#upstreams.listed()) {
+      for (const def of tools)
+        pairs.push({ server: name, tool: def.name, def, callable: gate?.callable.has(def.name) ?? true });
     }
     const byPair = new Map(pairs.map((p) => [`${p.server}\0${p.tool}`, p]));
     const names = aggregateNames(pairs);
@@ -59,9 +63,11 @@ export class AggregateCatalog {
     for (const [name, pair] of names) {
       const p = byPair.get(`${pair.server}\0${pair.tool}`);
       if (!p) continue;
+      // A held tool keeps its route, so that calling it says why it is held rather than "unknown".
+      routes.set(name, { server: p.server, original: p.tool });
+      if (!p.callable) continue;
       tools.push({ ...p.def, name });
       servers.push(p.server);
-      routes.set(name, { upstream: p.upstream, original: p.tool });
     }
     this.#tools = { tools, servers };
     this.#routes = routes;

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  AcceptToolsRequestSchema,
   ApiRoutes,
   ApproveRequestSchema,
   CreateTokenRequestSchema,
@@ -8,7 +9,7 @@ import {
 } from '../../../shared/api.ts';
 import { SignInRequestSchema } from '../../../shared/sign-in.ts';
 import type { Core } from '../core.ts';
-import { describeError, StaleApprovalError, UserError } from '../errors.ts';
+import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
 import { decodePathSegment, HttpError, readBody, readJson, sendJson } from './http-util.ts';
 import type { TokenStore } from './tokens.ts';
 
@@ -35,6 +36,8 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('removed', (name) => broadcast({ type: 'removed', name }));
   core.events.on('log', (line) => broadcast({ type: 'log', line }));
   core.events.on('config', (report) => broadcast({ type: 'config', report }));
+  core.events.on('toolChange', (server) => broadcast({ type: 'tool-change', server }));
+  core.activity.onCalls((servers) => broadcast({ type: 'activity', servers }));
   core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
@@ -49,7 +52,8 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     authorized: () => boolean = () => true,
   ): Promise<void> {
     const path = url.pathname;
-    if (path === '/api/status' && req.method === 'GET') return sendJson(res, 200, core.status());
+    if (path === '/api/status' && req.method === 'GET')
+      return sendJson(res, 200, { ...core.status(), activity: core.activity.all() });
     if (path === '/api/events' && req.method === 'GET') {
       res.writeHead(200, {
         'content-type': 'text/event-stream',
@@ -73,6 +77,11 @@ export function createControlApi(core: Core, tokens: TokenStore) {
         return sendJson(res, 200, { lines: core.logs(name, limit) });
       }
       if (action === 'approval' && req.method === 'GET') return sendJson(res, 200, core.review(name));
+      if (action === 'tool-review' && req.method === 'GET') return sendJson(res, 200, core.toolReview(name));
+      if (action === 'accept-tools' && req.method === 'POST') {
+        core.acceptTools(name, await shownChange(req, name));
+        return sendJson(res, 200, { ok: true });
+      }
       if (action === 'sign-in') return await handleSignIn(req, res, name);
       const parsed = ServerActionSchema.safeParse(action);
       if (!parsed.success || req.method !== 'POST')
@@ -99,7 +108,8 @@ export function createControlApi(core: Core, tokens: TokenStore) {
       return sendJson(res, 200, { ok: true });
     } catch (err) {
       // 409: the request was fine, but what it approves is no longer what is configured.
-      if (err instanceof StaleApprovalError) return sendJson(res, 409, { error: describeError(err) });
+      if (err instanceof StaleApprovalError || err instanceof StaleToolChangeError)
+        return sendJson(res, 409, { error: describeError(err) });
       if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
       throw err;
     }
@@ -114,6 +124,18 @@ export function createControlApi(core: Core, tokens: TokenStore) {
       400,
       `approving "${name}" needs the fingerprint of the configuration that was shown: ` +
         `{"fingerprint": "<64 hex digits>"} (GET ${ApiRoutes.approval(name)} shows it with the configuration)`,
+    );
+  }
+
+  /** The change id an accept-tools request carries: that of the change to the tools that was shown. */
+  async function shownChange(req: IncomingMessage, name: string): Promise<string> {
+    const body = (await readBody(req)).toString('utf8');
+    const parsed = AcceptToolsRequestSchema.safeParse(body.trim() === '' ? undefined : safeJson(body));
+    if (parsed.success) return parsed.data.change;
+    throw new HttpError(
+      400,
+      `accepting the tools of "${name}" needs the id of the change that was shown: ` +
+        `{"change": "<64 hex digits>"} (GET ${ApiRoutes.toolReview(name)} shows it with the change)`,
     );
   }
 

@@ -24,6 +24,7 @@ import { PostReply } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import type { Reply } from './server-relay.ts';
 import { Upstreams } from './upstreams.ts';
+import type { ListKind } from '../lists/server-lists.ts';
 
 /** How long one request may wait for its server by default; each progress notification resets it. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
@@ -47,6 +48,7 @@ const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'crit
  * they belong to. Works with and without Mcp-Session-Id.
  */
 export class McpEndpoint {
+  readonly #core: Core;
   readonly #upstreams: Upstreams;
   readonly #aggregate: AggregateRouter;
   readonly #sessions: SessionStore;
@@ -68,10 +70,12 @@ export class McpEndpoint {
       requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     });
     core.upstreamPeer = this.#hub;
+    this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
     this.#aggregate = new AggregateRouter(this.#upstreams);
     this.#version = options.version ?? '0.1.0';
-    // Only list_changed reaches here (the relays take every other notification): it goes to all.
+    // Only list_changed reaches here (the relays take every other notification): it goes to all,
+    // after the supervisor fetched the list anew (so the lists editors are answered from are new).
     core.events.on('notification', (name, notification) => {
       const message = {
         jsonrpc: '2.0' as const,
@@ -79,20 +83,38 @@ export class McpEndpoint {
         ...(notification.params ? { params: notification.params } : {}),
       };
       for (const session of this.#sessions.on(name)) deliver(session, message);
-      if (notification.method === 'notifications/prompts/list_changed') {
-        this.#aggregate.lists.prompts.invalidate(name);
+      if (
+        notification.method === 'notifications/prompts/list_changed' ||
+        notification.method === 'notifications/resources/list_changed'
+      )
         this.#toAggregate(notification.method, name);
-      } else if (notification.method === 'notifications/resources/list_changed') {
-        this.#aggregate.lists.resources.invalidate(name);
-        this.#aggregate.lists.templates.invalidate(name);
-        this.#toAggregate(notification.method, name);
-      }
     });
     core.events.on('tools', (name) => {
       this.#aggregate.toolsChanged();
       this.#toAggregate('notifications/tools/list_changed', name);
     });
+    // Accepting a change (or a new one) changes which tools editors get: they are told to list again.
+    core.events.on('toolChange', (name) => {
+      this.#aggregate.toolsChanged();
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+      for (const session of this.#sessions.on(name)) deliver(session, message);
+      this.#toAggregate(message.method, name);
+    });
     let wasRunning = new Set<string>();
+    let wasListed = new Set<string>();
+    const listedChanged = (name: string) => {
+      const now = this.#upstreams.lists(name) !== undefined;
+      if (now === wasListed.has(name)) return;
+      wasListed = new Set(wasListed);
+      if (now) wasListed.add(name);
+      else wasListed.delete(name);
+      // A server joining or leaving (not one going idle or waking) changes every list of the aggregate.
+      this.#aggregate.toolsChanged();
+      for (const list of ['tools', 'prompts', 'resources'])
+        this.#toAggregate(`notifications/${list}/list_changed`, name);
+    };
+    core.events.on('lists', listedChanged);
+    core.events.on('removed', listedChanged);
     core.events.on('status', (status) => {
       const now = status.state === 'running';
       if (now !== wasRunning.has(status.name)) {
@@ -101,11 +123,8 @@ export class McpEndpoint {
         else wasRunning.delete(status.name);
         // A new connection gets what the sessions asked of the old one (log level, subscriptions).
         if (now) void this.#upstreams.acquire(status.name).then((u) => u.ok && u.upstream.relay.replay());
-        // A server joining or leaving changes every list of the aggregate.
-        this.#aggregate.toolsChanged();
-        for (const list of ['tools', 'prompts', 'resources'])
-          this.#toAggregate(`notifications/${list}/list_changed`, status.name);
       }
+      listedChanged(status.name);
     });
   }
 
@@ -342,6 +361,16 @@ export class McpEndpoint {
           'Tools and prompts of every MCP server Switchboard runs, named <server>__<name>, and their resources.',
       });
     }
+    // What the server said on its last run: an editor connecting does not start an idle server.
+    const lists = this.#upstreams.lists(target);
+    if (lists) {
+      return resultResponse(request.id, {
+        protocolVersion,
+        capabilities: lists.capabilities,
+        serverInfo: lists.serverInfo,
+        ...(lists.instructions ? { instructions: lists.instructions } : {}),
+      });
+    }
     const found = await this.#upstreams.acquire(target);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
     const { client } = found.upstream;
@@ -377,10 +406,17 @@ export class McpEndpoint {
       return this.#aggregate.dispatch(request, {
         session,
         allowed: (server) => this.#access.allowed(session.editor, server),
-        own: (upstream) => this.#upstreams.acquire(upstream.name, session),
-        relay: (upstream, params) => upstream.relay.request(session, request, params, reply, signal),
+        acquire: (server) => this.#upstreams.acquire(server, session),
+        relay: (server, params) => this.#relay(server, request, params, session, reply, signal),
         answer,
       });
+    }
+    const early = this.#fromLists(request, target, session);
+    if (early) return early;
+    if (request.method === 'tools/call') {
+      const refused = this.#upstreams.refusedTool(target, request.params?.name);
+      if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
+      return this.#relay(target, request, request.params, session, reply, signal);
     }
     const found = await this.#upstreams.acquire(target, session);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
@@ -399,11 +435,100 @@ export class McpEndpoint {
             : await relay.unsubscribe(session, uri),
         );
       }
+      case 'tools/list':
+        return this.#gated(target, await relay.request(session, request, request.params, reply, signal));
       default:
         return relay.request(session, request, request.params, reply, signal);
     }
   }
+
+  /**
+   * What /mcp/<server> answers without its server: list requests from its last run's lists (editors'
+   * list requests never start an idle server), and the log level or an unsubscribe of an idle one
+   * (its next connection is told, replay). Undefined: the server is needed.
+   */
+  #fromLists(request: JsonRpcRequest, target: string, session: McpSession): JsonRpcResponse | undefined {
+    const kind = LIST_REQUESTS.get(request.method);
+    if (kind !== undefined) {
+      const lists = this.#upstreams.lists(target);
+      if (!lists) return undefined; // not listed yet: the server answers (tools filtered, #gated)
+      if (request.params?.cursor !== undefined)
+        return errorResponse(request.id, ErrorCodes.InvalidParams, 'Invalid cursor: this list has one page');
+      const items = kind === 'tools' ? (this.#upstreams.gate(target)?.listed ?? lists.tools) : lists[kind];
+      return resultResponse(request.id, { [kind]: items });
+    }
+    const idleAsk =
+      request.method === 'logging/setLevel' ||
+      (request.method === 'resources/unsubscribe' && typeof request.params?.uri === 'string');
+    if (!idleAsk || this.#status(target) !== 'idle' || this.#upstreams.lists(target) === undefined)
+      return undefined;
+    if (request.method === 'resources/unsubscribe')
+      session.subscriptions.get(target)?.delete(String(request.params?.uri));
+    return resultResponse(request.id, {});
+  }
+
+  /** A tools/list answer with only the tools editors get (new and changed ones are held back). */
+  #gated(server: string, response: JsonRpcResponse): JsonRpcResponse {
+    const gate = this.#upstreams.gate(server);
+    const result = response.result as { tools?: unknown } | undefined;
+    if (!gate || !result || !Array.isArray(result.tools)) return response;
+    const tools = result.tools.filter(
+      (t: unknown) => typeof t === 'object' && t !== null && gate.callable.has((t as { name: string }).name),
+    );
+    return { ...response, result: { ...result, tools } };
+  }
+
+  /**
+   * Relays one request to a server (started if idle; a session's own process when isolated). A tool
+   * call's round trip is recorded as the editor saw it: a cold start is part of its latency.
+   */
+  async #relay(
+    server: string,
+    request: JsonRpcRequest,
+    params: Record<string, unknown> | undefined,
+    session: McpSession,
+    reply: PostReply,
+    signal: AbortSignal,
+  ): Promise<JsonRpcResponse> {
+    const started = performance.now();
+    const found = await this.#upstreams.acquire(server, session);
+    // Checked again once the server runs: a cold start lists its tools anew, and one may have changed.
+    const refused =
+      found.ok && request.method === 'tools/call'
+        ? this.#upstreams.refusedTool(server, params?.name)
+        : undefined;
+    const response = !found.ok
+      ? errorResponse(request.id, found.code, found.message, { state: found.state })
+      : refused
+        ? errorResponse(request.id, ErrorCodes.InvalidParams, refused)
+        : await found.upstream.relay.request(session, request, params, reply, signal);
+    if (request.method === 'tools/call') {
+      const failed =
+        response.error !== undefined ||
+        (response.result as { isError?: unknown } | undefined)?.isError === true;
+      this.#core.activity.record(
+        server,
+        String(params?.name),
+        session.editor,
+        performance.now() - started,
+        failed,
+      );
+    }
+    return response;
+  }
+
+  #status(name: string): string | undefined {
+    return this.#core.supervisor()?.statusOf(name)?.state;
+  }
 }
+
+/** The list requests /mcp/<server> answers from the server's lists, and the list each gets. */
+const LIST_REQUESTS = new Map<string, ListKind>([
+  ['tools/list', 'tools'],
+  ['prompts/list', 'prompts'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resourceTemplates'],
+]);
 
 /** What the editor said about itself in initialize. */
 function helloOf(params: Record<string, unknown> | undefined): {

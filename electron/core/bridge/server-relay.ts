@@ -24,6 +24,8 @@ interface Pending {
   progressToken: string | number | undefined;
   settle: (reply: Reply) => void;
   timer: NodeJS.Timeout;
+  /** ends the request's hold on the server (it does not go idle while a request is in flight) */
+  release: () => void;
 }
 
 const LEVELS: readonly LoggingLevel[] = [
@@ -70,6 +72,8 @@ export class ServerRelay implements LinkReceiver {
   /** the level the server was last told, and the URIs it was asked to watch, on this connection */
   #level: LoggingLevel | undefined;
   readonly #subscribed = new Set<string>();
+  /** while any URI is subscribed the server stays up (idle, it could not send updates) */
+  #subscriptionHold: (() => void) | undefined;
   #closed = false;
   #replayed = false;
   /** the one session an isolated server's own process serves; undefined for a shared server */
@@ -120,6 +124,7 @@ export class ServerRelay implements LinkReceiver {
       const answer = await this.#send('resources/subscribe', { uri });
       if (answer.error) return answer;
       this.#subscribed.add(uri);
+      this.#holdForSubscriptions();
     }
     uris(session, this.server).add(uri);
     return { result: {} };
@@ -129,7 +134,9 @@ export class ServerRelay implements LinkReceiver {
     session.subscriptions.get(this.server)?.delete(uri);
     if (!this.#subscribed.has(uri) || this.#wanted(uri)) return { result: {} };
     this.#subscribed.delete(uri);
-    return this.#send('resources/unsubscribe', { uri });
+    const answer = await this.#send('resources/unsubscribe', { uri });
+    this.#holdForSubscriptions();
+    return answer;
   }
 
   /** A session ended: what only it wanted is given back, and the server learns its roots changed. */
@@ -139,6 +146,7 @@ export class ServerRelay implements LinkReceiver {
       if (!this.#wanted(uri, session) && this.#subscribed.delete(uri))
         void this.#send('resources/unsubscribe', { uri });
     }
+    this.#holdForSubscriptions();
     if (session.logLevel !== undefined) void this.applyLevel();
     if (session.capabilities.roots) this.rootsChanged();
   }
@@ -160,6 +168,16 @@ export class ServerRelay implements LinkReceiver {
     for (const uri of wanted) {
       this.#subscribed.add(uri);
       void this.#send('resources/subscribe', { uri });
+    }
+    this.#holdForSubscriptions();
+  }
+
+  /** Holds the server up while anything is subscribed on this connection, and lets go after. */
+  #holdForSubscriptions(): void {
+    if (this.#subscribed.size > 0 && !this.#closed) this.#subscriptionHold ??= this.link.hold();
+    else {
+      this.#subscriptionHold?.();
+      this.#subscriptionHold = undefined;
     }
   }
 
@@ -185,6 +203,7 @@ export class ServerRelay implements LinkReceiver {
 
   disconnected(): void {
     this.#closed = true;
+    this.#holdForSubscriptions();
     for (const id of [...this.#pending.keys()]) {
       this.#finish(id, {
         error: {
@@ -334,6 +353,7 @@ export class ServerRelay implements LinkReceiver {
         method,
         progressToken,
         timer,
+        release: this.link.hold(),
         settle: (reply) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(reply);
@@ -359,6 +379,7 @@ export class ServerRelay implements LinkReceiver {
     if (!pending) return;
     this.#pending.delete(id);
     clearTimeout(pending.timer);
+    pending.release();
     pending.settle(reply);
   }
 

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import { DEFAULT_IDLE_TIMEOUT_S } from '../../../shared/schema/servers.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
@@ -72,6 +73,8 @@ export function createUiRoutes(options: UiRoutesOptions) {
     try {
       if (path === UiRoutes.servers && method === 'POST') return done(res, await addServer(req));
       if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
+      if (path === UiRoutes.toolChanges && method === 'GET')
+        return done(res, { changes: core.toolChanges() });
       if (path === UiRoutes.secrets && method === 'GET') return done(res, await core.secrets());
       if (path === UiRoutes.secretMove && method === 'POST') return done(res, await move(req));
       if (path === UiRoutes.settings && method === 'GET') return done(res, settings());
@@ -103,7 +106,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
         return false;
       }
 
-      const server = /^\/api\/servers\/([^/]+)(?:\/(config|enabled|tools))?$/.exec(path);
+      const server = /^\/api\/servers\/([^/]+)(?:\/(config|enabled|tools|activity))?$/.exec(path);
       if (!server) return false;
       const name = decodePathSegment(server[1] ?? '');
       switch (`${method} ${server[2] ?? ''}`) {
@@ -117,6 +120,9 @@ export function createUiRoutes(options: UiRoutesOptions) {
           return done(res, await setEnabled(req, name));
         case 'GET tools':
           return done(res, tools(name));
+        case 'GET activity':
+          if (!core.entries().has(name)) throw new HttpError(404, `no server named "${name}" in ${file}`);
+          return done(res, { activity: core.activity.of(name) });
         default:
           return false;
       }
@@ -232,12 +238,24 @@ export function createUiRoutes(options: UiRoutesOptions) {
     return { ok: true };
   }
 
-  function tools(name: string): { running: boolean; tools: ToolInfo[] } {
+  /** The server's tools: live while it runs, else as its last run listed them (idle, starting). */
+  function tools(name: string): { running: boolean; remembered: boolean; tools: ToolInfo[] } {
     if (!core.entries().has(name)) throw new HttpError(404, `no server named "${name}" in ${file}`);
     const status = core.status().servers.find((s) => s.name === name);
     const running = status?.state === 'running';
-    const list = running ? (core.supervisor()?.runner(name)?.tools ?? []) : [];
-    return { running, tools: list.map(toolInfo) };
+    const runner = running ? core.supervisor()?.runner(name) : undefined;
+    const live = runner?.toolsKnown ? runner.tools : undefined;
+    const remembered =
+      live === undefined && (status?.state === 'idle' || status?.state === 'starting' || running)
+        ? core.lists(name)?.tools
+        : undefined;
+    const list = live ?? remembered ?? [];
+    const held = core.toolGate(name)?.held;
+    return {
+      running,
+      remembered: remembered !== undefined,
+      tools: list.map((tool) => toolInfo(tool, held?.get(tool.name))),
+    };
   }
 
   function approvals(): ApprovalView[] {
@@ -302,6 +320,9 @@ export function createUiRoutes(options: UiRoutesOptions) {
       serversFile: file,
       platform: process.platform,
       startAtLogin: null,
+      idleTimeout: core.idleTimeoutDefault(),
+      configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
+      defaultIdleTimeout: DEFAULT_IDLE_TIMEOUT_S,
       clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
     };
   }
@@ -316,6 +337,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
         ]);
     }
     if (patch.port !== undefined) core.state.setBridgePort(patch.port ?? DEFAULT_BRIDGE_PORT);
+    if (patch.idleTimeout !== undefined) core.setIdleTimeoutDefault(patch.idleTimeout ?? undefined);
     if (patch.clientMetadataUrl !== undefined)
       core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
     return settings();
@@ -454,7 +476,7 @@ function literalSecretsOf(config: unknown): LiteralSecret[] {
   });
 }
 
-function toolInfo(tool: Tool): ToolInfo {
+function toolInfo(tool: Tool, held: 'new' | 'changed' | undefined): ToolInfo {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
   const required = new Set(schema.required ?? []);
   const params = Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
@@ -468,5 +490,6 @@ function toolInfo(tool: Tool): ToolInfo {
     ...(tool.title ? { title: tool.title } : {}),
     ...(tool.description ? { description: tool.description } : {}),
     params,
+    ...(held ? { held } : {}),
   };
 }

@@ -2,6 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerStatus } from '../../../shared/status.ts';
 import type { Core } from '../core.ts';
+import type { ServerLists } from '../lists/server-lists.ts';
+import type { ToolGate } from '../trust/tool-pins.ts';
 import { ErrorCodes } from './json-rpc.ts';
 import type { Isolate, McpSession } from './mcp-sessions.ts';
 import type { RelayHub } from './relay-hub.ts';
@@ -17,12 +19,28 @@ export interface Upstream {
   tools: readonly Tool[];
 }
 
+export interface Listed {
+  name: string;
+  lists: ServerLists;
+  /** every tool the server lists now (held ones too) */
+  tools: readonly Tool[];
+  /** which of them editors get; undefined: all */
+  gate: ToolGate | undefined;
+}
+
 export type UpstreamLookup =
   | { ok: true; upstream: Upstream }
   | { ok: false; code: number; message: string; state: ServerStatus['state'] | 'unknown' };
 
-/** How long a request waits for a server that is starting before it is told so. */
-const STARTING_WAIT_MS = 15_000;
+/**
+ * How long a request waits for a server that is starting (an idle one it woke, or one starting
+ * anyway) before it is told so: as long as a start may take (the initialize timeout).
+ */
+const STARTING_WAIT_MS = 60_000;
+/** States in which a server's lists (from its last run) are served: it runs, or starts when asked. */
+const LISTED_STATES: ReadonlySet<ServerStatus['state']> = new Set(['running', 'idle', 'starting']);
+/** How long a request to a server that just started waits for its tool list (see #listed). */
+const TOOLS_WAIT_MS = 5_000;
 /** How long a session's first request waits for an isolated server's own process (npx is slow). */
 const ISOLATE_WAIT_MS = 60_000;
 
@@ -50,11 +68,68 @@ export class Upstreams {
   }
 
   /**
-   * The server if it is running; waits a little while it is starting; else why it is not. With a
-   * session, a server marked `isolated` answers from that session's own process (started on its
-   * first use, ended with the session).
+   * The lists an editor is given for the server without it having to run (its last run's, kept by the
+   * core): while it runs, is idle or starts; undefined otherwise (or before it ever listed).
+   */
+  lists(name: string): ServerLists | undefined {
+    // The supervisor's state: a server it supervises is approved and enabled (a cheap lookup).
+    const state = this.#core.supervisor()?.statusOf(name)?.state;
+    return state !== undefined && LISTED_STATES.has(state) ? this.#core.lists(name) : undefined;
+  }
+
+  /**
+   * Every server whose lists are served now (see lists()), by name, with its tools as it lists them
+   * and those editors get (`gate`: the pinned ones).
+   */
+  listed(): Listed[] {
+    const out: Listed[] = [];
+    for (const status of this.#core.supervisor()?.status() ?? []) {
+      if (!LISTED_STATES.has(status.state)) continue;
+      const lists = this.#core.lists(status.name);
+      if (!lists) continue;
+      const gate = this.gate(status.name);
+      out.push({
+        name: status.name,
+        lists,
+        tools: gate ? [...gate.listed, ...heldTools(gate)] : lists.tools,
+        gate,
+      });
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Which of the server's tools editors get (pinned) and which are held back. */
+  gate(name: string): ToolGate | undefined {
+    return this.#core.toolGate(name);
+  }
+
+  /**
+   * Why editors may not call this tool of the server now (undefined: they may): it is new or changed
+   * since its tools were pinned, or not in the list the server gave at all.
+   */
+  refusedTool(server: string, tool: unknown): string | undefined {
+    const gate = this.gate(server);
+    if (!gate || (typeof tool === 'string' && gate.callable.has(tool))) return undefined;
+    const reason = typeof tool === 'string' ? gate.held.get(tool) : undefined;
+    // An AI agent reads this: the decision is the person's, never a command to run.
+    if (reason === 'new')
+      return `Tool "${String(tool)}" of MCP server "${server}" is new since its tools were approved; Switchboard holds it back until the person accepts the change in Switchboard`;
+    if (reason === 'changed')
+      return `Tool "${String(tool)}" of MCP server "${server}" changed since its tools were approved; Switchboard holds it back until the person accepts the change in Switchboard`;
+    return `Unknown tool "${String(tool)}": MCP server "${server}" does not list it; call tools/list for the current names`;
+  }
+
+  /**
+   * The server if it is running; starts it if it is idle and waits while it is starting; else why it
+   * cannot answer. With a session, a server marked `isolated` answers from that session's own process
+   * (started on its first use, ended with the session).
    */
   async acquire(name: string, session?: McpSession): Promise<UpstreamLookup> {
+    if (session && this.#core.entries().get(name)?.config.isolated === true) {
+      // The session's own process is all it needs: the shared one may stay idle.
+      const state = this.#status(name)?.state;
+      if (state !== undefined && LISTED_STATES.has(state)) return this.#own(name, session);
+    }
     const shared = await this.#acquireShared(name);
     if (!shared.ok || !session || this.#core.entries().get(name)?.config.isolated !== true) return shared;
     return this.#own(name, session);
@@ -117,10 +192,17 @@ export class Upstreams {
     const ready = this.#ready(name);
     if (ready) return { ok: true, upstream: ready };
     let status = this.#status(name);
+    if (status?.state === 'idle') {
+      // The first request since it went idle: it starts, and concurrent ones wait for the same start.
+      this.#core.supervisor()?.wake(name);
+      status = this.#status(name);
+    }
     if (status?.state === 'starting') {
       status = await this.#settled(name);
       const now = this.#ready(name);
-      if (now) return { ok: true, upstream: now };
+      // Its tools as this run lists them are in before a call goes out: a tool that changed since
+      // it was pinned is held back from the very first call, not only from the ones after.
+      if (now) return { ok: true, upstream: (await this.#listed(name)) ?? now };
     }
     return { ok: false, code: ErrorCodes.ServerUnavailable, ...unavailable(name, status) };
   }
@@ -132,6 +214,25 @@ export class Upstreams {
     if (!runner || runner.state !== 'running' || !client || !link) return undefined;
     const relay = this.#hub.relay(name, link);
     return relay ? { name, client, relay, tools: runner.tools } : undefined;
+  }
+
+  /** The server once its first tool list of this run is in (a few seconds at most), else undefined. */
+  async #listed(name: string): Promise<Upstream | undefined> {
+    const runner = this.#core.supervisor()?.runner(name);
+    if (!runner || runner.toolsKnown) return undefined;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        runner.off('status', onStatus);
+        resolve();
+      };
+      const onStatus = () => {
+        if (runner.state !== 'running' || runner.toolsKnown) done();
+      };
+      const timer = setTimeout(done, TOOLS_WAIT_MS);
+      runner.on('status', onStatus);
+    });
+    return this.#ready(name);
   }
 
   #status(name: string): ServerStatus | undefined {
@@ -154,6 +255,11 @@ export class Upstreams {
   }
 }
 
+/** The tools a gate holds back, as the server lists them. */
+function heldTools(gate: ToolGate): Tool[] {
+  return gate.held.size === 0 ? [] : (gate.tools.filter((t) => gate.held.has(t.name)) as Tool[]);
+}
+
 /** Why a server cannot answer, in words that say what to do. */
 export function unavailable(
   name: string,
@@ -167,6 +273,7 @@ export function unavailable(
     denied: `"${name}" was denied in Switchboard; to use it, approve it in Switchboard`,
     disabled: `"${name}" is disabled in Switchboard's servers.json (set "enabled": true)`,
     stopped: `"${name}" is stopped; start it in Switchboard or run: switchboard start ${name}`,
+    idle: `"${name}" is idle and did not start; try again`,
     starting: `"${name}" is still starting; try again in a moment`,
     running: `"${name}" is running but not connected yet; try again in a moment`,
     backoff: `"${name}" crashed${why} and Switchboard restarts it${status.nextRetryAt ? ` at ${new Date(status.nextRetryAt).toLocaleTimeString()}` : ' soon'}; try again then, or see why: switchboard logs ${name}`,

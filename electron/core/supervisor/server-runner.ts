@@ -5,6 +5,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   ErrorCode,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type Notification,
@@ -13,6 +15,7 @@ import {
 import type { ServerState } from '../../../shared/status.ts';
 import type { Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
+import { LIST_METHODS, LIST_PAGE_SCHEMAS, type ListKind, type ServerLists } from '../lists/server-lists.ts';
 import type { LogStream, ServerLog } from '../logs/server-log.ts';
 import { SignInRequired } from '../oauth/sign-in-required.ts';
 import { BackoffPolicy, type Random } from './backoff.ts';
@@ -48,7 +51,8 @@ export interface ServerRunnerOptions {
   peer?: () => UpstreamPeer | undefined;
   /**
    * Set for a server's extra process that serves one editor session alone (`isolated` servers): it
-   * names the process in the shared log and in its pid file.
+   * names the process in the shared log and in its pid file. Such a process never goes idle: it ends
+   * with its session.
    */
   instance?: string;
 }
@@ -69,7 +73,16 @@ export interface ServerRunnerEvents {
   status: [SupervisedStatus];
   /** the tool list after each successful tools/list (initial, and after list_changed) */
   tools: [Tool[]];
-  /** any notification from the server (list_changed, logging, …), for the bridge to fan out */
+  /**
+   * everything the server listed on this run: once all four lists are in after initialize, and again
+   * after each list the server said changed was fetched anew
+   */
+  lists: [ServerLists];
+  /**
+   * any notification from the server (list_changed, logging, …), for the bridge to fan out; a
+   * list_changed comes after the list was fetched anew (and `lists` emitted), so an editor that asks
+   * at once gets the new list
+   */
   notification: [Notification];
 }
 
@@ -80,7 +93,7 @@ export interface ServerRunnerEvents {
 const SDK_TIMEOUT_MS = 2_147_483_647;
 /** After a failed initialize, how long we wait for the exit to explain it better than "Connection closed". */
 const EXIT_EXPLAINS_MS = 1_000;
-const MAX_TOOL_PAGES = 1_000;
+const MAX_LIST_PAGES = 1_000;
 
 /** One start of the server: everything that must be torn down when it ends. */
 interface Attempt {
@@ -93,7 +106,10 @@ interface Attempt {
   /** set once the attempt failed, errored or was stopped: later events of it are ignored */
   ended: boolean;
   pingMisses: number;
-  toolsSeq: number;
+  /** per list: a counter, so that only the newest fetch of it lands */
+  listSeq: Record<ListKind, number>;
+  /** this run's lists, once all four were fetched after initialize */
+  lists: ServerLists | null;
   stderr: LogStream | null;
   /** gives back this attempt's start slot (no-op when it holds none) */
   releaseStart: () => void;
@@ -114,10 +130,14 @@ type ConnectFailure = () => 'fallback' | { message: string; retry: boolean } | u
  *   starting|running ─exit / failed connect / 3 missed pings→ backoff ─timer→ starting
  *   backoff ─5th failure in 5 min→ crash-loop (waits for start()/restart()/config change)
  *   starting ─prepare() threw / command not found / initialize timed out→ error (waits likewise)
+ *   running ─no request for the idle timeout→ idle ─wake() (a request)→ starting
+ *   stopped ─park() (its lists are known)→ idle
  *   starting|running ─remote server wants an OAuth sign-in→ needs-sign-in (waits likewise)
  *   any ─stop()→ stopped
  *
  * Running means the MCP initialize handshake succeeded; `client` and `tools` are then available.
+ * A wake is not a person's start: it keeps the backoff count, so a server that crashes whenever a
+ * request wakes it still ends in crash-loop.
  */
 export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly name: string;
@@ -132,6 +152,9 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly #peer: (() => UpstreamPeer | undefined) | undefined;
   readonly #instance: string | undefined;
   #desired: DesiredServer;
+  /** requests in flight and subscriptions held on the current connection: the server is in use */
+  #holds = 0;
+  #cancelIdle: (() => void) | null = null;
 
   #state: ServerState = 'stopped';
   #pid: number | null = null;
@@ -150,7 +173,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   #wanted = false;
   #cancelRetry: (() => void) | null = null;
   /** settles when every attempt torn down so far is gone (its process group dead) */
-  #idle: Promise<void> = Promise.resolve();
+  #draining: Promise<void> = Promise.resolve();
   #disposed = false;
 
   constructor(options: ServerRunnerOptions) {
@@ -207,6 +230,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     return this.#tools;
   }
 
+  /** Whether this run listed its tools yet (`tools` is then the server's list). */
+  get toolsKnown(): boolean {
+    return this.#toolCount !== null;
+  }
+
   /**
    * Starts the server (a person's action: also clears backoff and crash-loop). No-op while it is
    * already starting or running.
@@ -217,7 +245,44 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (this.#state === 'starting' || this.#state === 'running') return;
     this.#backoff.reset();
     this.#lastError = null;
-    this.#launch();
+    this.#launch(this.#state === 'idle');
+  }
+
+  /**
+   * A request wants the server: starts it if it is idle (no-op in any other state). Unlike start(),
+   * backoff and crash-loop counts stay as they are.
+   */
+  wake(): void {
+    if (this.#disposed || this.#state !== 'idle') return;
+    this.#wanted = true;
+    this.#note('starting: a request came in while it was idle');
+    this.#launch(true);
+  }
+
+  /**
+   * A server whose lists are known need not run until it is used: it waits in `idle` (no-op unless it
+   * has never started and stop() put it nowhere else).
+   */
+  park(): void {
+    if (this.#disposed || this.#state !== 'stopped' || this.#attempt !== null || !this.#lazy) return;
+    this.#wanted = false;
+    this.#set({ state: 'idle' });
+  }
+
+  /**
+   * Marks the server in use (an editor's request in flight, a resource subscription) until the
+   * returned function is called: it does not go idle meanwhile, and its idle time counts from then.
+   */
+  hold(): () => void {
+    this.#holds += 1;
+    this.#clearIdleTimer();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#holds -= 1;
+      if (this.#holds === 0) this.#armIdleTimer();
+    };
   }
 
   /** Stops whatever runs now and starts again; resolves once the old process group is gone. */
@@ -259,9 +324,19 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (desired.name !== this.name) throw new Error(`update for ${desired.name} sent to runner ${this.name}`);
     const changed =
       desired.fingerprint !== this.#desired.fingerprint || desired.transport !== this.#desired.transport;
+    const idleChanged = desired.idleTimeoutMs !== this.#desired.idleTimeoutMs;
     this.#desired = desired;
-    if (!changed) return;
+    if (!changed) {
+      if (idleChanged) this.#idleTimeoutChanged();
+      return;
+    }
     this.#emitStatus();
+    if (this.#state === 'idle') {
+      // Its lists are of the old config: it runs once to learn the new ones.
+      this.#wanted = true;
+      this.#launch();
+      return;
+    }
     if (!this.#wanted) return;
     this.#note('config changed; restarting');
     await this.restart();
@@ -273,9 +348,57 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#disposed = true;
   }
 
+  // ─── idle ───────────────────────────────────────────────────────────────────────────────────
+
+  /** Servers' own extra processes (isolated) end with their session instead. */
+  get #lazy(): boolean {
+    return this.#instance === undefined;
+  }
+
+  get #idleMs(): number {
+    return this.#lazy ? (this.#desired.idleTimeoutMs ?? 0) : 0;
+  }
+
+  #idleTimeoutChanged(): void {
+    if (this.#idleMs === 0 && this.#state === 'idle') {
+      this.#wanted = true;
+      this.#note('idle timeout is now 0 (always running): starting');
+      this.#launch(true);
+    } else this.#armIdleTimer();
+  }
+
+  /** Counts the idle time from now, if the server is running and nothing holds it. */
+  #armIdleTimer(): void {
+    this.#clearIdleTimer();
+    const ms = this.#idleMs;
+    if (ms <= 0 || this.#state !== 'running' || this.#holds > 0) return;
+    this.#cancelIdle = this.#clock.setTimeout(() => {
+      this.#cancelIdle = null;
+      this.#goIdle(ms);
+    }, ms);
+  }
+
+  #clearIdleTimer(): void {
+    this.#cancelIdle?.();
+    this.#cancelIdle = null;
+  }
+
+  /** No request for the idle timeout: the server stops cleanly and waits for the next one. */
+  #goIdle(ms: number): void {
+    const attempt = this.#attempt;
+    if (attempt === null || attempt.ended || this.#state !== 'running' || this.#holds > 0) return;
+    this.#wanted = false;
+    this.#clearRetry();
+    this.#attempt = null;
+    this.#note(`no request for ${formatDuration(ms)}: stopping until the next one (idle)`);
+    this.#endAttempt(attempt);
+    this.#set({ state: 'idle', pid: null, since: null, nextRetryAt: null, toolCount: null });
+  }
+
   // ─── launching ──────────────────────────────────────────────────────────────────────────────
 
-  #launch(): void {
+  /** `wake`: started for a request, not restarted (the restart count stays). */
+  #launch(wake = false): void {
     this.#clearRetry();
     const previous = this.#attempt;
     const attempt: Attempt = {
@@ -287,7 +410,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       aborts: new Set(),
       ended: false,
       pingMisses: 0,
-      toolsSeq: 0,
+      listSeq: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 },
+      lists: null,
       stderr: null,
       releaseStart: () => {},
     };
@@ -296,7 +420,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#link = null;
     this.#tools = [];
     if (previous !== null && !previous.ended) this.#endAttempt(previous);
-    if (this.#launches++ > 0) this.#restarts += 1;
+    if (this.#launches++ > 0 && !wake) this.#restarts += 1;
     this.#set({ state: 'starting', pid: null, since: null, nextRetryAt: null, toolCount: null });
     void this.#run(attempt);
   }
@@ -447,10 +571,19 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     client.onerror = (err) => {
       if (this.#isCurrent(attempt)) this.#note(`protocol: ${firstLine(describeError(err))}`, 'warn');
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, (notification) => {
-      if (this.#isCurrent(attempt) && this.#state === 'running') void this.#refreshTools(attempt, client);
+    // A list that changed is fetched anew first: editors told of it right after get the new one.
+    const onListChanged = (kinds: ListKind[]) => async (notification: Notification) => {
+      if (!this.#isCurrent(attempt)) return;
+      if (this.#state === 'running')
+        await Promise.all(kinds.map((kind) => this.#refreshList(attempt, client, kind)));
       if (this.#isCurrent(attempt)) this.emit('notification', notification);
-    });
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged(['tools']));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, onListChanged(['prompts']));
+    client.setNotificationHandler(
+      ResourceListChangedNotificationSchema,
+      onListChanged(['resources', 'resourceTemplates']),
+    );
     client.fallbackNotificationHandler = async (notification) => {
       if (this.#isCurrent(attempt)) this.emit('notification', notification);
     };
@@ -497,6 +630,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
 
     this.#client = client;
     this.#link = link;
+    link.holder = () => this.hold();
     attempt.releaseStart();
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });
@@ -505,7 +639,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       this.#clock.setTimeout(() => this.#backoff.recordStable(), this.#timings.stableResetMs),
     );
     this.#schedulePing(attempt, client);
-    await this.#refreshTools(attempt, client);
+    this.#armIdleTimer();
+    await this.#fetchLists(attempt, client);
   }
 
   /**
@@ -534,39 +669,101 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     }
   }
 
-  async #refreshTools(attempt: Attempt, client: Client): Promise<void> {
-    const seq = ++attempt.toolsSeq;
-    if (client.getServerCapabilities()?.tools === undefined) {
-      this.#tools = [];
-      this.#set({ toolCount: 0 });
-      this.emit('tools', []);
-      return;
+  /**
+   * All four lists, after initialize. Only a complete set is emitted (`lists`): a list that could not
+   * be fetched would otherwise be remembered as empty.
+   */
+  async #fetchLists(attempt: Attempt, client: Client): Promise<void> {
+    // Tools first, on their own: a request that started the server waits for them (pinning), and
+    // should not queue behind the other lists at the server.
+    const tools = await this.#list(attempt, client, 'tools');
+    if (!this.#isCurrent(attempt) || this.#state !== 'running') return;
+    if (tools !== undefined) this.#toolsListed(tools as Tool[]);
+    // The waiting request goes out before the other lists do.
+    await new Promise((resolve) => setImmediate(resolve));
+    const rest = ['prompts', 'resources', 'resourceTemplates'] as const;
+    const results = await Promise.all(rest.map((kind) => this.#list(attempt, client, kind)));
+    if (!this.#isCurrent(attempt) || this.#state !== 'running' || tools === undefined) return;
+    const lists = this.#snapshot(client);
+    lists.tools = tools as Tool[];
+    for (const [i, kind] of rest.entries()) {
+      const items = results[i];
+      if (items === undefined) return; // #list noted why: only a complete set is kept
+      (lists[kind] as unknown[]) = items;
     }
-    const tools: Tool[] = [];
+    attempt.lists = lists;
+    this.emit('lists', lists);
+  }
+
+  /** One list again, after the server said it changed. */
+  async #refreshList(attempt: Attempt, client: Client, kind: ListKind): Promise<void> {
+    const seq = ++attempt.listSeq[kind];
+    const items = await this.#list(attempt, client, kind);
+    if (items === undefined || !this.#isCurrent(attempt) || seq !== attempt.listSeq[kind]) return;
+    if (this.#state !== 'running') return;
+    if (kind === 'tools') this.#toolsListed(items as Tool[]);
+    const lists = attempt.lists;
+    if (lists === null) return; // the first fetch was incomplete: nothing whole to tell
+    const next: ServerLists = { ...lists, [kind]: items };
+    attempt.lists = next;
+    this.emit('lists', next);
+  }
+
+  #toolsListed(tools: Tool[]): void {
+    this.#tools = tools;
+    this.#set({ toolCount: tools.length });
+    this.emit('tools', tools);
+  }
+
+  /** What the server said in initialize, with empty lists. */
+  #snapshot(client: Client): ServerLists {
+    return {
+      capabilities: client.getServerCapabilities() ?? {},
+      serverInfo: client.getServerVersion() ?? { name: this.name, version: 'unknown' },
+      instructions: client.getInstructions(),
+      tools: [],
+      prompts: [],
+      resources: [],
+      resourceTemplates: [],
+    };
+  }
+
+  /**
+   * Every page of one list (empty when the server has no such capability); undefined when it failed
+   * (noted in the log). Items are kept as the server sent them.
+   */
+  async #list(attempt: Attempt, client: Client, kind: ListKind): Promise<unknown[] | undefined> {
+    const capabilities = client.getServerCapabilities();
+    const offered = kind === 'resourceTemplates' ? capabilities?.resources : capabilities?.[kind];
+    if (offered === undefined) return [];
+    const { method, field } = LIST_METHODS[kind];
+    const items: unknown[] = [];
     try {
       const seen = new Set<string>();
       let cursor: string | undefined;
-      for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const params = cursor === undefined ? undefined : { cursor };
         const result = await this.#request(
           attempt,
           this.#timings.initializeTimeoutMs,
-          new Error('tools/list timed out'),
-          (signal) => client.listTools(params, { signal, timeout: SDK_TIMEOUT_MS }),
+          new Error(`${method} timed out`),
+          (signal) =>
+            client.request(
+              { method, ...(params ? { params } : {}) } as Parameters<Client['request']>[0],
+              LIST_PAGE_SCHEMAS[kind],
+              { signal, timeout: SDK_TIMEOUT_MS },
+            ),
         );
-        tools.push(...result.tools);
+        items.push(...((result as Record<string, unknown>)[field] as unknown[]));
         cursor = result.nextCursor;
         if (cursor === undefined || seen.has(cursor)) break;
         seen.add(cursor);
       }
     } catch (err) {
-      if (this.#isCurrent(attempt)) this.#note(`tools/list failed: ${describeError(err)}`, 'warn');
-      return;
+      if (this.#isCurrent(attempt)) this.#note(`${method} failed: ${describeError(err)}`, 'warn');
+      return undefined;
     }
-    if (!this.#isCurrent(attempt) || seq !== attempt.toolsSeq || this.#state !== 'running') return;
-    this.#tools = tools;
-    this.#set({ toolCount: tools.length });
-    this.emit('tools', tools);
+    return items;
   }
 
   #schedulePing(attempt: Attempt, client: Client): void {
@@ -679,7 +876,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#note(`needs sign-in: ${message}`, 'warn');
   }
 
-  /** Marks the attempt over and tears it down in the background; #idle settles when it is gone. */
+  /** Marks the attempt over and tears it down in the background; #draining settles when it is gone. */
   #endAttempt(attempt: Attempt): void {
     attempt.ended = true;
     attempt.releaseStart();
@@ -691,17 +888,17 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#track(this.#teardown(attempt));
   }
 
-  /** Adds work that must finish before the runner is idle (a process group going away). */
+  /** Adds work that must finish before the runner may start again (a process group going away). */
   #track(work: Promise<unknown>): void {
-    this.#idle = Promise.all([this.#idle, work.catch(() => {})]).then(() => {});
+    this.#draining = Promise.all([this.#draining, work.catch(() => {})]).then(() => {});
   }
 
   /** Resolves once all tracked work is done, including work added while waiting. */
   async #settle(): Promise<void> {
     for (;;) {
-      const idle = this.#idle;
-      await idle;
-      if (idle === this.#idle) return;
+      const draining = this.#draining;
+      await draining;
+      if (draining === this.#draining) return;
     }
   }
 
@@ -758,6 +955,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   #set(
     patch: Partial<Pick<SupervisedStatus, 'state' | 'pid' | 'since' | 'nextRetryAt' | 'toolCount'>>,
   ): void {
+    if (patch.state !== undefined && patch.state !== 'running') this.#clearIdleTimer();
     if (patch.state !== undefined) this.#state = patch.state;
     if (patch.pid !== undefined) this.#pid = patch.pid;
     if (patch.since !== undefined) this.#since = patch.since;

@@ -7,6 +7,7 @@ import { describeError, UserError } from '../errors.ts';
 import { RotatingFile } from '../logs/rotating-file.ts';
 import { ServerLog } from '../logs/server-log.ts';
 import type { Random } from './backoff.ts';
+import type { ServerLists } from '../lists/server-lists.ts';
 import { reapOrphans, type ReapedOrphan } from './pid-files.ts';
 import { ServerRunner, type ClientInfo } from './server-runner.ts';
 import { StartGate } from './start-gate.ts';
@@ -43,6 +44,8 @@ export interface SupervisorEvents {
   log: [LogLine];
   /** a server's tool list, after each successful tools/list */
   tools: [name: string, tools: Tool[]];
+  /** everything a server listed on its current run (see ServerRunner's `lists`), with its fingerprint */
+  lists: [name: string, fingerprint: string, lists: ServerLists];
   /** a notification from a server (list_changed, logging, …), for the bridge to fan out */
   notification: [name: string, notification: Notification];
   /** a server left the desired set and its process is gone */
@@ -141,7 +144,10 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
         for (const instance of this.#instances.get(server.name) ?? []) work.push(instance.update(server));
         work.push(runner.update(server));
       } else {
-        this.#add(server).start();
+        const runner = this.#add(server);
+        // A server whose lists are known answers list requests from them: it starts when first used.
+        if ((server.idleTimeoutMs ?? 0) > 0 && server.listsKnown === true) runner.park();
+        else runner.start();
       }
     }
     await Promise.all(work.map((w) => w.catch((err: unknown) => this.#internalError(err))));
@@ -150,6 +156,11 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
   /** Starts a supervised server that is stopped, errored or in crash-loop (clears its backoff). */
   async start(name: string): Promise<void> {
     this.#runner(name).start();
+  }
+
+  /** A request wants the server: starts it if it is idle (see ServerRunner.wake). */
+  wake(name: string): void {
+    this.#runners.get(name)?.wake();
   }
 
   /** Stops a supervised server until start()/restart() (a config change does not restart it). */
@@ -251,6 +262,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     });
     runner.on('status', (status) => this.emit('status', status));
     runner.on('tools', (tools) => this.emit('tools', server.name, tools));
+    runner.on('lists', (lists) => this.emit('lists', server.name, runner.desired.fingerprint, lists));
     runner.on('notification', (notification) => this.emit('notification', server.name, notification));
     this.#runners.set(server.name, runner);
     return runner;

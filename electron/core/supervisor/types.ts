@@ -53,6 +53,16 @@ export interface DesiredServer {
   fingerprint: string;
   transport: 'stdio' | 'http';
   prepare(): Promise<LaunchPlan>;
+  /**
+   * How long the server may go without a request before it is stopped until the next one (`idle`);
+   * 0 or absent: always running.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Its lists from an earlier run under this fingerprint are at hand (the home's cache): with an idle
+   * timeout, it need not start until a request wants it.
+   */
+  listsKnown?: boolean;
 }
 
 /** Timing from design.md ("Server lifecycle"); overridable for tests and benches. */

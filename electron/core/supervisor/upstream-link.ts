@@ -42,6 +42,8 @@ export class UpstreamLink implements Transport {
   readonly #tagKey: string | undefined;
   #receiver: LinkReceiver | undefined;
   #closed = false;
+  /** set by the runner once the server runs: marks the server in use (see ServerRunner.hold) */
+  holder: (() => () => void) | undefined;
 
   /** `tagKey`: the key under which an HTTP transport's fetch marks related messages (related-streams.ts). */
   constructor(inner: Transport, tagKey?: string) {
@@ -76,6 +78,14 @@ export class UpstreamLink implements Transport {
   /** The SDK client's own messages. */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     return this.#inner.send(message, options);
+  }
+
+  /**
+   * Marks the server in use until the returned function is called (a request in flight, a
+   * subscription): it does not go idle meanwhile.
+   */
+  hold(): () => void {
+    return this.holder?.() ?? (() => {});
   }
 
   /** A message the bridge sends on an editor's behalf (relayed request, answer, notification). */

@@ -2,8 +2,10 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { dirname, basename } from 'node:path';
 import {
+  AppSettingsSchema,
   AppStateSchema,
   EditorSettingsSchema,
+  type AppSettings,
   type AppState,
   type Approval,
   type EditorSettings,
@@ -106,6 +108,22 @@ export class AppStateStore {
     const approval = state.approvals[name];
     if (!approval || approval.toolsHash === toolsHash) return;
     approval.toolsHash = toolsHash;
+    this.#write(state);
+  }
+
+  /** The settings a person changed in Settings (each absent one has its built-in default). */
+  settings(): AppSettings {
+    const parsed = AppSettingsSchema.safeParse((this.#conf.store as { settings?: unknown }).settings ?? {});
+    return parsed.success ? parsed.data : this.read().settings;
+  }
+
+  /** Sets the idle timeout of servers that set none (seconds; undefined: the built-in default). */
+  setIdleTimeout(seconds: number | undefined): void {
+    const state = this.read();
+    const settings: AppSettings = { ...state.settings };
+    delete settings.idleTimeout;
+    if (seconds !== undefined) settings.idleTimeout = seconds;
+    state.settings = settings;
     this.#write(state);
   }
 

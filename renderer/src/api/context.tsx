@@ -71,6 +71,13 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
     case 'editors':
       void client.invalidateQueries({ queryKey: keys.editors });
       return;
+    case 'tool-change':
+      void client.invalidateQueries({ queryKey: keys.toolChanges });
+      void client.invalidateQueries({ queryKey: keys.tools(event.server) });
+      return;
+    case 'activity':
+      for (const server of event.servers) void client.invalidateQueries({ queryKey: keys.activity(server) });
+      return;
     case 'sign-in':
       void client.invalidateQueries({ queryKey: keys.signIn(event.outcome.name) });
       return;

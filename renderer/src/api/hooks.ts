@@ -31,6 +31,16 @@ export function useTools(name: string) {
   return useQuery({ queryKey: keys.tools(name), queryFn: () => api.tools(name) });
 }
 
+export function useActivity(name: string) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.activity(name), queryFn: () => api.activity(name) });
+}
+
+export function useToolChanges() {
+  const api = useApi();
+  return useQuery({ queryKey: keys.toolChanges, queryFn: () => api.toolChanges() });
+}
+
 export function useApprovals() {
   const api = useApi();
   return useQuery({ queryKey: keys.approvals, queryFn: () => api.approvals() });

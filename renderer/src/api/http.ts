@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import type { SwitchboardBridge } from '../../../shared/ipc.ts';
+import type { ServerActivity } from '../../../shared/activity.ts';
 import {
   ActionResultSchema,
   ApiRoutes,
+  type ToolChange,
   LogsResponseSchema,
   TokenCreatedSchema,
   TokenListSchema,
@@ -20,6 +22,7 @@ import {
 } from '../../../shared/sign-in.ts';
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
 import {
+  ActivityResponseSchema,
   ApiEventSchema,
   ApprovalsResponseSchema,
   EditorsResponseSchema,
@@ -31,6 +34,7 @@ import {
   SecretsResponseSchema,
   ServerConfigViewSchema,
   SettingsSchema,
+  ToolChangesResponseSchema,
   ToolsResponseSchema,
   UiApiError,
   UiErrorBodySchema,
@@ -164,6 +168,14 @@ export class ControlApiClient implements UiApi {
     return this.#request('GET', UiRoutes.serverTools(name), ToolsResponseSchema);
   }
 
+  async activity(name: string): Promise<ServerActivity | null> {
+    return (await this.#request('GET', UiRoutes.serverActivity(name), ActivityResponseSchema)).activity;
+  }
+
+  async toolChanges(): Promise<ToolChange[]> {
+    return (await this.#request('GET', UiRoutes.toolChanges, ToolChangesResponseSchema)).changes;
+  }
+
   async logs(name: string, limit = 10_000): Promise<LogLine[]> {
     return (await this.#request('GET', `${ApiRoutes.logs(name)}?limit=${limit}`, LogsResponseSchema)).lines;
   }
@@ -221,6 +233,10 @@ export class ControlApiClient implements UiApi {
 
   async approve(name: string, fingerprint: string): Promise<void> {
     await this.#request('POST', ApiRoutes.serverAction(name, 'approve'), ActionResultSchema, { fingerprint });
+  }
+
+  async acceptTools(name: string, change: string): Promise<void> {
+    await this.#request('POST', ApiRoutes.acceptTools(name), OkSchema, { change });
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {

@@ -3,6 +3,8 @@ export const keys = {
   status: ['status'] as const,
   config: (name: string) => ['config', name] as const,
   tools: (name: string) => ['tools', name] as const,
+  activity: (name: string) => ['activity', name] as const,
+  toolChanges: ['tool-changes'] as const,
   approvals: ['approvals'] as const,
   secrets: ['secrets'] as const,
   settings: ['settings'] as const,

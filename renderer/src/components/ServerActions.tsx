@@ -42,9 +42,15 @@ export function ServerActions({ server, compact = false }: { server: ServerStatu
             <SignInButton name={server.name} />
           </Suspense>
         ) : null}
-        {s === 'stopped' || s === 'error' || s === 'crash-loop' ? (
+        {s === 'stopped' || s === 'error' || s === 'crash-loop' || s === 'idle' ? (
           <button type="button" disabled={busy} onClick={() => run('start')} aria-label={label('Start')}>
-            {s === 'stopped' ? 'Start' : 'Try again'}
+            {s === 'stopped' ? 'Start' : s === 'idle' ? 'Start now' : 'Try again'}
+          </button>
+        ) : null}
+        {s === 'idle' ? (
+          // Stopped (the person's choice) also keeps requests from starting it.
+          <button type="button" disabled={busy} onClick={() => run('stop')} aria-label={label('Stop')}>
+            Stop
           </button>
         ) : null}
         {s === 'running' || s === 'starting' || s === 'backoff' ? (

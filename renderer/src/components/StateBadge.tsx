@@ -12,6 +12,8 @@ const LOOK: Record<ServerState, { label: string; symbol: string; tone: string }>
   denied: { label: 'denied', symbol: '⊘', tone: 'muted' },
   disabled: { label: 'disabled', symbol: '○', tone: 'muted' },
   stopped: { label: 'stopped', symbol: '■', tone: 'muted' },
+  // Ready: it starts at the next request (not stopped, which is the person's choice).
+  idle: { label: 'idle', symbol: '◌', tone: 'ok' },
 };
 
 export function stateLabel(state: ServerState): string {

@@ -2,7 +2,7 @@
  * Hash routes (#/servers/everything/logs): work the same served over HTTP and loaded from a file in
  * the desktop app, and never send anything to the server.
  */
-export type ServerTab = 'config' | 'tools' | 'logs';
+export type ServerTab = 'config' | 'tools' | 'activity' | 'logs';
 export type Route =
   | { view: 'servers' }
   | { view: 'add' }
@@ -33,7 +33,8 @@ export function parseRoute(hash: string): Route {
       return { view: 'add' };
     case 'servers':
       if (second) {
-        const tab: ServerTab = third === 'tools' || third === 'logs' ? third : 'config';
+        const tab: ServerTab =
+          third === 'tools' || third === 'activity' || third === 'logs' ? third : 'config';
         return { view: 'server', name: second, tab };
       }
       return { view: 'servers' };

@@ -2,9 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
+import type { ToolChange } from '../../../shared/api.ts';
 import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
-import { useApprovals, useCommand, useStatus } from '../api/hooks.ts';
+import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { Diff } from '../components/Diff.tsx';
 import { SignInButton } from '../components/SignIn.tsx';
@@ -31,16 +32,25 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
  */
 export default function ApprovalsView({ server }: { server?: string | undefined }) {
   const approvals = useApprovals();
+  const toolChanges = useToolChanges();
   const status = useStatus();
   const pending = approvals.data?.filter((a) => a.state === 'pending-approval') ?? [];
   const denied = approvals.data?.filter((a) => a.state === 'denied') ?? [];
+  const changes = toolChanges.data ?? [];
   const signIns = status.data?.servers.filter((s) => s.state === 'needs-sign-in') ?? [];
   // A cached list may be out of date (a server added since); it is refetched on mount. Deciding from
   // it would point at a card that then moves, or say "no longer waiting" about a server that waits.
-  const current = approvals.isFetchedAfterMount || !approvals.isStale;
+  const current =
+    (approvals.isFetchedAfterMount || !approvals.isStale) &&
+    (toolChanges.isFetchedAfterMount || !toolChanges.isStale);
   const target =
-    server !== undefined && approvals.data && current && status.data
-      ? approvalTarget(server, approvals.data, status.data.servers)
+    server !== undefined && approvals.data && toolChanges.data && current && status.data
+      ? approvalTarget(
+          server,
+          approvals.data,
+          status.data.servers,
+          toolChanges.data.map((c) => c.server),
+        )
       : undefined;
   const notice = useRef<HTMLDivElement>(null);
   useBringIntoView(server, target?.kind, notice);
@@ -52,12 +62,25 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
         Nothing runs until you approve its exact launch configuration. Any later change to what runs asks
         again.
       </p>
-      {server !== undefined && target && target.kind !== 'pending' ? (
+      {server !== undefined && target && target.kind !== 'pending' && target.kind !== 'tools' ? (
         <TargetNotice ref={notice} name={server} target={target} />
       ) : null}
       {approvals.isPending ? <Loading what="approvals" /> : null}
       {approvals.error ? <ErrorText error={approvals.error} /> : null}
-      {approvals.data && pending.length === 0 && signIns.length === 0 ? (
+      {toolChanges.error ? <ErrorText error={toolChanges.error} /> : null}
+      {changes.length > 0 ? (
+        <>
+          <h2>Changed tools</h2>
+          <p className="muted">
+            These servers now list tools that are new or different from the ones you approved. Your editors do
+            not get those tools until you accept the change; removed tools are simply gone.
+          </p>
+          {changes.map((c) => (
+            <ToolChangeCard key={`${c.server}:${c.change}`} change={c} targeted={c.server === server} />
+          ))}
+        </>
+      ) : null}
+      {approvals.data && pending.length === 0 && signIns.length === 0 && changes.length === 0 ? (
         <EmptyState title="Nothing waits for approval">
           <p>
             When a server is added or its command, arguments, environment or URL change, it waits here before
@@ -167,7 +190,9 @@ function useBringIntoView(
     const card =
       kind === 'pending' || kind === 'denied'
         ? document.querySelector<HTMLElement>(`article[data-approval="${CSS.escape(server)}"]`)
-        : null;
+        : kind === 'tools'
+          ? document.querySelector<HTMLElement>(`article[data-tool-change="${CSS.escape(server)}"]`)
+          : null;
     const element = card ?? notice.current;
     element?.scrollIntoView({ block: card ? 'center' : 'nearest' });
     element?.focus({ preventScroll: true });
@@ -181,7 +206,7 @@ function TargetNotice({
 }: {
   ref: Ref<HTMLDivElement>;
   name: string;
-  target: Exclude<ApprovalTarget, { kind: 'pending' }>;
+  target: Exclude<ApprovalTarget, { kind: 'pending' } | { kind: 'tools' }>;
 }) {
   const link = <a href={href({ view: 'server', name, tab: 'config' })}>{name}</a>;
   return (
@@ -309,6 +334,86 @@ function ApprovalCard({
       </div>
       {approve.error ? <ErrorText error={approve.error} /> : null}
       {deny.error ? <ErrorText error={deny.error} /> : null}
+    </article>
+  );
+}
+
+/**
+ * A server whose tools changed since they were pinned: each new tool whole, each changed one as a
+ * diff, the removed ones by name. Accept carries the change this card shows; if the tools changed
+ * again meanwhile, the answer is 409 and the card is replaced by the new change.
+ */
+function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted: boolean }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const accept = useCommand(() => api.acceptTools(c.server, c.change), [keys.toolChanges, keys.status]);
+  const titleId = `tool-change-${c.server}`;
+  const held = c.added.length + c.changed.length;
+  return (
+    <article
+      className={targeted ? 'card approval targeted' : 'card approval'}
+      aria-labelledby={titleId}
+      data-tool-change={c.server}
+      tabIndex={-1}
+    >
+      <header>
+        <h2 id={titleId}>
+          <a href={href({ view: 'server', name: c.server, tab: 'tools' })}>{c.server}</a>
+        </h2>
+        <span className="muted">
+          {held === 1 ? '1 tool' : `${held} tools`} held back
+          {c.pinnedAt ? ` · tools approved on ${formatDateTime(c.pinnedAt)}` : ''}
+        </span>
+      </header>
+      {c.baselineMissing ? (
+        <div className="banner warn" role="status">
+          The tools approved for {c.server} are not on record any more (their file in Switchboard’s home is
+          missing or damaged), so every tool it lists now is shown as new.
+        </div>
+      ) : null}
+      {c.added.map((tool) => (
+        <section key={`added-${tool.name}`} data-testid="tool-added">
+          <h3 className="label">
+            New tool <code>{tool.name}</code>
+          </h3>
+          <pre className="command">{tool.lines.join('\n')}</pre>
+        </section>
+      ))}
+      {c.changed.map((tool) => (
+        <section key={`changed-${tool.name}`} data-testid="tool-changed">
+          <h3 className="label">
+            Changed: <code>{tool.name}</code>
+          </h3>
+          <Diff before={tool.before} after={tool.after} label={`Changes to the tool ${tool.name}`} />
+        </section>
+      ))}
+      {c.removed.length > 0 ? (
+        <p className="muted" data-testid="tool-removed">
+          No longer listed:{' '}
+          {c.removed.map((name) => (
+            <code key={name}>{name} </code>
+          ))}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={accept.isPending}
+          onClick={() =>
+            accept.mutate(undefined, {
+              // The tools changed again since this card was drawn: show the new change.
+              onError: (err) => {
+                if (err instanceof UiApiError && err.status === 409)
+                  void client.invalidateQueries({ queryKey: keys.toolChanges });
+              },
+            })
+          }
+        >
+          {accept.isPending ? 'Accepting…' : `Accept the tools of ${c.server}`}
+        </button>
+      </div>
+      {accept.error ? <ErrorText error={accept.error} /> : null}
     </article>
   );
 }

@@ -1,8 +1,9 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { FieldIssue } from '../../../shared/server-validation.ts';
-import { UiApiError, type ServerConfigView } from '../../../shared/ui-api.ts';
+import { UiApiError, type ServerConfigView, type ToolsResponse } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
-import { useCommand, useServerConfig, useStatus, useTools } from '../api/hooks.ts';
+import { useActivity, useCommand, useServerConfig, useStatus, useTools } from '../api/hooks.ts';
+import { ActivitySummary } from '../components/ActivityCharts.tsx';
 import { keys } from '../api/keys.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
@@ -23,6 +24,7 @@ const JsonEditor = lazy(() => import('../components/JsonEditor.tsx'));
 const TABS: { tab: ServerTab; label: string }[] = [
   { tab: 'config', label: 'Configuration' },
   { tab: 'tools', label: 'Tools' },
+  { tab: 'activity', label: 'Activity' },
   { tab: 'logs', label: 'Logs' },
 ];
 
@@ -83,6 +85,12 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
               <dt>Tools</dt>
               <dd>{server.toolCount ?? '—'}</dd>
             </div>
+            {server.state === 'idle' ? (
+              <div>
+                <dt>Idle</dt>
+                <dd>starts at the next request</dd>
+              </div>
+            ) : null}
             {server.state === 'backoff' && server.nextRetryAt ? (
               <div>
                 <dt>Next try</dt>
@@ -107,6 +115,17 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
           <strong>Waiting for your approval.</strong> Nothing runs until you approve this exact configuration.{' '}
           <a className="button primary small" href={href({ view: 'approvals', server: name })}>
             Review and approve
+          </a>
+        </div>
+      ) : null}
+      {server?.toolsHeld ? (
+        <div className="banner warn" role="status" data-testid="tools-held">
+          <strong>
+            {server.toolsHeld === 1 ? '1 tool' : `${server.toolsHeld} tools`} changed since you approved them.
+          </strong>{' '}
+          Editors do not get {server.toolsHeld === 1 ? 'it' : 'them'} until you accept the change.{' '}
+          <a className="button small" href={href({ view: 'approvals', server: name })}>
+            Review the change
           </a>
         </div>
       ) : null}
@@ -145,6 +164,7 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
       <div className="tabpanel">
         {tab === 'config' ? <ConfigPanel name={name} /> : null}
         {tab === 'tools' ? <ToolsPanel name={name} /> : null}
+        {tab === 'activity' ? <ActivityPanel name={name} /> : null}
         {tab === 'logs' ? <LogView server={name} /> : null}
       </div>
     </section>
@@ -346,7 +366,7 @@ function ToolsPanel({ name }: { name: string }) {
   const tools = useTools(name);
   if (tools.isPending) return <Loading what="tools" />;
   if (tools.error) return <ErrorText error={tools.error} />;
-  if (!tools.data.running) {
+  if (!tools.data.running && !tools.data.remembered) {
     return (
       <EmptyState title="Not running">
         <p>The tools this server offers are listed once it is running.</p>
@@ -361,10 +381,31 @@ function ToolsPanel({ name }: { name: string }) {
     );
   }
   return (
+    <>
+      {tools.data.remembered ? (
+        <p className="muted small">
+          As the server listed them when it last ran; editors are answered from this list, and the server
+          starts when one of its tools is called.
+        </p>
+      ) : null}
+      <ToolList tools={tools.data.tools} />
+    </>
+  );
+}
+
+function ToolList({ tools }: { tools: ToolsResponse['tools'] }) {
+  return (
     <ul className="tools" data-testid="tools-list">
-      {tools.data.tools.map((tool) => (
-        <li key={tool.name}>
-          <h3 className="mono">{tool.name}</h3>
+      {tools.map((tool) => (
+        <li key={tool.name} className={tool.held ? 'held' : undefined}>
+          <h3 className="mono">
+            {tool.name}
+            {tool.held ? (
+              <span className="held-tag">
+                {tool.held === 'new' ? 'new' : 'changed'}: held back until you accept it
+              </span>
+            ) : null}
+          </h3>
           {tool.title && tool.title !== tool.name ? <p className="tool-title">{tool.title}</p> : null}
           {tool.description ? <p className="muted">{tool.description}</p> : null}
           {tool.params.length ? (
@@ -382,4 +423,18 @@ function ToolsPanel({ name }: { name: string }) {
       ))}
     </ul>
   );
+}
+
+function ActivityPanel({ name }: { name: string }) {
+  const activity = useActivity(name);
+  if (activity.isPending) return <Loading what="activity" />;
+  if (activity.error) return <ErrorText error={activity.error} />;
+  if (!activity.data) {
+    return (
+      <EmptyState title="No calls in the last hour">
+        <p>Each tool call an editor makes to this server through Switchboard shows here, for an hour.</p>
+      </EmptyState>
+    );
+  }
+  return <ActivitySummary activity={activity.data} />;
 }

@@ -87,6 +87,8 @@ function General({ settings }: { settings: Settings }) {
         {save.error ? <ErrorText error={save.error} /> : null}
       </form>
 
+      <IdleTimeout settings={settings} />
+
       <section className="card" aria-labelledby={`${id}-app`}>
         <h2 id={`${id}-app`}>This computer</h2>
         {settings.startAtLogin === null ? null : <StartAtLogin enabled={settings.startAtLogin} />}
@@ -116,6 +118,96 @@ function General({ settings }: { settings: Settings }) {
         </dl>
       </section>
     </>
+  );
+}
+
+/** "10 minutes", "90 seconds", "always running" */
+function describeIdle(seconds: number): string {
+  if (seconds === 0) return 'always running';
+  if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'}`;
+  return `${seconds} seconds`;
+}
+
+/**
+ * The idle timeout of servers that set none in servers.json, in minutes (0: always running). Saved to
+ * state.json and applied to running servers at once.
+ */
+function IdleTimeout({ settings }: { settings: Settings }) {
+  const api = useApi();
+  const id = useId();
+  const [minutes, setMinutes] = useState(String(settings.idleTimeout / 60));
+  const save = useCommand(
+    (seconds: number | null) => api.saveSettings({ idleTimeout: seconds }),
+    [keys.settings, keys.status],
+  );
+  const parsed = Number(minutes);
+  const seconds = Math.round(parsed * 60);
+  const problem =
+    minutes.trim() !== '' && Number.isFinite(parsed) && parsed >= 0 && seconds <= 7 * 24 * 3600
+      ? undefined
+      : 'a number of minutes from 0 (always running) to 10080 (a week)';
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!problem) save.mutate(seconds);
+  };
+  return (
+    <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-idle`}>
+      <h2 id={`${id}-idle`}>Idle servers</h2>
+      <p className="muted">
+        A server no editor has used for this long is stopped, and started again by the next request to it.
+        Editors still see its tools meanwhile. A server can set its own in servers.json (
+        <code>&quot;idleTimeout&quot;: seconds</code>, 0 keeps it always running).
+      </p>
+      <div className="row">
+        <div className="field">
+          <label htmlFor={`${id}-minutes`}>Stop after (minutes without requests)</label>
+          <input
+            id={`${id}-minutes`}
+            inputMode="decimal"
+            className="mono narrow-input"
+            value={minutes}
+            onChange={(e) => setMinutes(e.target.value)}
+            aria-invalid={problem !== undefined || undefined}
+            aria-describedby={problem ? `${id}-minutes-err` : `${id}-minutes-hint`}
+          />
+          {problem ? (
+            <p className="field-error" id={`${id}-minutes-err`} role="alert">
+              {problem}
+            </p>
+          ) : (
+            <p className="hint" id={`${id}-minutes-hint`}>
+              Now: {describeIdle(settings.idleTimeout)}
+              {settings.configuredIdleTimeout === null
+                ? ' (the default)'
+                : `; the default is ${describeIdle(settings.defaultIdleTimeout)}`}
+              . 0 keeps every server running all the time.
+            </p>
+          )}
+        </div>
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={save.isPending || problem !== undefined}>
+          Save idle timeout
+        </button>
+        {settings.configuredIdleTimeout !== null ? (
+          <button
+            type="button"
+            disabled={save.isPending}
+            onClick={() =>
+              save.mutate(null, { onSuccess: () => setMinutes(String(settings.defaultIdleTimeout / 60)) })
+            }
+          >
+            Back to the default
+          </button>
+        ) : null}
+        {save.isSuccess ? (
+          <span className="ok-text small" role="status">
+            Saved; running servers follow it now.
+          </span>
+        ) : null}
+      </div>
+      {save.error ? <ErrorText error={save.error} /> : null}
+    </form>
   );
 }
 

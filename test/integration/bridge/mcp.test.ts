@@ -180,7 +180,15 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     await new Promise((r) => setTimeout(r, 300)); // let both GET streams open
     await direct.callTool({ name: 'add-tool', arguments: { name: 'fresh' } });
     await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
+    // A tool new since the list was pinned waits for the person (tool pinning, tool-pins.test.ts)...
+    expect((await aggregate.listTools()).tools.map((t) => t.name)).not.toContain('dyn__fresh');
+    const change = defined(headless.core.toolReview('dyn').change, 'the change to accept');
+    [directChanged, aggregateChanged] = [0, 0];
+    headless.core.acceptTools('dyn', change.change);
+    // ...and once accepted, both kinds of session are told to list again, and get it.
+    await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
     const names = (await aggregate.listTools()).tools.map((t) => t.name);
     expect(names).toContain('dyn__fresh');
+    expect((await direct.listTools()).tools.map((t) => t.name)).toContain('fresh');
   });
 });

@@ -41,11 +41,16 @@ async function serveEverything(port = 0): Promise<Headless> {
   headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port });
   headless.core.approve('everything', headless.core.review('everything').fingerprint);
   const h = headless;
+  // Running, or idle with its tools known (a restarted Switchboard starts it at the first request).
   await waitFor(
     () =>
-      h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+      h.core
+        .status()
+        .servers.find(
+          (s) => s.name === 'everything' && (s.state === 'running' || s.state === 'idle') && s.toolCount,
+        ),
     45_000,
-    'everything running',
+    'everything running or idle',
   );
   return h;
 }

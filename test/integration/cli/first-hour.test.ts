@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
+import { ApproveCliResultSchema, LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { SecretsResponseSchema } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
@@ -44,6 +47,33 @@ function intoClosedPipe(args: string[]): Promise<{ code: string; stderr: string 
 }
 
 describe('the CLI in the first hour', () => {
+  it('`switchboard serve` in a checkout without a UI build builds it first, and then serves the UI', async () => {
+    // A copy of this checkout as a fresh clone has it: sources, no renderer/dist.
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const clone = mkdtempSync(join(tmpdir(), 'sb-clone-'));
+    try {
+      for (const part of ['electron', 'shared', 'renderer', 'package.json', 'tsconfig.json'])
+        cpSync(join(root, part), join(clone, part), {
+          recursive: true,
+          filter: (src) => !/^renderer[/\\](dist|node_modules)/.test(relative(root, src)),
+        });
+      symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'));
+      const env = { ...t.env };
+      delete env.SWITCHBOARD_SKIP_UI_BUILD;
+      const serve = await startServe(env, ['--port', '0'], join(clone, 'electron', 'cli', 'bin.mjs'));
+      children.push(serve.child);
+      expect(serve.output()).toContain('Building the UI first (this checkout has no build yet)');
+      const link = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
+      const login = await fetch(link, { redirect: 'manual' });
+      const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+      const page = await fetch(new URL('/', link), { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<title>Switchboard</title>');
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('stops quietly when the reader of its output goes away (status | head)', async () => {
     t.writeServers({ mcpServers: { a: fixtureServer('mini-server.mjs') } });
     for (const args of [['status'], ['help'], ['approve', 'a']]) {
@@ -136,6 +166,25 @@ describe('the CLI in the first hour', () => {
 });
 
 describe('--json for scripts', () => {
+  it('approve --json shows what it would approve and approves only what --fingerprint names', async () => {
+    t.writeServers({ mcpServers: { j: fixtureServer('mini-server.mjs') } });
+    const shown = await runCli(['approve', 'j', '--json'], t.env);
+    expect(shown.code).toBe(1);
+    const first = ApproveCliResultSchema.parse(JSON.parse(shown.stdout));
+    expect(first.approved).toBe(false);
+    expect(first.preview).toMatchObject({ name: 'j', state: 'pending-approval', transport: 'stdio' });
+    expect(first.preview.lines.join('\n')).toContain('mini-server.mjs');
+    const approved = await runCli(
+      ['approve', 'j', '--fingerprint', first.preview.fingerprint, '--json'],
+      t.env,
+    );
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(ApproveCliResultSchema.parse(JSON.parse(approved.stdout)).approved).toBe(true);
+    expect(
+      StatusReportSchema.parse(JSON.parse((await runCli(['status', '--json'], t.env)).stdout)).servers,
+    ).toEqual([expect.objectContaining({ name: 'j', state: 'stopped' })]);
+  });
+
   it('prints logs, secrets, tokens and backups as the documented JSON', async () => {
     const set = await runCli(['secret', 'set', 'fh-json'], t.env, 'json-value-789\n');
     expect(set.code, set.stderr).toBe(0);

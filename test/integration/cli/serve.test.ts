@@ -94,7 +94,11 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     const pidsFile = join(t.dir, 'pids.json');
     t.writeServers({
       mcpServers: {
-        a: fixtureServer('mini-server.mjs', '--ignore-eof', '--grandchild', `--pids-file=${pidsFile}`),
+        // always running: the second serve starts it at once (instead of when first used)
+        a: {
+          ...fixtureServer('mini-server.mjs', '--ignore-eof', '--grandchild', `--pids-file=${pidsFile}`),
+          idleTimeout: 0,
+        },
       },
     });
     await runCli(['approve', 'a', '--yes'], t.env);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_KEYCHAIN_SERVICE } from '../../../electron/core/oauth/sign-in-store.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { TryResultSchema } from '../../../shared/try-result.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { startOAuthFixture, type OAuthFixture } from '../../helpers/oauth-server.ts';
 import { defined, NODE } from '../../helpers/servers.ts';
@@ -90,6 +91,26 @@ describe('switchboard try', () => {
     const keyed = await runCli(['try', apiKeyUrl, '--header', 'Authorization=Bearer the-api-key'], t.env);
     expect(keyed.code, keyed.stderr).toBe(0);
     expect(keyed.stdout).toContain('Connected to remote-fixture 1.0.0');
+  });
+
+  it('--json prints what the server said as one document (TryResultSchema), its call answer included', async () => {
+    const result = await runCli(
+      ['try', fixture.url, '--call', 'echo', '--arguments', '{"message": "as json"}', '--json'],
+      { ...t.env, SWITCHBOARD_SIGN_IN: 'fetch' },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const report = TryResultSchema.parse(JSON.parse(result.stdout));
+    expect(report).toMatchObject({
+      url: fixture.url,
+      server: { name: 'oauth-fixture', version: '1.0.0' },
+      transport: 'streamable-http',
+      call: { tool: 'echo' },
+    });
+    expect(report.tools.map((tool) => tool.name)).toContain('echo');
+    expect(report.tools.find((tool) => tool.name === 'echo')).toHaveProperty('inputSchema');
+    expect(JSON.stringify(report.call?.result.content)).toContain('as json');
+    // The sign-in's messages are for people: on stderr, not in the document.
+    expect(result.stderr).toContain('asks for a sign-in');
   });
 
   it('refuses wrong usage with exit code 2 and says what is wrong', async () => {

@@ -313,6 +313,28 @@ describe('the UI routes', () => {
     expect(h.core.state.bridgePort()).toBe(43210);
     expect((await api('GET', UiRoutes.editors)).body).toEqual({ available: false, editors: [] });
   });
+
+  it('reads and saves the idle timeout of servers that set none, and goes back to the default', async () => {
+    expect((await api('GET', UiRoutes.settings)).body).toMatchObject({
+      idleTimeout: 600,
+      configuredIdleTimeout: null,
+      defaultIdleTimeout: 600,
+    });
+    const bad = await api('PUT', UiRoutes.settings, { idleTimeout: -1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('the idle timeout is 0 (always running) or more seconds');
+    expect((await api('PUT', UiRoutes.settings, { idleTimeout: 0 })).body).toMatchObject({
+      idleTimeout: 0,
+      configuredIdleTimeout: 0,
+    });
+    expect(h.core.idleTimeoutDefault()).toBe(0);
+    expect(h.core.state.settings()).toEqual({ idleTimeout: 0 });
+    expect((await api('PUT', UiRoutes.settings, { idleTimeout: null })).body).toMatchObject({
+      idleTimeout: 600,
+      configuredIdleTimeout: null,
+    });
+    expect(h.core.state.settings()).toEqual({});
+  });
 });
 
 describe('editors in the UI', () => {

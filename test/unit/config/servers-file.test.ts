@@ -57,6 +57,20 @@ describe('servers.json parsing', () => {
     );
   });
 
+  it('takes an idle timeout in whole seconds, 0 or more, and says what to write otherwise', () => {
+    const result = parseServersFile('{"mcpServers": {"a": {"command": "x", "idleTimeout": 0}}}');
+    expect(result.ok && result.servers.get('a')).toMatchObject({ idleTimeout: 0 });
+    expect(problemsOf('{"mcpServers": {"a": {"command": "x", "idleTimeout": "600"}}}')).toBe(
+      'servers.json:1:39: server "a", field "idleTimeout": must be a number of seconds without quotes, like 600 (0: always running) (found a string)',
+    );
+    expect(problemsOf('{"mcpServers": {"a": {"command": "x", "idleTimeout": -5}}}')).toContain(
+      'idleTimeout is a number of seconds, 0 or more (0: always running)',
+    );
+    expect(problemsOf('{"mcpServers": {"a": {"command": "x", "idleTimeout": 1.5}}}')).toContain(
+      'idleTimeout is a whole number of seconds',
+    );
+  });
+
   it('names unknown fields, so a typo is not silently ignored, and the field it probably meant', () => {
     expect(problemsOf('{"mcpServers": {"gh": {"command": "npx", "arg": ["x"]}}}')).toBe(
       'servers.json:1:42: server "gh": unknown field "arg" (did you mean "args"?)',

@@ -14,6 +14,9 @@ const settings: Settings = {
   serversFile: '/home/me/.config/switchboard/servers.json',
   platform: 'linux',
   startAtLogin: null,
+  idleTimeout: 600,
+  configuredIdleTimeout: null,
+  defaultIdleTimeout: 600,
   clientMetadataUrl: null,
 };
 

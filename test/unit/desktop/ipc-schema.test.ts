@@ -36,6 +36,11 @@ describe('IPC requests from the window', () => {
       { method: 'GET', path: UiRoutes.editors },
       { method: 'POST', path: UiRoutes.editorsSync, body: {} },
       { method: 'POST', path: UiRoutes.editorRestore('zed'), body: { backup: 'b1' } },
+      { method: 'PUT', path: UiRoutes.settings, body: { idleTimeout: 300 } },
+      { method: 'PUT', path: UiRoutes.settings, body: { idleTimeout: null } },
+      { method: 'GET', path: UiRoutes.serverActivity('x') },
+      { method: 'GET', path: UiRoutes.toolChanges },
+      { method: 'POST', path: ApiRoutes.acceptTools('x'), body: { change: 'cd'.repeat(32) } },
     ];
     for (const request of requests) expect(ok(request), `${request.method} ${request.path}`).toBe(true);
   });
@@ -57,6 +62,7 @@ describe('IPC requests from the window', () => {
     ['a protocol-relative URL', { method: 'GET', path: '//evil.example/api/status' }],
     ['no leading slash', { method: 'GET', path: 'api/status' }],
     ['a route that does not exist', { method: 'GET', path: '/api/nothing' }],
+    ['accepting tools without the change shown', { method: 'POST', path: '/api/servers/x/accept-tools' }],
     ['the event stream', { method: 'GET', path: '/api/events' }],
     ['browser sign-in links', { method: 'POST', path: '/api/ui/login-link' }],
     ['a method the route does not take', { method: 'DELETE', path: '/api/status' }],

@@ -1,0 +1,239 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import type { ServerStatus } from '../../../shared/status.ts';
+import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { defined, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+// Lazy servers: a server runs once after approval to learn its lists, which the home keeps; editors'
+// list requests are answered from them; after its idle timeout it stops (`idle`), and the next call
+// starts it again. Real servers and bridge; idle and backoff timers on a ManualClock.
+
+let t: TempHome;
+let headless: Headless | undefined;
+let toolsFile: string;
+const clients: Client[] = [];
+
+beforeEach(() => {
+  t = tempHome();
+  toolsFile = join(t.dir, 'tools.json');
+  writeFileSync(toolsFile, JSON.stringify([{ name: 'search', description: 'Searches' }]));
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await headless?.stop();
+  headless = undefined;
+  t.cleanup();
+});
+
+async function serve(servers: Record<string, unknown>, clock?: ManualClock): Promise<Headless> {
+  t.writeServers({ mcpServers: servers });
+  const h = await startHeadless({
+    home: t.home,
+    keychain: new MemoryKeychain(),
+    env: t.env,
+    port: 0,
+    editorSync: false,
+    ...(clock ? { clock } : {}),
+  });
+  headless = h;
+  return h;
+}
+
+function statusOf(h: Headless, name: string): ServerStatus | undefined {
+  return h.core.status().servers.find((s) => s.name === name);
+}
+
+function reached(h: Headless, name: string, state: ServerStatus['state']): Promise<ServerStatus> {
+  return waitFor(
+    () => {
+      const s = statusOf(h, name);
+      return s?.state === state && (state !== 'running' || s.toolCount !== null) ? s : undefined;
+    },
+    30_000,
+    `${name} ${state} (is ${statusOf(h, name)?.state})`,
+  );
+}
+
+/** How many times the server's process was spawned by this Switchboard (its log says each). */
+function spawns(h: Headless, name: string): number {
+  return h.core.logs(name, 10_000).filter((l) => /^spawned pid \d+/.test(l.text)).length;
+}
+
+async function connect(h: Headless, path: string): Promise<Client> {
+  const client = await httpClient(`http://127.0.0.1:${h.port}${path}`, editorToken(h.tokens));
+  clients.push(client);
+  return client;
+}
+
+const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+
+describe('lazy servers', () => {
+  it('stops a server after its idle timeout, lists its tools without starting it, and starts it again for the next call', async () => {
+    const clock = new ManualClock();
+    const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 120 } }, clock);
+    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    const first = await reached(h, 'lazy', 'running');
+    const pid = defined(first.pid, 'pid');
+    const direct = await connect(h, '/mcp/lazy');
+    const aggregate = await connect(h, '/mcp');
+    expect(textOf(await direct.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
+
+    // Idle time counts from the last answer: not a moment before it is up...
+    clock.advance(119_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(statusOf(h, 'lazy')?.state).toBe('running');
+    // ...and then the server is stopped, cleanly, and says it is idle (not stopped: that is a person's).
+    clock.advance(1_000);
+    const idle = await reached(h, 'lazy', 'idle');
+    expect(idle).toMatchObject({ pid: null, toolCount: 3 });
+    await waitFor(() => !isAlive(pid), 10_000, 'the process gone');
+    expect(h.core.logs('lazy').map((l) => l.text)).toContain(
+      'no request for 2 min: stopping until the next one (idle)',
+    );
+
+    // Lists come from its last run: nothing starts.
+    expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
+    expect(await toolNames(aggregate)).toEqual(['lazy__add-tool', 'lazy__read-env', 'lazy__sleep']);
+    const late = await connect(h, '/mcp/lazy'); // a new editor's initialize, too
+    expect(late.getServerVersion()?.name).toBe('env-echo');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(statusOf(h, 'lazy')?.state).toBe('idle');
+    expect(spawns(h, 'lazy')).toBe(1);
+
+    // The first call starts it, and is answered once it is up; a wake is not a restart.
+    expect(textOf(await aggregate.callTool({ name: 'lazy__sleep', arguments: { ms: 2 } }))).toBe('slept 2');
+    const woke = await reached(h, 'lazy', 'running');
+    expect(spawns(h, 'lazy')).toBe(2);
+    expect(woke.restarts).toBe(0);
+  });
+
+  it('starts an idle server once for two concurrent first calls', async () => {
+    const clock = new ManualClock();
+    const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 60 } }, clock);
+    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    await reached(h, 'lazy', 'running');
+    clock.advance(60_000);
+    await reached(h, 'lazy', 'idle');
+    const [a, b] = await Promise.all([connect(h, '/mcp/lazy'), connect(h, '/mcp')]);
+
+    const answers = await Promise.all([
+      a.callTool({ name: 'sleep', arguments: { ms: 5 } }),
+      b.callTool({ name: 'lazy__sleep', arguments: { ms: 6 } }),
+    ]);
+    expect(answers.map(textOf)).toEqual(['slept 5', 'slept 6']);
+    expect(spawns(h, 'lazy')).toBe(2); // the first run, and one start for both calls
+  });
+
+  it('gives a call an error when the server crashes on its cold start, and backs off as usual', async () => {
+    const clock = new ManualClock();
+    const marker = join(t.dir, 'crash');
+    const h = await serve(
+      {
+        shifty: { ...fixtureServer('shifty-server.mjs', toolsFile, '--crash-if', marker), idleTimeout: 60 },
+      },
+      clock,
+    );
+    h.core.approve('shifty', h.core.review('shifty').fingerprint);
+    await reached(h, 'shifty', 'running');
+    const client = await connect(h, '/mcp/shifty');
+    clock.advance(60_000);
+    await reached(h, 'shifty', 'idle');
+
+    writeFileSync(marker, '');
+    await expect(client.callTool({ name: 'search', arguments: {} })).rejects.toThrow(
+      /MCP server "shifty" crashed \(exited with code 1 before initialize answered: shifty: refusing to start while .*crash exists\) and Switchboard restarts it at /,
+    );
+    const backoff = await reached(h, 'shifty', 'backoff');
+    const delay = defined(backoff.nextRetryAt, 'next retry') - clock.now();
+    expect(delay).toBeGreaterThanOrEqual(800);
+    expect(delay).toBeLessThanOrEqual(1_200);
+
+    // The usual schedule: the retry comes at its time, crashes again, and the delay doubles.
+    clock.advance(delay);
+    await waitFor(() => spawns(h, 'shifty') === 3, 10_000, 'the retry');
+    const again = await reached(h, 'shifty', 'backoff');
+    const second = defined(again.nextRetryAt, 'next retry') - clock.now();
+    expect(second).toBeGreaterThanOrEqual(1_600);
+    expect(second).toBeLessThanOrEqual(2_400);
+
+    // Once it can start, the retry brings it back, and calls work.
+    rmSync(marker);
+    clock.advance(second);
+    await reached(h, 'shifty', 'running');
+    expect(textOf(await client.callTool({ name: 'search', arguments: {} }))).toBe('search answered');
+  });
+
+  it('keeps the lists in the home: after a restart of Switchboard the server is idle and answers lists without starting', async () => {
+    let h = await serve({ lazy: fixtureServer('env-echo-server.mjs') });
+    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    const fingerprint = (await reached(h, 'lazy', 'running')).fingerprint;
+    await h.stop();
+    headless = undefined;
+    expect(readdirSync(join(t.home.cache, 'lists'))).toEqual([`lazy@${fingerprint}.json`]);
+
+    h = await serve({ lazy: fixtureServer('env-echo-server.mjs') });
+    const idle = await reached(h, 'lazy', 'idle');
+    expect(idle.toolCount).toBe(3);
+    const direct = await connect(h, '/mcp/lazy');
+    expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
+    expect(await toolNames(await connect(h, '/mcp'))).toEqual([
+      'lazy__add-tool',
+      'lazy__read-env',
+      'lazy__sleep',
+    ]);
+    expect(spawns(h, 'lazy')).toBe(0);
+    expect(statusOf(h, 'lazy')?.state).toBe('idle');
+
+    // A changed config never serves the old lists: it waits for approval, then runs to list anew.
+    t.writeServers({ mcpServers: { lazy: fixtureServer('mini-server.mjs') } });
+    h.core.reload();
+    await reached(h, 'lazy', 'pending-approval');
+    await expect(direct.listTools()).rejects.toThrow(/waiting for your approval/);
+    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    const fresh = await reached(h, 'lazy', 'running');
+    const names = await toolNames(await connect(h, '/mcp/lazy'));
+    expect(names).not.toContain('read-env');
+    expect(names.length).toBe(fresh.toolCount);
+    await waitFor(
+      () => existsSync(join(t.home.cache, 'lists', `lazy@${fresh.fingerprint}.json`)),
+      10_000,
+      'the new lists saved',
+    );
+    expect(readdirSync(join(t.home.cache, 'lists'))).toEqual([`lazy@${fresh.fingerprint}.json`]);
+  });
+
+  it('follows the idle timeout in Settings for servers that set none, and 0 keeps them running', async () => {
+    const clock = new ManualClock();
+    const h = await serve(
+      {
+        plain: fixtureServer('env-echo-server.mjs'),
+        always: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 0 },
+      },
+      clock,
+    );
+    for (const name of ['plain', 'always']) h.core.approve(name, h.core.review(name).fingerprint);
+    await reached(h, 'plain', 'running');
+    await reached(h, 'always', 'running');
+    h.core.setIdleTimeoutDefault(30);
+    await new Promise((r) => setTimeout(r, 100)); // the supervisor applies it (its queue)
+    clock.advance(30_000);
+    await reached(h, 'plain', 'idle');
+    clock.advance(3_600_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(statusOf(h, 'always')?.state).toBe('running');
+
+    // 0 in Settings: the idle one starts again and stays up.
+    h.core.setIdleTimeoutDefault(0);
+    await reached(h, 'plain', 'running');
+    clock.advance(3_600_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(statusOf(h, 'plain')?.state).toBe('running');
+  });
+});
