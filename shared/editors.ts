@@ -9,6 +9,17 @@ export const EDITOR_IDS = [
   'windsurf',
   'claude-code',
   'gemini-cli',
+  'codex',
+  'copilot-cli',
+  'opencode',
+  'qwen-code',
+  'cline',
+  'roo-code',
+  'continue',
+  'kiro',
+  'amazon-q',
+  'lm-studio',
+  'goose',
 ] as const;
 export const EditorIdSchema = z.enum(EDITOR_IDS);
 export type EditorId = z.infer<typeof EditorIdSchema>;
@@ -22,4 +33,15 @@ export const EDITOR_LABELS: Record<EditorId, string> = {
   windsurf: 'Windsurf',
   'claude-code': 'Claude Code',
   'gemini-cli': 'Gemini CLI',
+  codex: 'Codex CLI',
+  'copilot-cli': 'Copilot CLI',
+  opencode: 'opencode',
+  'qwen-code': 'Qwen Code',
+  cline: 'Cline',
+  'roo-code': 'Roo Code',
+  continue: 'Continue',
+  kiro: 'Kiro',
+  'amazon-q': 'Amazon Q Developer',
+  'lm-studio': 'LM Studio',
+  goose: 'Goose',
 };

@@ -276,6 +276,8 @@ export const EditorViewSchema = z.object({
   madePrivate: z.boolean().default(false),
   /** what unsync would do now (null: the file cannot be read) */
   unsync: EditorUnsyncPreviewSchema.nullable().default(null),
+  /** the file holds the bridge token; otherwise the editor reads it when it connects (header helper, file reference, relay) */
+  tokenInFile: z.boolean(),
 });
 export type EditorView = z.infer<typeof EditorViewSchema>;
 export const EditorsResponseSchema = z.object({

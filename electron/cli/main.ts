@@ -28,6 +28,7 @@ usage: switchboard <command> [options]
                                    (signing in if it asks), print its tools, call one, exit
   secret set NAME | list [--json] | rm NAME [--force] | move SERVER KEY [SECRET_NAME]
   token create NAME | list [--json] | revoke NAME   bridge tokens for editors and other clients
+  editors [--json]                 every supported editor: its file, whether installed, sync state
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get
@@ -64,6 +65,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   secret: async () => (await import('./commands/secret.ts')).secretCommand,
   token: async () => (await import('./commands/token.ts')).tokenCommand,
   ui: async () => (await import('./commands/ui.ts')).uiCommand,
+  editors: async () => (await import('./commands/editors.ts')).editorsCommand,
   sync: async () => (await import('./commands/sync.ts')).syncCommand,
   unsync: async () => (await import('./commands/unsync.ts')).unsyncCommand,
   import: async () => (await import('./commands/import.ts')).importCommand,

@@ -10,6 +10,11 @@ export interface UserDirs {
   xdgConfigHome: string;
   /** $CLAUDE_CONFIG_DIR, where Claude Code keeps .claude.json instead of HOME when set */
   claudeConfigDir: string | undefined;
+  /**
+   * A variable of the environment passed in, undefined when unset or empty: the folders several
+   * editors let people move ($CODEX_HOME, $COPILOT_HOME, $QWEN_HOME), read by their adapters.
+   */
+  variable(name: string): string | undefined;
 }
 
 /**
@@ -27,6 +32,7 @@ export function userDirs(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
     appData: env.APPDATA || path.join(home, 'AppData', 'Roaming'),
     xdgConfigHome: env.XDG_CONFIG_HOME || path.join(home, '.config'),
     claudeConfigDir: env.CLAUDE_CONFIG_DIR || undefined,
+    variable: (name) => env[name] || undefined,
   };
 }
 

@@ -44,6 +44,8 @@ export const EditorFileLayoutSchema = z.object({
   containerCreated: z.boolean().optional(),
   rootForm: z.enum(['after-open', 'before-close']).optional(),
   serversForm: z.enum(['after-open', 'before-close']).optional(),
+  /** a line break Switchboard added at the end of a file that had none (TOML, YAML) */
+  eolAdded: z.boolean().optional(),
   ports: z.array(z.number().int()).optional(),
 });
 export type EditorFileLayout = z.infer<typeof EditorFileLayoutSchema>;

@@ -594,6 +594,28 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       .toBe('in-sync');
     expect(readFileSync(join(t.dir, 'user', '.cursor', 'mcp.json'), 'utf8')).toContain('"everything"');
     await page.getByText('Updated cursor.').waitFor();
+    await cursor.getByText('Its bridge token is written in this file.').waitFor();
+
+    // Codex CLI (a TOML file) is installed too: its card says the file holds no token (Codex runs
+    // Switchboard's header helper); a sync writes its [mcp_servers.NAME] table.
+    mkdirSync(join(t.dir, 'user', '.codex'), { recursive: true });
+    await page.reload();
+    const codex = page.locator('article[data-editor="codex"]');
+    await expect.poll(() => codex.locator('.state').getAttribute('data-state')).toBe('not-synced');
+    await codex
+      .getByText('No token in this file: Codex CLI reads it from Switchboard when it connects.')
+      .waitFor();
+    await codex.getByRole('button', { name: 'Sync Codex CLI now' }).click();
+    await expect
+      .poll(() => codex.locator('.state').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('in-sync');
+    expect(readFileSync(join(t.dir, 'user', '.codex', 'config.toml'), 'utf8')).toContain(
+      '[mcp_servers.everything]',
+    );
+    // Every other supported editor is listed, with the file it would get.
+    await page.getByText(/^Not installed \(/).click();
+    await page.getByText('Goose', { exact: false }).first().waitFor();
+    await page.getByText(join(t.dir, 'user', '.continue', 'config.yaml')).waitFor();
 
     // Restore Zed's file from the backup taken before Switchboard first wrote it: the user's bytes
     // come back and sync is off for Zed until turned on again.

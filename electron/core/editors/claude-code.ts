@@ -5,7 +5,9 @@ import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /**
  * Claude Code: ~/.claude.json (or $CLAUDE_CONFIG_DIR/.claude.json). A large file Claude Code owns and
- * rewrites; only its top-level `mcpServers` (user scope) is touched, never the per-project ones.
+ * rewrites; only its top-level `mcpServers` (user scope) is touched, never the per-project ones. The
+ * entry's `headersHelper` is a command Claude Code runs for its headers, which prints the token from
+ * Switchboard's owner-only token file: .claude.json holds no token.
  */
 function dir(dirs: UserDirs): string {
   return dirs.claudeConfigDir ?? dirs.home;
@@ -21,4 +23,5 @@ export const claudeCode = httpAdapter({
   jsonc: false,
   urlKey: 'url',
   extra: { type: 'http' },
+  auth: (ctx) => ({ headersHelper: ctx.headersHelper() }),
 });

@@ -1,3 +1,4 @@
+import { JSON_FORMAT } from './file-format.ts';
 import { foreignServer } from './http-adapter.ts';
 import { isRecord, stringRecord } from './ownership.ts';
 import { appDataDir, pathFor } from '../user-dirs.ts';
@@ -23,7 +24,9 @@ export const claudeDesktop: EditorAdapter = {
   file: (dirs) => pathFor(dirs.platform).join(dir(dirs), 'claude_desktop_config.json'),
   detectPath: dir,
   serversKey: 'mcpServers',
-  jsonc: false,
+  format: JSON_FORMAT,
+  // The relay reads the token from the Switchboard home when Claude Desktop starts it.
+  tokenInFile: false,
   managedEntry: (ctx) => ({
     command: ctx.relay.command,
     args: [...ctx.relay.args, '--server', ctx.server, '--editor', ctx.editor],

@@ -18,7 +18,7 @@ import {
   type EditorFileLayout,
   type EditorSettings,
 } from '../../../shared/schema/state.ts';
-import type { TokenStore } from '../bridge/tokens.ts';
+import { editorTokenFile, type TokenStore } from '../bridge/tokens.ts';
 import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { makeOwnerOnly, othersHaveAccess, ownerOnly } from '../fs/owner-only.ts';
@@ -39,7 +39,7 @@ import {
 } from './give-back.ts';
 
 export type { UnsyncOptions } from './give-back.ts';
-import { planFile } from './plan.ts';
+import { ensureHeadersHelper, headersHelperCommand } from './headers-helper.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
@@ -419,6 +419,11 @@ export class EditorSync {
     let token: string | undefined;
     const tokenOf = () =>
       (token ??= request.dryRun ? this.#existingToken(adapter.id) : this.#options.tokens.ensure(adapter.id));
+    let helperUsed = false;
+    const headersHelper = () => {
+      helperUsed = true;
+      return headersHelperCommand(this.home, adapter.id, this.#platform);
+    };
     const desired = new Map<string, Record<string, unknown>>();
     for (const server of names) {
       desired.set(
@@ -428,13 +433,15 @@ export class EditorSync {
           server,
           url: bridgeUrl(this.#port, server),
           token: tokenOf,
+          tokenFile: editorTokenFile(this.#options.tokens.dir, adapter.id),
+          headersHelper,
           relay: this.#relay,
         }),
       );
     }
     const adopt = request.adopt?.get(adapter.id);
     const give = request.giveBack;
-    const plan = planFile({
+    const plan = adapter.format.plan({
       text: read.text,
       serversKey: adapter.serversKey,
       desired,
@@ -446,6 +453,8 @@ export class EditorSync {
     });
     if (!plan.ok)
       return this.#report(adapter, file, 'failed', names, `${file}: ${plan.problem} — left unchanged`);
+    // Entries naming the header helper need it in place, also when the file is already up to date.
+    if (helperUsed && !request.dryRun) ensureHeadersHelper(this.home, this.#platform);
     // Unsync --restore-secrets after an unsync that held them back: each placeholder gets its value.
     const filled = [...(give?.fill.keys() ?? [])].filter((name) =>
       (plan.text ?? '').includes(heldBackPlaceholder(name, adapter.id)),
@@ -512,7 +521,7 @@ export class EditorSync {
       const unchanged = { ...this.#report(adapter, file, 'unchanged', names, note), ...summary };
       // A file that already holds the token (synced by an older Switchboard, or loosened by hand).
       const issued = token;
-      if (!request.dryRun && issued !== undefined && read.bytes !== undefined)
+      if (!request.dryRun && adapter.tokenInFile && issued !== undefined && read.bytes !== undefined)
         unchanged.madePrivate = makeOwnerOnly(read.target, () => (read.text ?? '').includes(issued));
       return unchanged;
     }
@@ -531,7 +540,8 @@ export class EditorSync {
       const shown = withoutSecrets(diff.split(token).join(`<${adapter.id} token>`));
       return { ...this.#report(adapter, file, 'dry-run', names, note), ...summary, diff: shown };
     }
-    // The relay reads the editor's token when the editor starts it: it must exist before the entry does.
+    // The relay, the header helper and file references read the editor's token when the editor
+    // connects: it must exist before the entry does (and so must the helper).
     if (names.length) tokenOf();
     const readOnly = readOnlyProblem(read.target, read.bytes !== undefined);
     if (readOnly) return { ...this.#report(adapter, file, 'failed', names, readOnly), ...summary };
@@ -565,12 +575,14 @@ export class EditorSync {
       );
     }
 
-    // A file that holds this editor's bridge token is readable by its owner only (one that holds none,
-    // like Claude Desktop's relay entries, keeps its mode; a new file is owner-only anyway).
+    // A file that holds this editor's bridge token is readable by its owner only. One whose entries
+    // get the token another way (a relay, a header helper, a reference to the token file) keeps its
+    // mode: it is no credential. A new file is owner-only anyway.
     let madePrivate = false;
     let mode: number | undefined = read.bytes === undefined ? 0o600 : undefined;
     if (
       mode === undefined &&
+      adapter.tokenInFile &&
       token !== undefined &&
       othersHaveAccess(read.target) &&
       (next ?? '').includes(token)
@@ -607,7 +619,13 @@ export class EditorSync {
     }
     run.changes.push([adapter.id, (s) => this.#applyLayout(s, adapter.id, plan.layout, names.length > 0)]);
     if (plan.imported.length) {
-      const record = importRecord(file, plan.imported, request.secretsInFile?.get(adapter.id));
+      const record = importRecord(
+        file,
+        plan.imported,
+        request.secretsInFile?.get(adapter.id),
+        adapter.format,
+        adapter.serversKey,
+      );
       run.changes.push([adapter.id, (s) => void (s.imported = [...(s.imported ?? []), record])]);
     }
     afterUnsync(next);

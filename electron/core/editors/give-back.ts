@@ -1,7 +1,8 @@
 import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSettings, ImportedEntry, ImportRecord } from '../../../shared/schema/state.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { entryValue, type PlannedImport } from './plan.ts';
+import type { FileFormat } from './file-format.ts';
+import type { PlannedImport } from './plan.ts';
 import { cutSecrets, fillSecrets, inJsonString, type SecretSpan } from './secret-spans.ts';
 
 /**
@@ -12,11 +13,12 @@ import { cutSecrets, fillSecrets, inJsonString, type SecretSpan } from './secret
 
 /**
  * What stands where a secret was in an entry unsync gave back without its secrets: where the value
- * is and how to put it back. Plain text that is safe inside a JSON string, and unmistakably not a
- * working value (editors pass it on as is, and the server refuses it).
+ * is and how to put it back. Plain text that is safe inside a JSON or TOML string and as a YAML value
+ * (no quote, backslash, comma, `: ` or ` #`), and unmistakably not a working value (editors pass it
+ * on as is, and the server refuses it).
  */
 export function heldBackPlaceholder(name: string, editor: EditorId): string {
-  return `<secret ${name} is in your keychain; to put it here run: switchboard unsync --editor ${editor} --restore-secrets>`;
+  return `<secret ${name} is in your keychain; to put it here run switchboard unsync --editor ${editor} --restore-secrets>`;
 }
 
 /** The secrets the entries of these import records held, by keychain name. */
@@ -71,25 +73,27 @@ export function fillPlaceholders(
 /**
  * What unsync needs to give back the user's entries one import replaced, with each literal secret
  * import moved into the keychain cut out (state.json never holds one). Where a secret hides in an
- * escaped form the cut cannot find, the entry is kept as plain JSON of its value instead (equal, not
- * byte for byte); a gap that would hold a secret (in a comment) is dropped (the entry then comes back
- * at the end of the object).
+ * escaped form the cut cannot find, the entry is kept as its value written afresh in the file's format
+ * instead (equal, not byte for byte); a gap that would hold a secret (in a comment) is dropped (the
+ * entry then comes back at the end of the collection).
  */
 export function importRecord(
   file: string,
   entries: readonly PlannedImport[],
   secretsIn: ((text: string) => SecretSpan[]) | undefined,
+  format: FileFormat,
+  serversKey: string,
 ): ImportRecord {
   const spans = secretsIn ?? (() => []);
   return {
     file,
     importedAt: Date.now(),
-    entries: entries.map((e): ImportedEntry => {
+    entries: entries.map((planned): ImportedEntry => {
+      let e = planned;
       let cut = cutSecrets(e.text, spans(e.text));
-      const value = entryValue(cut.text);
-      if (spans(JSON.stringify(value)).length) {
-        const plain = `${JSON.stringify(e.entry)}: ${JSON.stringify(entryValue(e.text))}`;
-        cut = cutSecrets(plain, spans(plain));
+      if (spans(JSON.stringify(format.entryValue({ ...e, text: cut.text }, serversKey))).length) {
+        e = format.entryFromValue(e, format.entryValue(e, serversKey), serversKey);
+        cut = cutSecrets(e.text, spans(e.text));
       }
       const gap =
         e.gap && spans(e.gap.lead + '\0' + e.gap.trail + '\0' + e.gap.left).length === 0 ? e.gap : undefined;

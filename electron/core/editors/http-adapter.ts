@@ -1,6 +1,7 @@
 import type { EditorId } from '../../../shared/editors.ts';
 import { isBridgeUrl, isRecord, stringRecord } from './ownership.ts';
-import type { EditorAdapter, ForeignServer, UserDirs } from './types.ts';
+import { JSON_FORMAT, JSONC_FORMAT, type FileFormat } from './file-format.ts';
+import type { EditorAdapter, EntryContext, ForeignServer, UserDirs } from './types.ts';
 
 /**
  * Most editors take a Streamable HTTP entry: a URL (under a key of their choosing) plus headers, for
@@ -12,13 +13,39 @@ export interface HttpAdapterSpec {
   file(dirs: UserDirs): string;
   detectPath(dirs: UserDirs): string;
   serversKey: string;
+  /** the file takes comments and trailing commas (JSONC); strict JSON otherwise */
   jsonc: boolean;
+  /** another kind of file (TOML, YAML); `jsonc` is then ignored */
+  format?: FileFormat;
   /** the key holding the URL in this editor's entries: "url", "serverUrl", "httpUrl" */
   urlKey: string;
   /** other keys an entry of this editor may keep a URL under (read for import and ownership) */
   otherUrlKeys?: string[];
   /** fields written before the URL, e.g. {"type": "http"} */
   extra?: Record<string, unknown>;
+  /** a field inside the entry that holds its name too (Goose's "name", Continue's list entries) */
+  nameKey?: string;
+  /** fields written after the URL and headers, e.g. {"tools": ["*"]} */
+  trailing?: Record<string, unknown>;
+  /**
+   * How the entry gets the bridge token. Default: `headers: {"Authorization": "Bearer <token>"}`,
+   * the token in the file. An editor that can read it some other way (a header helper command, a
+   * reference to the token file) says so here, and its file then holds no token.
+   */
+  auth?: (ctx: EntryContext) => Record<string, unknown>;
+  /** whether `auth` still puts the token in the file (default: only without `auth`) */
+  tokenInFile?: boolean;
+  /**
+   * An entry of this editor in the shape MCP clients share (`{command, args, env, cwd}` or
+   * `{url, headers}`), for import, when its own keys differ (Codex's `http_headers`, opencode's
+   * `command` list and `environment`).
+   */
+  normalize?: (entry: Record<string, unknown>) => { entry: Record<string, unknown> } | { problem: string };
+}
+
+/** The bridge token as a literal header: for clients with no other way to get it. */
+export function bearerHeaders(ctx: EntryContext): Record<string, unknown> {
+  return { headers: { Authorization: `Bearer ${ctx.token()}` } };
 }
 
 export function httpAdapter(spec: HttpAdapterSpec): EditorAdapter {
@@ -34,14 +61,21 @@ export function httpAdapter(spec: HttpAdapterSpec): EditorAdapter {
     file: spec.file,
     detectPath: spec.detectPath,
     serversKey: spec.serversKey,
-    jsonc: spec.jsonc,
+    format: spec.format ?? (spec.jsonc ? JSONC_FORMAT : JSON_FORMAT),
     managedEntry: (ctx) => ({
+      ...(spec.nameKey ? { [spec.nameKey]: ctx.server } : {}),
       ...spec.extra,
       [spec.urlKey]: ctx.url,
-      headers: { Authorization: `Bearer ${ctx.token()}` },
+      ...(spec.auth ?? bearerHeaders)(ctx),
+      ...spec.trailing,
     }),
+    tokenInFile: spec.tokenInFile ?? spec.auth === undefined,
     isManaged: (entry, ownership) => isBridgeUrl(urlOf(entry), ownership),
-    foreignServer: (entry) => foreignServer(entry, urlOf(entry)),
+    foreignServer: (entry) => {
+      if (!spec.normalize || !isRecord(entry)) return foreignServer(entry, urlOf(entry));
+      const common = spec.normalize(entry);
+      return 'problem' in common ? common : foreignServer(common.entry, common.entry.url);
+    },
   };
 }
 

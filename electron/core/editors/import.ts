@@ -1,4 +1,3 @@
-import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
 import { displayText } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import {
@@ -18,7 +17,6 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { shellQuote } from '../trust/command-line.ts';
 import type { SecretSpan } from './backups.ts';
 import type { EditorReport, EditorSync, SyncServer } from './engine.ts';
-import { parseJsonc } from './jsonc-entries.ts';
 import { EDITORS } from './registry.ts';
 import type { ForeignServer } from './types.ts';
 
@@ -89,21 +87,18 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
       continue;
     }
     if (read.text === undefined || read.text.trim() === '') continue;
-    const body = read.text.charCodeAt(0) === 0xfeff ? read.text.slice(1) : read.text;
-    const root = parseJsonc(body);
-    const container = root ? findNodeAtLocation(root, [adapter.serversKey]) : undefined;
-    if (!root || root.type !== 'object') {
-      problems.push({ editor, problem: `${engine.fileOf(editor)} does not parse` });
+    const listed = adapter.format.entries(read.text, adapter.serversKey);
+    if (!listed.ok) {
+      problems.push({ editor, problem: `${engine.fileOf(editor)}: ${listed.problem}` });
       continue;
     }
-    if (!container || container.type !== 'object') continue;
     const ownership = engine.ownership(editor);
-    for (const prop of container.children ?? []) {
-      const entry = String(prop.children?.[0]?.value);
-      const valueNode = prop.children?.[1];
-      const value: unknown = valueNode ? getNodeValue(valueNode) : undefined;
+    for (const [entry, value] of listed.entries) {
       if (adapter.isManaged(value, ownership)) continue;
-      const found = adapter.foreignServer(value);
+      const fixed = listed.fixed?.get(entry);
+      const found: ReturnType<typeof adapter.foreignServer> = fixed
+        ? { problem: fixed }
+        : adapter.foreignServer(value);
       const candidate: ImportCandidate = {
         editor,
         entry,

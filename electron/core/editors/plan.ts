@@ -33,6 +33,8 @@ export interface FileLayout {
   containerCreated?: boolean | undefined;
   rootForm?: ContainerForm | undefined;
   serversForm?: ContainerForm | undefined;
+  /** a line break Switchboard added at the end of a file that had none (TOML, YAML) */
+  eolAdded?: boolean | undefined;
   /** bridge ports managed entries in this file were written with */
   ports?: number[] | undefined;
 }

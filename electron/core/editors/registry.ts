@@ -1,8 +1,19 @@
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import { amazonQ } from './amazon-q.ts';
 import { claudeCode } from './claude-code.ts';
 import { claudeDesktop } from './claude-desktop.ts';
+import { cline } from './cline.ts';
+import { codex } from './codex.ts';
+import { continueDev } from './continue.ts';
+import { copilotCli } from './copilot-cli.ts';
 import { cursor } from './cursor.ts';
 import { geminiCli } from './gemini-cli.ts';
+import { goose } from './goose.ts';
+import { kiro } from './kiro.ts';
+import { lmStudio } from './lm-studio.ts';
+import { opencode } from './opencode.ts';
+import { qwenCode } from './qwen-code.ts';
+import { rooCode } from './roo-code.ts';
 import type { EditorAdapter } from './types.ts';
 import { vscode } from './vscode.ts';
 import { windsurf } from './windsurf.ts';
@@ -17,6 +28,17 @@ export const EDITORS: Readonly<Record<EditorId, EditorAdapter>> = {
   windsurf,
   'claude-code': claudeCode,
   'gemini-cli': geminiCli,
+  codex,
+  'copilot-cli': copilotCli,
+  opencode,
+  'qwen-code': qwenCode,
+  cline,
+  'roo-code': rooCode,
+  continue: continueDev,
+  kiro,
+  'amazon-q': amazonQ,
+  'lm-studio': lmStudio,
+  goose,
 };
 
 export function allEditors(): EditorAdapter[] {

@@ -162,6 +162,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
             .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
           restartRequired: this.restartRequired.has(id),
           madePrivate: this.madePrivate.has(id),
+          tokenInFile: adapter.tokenInFile,
         };
         if (!this.engine.detected(id)) {
           views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '', unsync: null });

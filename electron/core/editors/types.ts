@@ -1,5 +1,6 @@
 import type { UserDirs } from '../user-dirs.ts';
 import type { EditorId } from '../../../shared/editors.ts';
+import type { FileFormat } from './file-format.ts';
 
 /** The OS user folders an editor's settings file is found from (user-dirs.ts). */
 export type { UserDirs } from '../user-dirs.ts';
@@ -21,6 +22,14 @@ export interface EntryContext {
   url: string;
   /** this editor's bridge token (issued on first use) */
   token(): string;
+  /** the owner-only file holding this editor's bridge token (for clients that read a file reference) */
+  tokenFile: string;
+  /**
+   * A command line printing this editor's headers as JSON, `{"Authorization": "Bearer …"}`, read from
+   * the token file each time it runs (for clients with a header helper): the file then holds no token,
+   * and a rotated token needs no rewrite of it.
+   */
+  headersHelper(): string;
   relay: RelayCommand;
 }
 
@@ -55,10 +64,16 @@ export interface EditorAdapter {
   detectPath(dirs: UserDirs): string;
   /** the top-level key of the servers object: "mcpServers", "context_servers", "servers" */
   serversKey: string;
-  /** the file takes comments and trailing commas (JSONC); strict JSON otherwise */
-  jsonc: boolean;
+  /** how the file is read and edited: JSON, JSONC, TOML, YAML (file-format.ts) */
+  format: FileFormat;
   /** the managed entry for one server */
   managedEntry(ctx: EntryContext): Record<string, unknown>;
+  /**
+   * The managed entries hold the bridge token itself (the client has no other way to get it that
+   * works for an app started from the desktop: no header helper, no file reference). Such a file
+   * is a credential and is kept owner-only.
+   */
+  tokenInFile: boolean;
   /** true iff this entry points at this bridge (its URL, or the relay of this home) */
   isManaged(entry: unknown, ownership: OwnershipContext): boolean;
   /** what a (user's) entry runs, or why it cannot be imported */

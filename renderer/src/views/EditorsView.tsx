@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { displayLines } from '../../../shared/display-text.ts';
-import type { EditorId } from '../../../shared/editors.ts';
+import { EDITOR_IDS, EDITOR_LABELS, type EditorId } from '../../../shared/editors.ts';
 import type { EditorSyncState, EditorView, EditorsSyncResult } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand, useEditors } from '../api/hooks.ts';
@@ -65,8 +65,8 @@ export default function EditorsView() {
       {editors.data?.available && installed.length === 0 ? (
         <EmptyState title="No supported editor found on this computer">
           <p>
-            Switchboard looks for Zed, Claude Desktop, VS Code, Cursor, Windsurf, Claude Code and Gemini CLI
-            in their usual folders. Install one, then come back: it shows up here.
+            Switchboard looks for {EDITOR_IDS.map((id) => EDITOR_LABELS[id]).join(', ')} in their usual
+            folders. Install one, then come back: it shows up here.
           </p>
         </EmptyState>
       ) : null}
@@ -136,6 +136,11 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
         </span>
       </header>
       <p className="mono small muted">{editor.file}</p>
+      <p className="small muted" data-token={editor.tokenInFile ? 'in-file' : 'not-in-file'}>
+        {editor.tokenInFile
+          ? 'Its bridge token is written in this file.'
+          : `No token in this file: ${editor.label} reads it from Switchboard when it connects.`}
+      </p>
       {editor.problem ? <p className="error">{editor.problem}</p> : null}
       {editor.madePrivate ? (
         <p className="muted small" role="note">

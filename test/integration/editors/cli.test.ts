@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../../helpers/cli.ts';
 import { NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { EDITOR_IDS } from '../../../shared/editors.ts';
+import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import { editorFile, install } from './helpers.ts';
 
 let t: TempHome;
@@ -125,5 +127,50 @@ describe('switchboard sync / unsync / backups', () => {
     const saved = /kept as backup (\S+)\./.exec(restore.stdout)?.[1] ?? '';
     expect(readFileSync(join(t.home.backups, `${saved}.bak`), 'utf8')).toBe(synced);
     expect((await runCli(['backups', 'restore', 'nope'], t.env)).code).toBe(1);
+  });
+
+  it('editors lists every supported editor with its file and state; Codex (TOML) syncs, imports and unsyncs byte for byte', async () => {
+    const CODEX =
+      '# mine\nmodel = "o3"\n\n[mcp_servers.docs] # kept\ncommand = "npx"\nargs = ["-y", "docs-mcp"]\n';
+    const codex = install(t, 'codex', CODEX);
+    await approved('alpha');
+    const before = await runCli(['editors', '--json'], t.env);
+    expect(before.code, before.stderr).toBe(0);
+    const listed = JSON.parse(before.stdout) as {
+      id: string;
+      file: string;
+      state: string;
+      tokenInFile: boolean;
+    }[];
+    expect(listed.map((l) => l.id)).toEqual([...EDITOR_IDS]);
+    expect(listed.find((l) => l.id === 'codex')).toMatchObject({
+      file: codex,
+      state: 'would-change',
+      tokenInFile: false,
+    });
+    expect(listed.find((l) => l.id === 'goose')?.state).toBe('not-installed');
+    const table = await runCli(['editors'], t.env);
+    for (const id of EDITOR_IDS) expect(table.stdout).toContain(EDITORS[id].label);
+
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    const synced = readFileSync(codex, 'utf8');
+    expect(synced).toMatch(/^# mine\nmodel = "o3"\n\n\[mcp_servers\.docs\] # kept\n/);
+    expect(synced).toMatch(
+      /\[mcp_servers\.alpha\]\nurl = "http:\/\/127\.0\.0\.1:\d+\/mcp\/alpha"\nhttp_headers_helper = /,
+    );
+    expect(synced).not.toContain(readFileSync(join(t.home.tokens, 'editors', 'codex'), 'utf8').trim());
+    const after = JSON.parse((await runCli(['editors', '--json'], t.env)).stdout) as {
+      id: string;
+      state: string;
+    }[];
+    expect(after.find((l) => l.id === 'codex')?.state).toBe('in-sync');
+
+    // The user's own Codex server is found for import (listed, not applied here).
+    const scan = await runCli(['import', '--from', 'codex'], t.env);
+    expect(scan.stdout).toMatch(/docs/);
+    expect(scan.stdout).toMatch(/npx -y docs-mcp/);
+
+    expect((await runCli(['unsync', '--editor', 'codex'], t.env)).code).toBe(0);
+    expect(readFileSync(codex, 'utf8')).toBe(CODEX);
   });
 });

@@ -1,8 +1,8 @@
+import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
@@ -14,7 +14,7 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { editorFile, install } from './helpers.ts';
 
 // With real parts: `switchboard serve`'s composition root with server-everything approved in a temp
-// HOME where all seven editors are installed (most with settings of their own). Editor sync writes
+// HOME where every editor is installed (most with settings of their own). Editor sync writes
 // their files; then for EVERY editor a real MCP SDK client is built from nothing but what that
 // editor's file now says, the way the editor itself would, and calls `echo`.
 
@@ -26,6 +26,12 @@ const USER_FILES: Partial<Record<EditorId, string>> = {
     '{\r\n  "mcpServers": {\r\n    "sentry": { "serverUrl": "https://mcp.sentry.dev/mcp" }\r\n  }\r\n}\r\n',
   'claude-code': '{\n  "numStartups": 3,\n  "projects": {}\n}',
   'gemini-cli': '{ "theme": "GitHub" }',
+  codex: '# mine\nmodel = "o3"\n\n[mcp_servers.docs]\ncommand = "npx" # kept\n',
+  opencode: '{\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "opencode"\n}\n',
+  'qwen-code': '{\n  "model": { "name": "qwen3-coder-plus" }\n}\n',
+  // copilot-cli: installed, no mcp-config.json yet
+  goose: '# goose\nGOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n',
+  continue: 'name: Local Assistant\nversion: 1.0.0\nschema: v1\n',
   // cursor: installed, but no mcp.json yet
 };
 
@@ -48,11 +54,32 @@ afterEach(async () => {
 function entryIn(editor: EditorId, server: string): Record<string, unknown> | undefined {
   const file = editorFile(t, editor);
   if (!existsSync(file)) return undefined;
-  const settings = parse(readFileSync(file, 'utf8')) as Record<
-    string,
-    Record<string, Record<string, unknown>> | undefined
-  >;
-  return settings[EDITORS[editor].serversKey]?.[server];
+  const adapter = EDITORS[editor];
+  const listed = adapter.format.entries(readFileSync(file, 'utf8'), adapter.serversKey);
+  if (!listed.ok) throw new Error(`${file}: ${listed.problem}`);
+  return listed.entries.find(([name]) => name === server)?.[1] as Record<string, unknown> | undefined;
+}
+
+/**
+ * The headers the editor sends, found as the editor finds them: literal, from its header helper
+ * command (Claude Code's headersHelper, Codex's http_headers_helper), or with `{file:PATH}` read in
+ * (opencode).
+ */
+function headersOf(entry: Record<string, unknown>): Record<string, string> {
+  const helper = entry.headersHelper ?? entry.http_headers_helper;
+  if (typeof helper === 'string')
+    return JSON.parse(execSync(helper, { env: { PATH: t.env.PATH ?? '' }, encoding: 'utf8' })) as Record<
+      string,
+      string
+    >;
+  const options = entry.requestOptions as { headers?: Record<string, string> } | undefined;
+  const headers = (entry.headers ?? options?.headers ?? {}) as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [
+      k,
+      v.replace(/\{file:([^}]+)\}/g, (_m, path: string) => readFileSync(path, 'utf8').trim()),
+    ]),
+  );
 }
 
 /** An MCP client made only from the editor's entry: URL + headers, or the command to spawn. */
@@ -75,8 +102,10 @@ async function clientFromEntry(editor: EditorId, entry: Record<string, unknown>)
     );
     return client;
   }
-  const url = [entry.url, entry.serverUrl, entry.httpUrl].find((u) => typeof u === 'string') as string;
-  const headers = entry.headers as Record<string, string>;
+  const url = [entry.url, entry.serverUrl, entry.httpUrl, entry.uri].find(
+    (u) => typeof u === 'string',
+  ) as string;
+  const headers = headersOf(entry);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }
@@ -114,11 +143,14 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     for (const editor of EDITOR_IDS) {
       const entry = entryIn(editor, 'everything') ?? {};
       const text = readFileSync(editorFile(t, editor), 'utf8');
+      const token = h.tokens.ensure(editor);
       if (editor === 'claude-desktop') {
         expect(text).not.toMatch(/Bearer|Authorization|http:/);
       } else {
-        expect(entry.headers).toEqual({ Authorization: `Bearer ${h.tokens.ensure(editor)}` });
+        expect(headersOf(entry)).toEqual({ Authorization: `Bearer ${token}` });
       }
+      // Where the editor can read its token some other way, its file holds none.
+      expect(text.includes(token), editor).toBe(EDITORS[editor].tokenInFile);
       const client = await clientFromEntry(editor, entry);
       const result = await client.callTool({ name: 'echo', arguments: { message: `hello from ${editor}` } });
       expect(textOf(result), editor).toBe(`Echo: hello from ${editor}`);
@@ -136,6 +168,14 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     expect(readFileSync(zedFile, 'utf8')).toBe(synced.replace('"vim_mode": true', '"vim_mode": false'));
     expect(logs.join('\n')).toMatch(/Zed: everything changed outside Switchboard/);
     writeFileSync(zedFile, readFileSync(zedFile, 'utf8').replace('"vim_mode": false', '"vim_mode": true'));
+
+    // The same in Codex's TOML and Goose's YAML: their entries are put back, the user's lines untouched.
+    for (const editor of ['codex', 'goose'] as const) {
+      const file = editorFile(t, editor);
+      const before = readFileSync(file, 'utf8');
+      writeFileSync(file, before.replace('/mcp/everything', '/mcp/elsewhere'));
+      await waitFor(() => readFileSync(file, 'utf8') === before, 10_000, `${editor} drift put back`);
+    }
 
     // The server is disabled in servers.json: every editor file gets back exactly the user's bytes.
     t.writeServers({ mcpServers: { everything: { ...everythingServer(), enabled: false } } });

@@ -75,7 +75,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     );
     const placeholder = heldBackPlaceholder('memory-github_token', 'claude-code');
     expect(placeholder).toBe(
-      '<secret memory-github_token is in your keychain; to put it here run: switchboard unsync --editor claude-code --restore-secrets>',
+      '<secret memory-github_token is in your keychain; to put it here run switchboard unsync --editor claude-code --restore-secrets>',
     );
     expect(readFileSync(file, 'utf8')).toBe(original.replace(TOKEN, placeholder));
     expect(filesHolding(TOKEN)).toEqual([]);

@@ -72,6 +72,8 @@ describe("the desktop app's relay command", () => {
       server: 'github',
       url: 'http://127.0.0.1:43117/mcp/github',
       token: () => 'unused',
+      tokenFile: '/unused',
+      headersHelper: () => 'unused',
       relay,
     });
     const ownership = { ports: new Set([43117]), homeRoot: home.root, homeIsDefault: true };

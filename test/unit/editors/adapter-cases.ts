@@ -98,7 +98,25 @@ export function adapterCases(editor: EditorId, c: AdapterCase): void {
   it('creates the file when there is none, and unsync removes it again', () => {
     const created = syncText(editor, undefined, ['alpha']);
     expect(created.text).toBeDefined();
-    expect(JSON.parse(created.text ?? '')).toEqual({ [adapter.serversKey]: { alpha: c.entry } });
+    if (adapter.format.name.startsWith('JSON'))
+      expect(JSON.parse(created.text ?? '')).toEqual({ [adapter.serversKey]: { alpha: c.entry } });
+    expect(adapter.format.entries(created.text ?? '', adapter.serversKey)).toEqual({
+      ok: true,
+      entries: [['alpha', c.entry]],
+    });
     expect(syncText(editor, created.text, [], created.layout).text).toBeUndefined();
+  });
+
+  it(`says truly whether its file holds the bridge token (${adapter.tokenInFile ? 'it does' : 'it does not'})`, () => {
+    const text = syncText(editor, c.before, ['alpha', 'beta']).text ?? '';
+    expect(text.includes('tok-' + editor)).toBe(adapter.tokenInFile);
+  });
+
+  it("lists the file's entries in order, Switchboard's and the user's", () => {
+    const text = syncText(editor, c.before, ['alpha']).text ?? '';
+    const listed = adapter.format.entries(text, adapter.serversKey);
+    if (!listed.ok) throw new Error(listed.problem);
+    const own = ownership();
+    expect(listed.entries.filter(([, e]) => adapter.isManaged(e, own))).toEqual([['alpha', c.entry]]);
   });
 }

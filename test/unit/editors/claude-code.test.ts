@@ -37,7 +37,7 @@ describe('Claude Code', () => {
     entry: {
       type: 'http',
       url: 'http://127.0.0.1:43117/mcp/alpha',
-      headers: { Authorization: 'Bearer tok-claude-code' },
+      headersHelper: '/home/me/.switchboard-test/bin/editor-headers claude-code',
     },
     before: BEFORE,
   });

@@ -1,12 +1,10 @@
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import { bridgeUrl } from '../../../electron/core/editors/ownership.ts';
-import {
-  planFile,
-  type FileLayout,
-  type PlannedImport,
-  type PlanResult,
-} from '../../../electron/core/editors/plan.ts';
+import type { FileLayout, PlannedImport, PlanResult } from '../../../electron/core/editors/plan.ts';
+import { headersHelperCommand } from '../../../electron/core/editors/headers-helper.ts';
+import { editorTokenFile } from '../../../electron/core/bridge/tokens.ts';
+import { resolveHome } from '../../../electron/core/home.ts';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import type { OwnershipContext, RelayCommand } from '../../../electron/core/editors/types.ts';
 
@@ -16,6 +14,9 @@ export const TEST_RELAY: RelayCommand = {
   args: ['/opt/switchboard/electron/relay/main.ts'],
   env: { SWITCHBOARD_HOME: '/home/me/.switchboard-test' },
 };
+
+/** The Switchboard home the fixed relay, token files and header helper belong to. */
+export const TEST_HOME = resolveHome({ SWITCHBOARD_HOME: TEST_RELAY.env.SWITCHBOARD_HOME }, 'linux');
 
 export function ownership(port = DEFAULT_BRIDGE_PORT): OwnershipContext {
   return {
@@ -41,6 +42,8 @@ export function desiredFor(
         server,
         url: bridgeUrl(port, server),
         token: () => token,
+        tokenFile: editorTokenFile(TEST_HOME.tokens, editor),
+        headersHelper: () => headersHelperCommand(TEST_HOME, editor, 'linux'),
         relay: TEST_RELAY,
       }),
     ]),
@@ -68,7 +71,7 @@ export function syncText(
 ): Step {
   const adapter = EDITORS[editor];
   const own = ownership(options.port);
-  const result = planFile({
+  const result = adapter.format.plan({
     text,
     serversKey: adapter.serversKey,
     desired: desiredFor(editor, servers, options.port, options.token),

@@ -1,0 +1,33 @@
+import { EDITOR_LABELS } from '../../../shared/editors.ts';
+import { pathFor } from '../user-dirs.ts';
+import { httpAdapter } from './http-adapter.ts';
+import { isRecord } from './ownership.ts';
+import { yamlFormat } from './yaml-format.ts';
+
+/**
+ * Continue: ~/.continue/config.yaml (YAML, comments kept), `mcpServers` a list of `{name, type:
+ * streamable-http, url, requestOptions: {headers}}`. Its `${{ secrets.NAME }}` come from Continue's
+ * own secrets or a .env file, another file the token would be in: the token is in config.yaml. From
+ * Continue's documentation; not run here (it needs VS Code or JetBrains with a model).
+ */
+export const continueDev = httpAdapter({
+  id: 'continue',
+  label: EDITOR_LABELS.continue,
+  file: (dirs) => pathFor(dirs.platform).join(dirs.home, '.continue', 'config.yaml'),
+  detectPath: (dirs) => pathFor(dirs.platform).join(dirs.home, '.continue'),
+  serversKey: 'mcpServers',
+  jsonc: false,
+  format: yamlFormat({ collection: 'list', nameKey: 'name' }),
+  urlKey: 'url',
+  nameKey: 'name',
+  extra: { type: 'streamable-http' },
+  auth: (ctx) => ({ requestOptions: { headers: { Authorization: `Bearer ${ctx.token()}` } } }),
+  tokenInFile: true,
+  normalize(entry) {
+    if (typeof entry.url === 'string') {
+      const options = isRecord(entry.requestOptions) ? entry.requestOptions : {};
+      return { entry: { url: entry.url, headers: isRecord(options.headers) ? options.headers : {} } };
+    }
+    return { entry: { command: entry.command, args: entry.args, env: entry.env, cwd: entry.cwd } };
+  },
+});
