@@ -7,4 +7,7 @@ if [[ -f node_modules/.package-lock.json && node_modules/.package-lock.json -nt 
   echo "test/clients: real MCP clients already installed"
   exit 0
 fi
-npm ci --no-audit --no-fund
+# Not `npm ci`: npm 11 refuses this lockfile ("Missing: @teddyzhu/clipboard-darwin-arm64@ from lock
+# file") because some clients list other platforms' optional packages that the lockfile
+# leaves out. `npm install --no-save` installs the locked versions and writes nothing.
+npm install --no-audit --no-fund --no-save
