@@ -17,7 +17,7 @@ import { install } from './helpers.ts';
 
 const TOKEN = 'ghp_' + 'Zq8vN3kLr2TfXw7HcYp1BmDs9GaUe4JoQiRt';
 const memory = fixtureServer('mini-server.mjs');
-const github = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+const github = fixtureServer('env-echo-server.mjs', 'GH_FORMATS_TOKEN');
 const keychain = new OsKeychain();
 const json = (value: unknown) => JSON.stringify(value);
 const mode = (file: string) => statSync(file).mode & 0o777;
@@ -29,7 +29,9 @@ beforeEach(async () => {
   before = new Set(await keychain.list());
 });
 afterEach(async () => {
-  for (const name of await keychain.list()) if (!before.has(name)) await keychain.delete(name);
+  // Only this file's secrets: other test files use the same keychain at the same time.
+  for (const name of await keychain.list())
+    if (!before.has(name) && name.endsWith('_gh_formats_token')) await keychain.delete(name);
   t.cleanup();
 });
 
@@ -56,7 +58,7 @@ args = ${json(github.args)}   # the fixture
 startup_timeout_sec = 20
 
 [mcp_servers.github.env]
-GITHUB_TOKEN = "${TOKEN}" # my PAT
+GH_FORMATS_TOKEN = "${TOKEN}" # my PAT
 
 [tui]
 theme = "dark"`;
@@ -65,7 +67,7 @@ theme = "dark"`;
     const imported = await runCli(['import', '--yes'], t.env);
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/Codex CLI: replaced your entries (docs, github|github, docs)/);
-    expect(await keychain.get('github-github_token')).toBe(TOKEN);
+    expect(await keychain.get('github-gh_formats_token')).toBe(TOKEN);
     expect(filesHolding(TOKEN)).toEqual([]);
     // Switchboard's entries stand where the user's stood, in their form; no token in the file.
     const now = readFileSync(file, 'utf8');
@@ -84,7 +86,7 @@ theme = "dark"`;
     expect(unsync.code, unsync.stdout + unsync.stderr).toBe(0);
     expect(unsync.stdout).toMatch(/Codex CLI: removed (docs, github|github, docs); gave back your entries/);
     expect(readFileSync(file, 'utf8')).toBe(
-      original.replace(TOKEN, heldBackPlaceholder('github-github_token', 'codex')),
+      original.replace(TOKEN, heldBackPlaceholder('github-gh_formats_token', 'codex')),
     );
     expect(filesHolding(TOKEN)).toEqual([]);
 
@@ -113,7 +115,7 @@ extensions:
     cmd: ${json(github.command)}
     args: ${json(github.args)}
     envs:
-      GITHUB_TOKEN: ${TOKEN}   # my PAT
+      GH_FORMATS_TOKEN: ${TOKEN}   # my PAT
     timeout: 300
 # the end
 `;
@@ -134,12 +136,12 @@ extensions:
     const unsync = await runCli(['unsync', '--editor', 'goose', '--no-restore-secrets'], t.env);
     expect(unsync.code, unsync.stdout + unsync.stderr).toBe(0);
     const held = readFileSync(file, 'utf8');
-    expect(held).toBe(original.replace(TOKEN, heldBackPlaceholder('github-github_token', 'goose')));
+    expect(held).toBe(original.replace(TOKEN, heldBackPlaceholder('github-gh_formats_token', 'goose')));
     // The placeholder is a plain YAML value: the file still parses, to the same settings.
     const parsed = parseDocument(held);
     expect(parsed.errors).toEqual([]);
-    expect(parsed.getIn(['extensions', 'github', 'envs', 'GITHUB_TOKEN'])).toBe(
-      heldBackPlaceholder('github-github_token', 'goose'),
+    expect(parsed.getIn(['extensions', 'github', 'envs', 'GH_FORMATS_TOKEN'])).toBe(
+      heldBackPlaceholder('github-gh_formats_token', 'goose'),
     );
 
     expect((await runCli(['unsync', '--editor', 'goose', '--restore-secrets'], t.env)).code).toBe(0);

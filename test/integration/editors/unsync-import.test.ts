@@ -16,7 +16,7 @@ import { install } from './helpers.ts';
 
 const TOKEN = 'ghp_' + 'Zq8vN3kLr2TfXw7HcYp1BmDs9GaUe4JoQiRt';
 const memory = fixtureServer('mini-server.mjs');
-const github = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+const github = fixtureServer('env-echo-server.mjs', 'UNSYNC_GH_TOKEN');
 const keychain = new OsKeychain();
 
 let t: TempHome;
@@ -27,7 +27,9 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   // The secrets import stored: gone with the test.
-  for (const name of await keychain.list()) if (!before.has(name)) await keychain.delete(name);
+  // Only this file's secrets: other test files use the same keychain at the same time.
+  for (const name of await keychain.list())
+    if (!before.has(name) && name.endsWith('_unsync_gh_token')) await keychain.delete(name);
   t.cleanup();
 });
 
@@ -51,7 +53,7 @@ describe('unsync after import gives back the entries import replaced', () => {
       "type": "stdio",
       "command": ${json(memory.command)},
       "args": ${json(memory.args)},
-      "env": { "GITHUB_TOKEN": "${TOKEN}" }
+      "env": { "UNSYNC_GH_TOKEN": "${TOKEN}" }
     }
   },
   "theme": "dark"
@@ -61,7 +63,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     const imported = await runCli(['import', '--yes'], t.env);
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
     expect(imported.stdout).toContain('Claude Code: replaced your entry memory');
-    expect(await keychain.get('memory-github_token')).toBe(TOKEN);
+    expect(await keychain.get('memory-unsync_gh_token')).toBe(TOKEN);
     // The record unsync needs is in state.json, and the secret is in no file.
     expect(filesHolding(TOKEN)).toEqual([]);
     expect(readFileSync(t.home.stateFile, 'utf8')).toContain('"entry": "memory"');
@@ -71,30 +73,30 @@ describe('unsync after import gives back the entries import replaced', () => {
     expect(unsync.code, unsync.stdout + unsync.stderr).toBe(0);
     expect(unsync.stdout).toContain('Claude Code: removed memory; gave back your entry memory');
     expect(unsync.stdout).toContain(
-      'held back (in the keychain; their places in the file say so): memory-github_token. To put them back: switchboard unsync --editor claude-code --restore-secrets',
+      'held back (in the keychain; their places in the file say so): memory-unsync_gh_token. To put them back: switchboard unsync --editor claude-code --restore-secrets',
     );
-    const placeholder = heldBackPlaceholder('memory-github_token', 'claude-code');
+    const placeholder = heldBackPlaceholder('memory-unsync_gh_token', 'claude-code');
     expect(placeholder).toBe(
-      '<secret memory-github_token is in your keychain; to put it here run switchboard unsync --editor claude-code --restore-secrets>',
+      '<secret memory-unsync_gh_token is in your keychain; to put it here run switchboard unsync --editor claude-code --restore-secrets>',
     );
     expect(readFileSync(file, 'utf8')).toBe(original.replace(TOKEN, placeholder));
     expect(filesHolding(TOKEN)).toEqual([]);
 
     // Asked for while the secret is gone from the keychain: said, and the placeholder stays.
-    expect(await keychain.delete('memory-github_token')).toBe(true);
+    expect(await keychain.delete('memory-unsync_gh_token')).toBe(true);
     const gone = await runCli(['unsync', '--restore-secrets'], t.env);
     expect(gone.code, gone.stdout + gone.stderr).toBe(0);
     expect(gone.stdout).toContain(
-      'not in the keychain any more, so their places in the file still say so: memory-github_token (store each again with: switchboard secret set NAME, then: switchboard unsync --editor claude-code --restore-secrets)',
+      'not in the keychain any more, so their places in the file still say so: memory-unsync_gh_token (store each again with: switchboard secret set NAME, then: switchboard unsync --editor claude-code --restore-secrets)',
     );
     expect(readFileSync(file, 'utf8')).toBe(original.replace(TOKEN, placeholder));
-    expect((await runCli(['secret', 'set', 'memory-github_token'], t.env, TOKEN)).code).toBe(0);
+    expect((await runCli(['secret', 'set', 'memory-unsync_gh_token'], t.env, TOKEN)).code).toBe(0);
 
     // Asked for: the secret goes back where it was, and the file is the original, byte for byte.
     const again = await runCli(['unsync', '--restore-secrets'], t.env);
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(again.stdout).toContain(
-      'put back into the file as plain text (they stay in the keychain too): memory-github_token',
+      'put back into the file as plain text (they stay in the keychain too): memory-unsync_gh_token',
     );
     expect(readFileSync(file, 'utf8')).toBe(original);
     expect(readFileSync(t.home.stateFile, 'utf8')).not.toContain('"entry": "memory"');
@@ -102,7 +104,7 @@ describe('unsync after import gives back the entries import replaced', () => {
 
   it('Zed (JSONC, comments) and Claude Desktop: asked once on a terminal; yes gives back the exact bytes, no leaves placeholders', async () => {
     const claudeOriginal = json({
-      mcpServers: { github: { ...github, env: { GITHUB_TOKEN: TOKEN } } },
+      mcpServers: { github: { ...github, env: { UNSYNC_GH_TOKEN: TOKEN } } },
       globalShortcut: 'Alt+Space',
     });
     const zedOriginal = `// Zed settings
@@ -113,7 +115,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     "gh": {
       "command": ${json(github.command)},
       "args": ${json(github.args)},
-      "env": { "GITHUB_TOKEN": "${TOKEN}" }, // keep this
+      "env": { "UNSYNC_GH_TOKEN": "${TOKEN}" }, // keep this
     },
     /* notes */ "memory": { "command": ${json(memory.command)}, "args": ${json(memory.args)} },
   },
@@ -140,14 +142,14 @@ describe('unsync after import gives back the entries import replaced', () => {
     const no = await runCliInTerminal(['unsync'], t.env, 'n\n');
     expect(no.code, no.stdout + no.stderr).toBe(0);
     expect(no.stdout.match(/Put them back into those files as plain text\?/g)).toHaveLength(1);
-    expect(no.stdout).toContain(`  Zed (${zed}): github-github_token`);
-    expect(no.stdout).toContain(`  Claude Desktop (${claude}): github-github_token`);
+    expect(no.stdout).toContain(`  Zed (${zed}): github-unsync_gh_token`);
+    expect(no.stdout).toContain(`  Claude Desktop (${claude}): github-unsync_gh_token`);
     expect(no.stdout).toContain('Zed: removed github, memory; gave back your entries gh, memory');
     expect(readFileSync(zed, 'utf8')).toBe(
-      zedOriginal.replace(TOKEN, heldBackPlaceholder('github-github_token', 'zed')),
+      zedOriginal.replace(TOKEN, heldBackPlaceholder('github-unsync_gh_token', 'zed')),
     );
     expect(readFileSync(claude, 'utf8')).toBe(
-      claudeOriginal.replace(TOKEN, heldBackPlaceholder('github-github_token', 'claude-desktop')),
+      claudeOriginal.replace(TOKEN, heldBackPlaceholder('github-unsync_gh_token', 'claude-desktop')),
     );
     expect(filesHolding(TOKEN)).toEqual([]);
 
@@ -163,7 +165,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     const zedOriginal = `{
 \t// mine
 \t"context_servers": {
-\t\t"gh": { "command": ${json(github.command)}, "args": ${json(github.args)}, "env": { "GITHUB_TOKEN": "${TOKEN}" } }
+\t\t"gh": { "command": ${json(github.command)}, "args": ${json(github.args)}, "env": { "UNSYNC_GH_TOKEN": "${TOKEN}" } }
 \t}
 }
 `;

@@ -14,7 +14,7 @@ import { install } from './helpers.ts';
 // it will remove and give back, and which secrets are at stake.
 
 const TOKEN = 'ghp_' + 'Zq8vN3kLr2TfXw7HcYp1BmDs9GaUe4JoQiRt';
-const github = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+const github = fixtureServer('env-echo-server.mjs', 'UIVIEW_GH_TOKEN');
 const memory = fixtureServer('mini-server.mjs');
 const keychain = new OsKeychain();
 
@@ -28,7 +28,9 @@ beforeEach(async () => {
 afterEach(async () => {
   await h?.stop();
   h = undefined;
-  for (const name of await keychain.list()) if (!before.has(name)) await keychain.delete(name);
+  // Only this file's secrets: other test files use the same keychain at the same time.
+  for (const name of await keychain.list())
+    if (!before.has(name) && name.endsWith('_uiview_gh_token')) await keychain.delete(name);
   t.cleanup();
 });
 
@@ -37,7 +39,7 @@ describe('unsync from the Editors view (control API)', () => {
     const zedOriginal = `// mine
 {
   "context_servers": {
-    "gh": { "command": ${JSON.stringify(github.command)}, "args": ${JSON.stringify(github.args)}, "env": { "GITHUB_TOKEN": "${TOKEN}" } }, // pasted
+    "gh": { "command": ${JSON.stringify(github.command)}, "args": ${JSON.stringify(github.args)}, "env": { "UIVIEW_GH_TOKEN": "${TOKEN}" } }, // pasted
   },
 }
 `;
@@ -77,7 +79,7 @@ describe('unsync from the Editors view (control API)', () => {
     const zedFile = readFileSync(zed, 'utf8');
     expect((await view('zed'))?.unsync).toEqual({
       removes: ['gh', 'memory'],
-      restores: [{ entry: 'gh', secrets: ['gh-github_token'] }],
+      restores: [{ entry: 'gh', secrets: ['gh-uiview_gh_token'] }],
       heldBack: [],
     });
     expect((await view('claude-desktop'))?.unsync).toEqual({
@@ -102,21 +104,21 @@ describe('unsync from the Editors view (control API)', () => {
       removed: ['gh', 'memory'],
       restored: ['gh'],
       secretsPutBack: [],
-      secretsHeldBack: ['gh-github_token'],
+      secretsHeldBack: ['gh-uiview_gh_token'],
       problem: null,
     });
     expect(readFileSync(zed, 'utf8')).toBe(
-      zedOriginal.replace(TOKEN, heldBackPlaceholder('gh-github_token', 'zed')),
+      zedOriginal.replace(TOKEN, heldBackPlaceholder('gh-uiview_gh_token', 'zed')),
     );
     const after = await view('zed');
     expect(after?.state).toBe('disabled');
-    expect(after?.unsync).toEqual({ removes: [], restores: [], heldBack: ['gh-github_token'] });
+    expect(after?.unsync).toEqual({ removes: [], restores: [], heldBack: ['gh-uiview_gh_token'] });
 
     // "Put secrets back": the file is the original again.
     const putBack = EditorUnsyncResultSchema.parse(
       (await api('POST', UiRoutes.editorUnsync('zed'), { restoreSecrets: true })).body,
     );
-    expect(putBack.secretsPutBack).toEqual(['gh-github_token']);
+    expect(putBack.secretsPutBack).toEqual(['gh-uiview_gh_token']);
     expect(readFileSync(zed, 'utf8')).toBe(zedOriginal);
     expect((await view('zed'))?.unsync).toEqual({ removes: [], restores: [], heldBack: [] });
 
