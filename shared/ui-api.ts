@@ -10,6 +10,7 @@ import {
   type ToolChange,
 } from './api.ts';
 import type { CatalogUiApi } from './catalog.ts';
+import { EditorFileReportSchema } from './editor-report.ts';
 import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
 import { MAX_IDLE_TIMEOUT_S } from './schema/servers.ts';
@@ -292,6 +293,8 @@ export const EditorsSyncResultSchema = z.object({
   problems: z.array(z.object({ editor: EditorIdSchema, message: z.string() })),
   /** things a person should know once (a file made owner-only) */
   notices: z.array(z.object({ editor: EditorIdSchema, message: z.string() })).default([]),
+  /** every editor's report, as `sync` prints it (shared/editor-report.ts) */
+  reports: z.array(EditorFileReportSchema).default([]),
 });
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
 export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();

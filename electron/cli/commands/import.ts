@@ -6,7 +6,17 @@ import {
   describeForeign,
   scanImports,
   type ImportCandidate,
+  type ImportResult,
+  type ImportScan,
 } from '../../core/editors/import.ts';
+import type { EditorSync } from '../../core/editors/engine.ts';
+import { fileReport } from '../../core/editors/report.ts';
+import type { Core } from '../../core/core.ts';
+import {
+  ImportCliResultSchema,
+  type ImportCandidateListing,
+  type ImportCliResult,
+} from '../../../shared/editor-report.ts';
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
@@ -15,7 +25,7 @@ import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
 import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
 
-const USAGE = `usage: switchboard import [--from E]… [--yes]\neditors: ${allEditors()
+const USAGE = `usage: switchboard import [--from E]… [--yes] [--json]\neditors: ${allEditors()
   .map((a) => a.id)
   .join(', ')}`;
 
@@ -30,6 +40,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
     options: {
       from: { type: 'string', multiple: true, default: [] },
       yes: { type: 'boolean', short: 'y', default: false },
+      json: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -42,21 +53,23 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       .map((a) => a.id)
       .filter((id) => engine.detected(id));
   const scan = scanImports(engine, ctx.home.serversFile, editors);
+  const importable = scan.candidates.filter((c) => !c.problem && !c.existing && c.duplicateOf === undefined);
+  const commandPath = await resolveLoginPath({ env: ctx.env });
+  const lookup = { path: commandPath, pathExt: ctx.env.PATHEXT, cwd: ctx.home.root };
+  if (values.json) return importJson(ctx, scan, importable, lookup, values.yes, core, engine, commandPath);
   for (const p of scan.problems) ctx.output.err(`${EDITORS[p.editor].label}: ${displayText(p.problem)}`);
 
-  const importable = scan.candidates.filter((c) => !c.problem && !c.existing && c.duplicateOf === undefined);
   if (!scan.candidates.length) {
     ctx.output.out(
       `No servers to import (looked in: ${editors.map((e) => EDITORS[e].label).join(', ') || 'no editor found'}).`,
     );
     return scan.problems.length ? 1 : 0;
   }
-  const commandPath = await resolveLoginPath({ env: ctx.env });
   for (const c of scan.candidates) {
     ctx.output.out(`${EDITORS[c.editor].label}: "${displayText(c.entry)}" — ${verdict(c)}`);
     for (const line of describeForeign(c)) ctx.output.out(`    ${line}`);
     if (importable.includes(c)) {
-      const runs = programLine(c, { path: commandPath, pathExt: ctx.env.PATHEXT, cwd: ctx.home.root });
+      const runs = programLine(c, lookup);
       if (runs) ctx.output.out(`    ${runs}`);
     }
   }
@@ -81,15 +94,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       return 0;
     }
   }
-  const result = await applyImport(scan, {
-    home: ctx.home,
-    env: ctx.env,
-    commandPath,
-    state: core.state,
-    keychain: ctx.keychain(),
-    engine,
-    syncServers: async () => syncServers(await offlineCore(ctx)),
-  });
+  const result = await runImport(ctx, scan, core, engine, commandPath);
   if (result.imported.length)
     ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.imported.join(', ')}`);
   for (const s of result.secrets)
@@ -103,6 +108,71 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       `not imported: ${EDITORS[c.editor].label} "${displayText(c.entry)}": ${displayText(c.problem ?? '')}`,
     );
   return result.reports.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+function runImport(
+  ctx: CliContext,
+  scan: ImportScan,
+  core: Core,
+  engine: EditorSync,
+  commandPath: string | undefined,
+): Promise<ImportResult> {
+  return applyImport(scan, {
+    home: ctx.home,
+    env: ctx.env,
+    commandPath,
+    state: core.state,
+    keychain: ctx.keychain(),
+    engine,
+    syncServers: async () => syncServers(await offlineCore(ctx)),
+  });
+}
+
+/** `import --json`: the listing as one JSON document; with --yes, the import done and what it did. */
+async function importJson(
+  ctx: CliContext,
+  scan: ImportScan,
+  importable: readonly ImportCandidate[],
+  lookup: { path: string | undefined; pathExt: string | undefined; cwd: string },
+  yes: boolean,
+  core: Core,
+  engine: EditorSync,
+  commandPath: string | undefined,
+): Promise<number> {
+  const candidates = scan.candidates.map((c): ImportCandidateListing => ({
+    editor: c.editor,
+    label: EDITORS[c.editor].label,
+    entry: c.entry,
+    verdict: c.problem
+      ? 'cannot-import'
+      : c.existing
+        ? 'already-imported'
+        : c.duplicateOf !== undefined
+          ? 'duplicate'
+          : 'importable',
+    name: c.name,
+    problem: c.problem ?? null,
+    duplicateOf: c.duplicateOf ?? null,
+    movesToKeychain: c.problem ? [] : c.secrets.map((s) => s.key),
+    shows: describeForeign(c),
+    runs: importable.includes(c) ? (programLine(c, lookup) ?? null) : null,
+  }));
+  const problems = scan.problems.map((p) => ({ editor: p.editor, message: p.problem }));
+  let imported: ImportCliResult['imported'] = null;
+  let code = scan.problems.length && !scan.candidates.length ? 1 : 0;
+  if (yes && scan.candidates.some((c) => !c.problem)) {
+    const result = await runImport(ctx, scan, core, engine, commandPath);
+    imported = {
+      servers: result.imported,
+      secrets: result.secrets,
+      editors: result.reports.map(fileReport),
+      skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
+    };
+    code = result.reports.some((r) => r.status === 'failed') ? 1 : 0;
+  }
+  const out: ImportCliResult = { candidates, problems, imported };
+  ctx.output.out(JSON.stringify(ImportCliResultSchema.parse(out), null, 2));
+  return code;
 }
 
 /**

@@ -5,8 +5,13 @@ import { TokenStore } from '../../core/bridge/tokens.ts';
 import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import { EditorSync, type EditorReport } from '../../core/editors/engine.ts';
-import { allEditors, EDITORS, isEditorId } from '../../core/editors/registry.ts';
-import { describeReports } from '../../core/editors/service.ts';
+import { allEditors, isEditorId } from '../../core/editors/registry.ts';
+import { describeFileReport, fileReport } from '../../core/editors/report.ts';
+import {
+  SyncCliResultSchema,
+  type EditorFileReport,
+  type SyncCliResult,
+} from '../../../shared/editor-report.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance, InstanceClient } from '../instance.ts';
@@ -15,7 +20,8 @@ import { displayLines } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
 
 const USAGE =
-  'usage: switchboard sync [--editor E]… [--dry-run]\n' +
+  'usage: switchboard sync [--editor E]… [--dry-run] [--json]\n' +
+  '       switchboard sync --all [--dry-run] [--json]   (every installed editor, turning sync back on where it is off)\n' +
   '       switchboard sync --editor E --exclude SERVER   (that editor stops getting that server)\n' +
   '       switchboard sync --editor E --include SERVER   (undo an --exclude)\n' +
   `editors: ${allEditors()
@@ -24,29 +30,44 @@ const USAGE =
 
 /**
  * Writes managed entries (URL + this editor's bridge token, or the relay for Claude Desktop) for every
- * approved, enabled server into every detected editor's settings file. Works on the files whether or
- * not `switchboard serve` runs; the bridge port comes from the running instance, else state.json, else
- * the default.
+ * approved, enabled server into every detected editor's settings file, and says per editor what it did:
+ * written, up to date, skipped (and why) or failed. Works on the files whether or not `switchboard
+ * serve` runs; the bridge port comes from the running instance, else state.json, else the default.
  */
 export async function syncCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
       editor: { type: 'string', multiple: true, default: [] },
+      all: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
       exclude: { type: 'string', multiple: true, default: [] },
       include: { type: 'string', multiple: true, default: [] },
     },
     strict: true,
   });
-  const editors = editorIds(values.editor, '--editor', USAGE);
-  if ((values.exclude.length || values.include.length) && !editors) {
+  const named = editorIds(values.editor, '--editor', USAGE);
+  if ((values.exclude.length || values.include.length) && !named) {
     throw new UsageError(`--exclude and --include need --editor E\n${USAGE}`);
   }
+  if (values.all && named) throw new UsageError(`--all and --editor exclude each other\n${USAGE}`);
   const core = await loadCore(ctx);
   const engine = editorSync(ctx, core);
-  for (const editor of editors ?? []) {
-    if (values['dry-run']) break;
+  const dryRun = values['dry-run'];
+  // --all: every installed editor, as if each were named (which turns sync back on for it).
+  const editors = values.all
+    ? allEditors()
+        .map((a) => a.id)
+        .filter((id) => engine.detected(id))
+    : named;
+  if (editors?.length === 0) {
+    if (values.json) printJson(ctx, { dryRun, throughInstance: false, editors: [] });
+    else ctx.output.out(noEditorFound(engine));
+    return 0;
+  }
+  for (const editor of named ?? []) {
+    if (dryRun) break;
     core.state.updateEditorSettings(editor, (s) => {
       s.exclude = [
         ...new Set([...s.exclude.filter((n) => !values.include.includes(n)), ...values.exclude]),
@@ -55,40 +76,33 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
   }
   // A running Switchboard does the writing: it owns the editors' entries (in the desktop app the
   // relay command is the app's own), and would otherwise see ours as drift and write its own back.
-  const running = values['dry-run'] ? undefined : InstanceClient.connect(ctx.home);
-  if (running) return syncThroughInstance(ctx, running, editors);
-  const reports = await engine.sync(syncServers(core), { editors, dryRun: values['dry-run'] });
-  printReports(ctx, reports, values['dry-run']);
-  if (!editors && !reports.some((r) => r.status !== 'skipped')) {
-    ctx.output.out(
-      `No editor found. Looked for: ${allEditors()
-        .map((a) => `${a.label} (${engine.detectPathOf(a.id)})`)
-        .join(', ')}.\nTo write one anyway: switchboard sync --editor E`,
-    );
+  const running = dryRun ? undefined : InstanceClient.connect(ctx.home);
+  let reports: EditorFileReport[];
+  if (running) {
+    const results = await Promise.all((editors ?? [undefined]).map((e) => running.syncEditors(e)));
+    reports = results.flatMap((r) => r.reports);
+  } else {
+    reports = (await engine.sync(syncServers(core), { editors, dryRun })).map(fileReport);
   }
-  return reports.some((r) => r.status === 'failed') ? 1 : 0;
+  if (values.json) {
+    printJson(ctx, { dryRun, throughInstance: running !== undefined, editors: reports });
+  } else {
+    if (running) ctx.output.out('Switchboard is running: it synced the editors.');
+    printFileReports(ctx, reports, dryRun);
+    // Nothing installed at all (rather than installed and switched off, or failing): say where we looked.
+    if (!editors && reports.every((r) => r.reason === 'not-installed')) ctx.output.out(noEditorFound(engine));
+  }
+  return reports.some((r) => r.outcome === 'failed') ? 1 : 0;
 }
 
-/** The offline core over the files; refuses while servers.json does not parse (sync would drop every entry). */
-async function syncThroughInstance(
-  ctx: CliContext,
-  running: InstanceClient,
-  editors: EditorId[] | undefined,
-): Promise<number> {
-  const results = await Promise.all((editors ?? [undefined]).map((e) => running.syncEditors(e)));
-  const changed = results.flatMap((r) => r.changed);
-  const problems = results.flatMap((r) => r.problems);
-  ctx.output.out(
-    changed.length
-      ? `Switchboard is running and synced: ${changed.map((e) => EDITORS[e].label).join(', ')} written.`
-      : 'Switchboard is running and synced: every editor was up to date.',
-  );
-  for (const p of problems) ctx.output.err(`${EDITORS[p.editor].label}: ${p.message}`);
-  for (const n of results.flatMap((r) => r.notices))
-    ctx.output.out(`${EDITORS[n.editor].label}: ${n.message}`);
-  if (changed.includes('claude-desktop'))
-    ctx.output.out('Claude Desktop reads its settings only when it starts: restart it to see the change.');
-  return problems.length ? 1 : 0;
+function printJson(ctx: CliContext, result: SyncCliResult): void {
+  ctx.output.out(JSON.stringify(SyncCliResultSchema.parse(result), null, 2));
+}
+
+function noEditorFound(engine: EditorSync): string {
+  return `No editor found. Looked for: ${allEditors()
+    .map((a) => `${a.label} (${engine.detectPathOf(a.id)})`)
+    .join(', ')}.\nTo write one anyway: switchboard sync --editor E`;
 }
 
 export async function loadCore(ctx: CliContext): Promise<Core> {
@@ -131,7 +145,16 @@ export function editorIds(values: string[], flag: string, usage: string): Editor
 }
 
 export function printReports(ctx: CliContext, reports: readonly EditorReport[], dryRun = false): void {
-  for (const line of describeReports(reports)) ctx.output.out(line);
+  printFileReports(ctx, reports.map(fileReport), dryRun);
+}
+
+/** Each editor's report in words; a dry run's diffs after them. */
+export function printFileReports(
+  ctx: CliContext,
+  reports: readonly EditorFileReport[],
+  dryRun = false,
+): void {
+  for (const r of reports) for (const line of describeFileReport(r)) ctx.output.out(line);
   if (dryRun) {
     // The engine hides tokens and literal secrets in the diff (editors/diff-secrets.ts).
     // Escaped too: an editor file's own text could carry control or bidi characters to the terminal.

@@ -5,8 +5,10 @@ import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { editorIds, editorSync, printReports } from './sync.ts';
 import { offlineCore } from '../offline-core.ts';
+import { fileReport } from '../../core/editors/report.ts';
+import { UnsyncCliResultSchema, type UnsyncCliResult } from '../../../shared/editor-report.ts';
 
-const USAGE = `usage: switchboard unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
+const USAGE = `usage: switchboard unsync [--editor E]… [--restore-secrets | --no-restore-secrets] [--json]
   --restore-secrets     put the secrets import moved into the keychain back into your entries (plain text)
   --no-restore-secrets  give your entries back without them (each one's place says where it is)
 editors: ${allEditors()
@@ -19,7 +21,7 @@ editors: ${allEditors()
  * exactly the user's original ones — the secrets import moved into the keychain included, if the
  * person asks for them (once, on a terminal; or --restore-secrets). Without them, each secret's place
  * in the entry says where the value is and how to put it back. Sync is turned off for those editors
- * (so a running Switchboard does not put the entries back) until `sync --editor E`.
+ * (so a running Switchboard does not put the entries back) until `sync --all` (or `sync --editor E`).
  */
 export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -28,6 +30,7 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
       editor: { type: 'string', multiple: true, default: [] },
       'restore-secrets': { type: 'boolean', default: false },
       'no-restore-secrets': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -48,7 +51,14 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
     })
     .filter((s) => s.names.length > 0);
   let restoreSecrets = values['restore-secrets'];
-  if (atStake.length && !restoreSecrets && !values['no-restore-secrets'] && interactive(ctx)) {
+  // --json never asks: stdout is one JSON document (without --restore-secrets the secrets stay in the keychain).
+  if (
+    atStake.length &&
+    !restoreSecrets &&
+    !values['no-restore-secrets'] &&
+    !values.json &&
+    interactive(ctx)
+  ) {
     ctx.output.out('Your entries that import replaced come back as they were. Import moved their secrets');
     ctx.output.out('into the keychain:');
     for (const s of atStake)
@@ -60,6 +70,13 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
   }
 
   const reports = await engine.unsync(editors, { restoreSecrets, keychain: () => ctx.keychain() });
+  const failed = reports.some((r) => r.status === 'failed');
+  const syncOff = reports.filter((r) => r.status !== 'failed').map((r) => r.editor);
+  if (values.json) {
+    const result: UnsyncCliResult = { editors: reports.map(fileReport), syncOff };
+    ctx.output.out(JSON.stringify(UnsyncCliResultSchema.parse(result), null, 2));
+    return failed ? 1 : 0;
+  }
   printReports(
     ctx,
     reports.filter(
@@ -67,12 +84,13 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
     ),
   );
   const touched = reports.filter((r) => r.status === 'written').map((r) => r.editor);
+  const again = editors ? editors.map((e) => ` --editor ${e}`).join('') : ' --all';
   ctx.output.out(
     touched.length
-      ? `Sync is now off for ${touched.join(', ')}; turn it back on with: switchboard sync --editor E`
+      ? `Sync is now off for ${touched.join(', ')}; turn it back on with: switchboard sync${again}`
       : 'No editor file had entries of Switchboard; sync is now off for ' +
           (editors ?? ['every editor']).join(', ') +
-          '.',
+          `; turn it back on with: switchboard sync${again}`,
   );
-  return reports.some((r) => r.status === 'failed') ? 1 : 0;
+  return failed ? 1 : 0;
 }

@@ -13,6 +13,7 @@ import { createTwoFilesPatch } from 'diff';
 import { withoutSecrets } from './diff-secrets.ts';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
+import type { EditorSkipReason } from '../../../shared/editor-report.ts';
 import {
   EditorSettingsSchema,
   type EditorFileLayout,
@@ -70,6 +71,12 @@ export interface EditorReport {
   adopted: string[];
   /** why it was skipped or failed, in words (with line and column for a file that does not parse) */
   problem?: string | undefined;
+  /** why it was not synced, when that is not Switchboard failing: off, not installed, a file that does not parse */
+  reason?: EditorSkipReason | undefined;
+  /** where a file that does not parse stops parsing */
+  location?: { line: number; column: number } | undefined;
+  /** said once after this editor's file was written (Gemini CLI's folder trust) */
+  afterWrite?: string | undefined;
   /** --dry-run: the unified diff the sync would make */
   diff?: string | undefined;
   /** e.g. Claude Desktop must restart */
@@ -227,28 +234,31 @@ export class EditorSync {
         const adapter = EDITORS[editor];
         const file = adapter.file(this.#dirs);
         const own = settings(editor);
-        if (!explicit && !own.enabled) {
-          reports.push(
-            this.#report(
-              adapter,
-              file,
-              'skipped',
-              [],
-              `sync is turned off for ${adapter.label} (turn it on with: switchboard sync --editor ${editor})`,
-            ),
-          );
-          continue;
-        }
+        // Not installed first: unsync turns sync off for every editor, installed or not.
         if (!explicit && !this.detected(editor)) {
-          reports.push(
-            this.#report(
+          reports.push({
+            ...this.#report(
               adapter,
               file,
               'skipped',
               [],
               `not installed (no ${adapter.detectPath(this.#dirs)})`,
             ),
-          );
+            reason: 'not-installed',
+          });
+          continue;
+        }
+        if (!explicit && !own.enabled) {
+          reports.push({
+            ...this.#report(
+              adapter,
+              file,
+              'skipped',
+              [],
+              `sync is turned off for ${adapter.label} (turn it back on with: switchboard sync --all, or for this one: switchboard sync --editor ${editor})`,
+            ),
+            reason: 'sync-off',
+          });
           continue;
         }
         if (explicit && !request.dryRun && !own.enabled)
@@ -451,8 +461,24 @@ export class EditorSync {
       ...(adopt ? { adopt } : {}),
       ...(give ? { restore: give.batches } : {}),
     });
-    if (!plan.ok)
-      return this.#report(adapter, file, 'failed', names, `${file}: ${plan.problem} — left unchanged`);
+    if (!plan.ok) {
+      const report = this.#report(
+        adapter,
+        file,
+        'failed',
+        names,
+        `${file}: ${plan.problem} — left unchanged`,
+      );
+      // The user's file does not parse (or its servers key is not an object): not Switchboard failing.
+      if (plan.problem.startsWith('internal error')) return report;
+      return {
+        ...report,
+        reason: 'unparseable',
+        ...(plan.line !== undefined && plan.column !== undefined
+          ? { location: { line: plan.line, column: plan.column } }
+          : {}),
+      };
+    }
     // Entries naming the header helper need it in place, also when the file is already up to date.
     if (helperUsed && !request.dryRun) ensureHeadersHelper(this.home, this.#platform);
     // Unsync --restore-secrets after an unsync that held them back: each placeholder gets its value.
@@ -635,6 +661,9 @@ export class EditorSync {
       backups,
       madePrivate,
     };
+    // Once: when the file gets its first entries (not on every later change).
+    if (adapter.afterWriteNotice && plan.added.length && plan.added.length === names.length)
+      report.afterWrite = adapter.afterWriteNotice;
     if (adapter.restartNotice) {
       report.notice = adapter.restartNotice;
       report.running = await (this.#options.isRunning ?? ((a) => isEditorRunning(a, this.#platform)))(

@@ -119,7 +119,7 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
         found.kind === 'stdio'
           ? { env: found.env, args: found.args }
           : { headers: found.headers, url: found.url },
-      );
+      ).filter((f) => !inInputReference(valueAt(found, f.path), f));
       const id = identity(found);
       const already = known.get(id);
       if (already !== undefined) {
@@ -141,6 +141,31 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
     }
   }
   return { candidates, problems };
+}
+
+const INPUT_REFERENCE = /\$\{input:[^}]*\}/g;
+
+/**
+ * VS Code's `${input:ID}` is a prompt VS Code shows, not a value: it is no literal secret (and such an
+ * entry cannot be imported anyway, see importProblem), so it is never labelled as one.
+ */
+function inInputReference(value: string | undefined, f: SecretFinding): boolean {
+  if (value === undefined) return false;
+  for (const m of value.matchAll(INPUT_REFERENCE))
+    if (f.start < m.index + m[0].length && f.end > m.index) return true;
+  return false;
+}
+
+function valueAt(server: ForeignServer, path: readonly (string | number)[]): string | undefined {
+  const [field, key] = path;
+  if (server.kind === 'stdio') {
+    if (field === 'env' && typeof key === 'string') return server.env[key];
+    if (field === 'args' && typeof key === 'number') return server.args[key];
+    return undefined;
+  }
+  if (field === 'headers' && typeof key === 'string') return server.headers[key];
+  if (field === 'url') return server.url;
+  return undefined;
 }
 
 /** Why a server cannot be brought into servers.json as it is. */

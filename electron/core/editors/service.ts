@@ -1,4 +1,3 @@
-import { displayText } from '../../../shared/display-text.ts';
 import { EventEmitter } from 'node:events';
 import { readFileSync, realpathSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
@@ -18,6 +17,7 @@ import { sha256 } from './backups.ts';
 import { syncServers, syncSignature } from './desired.ts';
 import { EditorSync, type EditorReport, type EditorSyncOptions } from './engine.ts';
 import { allEditors } from './registry.ts';
+import { describeReports, fileReport, privateNotice } from './report.ts';
 import type { RelayCommand } from './types.ts';
 
 export interface EditorSyncServiceOptions {
@@ -361,6 +361,7 @@ export function syncResult(reports: readonly EditorReport[]): EditorsSyncResult 
     notices: reports
       .filter((r) => r.madePrivate)
       .map((r) => ({ editor: r.editor, message: `${r.file}: ${privateNotice(r.label)}` })),
+    reports: reports.map(fileReport),
   };
 }
 
@@ -376,69 +377,4 @@ export function unsyncResult(report: EditorReport): EditorUnsyncResult {
     secretsHeldBack: report.secretsHeldBack,
     problem: report.problem ?? null,
   };
-}
-
-/** One or two lines per editor report, for the CLI and serve's output. */
-export function describeReports(reports: readonly EditorReport[]): string[] {
-  const lines: string[] = [];
-  for (const r of reports) {
-    const past = r.status !== 'dry-run';
-    const changes = [
-      r.added.length ? `${past ? 'added' : 'add'} ${r.added.join(', ')}` : '',
-      r.updated.length ? `${past ? 'updated' : 'update'} ${r.updated.join(', ')}` : '',
-      r.removed.length ? `${past ? 'removed' : 'remove'} ${r.removed.join(', ')}` : '',
-      r.adopted.length
-        ? // the user's own entry names: escaped, they could carry bidi or control characters
-          `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.map(displayText).join(', ')}`
-        : '',
-      r.restored.length
-        ? `${past ? 'gave back' : 'give back'} your entr${r.restored.length === 1 ? 'y' : 'ies'} ${r.restored.join(', ')}`
-        : '',
-    ]
-      .filter(Boolean)
-      .join('; ');
-    switch (r.status) {
-      case 'written':
-        lines.push(`${r.label}: ${changes || 'updated'} (${r.file})`);
-        break;
-      case 'dry-run':
-        lines.push(`${r.label}: would ${changes || 'change the file'} (${r.file})`);
-        break;
-      case 'unchanged':
-        lines.push(
-          `${r.label}: up to date (${r.servers.length} server${r.servers.length === 1 ? '' : 's'}; ${r.file})`,
-        );
-        break;
-      case 'skipped':
-        lines.push(`${r.label}: skipped — ${r.problem ?? ''}`);
-        break;
-      case 'failed':
-        lines.push(`${r.label}: NOT synced — ${r.problem ?? 'unknown problem'}`);
-        break;
-    }
-    if (r.status !== 'skipped' && r.status !== 'failed' && r.problem) lines.push(`  note: ${r.problem}`);
-    if (r.backups.length)
-      lines.push(`  backup of the previous file: ${r.backups.join(', ')} (switchboard backups restore ID)`);
-    if (r.madePrivate) lines.push(`  ${privateNotice(r.label)}`);
-    if (r.secretsPutBack.length)
-      lines.push(
-        `  ${past ? 'put' : 'would put'} back into the file as plain text (they stay in the keychain too): ${r.secretsPutBack.join(', ')}`,
-      );
-    if (r.secretsHeldBack.length)
-      lines.push(
-        `  ${past ? 'held' : 'would hold'} back (in the keychain; their places in the file say so): ${r.secretsHeldBack.join(', ')}. ` +
-          `To put them back: switchboard unsync --editor ${r.editor} --restore-secrets`,
-      );
-    if (r.notice) {
-      const running =
-        r.running === true ? 'It is running now.' : r.running === false ? 'It is not running.' : '';
-      lines.push(`  ${r.notice}${running ? ' ' + running : ''}`);
-    }
-  }
-  return lines;
-}
-
-/** Said once, when Switchboard takes other users' access off an editor's file that holds a token. */
-export function privateNotice(label: string): string {
-  return `this file is now readable only by you (0600): it holds ${label}'s Switchboard token, which other users of this computer could read and use`;
 }

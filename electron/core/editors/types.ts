@@ -78,6 +78,8 @@ export interface EditorAdapter {
   isManaged(entry: unknown, ownership: OwnershipContext): boolean;
   /** what a (user's) entry runs, or why it cannot be imported */
   foreignServer(entry: unknown): ForeignServer | { problem: string };
+  /** said once after a sync wrote entries into the file (Gemini CLI connects only in trusted folders) */
+  afterWriteNotice?: string;
   /** said after Switchboard changed the file (Claude Desktop reads it only at start) */
   restartNotice?: string;
   /** process names that mean the editor is running (for the restart notice) */

@@ -104,7 +104,8 @@ describe('editor files that hold a bridge token', () => {
       chmodSync(cursor, 0o644);
       const result = await runCli(['sync', '--editor', 'cursor'], t.env);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain('Switchboard is running and synced: Cursor written.');
+      expect(result.stdout).toContain('Switchboard is running: it synced the editors.');
+      expect(result.stdout).toMatch(/^Cursor: (added|removed) /m);
       expect(notices(result.stdout)).toEqual(['Cursor']);
       await waitFor(() => mode(cursor) === 0o600, 5_000, 'the file owner-only');
     } finally {

@@ -1,0 +1,123 @@
+import { displayText } from '../../../shared/display-text.ts';
+import type { EditorFileReport, EditorOutcome } from '../../../shared/editor-report.ts';
+import type { EditorReport } from './engine.ts';
+
+/** A sync's outcome for one editor as people and scripts see it: a file that does not parse is skipped, not failed. */
+export function outcomeOf(r: EditorReport): EditorOutcome {
+  if (r.reason) return 'skipped';
+  switch (r.status) {
+    case 'written':
+      return 'written';
+    case 'unchanged':
+      return 'up-to-date';
+    case 'dry-run':
+      return 'would-write';
+    case 'skipped':
+      return 'skipped';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+/** The notices a report carries, each said once (restart, owner-only file, Gemini CLI's folder trust). */
+function noticesOf(r: EditorReport): string[] {
+  const running =
+    r.running === true ? ' It is running now.' : r.running === false ? ' It is not running.' : '';
+  return [
+    ...(r.notice ? [r.notice + running] : []),
+    ...(r.madePrivate ? [privateNotice(r.label)] : []),
+    ...(r.afterWrite ? [r.afterWrite] : []),
+  ];
+}
+
+/** One editor's report in the shape of shared/editor-report.ts (`sync --json`, the control API). */
+export function fileReport(r: EditorReport): EditorFileReport {
+  return {
+    editor: r.editor,
+    label: r.label,
+    file: r.file,
+    outcome: outcomeOf(r),
+    reason: r.reason ?? (r.status === 'skipped' ? 'not-installed' : null),
+    message: r.problem ?? null,
+    location: r.location ?? null,
+    servers: r.servers,
+    added: r.added,
+    updated: r.updated,
+    removed: r.removed,
+    clashes: r.clashes,
+    adopted: r.adopted,
+    restored: r.restored,
+    secretsPutBack: r.secretsPutBack,
+    secretsHeldBack: r.secretsHeldBack,
+    backups: r.backups,
+    notices: noticesOf(r),
+    diff: r.diff ?? null,
+  };
+}
+
+/** One or two lines per editor report, for the CLI and serve's output. */
+export function describeReports(reports: readonly EditorReport[]): string[] {
+  return reports.flatMap((r) => describeFileReport(fileReport(r)));
+}
+
+/** One editor's report in words: what happened, and why when it was skipped or failed. */
+export function describeFileReport(r: EditorFileReport): string[] {
+  const lines: string[] = [];
+  const past = r.outcome !== 'would-write';
+  const changes = [
+    r.added.length ? `${past ? 'added' : 'add'} ${r.added.join(', ')}` : '',
+    r.updated.length ? `${past ? 'updated' : 'update'} ${r.updated.join(', ')}` : '',
+    r.removed.length ? `${past ? 'removed' : 'remove'} ${r.removed.join(', ')}` : '',
+    r.adopted.length
+      ? // the user's own entry names: escaped, they could carry bidi or control characters
+        `${past ? 'replaced' : 'replace'} your entr${r.adopted.length === 1 ? 'y' : 'ies'} ${r.adopted.map(displayText).join(', ')}`
+      : '',
+    r.restored.length
+      ? `${past ? 'gave back' : 'give back'} your entr${r.restored.length === 1 ? 'y' : 'ies'} ${r.restored.join(', ')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  switch (r.outcome) {
+    case 'written':
+      lines.push(`${r.label}: ${changes || 'updated'} (${r.file})`);
+      break;
+    case 'would-write':
+      lines.push(`${r.label}: would ${changes || 'change the file'} (${r.file})`);
+      break;
+    case 'up-to-date':
+      lines.push(
+        `${r.label}: up to date (${r.servers.length} server${r.servers.length === 1 ? '' : 's'}; ${r.file})`,
+      );
+      break;
+    case 'skipped':
+      lines.push(
+        r.reason === 'unparseable'
+          ? `${r.label}: skipped — its file does not parse: ${r.message ?? r.file}. Fix it, then sync again.`
+          : `${r.label}: skipped — ${r.message ?? ''}`,
+      );
+      break;
+    case 'failed':
+      lines.push(`${r.label}: failed — ${r.message ?? 'unknown problem'}`);
+      break;
+  }
+  if (r.outcome !== 'skipped' && r.outcome !== 'failed' && r.message) lines.push(`  note: ${r.message}`);
+  if (r.backups.length)
+    lines.push(`  backup of the previous file: ${r.backups.join(', ')} (switchboard backups restore ID)`);
+  if (r.secretsPutBack.length)
+    lines.push(
+      `  ${past ? 'put' : 'would put'} back into the file as plain text (they stay in the keychain too): ${r.secretsPutBack.join(', ')}`,
+    );
+  if (r.secretsHeldBack.length)
+    lines.push(
+      `  ${past ? 'held' : 'would hold'} back (in the keychain; their places in the file say so): ${r.secretsHeldBack.join(', ')}. ` +
+        `To put them back: switchboard unsync --editor ${r.editor} --restore-secrets`,
+    );
+  for (const notice of r.notices) lines.push(`  ${notice}`);
+  return lines;
+}
+
+/** Said once, when Switchboard takes other users' access off an editor's file that holds a token. */
+export function privateNotice(label: string): string {
+  return `this file is now readable only by you (0600): it holds ${label}'s Switchboard token, which other users of this computer could read and use`;
+}
