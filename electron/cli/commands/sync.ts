@@ -92,7 +92,9 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
     // Nothing installed at all (rather than installed and switched off, or failing): say where we looked.
     if (!editors && reports.every((r) => r.reason === 'not-installed')) ctx.output.out(noEditorFound(engine));
   }
-  return reports.some((r) => r.outcome === 'failed') ? 1 : 0;
+  // An installed editor left without the servers (its file does not parse, or writing failed) is
+  // something to fix: scripts see it in the exit code. Switched off or not installed is not.
+  return reports.some((r) => r.outcome === 'failed' || r.reason === 'unparseable') ? 1 : 0;
 }
 
 function printJson(ctx: CliContext, result: SyncCliResult): void {

@@ -59,20 +59,20 @@ describe('sync reports per editor', () => {
     expect((await runCli(['sync', '--all', '--editor', 'zed'], t.env)).code).toBe(2);
   });
 
-  it('a Zed file with a JSON typo is skipped with its file, line and column; the others are written; exit 0', async () => {
+  it('a Zed file with a JSON typo is skipped with its file, line and column; the others are written; exit 1', async () => {
     const broken = '{\n  "theme": "One Dark",,\n}\n';
     const zed = install(t, 'zed', broken);
     install(t, 'cursor');
     await approved('alpha');
     const result = await runCli(['sync'], t.env);
-    expect(result.code, result.stdout).toBe(0);
+    expect(result.code, result.stdout).toBe(1);
     expect(lineOf(result.stdout, 'Zed')).toMatch(/skipped — its file does not parse: .*line 2, column 23/);
     expect(lineOf(result.stdout, 'Zed')).toContain(zed);
     expect(lineOf(result.stdout, 'Cursor')).toMatch(/added alpha/);
     expect(readFileSync(zed, 'utf8')).toBe(broken);
 
     const json = await runCli(['sync', '--dry-run', '--json'], t.env);
-    expect(json.code).toBe(0);
+    expect(json.code).toBe(1);
     const report = SyncCliResultSchema.parse(JSON.parse(json.stdout));
     expect(report.dryRun).toBe(true);
     const zedReport = report.editors.find((e) => e.editor === 'zed');
@@ -82,7 +82,7 @@ describe('sync reports per editor', () => {
     expect(report.editors.find((e) => e.editor === 'windsurf')?.reason).toBe('not-installed');
   });
 
-  it('a file Switchboard cannot write is "failed", and only that exits 1', async () => {
+  it('a file Switchboard cannot write is "failed", and exits 1', async () => {
     install(t, 'zed', '{}\n');
     const cursor = install(t, 'cursor', '{}\n');
     chmodSync(cursor, 0o444);

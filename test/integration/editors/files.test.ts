@@ -85,12 +85,12 @@ describe('editor files on disk', () => {
     expect(report?.problem).toContain(file);
     expect(report?.problem).toMatch(/line 3, column 3/);
     expect(readFileSync(file, 'utf8')).toBe(broken);
-    // The CLI says the same (skipped: the user's file, left alone), exits 0, and still writes the others.
+    // The CLI says the same (skipped: the user's file, left alone), exits 1, and still writes the others.
     install(t, 'cursor');
     t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['x.js'] } } });
     expect((await runCli(['approve', 'alpha', '--yes'], t.env)).code).toBe(0);
     const cli = await runCli(['sync'], t.env);
-    expect(cli.code).toBe(0);
+    expect(cli.code).toBe(1);
     expect(cli.stdout).toMatch(/Zed: skipped — its file does not parse: .*line 3, column 3/);
     expect(cli.stdout).toMatch(/Cursor: added/);
     expect(readFileSync(file, 'utf8')).toBe(broken);
