@@ -23,6 +23,7 @@ import {
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
 import {
   ActivityResponseSchema,
+  AddServersResultSchema,
   ApiEventSchema,
   ApprovalsResponseSchema,
   EditorsResponseSchema,
@@ -39,6 +40,7 @@ import {
   UiApiError,
   UiErrorBodySchema,
   UiRoutes,
+  type AddedServer,
   type ApiEvent,
   type ApprovalView,
   type ConnectionState,
@@ -247,8 +249,16 @@ export class ControlApiClient implements UiApi {
     await this.#request('PUT', UiRoutes.serverConfig(name), OkSchema, { config });
   }
 
-  async addServer(name: string, config: unknown): Promise<void> {
-    await this.#request('POST', UiRoutes.servers, OkSchema, { name, config });
+  async addServer(name: string, config: unknown): Promise<AddedServer> {
+    const { added } = await this.#request('POST', UiRoutes.servers, AddServersResultSchema, { name, config });
+    const [server] = added;
+    if (!server)
+      throw new UiApiError(`Switchboard did not say whether it added "${name}"; reload the page`, 200);
+    return server;
+  }
+
+  async addServers(servers: { name: string; config: unknown }[]): Promise<AddedServer[]> {
+    return (await this.#request('POST', UiRoutes.servers, AddServersResultSchema, { servers })).added;
   }
 
   async removeServer(name: string): Promise<void> {
