@@ -332,7 +332,11 @@ export type EditorUnsyncResult = z.infer<typeof EditorUnsyncResultSchema>;
 export type Unsubscribe = () => void;
 
 /** How the live subscription is doing, for a small indicator and a "reconnecting" notice. */
-export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
+/**
+ * How the UI reaches Switchboard: `reconnecting` while the live events stream is re-opened (the API
+ * answers); `offline` when Switchboard itself does not answer at all (`serve` stopped).
+ */
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'signed-out';
 
 export interface UiApi {
   /** which transport this is; for diagnostics only, never for behaviour */
