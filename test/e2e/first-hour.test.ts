@@ -32,6 +32,22 @@ const PASTED_TOKEN = `ghp_${'P9a8s7T6e5'.repeat(4)}`;
 const TYPED_SECRET = 'typed-token-github_token';
 const PASTED_SECRET = 'github-pasted-github_personal_access_token';
 
+/** Two servers as a README shows them (names free in this home; nothing is added from it). */
+const README_SNIPPET = JSON.stringify(
+  {
+    mcpServers: {
+      memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+      github: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github'],
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:github-token}' },
+      },
+    },
+  },
+  null,
+  2,
+);
+
 let t: TempHome;
 let registry: FakeRegistry;
 let serve: { child: ChildProcess; output: () => string };
@@ -220,17 +236,19 @@ describe('the first hour in the UI', () => {
     await page.getByLabel('variable GITHUB_TOKEN value').fill(TYPED_TOKEN);
     await page.getByRole('button', { name: 'Add server' }).click();
 
-    await page.getByText('Waiting for your approval.').waitFor();
+    // On the new server's page.
+    await page.getByRole('heading', { name: /^typed-token/ }).waitFor();
+    const file = readFileSync(t.home.serversFile, 'utf8');
+    expect(file).not.toContain(TYPED_TOKEN);
+    expect(servers()['typed-token']).toMatchObject({ env: { GITHUB_TOKEN: `\${secret:${TYPED_SECRET}}` } });
+    expect(await keychain.get(TYPED_SECRET)).toBe(TYPED_TOKEN);
     const said = page.getByTestId('added-secrets');
     await said.getByText('GITHUB_TOKEN', { exact: true }).waitFor();
     expect(await said.textContent()).toBe(
       `GITHUB_TOKEN looked like a secret, so it went to your keychain as ${TYPED_SECRET}; servers.json says \${secret:${TYPED_SECRET}} in its place.`,
     );
-    const file = readFileSync(t.home.serversFile, 'utf8');
-    expect(file).not.toContain(TYPED_TOKEN);
-    expect(servers()['typed-token']).toMatchObject({ env: { GITHUB_TOKEN: `\${secret:${TYPED_SECRET}}` } });
-    expect(await keychain.get(TYPED_SECRET)).toBe(TYPED_TOKEN);
     // Not refused as a literal secret: it simply waits for approval, and the value is nowhere on the page.
+    await page.getByText('Waiting for your approval.').waitFor();
     expect(await page.locator('h1 .state').getAttribute('data-state')).toBe('pending-approval');
     expect(await page.content()).not.toContain(TYPED_TOKEN);
   });
@@ -240,6 +258,14 @@ describe('the first hour in the UI', () => {
     await page.getByRole('button', { name: 'Paste JSON' }).click();
     const editor = page.locator('.cm-content');
     await editor.click();
+    // For the docs: what a README shows.
+    await page.keyboard.insertText(README_SNIPPET);
+    await page.getByText('Ready to add 2 servers: memory, github.').waitFor();
+    await editor.blur();
+    await page.mouse.move(0, 0);
+    await shot('first-hour-00-paste-readme', 'add-json');
+    await editor.click();
+    await page.keyboard.press('Control+a');
     const snippet = (first: string, args: string) =>
       JSON.stringify(
         {
@@ -276,7 +302,7 @@ describe('the first hour in the UI', () => {
     await page.getByText('Ready to add 3 servers: memory-pasted, github-pasted, docs-pasted.').waitFor();
     expect(await problems.count()).toBe(0);
     await page.mouse.move(0, 0);
-    await shot('first-hour-02-paste-ready', 'add-json');
+    await shot('first-hour-02-paste-ready');
     await add.click();
     const added = page.getByTestId('added');
     await added.getByText('Added memory-pasted, github-pasted, docs-pasted to servers.json.').waitFor();
@@ -371,11 +397,11 @@ describe('the first hour in the UI', () => {
         await row('github-enterprise-server')
           .locator('.state[data-state="running"]')
           .waitFor({ timeout: 30_000 });
+        expect(await rowProblems()).toEqual([]);
+        expect(await sidewaysProblems()).toEqual([]);
         // The sidebar is a bar across the top: the view has the window's width.
         const main = await page.locator('main').boundingBox();
         expect(main?.x).toBe(0);
-        expect(await rowProblems()).toEqual([]);
-        expect(await sidewaysProblems()).toEqual([]);
         expect(await page.locator('tbody[data-server]').count()).toBeGreaterThanOrEqual(8);
         await shot(`first-hour-10-servers-${width}`, `servers-${width}`);
 
@@ -413,22 +439,7 @@ describe('the first hour in the UI', () => {
         await open('#/add', () => page.getByLabel('Command').waitFor());
         await page.getByRole('button', { name: 'Paste JSON' }).click();
         await page.locator('.cm-content').click();
-        await page.keyboard.insertText(
-          JSON.stringify(
-            {
-              mcpServers: {
-                memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
-                github: {
-                  command: 'npx',
-                  args: ['-y', '@modelcontextprotocol/server-github'],
-                  env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:github-token}' },
-                },
-              },
-            },
-            null,
-            2,
-          ),
-        );
+        await page.keyboard.insertText(README_SNIPPET);
         await page.getByText('Ready to add 2 servers: memory, github.').waitFor();
         await page.mouse.move(0, 0);
         await page.locator('.cm-content').blur();
