@@ -32,7 +32,7 @@ import type { StatusReport } from './status.ts';
 const seg = (s: string) => encodeURIComponent(s);
 
 export const UiRoutes = {
-  /** POST {name, config}: add a server to servers.json */
+  /** POST {name, config} or {servers: [{name, config}…]}: add servers to servers.json */
   servers: '/api/servers',
   /** DELETE: remove a server from servers.json */
   server: (name: string) => `/api/servers/${seg(name)}`,
@@ -221,7 +221,24 @@ export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
 export const LoginLinkSchema = z.object({ url: z.string(), expiresAt: z.number() });
 
-export const AddServerRequestSchema = z.object({ name: z.string(), config: z.unknown() });
+const NewServerSchema = z.object({ name: z.string(), config: z.unknown() }).strict();
+/**
+ * One server (the form) or several at once (JSON pasted from a README), added all or none. Issues of
+ * a batch have paths that start with the server's name (`["github", "args"]`; `["github"]`: the name).
+ */
+export const AddServerRequestSchema = z.union([
+  NewServerSchema,
+  z.object({ servers: z.array(NewServerSchema).min(1).max(100) }).strict(),
+]);
+/** What was added, and each literal secret that went to the keychain instead of servers.json. */
+export const AddedServerSchema = z.object({
+  name: z.string(),
+  /** `key`: where it was (env variable, header, `args[N]`, `url`); `name`: its keychain name */
+  secrets: z.array(z.object({ key: z.string(), name: z.string() })),
+});
+export type AddedServer = z.infer<typeof AddedServerSchema>;
+export const AddServersResultSchema = z.object({ ok: z.literal(true), added: z.array(AddedServerSchema) });
+export type AddServersResult = z.infer<typeof AddServersResultSchema>;
 export const SaveServerRequestSchema = z.object({ config: z.unknown() });
 export const EnabledRequestSchema = z.object({ enabled: z.boolean() }).strict();
 export const SecretValueRequestSchema = z
@@ -320,7 +337,11 @@ export type EditorUnsyncResult = z.infer<typeof EditorUnsyncResultSchema>;
 export type Unsubscribe = () => void;
 
 /** How the live subscription is doing, for a small indicator and a "reconnecting" notice. */
-export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'signed-out';
+/**
+ * How the UI reaches Switchboard: `reconnecting` while the live events stream is re-opened (the API
+ * answers); `offline` when Switchboard itself does not answer at all (`serve` stopped).
+ */
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'signed-out';
 
 export interface UiApi {
   /** which transport this is; for diagnostics only, never for behaviour */
@@ -359,7 +380,10 @@ export interface UiApi {
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** replaces the server's entry in servers.json (comment-preserving) */
   saveServer(name: string, config: unknown): Promise<void>;
-  addServer(name: string, config: unknown): Promise<void>;
+  /** adds a server pending approval; a literal secret in it goes to the keychain (said in the answer) */
+  addServer(name: string, config: unknown): Promise<AddedServer>;
+  /** adds several servers at once, all or none (each pending approval) */
+  addServers(servers: { name: string; config: unknown }[]): Promise<AddedServer[]>;
   removeServer(name: string): Promise<void>;
   setSecret(name: string, value: string): Promise<SecretSetResult>;
   deleteSecret(name: string): Promise<void>;

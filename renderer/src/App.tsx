@@ -53,7 +53,11 @@ export function App() {
   const status = useStatus();
   const expired = useSigninNotice();
 
-  if (connection === 'signed-out') return <SignedOut expired={expired} />;
+  // Seen not running, then signed out: it was restarted, which signs browsers out.
+  const [wasOffline, setWasOffline] = useState(false);
+  if (connection === 'offline' && !wasOffline) setWasOffline(true);
+  if (connection === 'signed-out') return <SignedOut expired={expired} restarted={wasOffline} />;
+  const offline = connection === 'offline';
 
   // What waits for the person: approvals, sign-ins and servers whose changed tools wait for a decision.
   const pending =
@@ -82,7 +86,7 @@ export function App() {
       <nav className="sidebar" aria-label="Sections">
         <div className="brand">
           <img src="./favicon.svg" alt="" width="22" height="22" />
-          Switchboard
+          <span className="brand-name">Switchboard</span>
         </div>
         <ul>
           {nav.map((item) => (
@@ -104,13 +108,17 @@ export function App() {
         <ConnectionIndicator />
       </nav>
       <main id="main">
-        {status.data?.configError ? (
+        {offline ? <NotRunning /> : null}
+        {status.data?.configError && !offline ? (
           <div className="banner error" role="alert">
             <strong>servers.json has errors — the last good configuration keeps running.</strong>
             <pre>{status.data.configError}</pre>
           </div>
         ) : null}
-        <Suspense fallback={<Loading what="view" />}>{view(route)}</Suspense>
+        {/* Every button and field of the view waits while Switchboard is not running; links still work. */}
+        <fieldset className="view-guard" disabled={offline} role="none">
+          <Suspense fallback={<Loading what="view" />}>{view(route)}</Suspense>
+        </fieldset>
       </main>
     </div>
   );
@@ -122,6 +130,7 @@ function ConnectionIndicator() {
     connecting: 'Connecting…',
     live: 'Live',
     reconnecting: 'Reconnecting…',
+    offline: 'Not running',
     'signed-out': 'Signed out',
   };
   return (
@@ -132,10 +141,35 @@ function ConnectionIndicator() {
   );
 }
 
-function SignedOut({ expired }: { expired: boolean }) {
+/**
+ * `serve` stopped (or the app quit): said plainly, with how to start it again. The servers listed show
+ * what they were when it stopped; the page reconnects by itself.
+ */
+function NotRunning() {
+  return (
+    <div className="banner error not-running" role="alert" data-testid="not-running">
+      <p>
+        <strong>Switchboard is not running.</strong> Your servers are not running either, and editors cannot
+        reach them. What this page shows is from before it stopped; its buttons wait until it is back.
+      </p>
+      <p>
+        Start it again with <code>npx switchboard serve</code> in a terminal (or open the Switchboard app).
+        This page reconnects by itself.
+      </p>
+    </div>
+  );
+}
+
+function SignedOut({ expired, restarted }: { expired: boolean; restarted: boolean }) {
   return (
     <main className="signed-out">
       <h1>Sign in to Switchboard</h1>
+      {restarted ? (
+        <p role="status">
+          Switchboard is running again. It forgets browser sign-ins when it stops, so this browser needs a new
+          link.
+        </p>
+      ) : null}
       {expired ? (
         <p className="error" role="alert">
           That sign-in link was already used or has expired (links work once, for 10 minutes).

@@ -5,11 +5,10 @@ import {
   ServerNameSchema,
   type ServerConfigInput,
 } from '../../../shared/schema/servers.ts';
-import { removeServer, setServer } from '../../core/config/edit.ts';
+import { addServers } from '../../core/config/add-servers.ts';
+import { removeServer } from '../../core/config/edit.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
-import { findLiteralSecrets } from '../../core/secrets/detect.ts';
-import { storeLiteralSecrets } from '../../core/secrets/store-literals.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
@@ -59,13 +58,15 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
   if (!existing.ok) {
     throw new UserError(`${ctx.home.serversFile} has errors; fix them first (see: switchboard status)`);
   }
-  const replacing = existing.servers.has(name);
   // A token pasted on the command line goes to the keychain; servers.json only gets the reference.
-  const findings = findLiteralSecrets(config);
-  const stored = findings.length ? await storeLiteralSecrets(name, config, findings, ctx.keychain()) : [];
-  setServer(ctx.home.serversFile, name, config);
-  ctx.output.out(`${replacing ? 'Updated' : 'Added'} "${name}" in ${ctx.home.serversFile}.`);
-  for (const s of stored) {
+  const [added] = await addServers({
+    serversFile: ctx.home.serversFile,
+    keychain: ctx.keychain(),
+    servers: [{ name, config }],
+    replace: true,
+  });
+  ctx.output.out(`${added?.replaced ? 'Updated' : 'Added'} "${name}" in ${ctx.home.serversFile}.`);
+  for (const s of added?.secrets ?? []) {
     ctx.output.out(`${s.key} looked like a secret: stored in the keychain as \${secret:${s.name}}.`);
   }
   ctx.output.out(`It needs your approval before it runs: switchboard approve ${name}`);

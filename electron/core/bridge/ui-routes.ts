@@ -5,10 +5,11 @@ import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import { DEFAULT_IDLE_TIMEOUT_S } from '../../../shared/schema/servers.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
-import { serverNameProblem, validateServerConfig } from '../../../shared/server-validation.ts';
+import { validateServerConfig } from '../../../shared/server-validation.ts';
 import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import {
   AddServerRequestSchema,
+  type AddServersResult,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
   EditorUnsyncRequestSchema,
@@ -29,6 +30,7 @@ import {
 } from '../../../shared/ui-api.ts';
 import { EDITORS } from '../editors/registry.ts';
 import { syncResult, unsyncResult, type EditorSyncService } from '../editors/service.ts';
+import { addServers, NewServersError } from '../config/add-servers.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
@@ -203,21 +205,35 @@ export function createUiRoutes(options: UiRoutesOptions) {
     return { ok: true };
   }
 
-  async function addServer(req: IncomingMessage): Promise<{ ok: true }> {
-    const { name, config } = await body(req, AddServerRequestSchema);
-    const problem = serverNameProblem(name);
-    if (problem)
-      throw new ValidationError(`server name "${name}": ${problem}`, [{ path: ['name'], message: problem }]);
-    if (readServerValue(file, name) !== undefined) {
-      throw new ValidationError(`a server named "${name}" already exists`, [
-        { path: ['name'], message: `a server named "${name}" already exists; choose another name` },
-      ]);
+  /**
+   * Adds one server (the form) or several (pasted JSON) as `switchboard add` does (addServers): all
+   * or none, each literal secret moved to the keychain first, the answer saying which moved where.
+   */
+  async function addServer(req: IncomingMessage): Promise<AddServersResult> {
+    const request = await body(req, AddServerRequestSchema);
+    const batch = 'servers' in request;
+    const servers = batch ? request.servers : [request];
+    let added;
+    try {
+      added = await addServers({ serversFile: file, keychain, servers });
+    } catch (err) {
+      if (!(err instanceof NewServersError)) throw err;
+      // The form puts a name issue at its Name field; a batch's issues start with the server's name.
+      const issues = err.issues.map(({ server, about, path, message }) => ({
+        path: batch ? [server, ...path] : about === 'name' ? ['name'] : path,
+        message,
+      }));
+      throw new ValidationError(err.display, issues);
     }
-    checkConfig(name, config);
-    setServer(file, name, config);
-    core.noteSource(name, 'ui');
+    for (const server of added) core.noteSource(server.name, 'ui');
     applied();
-    return { ok: true };
+    return {
+      ok: true,
+      added: added.map(({ name, secrets }) => ({
+        name,
+        secrets: secrets.map((secret) => ({ key: secret.key, name: secret.name })),
+      })),
+    };
   }
 
   function remove(name: string): { ok: true } {

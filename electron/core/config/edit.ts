@@ -35,11 +35,20 @@ const SERVERS = 'mcpServers';
 
 /** Adds or replaces a server. Replacing keeps comments on the fields that did not change. */
 export function setServer(file: string, name: string, config: unknown): void {
+  setServers(file, [{ name, config }]);
+}
+
+/** Adds or replaces several servers in one write: the file gets all of them or, on an error, none. */
+export function setServers(file: string, servers: readonly { name: string; config: unknown }[]): void {
   editServersFile(file, (text, format) => {
-    const value = toJson(config, `server "${name}"`);
-    if (!isPlainObject(value)) throw new UserError(`server "${name}": the config must be a JSON object`);
     requireServersObject(parseOrThrow(text));
-    return setAt(text, [SERVERS, name], value, format);
+    let out = text;
+    for (const { name, config } of servers) {
+      const value = toJson(config, `server "${name}"`);
+      if (!isPlainObject(value)) throw new UserError(`server "${name}": the config must be a JSON object`);
+      out = setAt(out, [SERVERS, name], value, format);
+    }
+    return out;
   });
 }
 

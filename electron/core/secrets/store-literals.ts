@@ -10,6 +10,8 @@ export interface StoredSecret {
   key: string;
   /** the value as it appears inside a JSON string, to find and scrub copies of it in files */
   raw: string;
+  /** false when a secret of that name already held this value (it was reused, not written) */
+  created: boolean;
 }
 
 /**
@@ -29,13 +31,14 @@ export async function storeLiteralSecrets(
     if (current === undefined) continue;
     const secret = current.slice(finding.start, finding.end);
     const name = await freeSecretName(keychain, defaultSecretName(server, nameHint(config, finding)), secret);
-    if ((await keychain.get(name)) === undefined) await keychain.set(name, secret);
+    const created = (await keychain.get(name)) === undefined;
+    if (created) await keychain.set(name, secret);
     setValueAt(
       config,
       finding.path,
       current.slice(0, finding.start) + secretReference(name) + current.slice(finding.end),
     );
-    stored.push({ name, key: finding.key, raw: JSON.stringify(secret).slice(1, -1) });
+    stored.push({ name, key: finding.key, raw: JSON.stringify(secret).slice(1, -1), created });
   }
   return stored;
 }

@@ -124,7 +124,7 @@ export function ApiProvider({ api, children }: { api: UiApi; children: ReactNode
     let wasDown = false;
     const offConnection = api.onConnection((state) => {
       connection.set(state);
-      if (state === 'reconnecting' || state === 'signed-out') wasDown = true;
+      if (state === 'reconnecting' || state === 'offline' || state === 'signed-out') wasDown = true;
       // Events may have been missed while the stream was down: refetch what is on screen.
       if (state === 'live' && wasDown) {
         wasDown = false;

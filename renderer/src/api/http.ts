@@ -23,6 +23,7 @@ import {
 import { StatusReportSchema, type StatusReport } from '../../../shared/status.ts';
 import {
   ActivityResponseSchema,
+  AddServersResultSchema,
   ApiEventSchema,
   ApprovalsResponseSchema,
   EditorsResponseSchema,
@@ -39,6 +40,7 @@ import {
   UiApiError,
   UiErrorBodySchema,
   UiRoutes,
+  type AddedServer,
   type ApiEvent,
   type ApprovalView,
   type ConnectionState,
@@ -56,8 +58,11 @@ import {
   type Unsubscribe,
 } from '../../../shared/ui-api.ts';
 
-/** How long to wait before re-opening the event stream after it broke (doubling, capped). */
-const RECONNECT_MS = [500, 1_000, 2_000, 5_000];
+/**
+ * How long to wait before re-opening the event stream after it broke (doubling, capped). Capped low:
+ * it is a request to this machine, and a restarted Switchboard should show up here within seconds.
+ */
+const RECONNECT_MS = [500, 1_000, 2_000];
 
 /** How requests and events travel: HTTP + SSE (headless) or the desktop app's IPC bridge. */
 export interface Transport {
@@ -247,8 +252,16 @@ export class ControlApiClient implements UiApi {
     await this.#request('PUT', UiRoutes.serverConfig(name), OkSchema, { config });
   }
 
-  async addServer(name: string, config: unknown): Promise<void> {
-    await this.#request('POST', UiRoutes.servers, OkSchema, { name, config });
+  async addServer(name: string, config: unknown): Promise<AddedServer> {
+    const { added } = await this.#request('POST', UiRoutes.servers, AddServersResultSchema, { name, config });
+    const [server] = added;
+    if (!server)
+      throw new UiApiError(`Switchboard did not say whether it added "${name}"; reload the page`, 200);
+    return server;
+  }
+
+  async addServers(servers: { name: string; config: unknown }[]): Promise<AddedServer[]> {
+    return (await this.#request('POST', UiRoutes.servers, AddServersResultSchema, { servers })).added;
   }
 
   async removeServer(name: string): Promise<void> {
@@ -360,23 +373,29 @@ export class ControlApiClient implements UiApi {
         if (state === 'live') {
           this.#attempt = 0;
           this.#setState('live');
-        } else if (state === 'retrying') this.#setState('reconnecting');
-        else {
-          this.#stop = undefined;
-          void this.#afterClosed();
+          return;
         }
+        // The stream broke or ended: find out why (gone, signed out, or a hiccup) before retrying,
+        // rather than letting EventSource retry blindly while the page shows stale state as live.
+        this.#stop?.();
+        this.#stop = undefined;
+        void this.#afterClosed();
       },
     );
   }
 
   async #afterClosed(): Promise<void> {
+    let reachable = true;
     try {
       await this.status();
     } catch (err) {
       if (err instanceof UiApiError && err.status === 401) return; // signed out: #request set the state
+      // No answer at all: Switchboard is not running (the page stays, its data from before).
+      if (err instanceof UiApiError && err.status === 0) reachable = false;
     }
-    this.#setState('reconnecting');
-    const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)] ?? 5_000;
+    if (this.#listeners.size === 0) return;
+    this.#setState(reachable ? 'reconnecting' : 'offline');
+    const delay = RECONNECT_MS[Math.min(this.#attempt++, RECONNECT_MS.length - 1)] ?? 2_000;
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
       if (this.#listeners.size > 0) this.#open();

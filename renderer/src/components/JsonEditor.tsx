@@ -7,7 +7,7 @@ import {
   syntaxHighlighting,
   defaultHighlightStyle,
 } from '@codemirror/language';
-import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { forceLinting, linter, lintGutter, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import {
   EditorView,
@@ -15,10 +15,11 @@ import {
   highlightSpecialChars,
   keymap,
   lineNumbers,
+  placeholder as placeholderText,
 } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { HIDDEN_CHARACTER_IN_EDITOR } from '../../../shared/display-text.ts';
-import { checkServerJson } from '../lib/json-lint.ts';
+import { checkServerJson, type JsonProblem } from '../lib/json-lint.ts';
 
 /** The CSP nonce `switchboard serve` put in this page (style elements need it); none elsewhere. */
 function cspNonce(): string {
@@ -26,20 +27,23 @@ function cspNonce(): string {
   return nonce.startsWith('__') ? '' : nonce;
 }
 
-/** Problems of the entry as you type: JSON syntax, then the core's zod schema, each where it is. */
-const serverLinter = linter(
-  (view): Diagnostic[] => {
-    const check = checkServerJson(view.state.doc.toString());
-    const end = view.state.doc.length;
-    return check.problems.map((p) => ({
-      from: Math.min(p.from, end),
-      to: Math.min(Math.max(p.to, p.from), end),
-      severity: 'error',
-      message: p.message,
-    }));
-  },
-  { delay: 150 },
-);
+/** Problems of the text as you type, each where it is: by default those of one server entry. */
+function problemsLinter(lint: { current: (text: string) => readonly JsonProblem[] }) {
+  return linter(
+    (view): Diagnostic[] => {
+      const end = view.state.doc.length;
+      return lint.current(view.state.doc.toString()).map((p) => ({
+        from: Math.min(p.from, end),
+        to: Math.min(Math.max(p.to, p.from), end),
+        severity: 'error',
+        message: p.message,
+      }));
+    },
+    { delay: 150 },
+  );
+}
+
+const serverEntryProblems = (text: string) => checkServerJson(text).problems;
 
 const theme = EditorView.theme({
   '&': {
@@ -65,17 +69,28 @@ export default function JsonEditor({
   id,
   value,
   onChange,
+  label = 'Server entry as JSON',
+  lint = serverEntryProblems,
+  placeholder,
 }: {
   id: string;
   value: string;
   onChange: (v: string) => void;
+  /** the editor's accessible name */
+  label?: string;
+  /** what is wrong with the text, where (default: one server entry, checked with the core's schema) */
+  lint?: (text: string) => readonly JsonProblem[];
+  /** shown while the editor is empty */
+  placeholder?: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
+  const lintRef = useRef(lint);
   useEffect(() => {
     onChangeRef.current = onChange;
-  }, [onChange]);
+    lintRef.current = lint;
+  }, [onChange, lint]);
 
   useEffect(() => {
     if (!host.current) return;
@@ -95,11 +110,12 @@ export default function JsonEditor({
           highlightActiveLine(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           json(),
-          serverLinter,
+          problemsLinter(lintRef),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           theme,
           EditorView.cspNonce.of(cspNonce()),
-          EditorView.contentAttributes.of({ id, 'aria-label': 'Server entry as JSON' }),
+          EditorView.contentAttributes.of({ id, 'aria-label': label }),
+          ...(placeholder ? [placeholderText(placeholder)] : []),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChangeRef.current(update.state.doc.toString());
           }),
@@ -114,6 +130,11 @@ export default function JsonEditor({
     // The editor is created once; later `value` changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // What counts as a problem can change without the text changing (a server added meanwhile).
+  useEffect(() => {
+    if (view.current) forceLinting(view.current);
+  }, [lint]);
 
   useEffect(() => {
     const editor = view.current;

@@ -1,5 +1,5 @@
 import { findNodeAtLocation, parseTree, type Node, type ParseError } from 'jsonc-parser';
-import { parseErrorWords } from '../../../shared/jsonc-errors.ts';
+import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
 import { validateServerConfig, type FieldIssue } from '../../../shared/server-validation.ts';
 
 export interface JsonProblem {
@@ -18,21 +18,16 @@ export type JsonCheck =
  * about (a missing field marks the object's opening brace).
  */
 export function checkServerJson(text: string): JsonCheck {
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0 || !root) {
-    const problems = (errors.length ? errors : [{ error: 0, offset: 0, length: 0 }]).map((e) => ({
-      from: e.offset,
-      to: e.offset + Math.max(1, e.length),
-      message: `not valid JSON: ${parseErrorWords(e)}`,
-    }));
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
     return {
       ok: false,
       value: undefined,
-      problems,
-      issues: problems.map((p) => ({ path: [], message: p.message })),
+      problems: [parsed.problem],
+      issues: [{ path: [], message: parsed.problem.message }],
     };
   }
+  const { root } = parsed;
   const value = nodeValue(root);
   const result = validateServerConfig(value);
   if (result.ok) return { ok: true, value, problems: [] };
@@ -44,10 +39,49 @@ export function checkServerJson(text: string): JsonCheck {
 }
 
 /**
+ * The document's tree, or its first syntax error. Only the first: once the parser has lost its way
+ * (an unterminated string, a missing comma), what it reports after that mostly follows from it — one
+ * missing quote would otherwise read as a dozen "expected a value" and "expected ","".
+ */
+export function parseJson(text: string): { ok: true; root: Node } | { ok: false; problem: JsonProblem } {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (!first && root) return { ok: true, root };
+  const error = first ?? { error: 0, offset: 0, length: 0 };
+  return {
+    ok: false,
+    problem: {
+      from: error.offset,
+      to: error.offset + Math.max(1, error.length),
+      message: `not valid JSON: ${parseErrorWords(first)}`,
+    },
+  };
+}
+
+/**
+ * The problems list under an editor: each message once, at the line of its first place, in order.
+ * (The editor marks every place; the list says what is wrong.)
+ */
+export function problemList(
+  text: string,
+  problems: readonly JsonProblem[],
+): { line: number; message: string }[] {
+  const seen = new Set<string>();
+  const out: { line: number; message: string }[] = [];
+  for (const problem of problems) {
+    if (seen.has(problem.message)) continue;
+    seen.add(problem.message);
+    out.push({ line: lineColumn(text, problem.from).line, message: problem.message });
+  }
+  return out;
+}
+
+/**
  * Where an issue is marked: a property (key and value) when the field exists, a container's key or
  * opening bracket when the problem is a missing field inside it.
  */
-function span(root: Node, path: (string | number)[]): { from: number; to: number } {
+export function span(root: Node, path: (string | number)[]): { from: number; to: number } {
   for (let depth = path.length; depth >= 0; depth--) {
     const node = findNodeAtLocation(root, path.slice(0, depth));
     if (!node) continue;
@@ -66,7 +100,7 @@ function span(root: Node, path: (string | number)[]): { from: number; to: number
   return { from: root.offset, to: root.offset + 1 };
 }
 
-function nodeValue(node: Node): unknown {
+export function nodeValue(node: Node): unknown {
   switch (node.type) {
     case 'object': {
       const out: Record<string, unknown> = {};

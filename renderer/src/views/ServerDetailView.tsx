@@ -1,13 +1,20 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { FieldIssue } from '../../../shared/server-validation.ts';
-import { UiApiError, type ServerConfigView, type ToolsResponse } from '../../../shared/ui-api.ts';
+import {
+  UiApiError,
+  type AddedServer,
+  type ServerConfigView,
+  type ToolsResponse,
+} from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useActivity, useCommand, useServerConfig, useStatus, useTools } from '../api/hooks.ts';
 import { ActivitySummary } from '../components/ActivityCharts.tsx';
 import { keys } from '../api/keys.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
+import { JsonProblems } from '../components/JsonProblems.tsx';
 import { LogView } from '../components/LogView.tsx';
+import { MovedSecrets } from '../components/MovedSecrets.tsx';
 import { ServerActions } from '../components/ServerActions.tsx';
 import { ServerForm } from '../components/ServerForm.tsx';
 import { SignInPanel } from '../components/SignIn.tsx';
@@ -15,6 +22,7 @@ import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDuration } from '../lib/format.ts';
 import { checkServerJson } from '../lib/json-lint.ts';
+import { addedNote, dropNote, readNote } from '../lib/notes.ts';
 import { useNow } from '../lib/use-now.ts';
 import { configFromDraft, draftFromConfig, type Draft } from '../lib/server-draft.ts';
 import { href, navigate, type ServerTab } from '../router.ts';
@@ -34,6 +42,9 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
   const server = status.data?.servers.find((s) => s.name === name);
   const remove = useCommand(() => api.removeServer(name), [keys.status]);
   const now = useNow(server?.state === 'running');
+  // Just added here: say where its literal secrets went (once; a later visit does not repeat it).
+  const [added] = useState(() => readNote(addedNote(name)) as AddedServer | undefined);
+  useEffect(() => () => dropNote(addedNote(name)), [name]);
 
   if (status.data && !server) {
     return (
@@ -116,6 +127,11 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
           <a className="button primary small" href={href({ view: 'approvals', server: name })}>
             Review and approve
           </a>
+        </div>
+      ) : null}
+      {added?.secrets.length ? (
+        <div className="banner ok" role="status" data-testid="added-secrets">
+          <MovedSecrets server={added} />
         </div>
       ) : null}
       {server?.toolsHeld ? (
@@ -322,11 +338,7 @@ function ConfigEditor({ name, view }: { name: string; view: ServerConfigView }) 
             <JsonEditor id="raw-json" value={text} onChange={setText} />
           </Suspense>
           {jsonCheck && !jsonCheck.ok ? (
-            <div className="field-error" role="alert" data-testid="json-problems">
-              {jsonCheck.problems.map((p) => (
-                <p key={`${p.from}-${p.message}`}>{p.message}</p>
-              ))}
-            </div>
+            <JsonProblems text={text} problems={jsonCheck.problems} />
           ) : (
             <p className="ok-text small">Valid: matches the servers.json schema.</p>
           )}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ServerStatus } from '../../../shared/status.ts';
 import { useStatus } from '../api/hooks.ts';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
@@ -7,6 +7,7 @@ import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDuration } from '../lib/format.ts';
 import { useNow } from '../lib/use-now.ts';
+import { useWidth } from '../lib/use-width.ts';
 import { href } from '../router.ts';
 
 /** Marked once per page load when the servers list first shows real data (the e2e run reads it). */
@@ -19,6 +20,9 @@ function usePaintedMark(ready: boolean): void {
     requestAnimationFrame(() => setTimeout(() => performance.mark(SERVERS_PAINTED_MARK), 0));
   }, [ready]);
 }
+
+/** The servers table's room (px) below which it has four columns instead of seven. */
+const COMPACT_BELOW_PX = 900;
 
 function timing(server: ServerStatus, now: number): string {
   if (server.state === 'running' && server.since !== null) return `up ${formatDuration(now - server.since)}`;
@@ -33,9 +37,13 @@ export function ServersView() {
   const ticking = servers.some((s) => s.state === 'running' || s.state === 'backoff');
   const now = useNow(ticking);
   usePaintedMark(status.data !== undefined);
+  // Below this much room the table folds uptime, restarts and tools under the name (720 px windows).
+  const room = useRef<HTMLElement>(null);
+  const width = useWidth(room);
+  const compact = width !== undefined && width < COMPACT_BELOW_PX;
 
   return (
-    <section aria-labelledby="servers-title">
+    <section aria-labelledby="servers-title" ref={room}>
       <ViewTitle
         actions={
           <a className="button primary" href={href({ view: 'add' })}>
@@ -60,68 +68,155 @@ export function ServersView() {
       ) : null}
       {servers.length > 0 ? (
         <div className="table-scroll">
-          <table className="servers" data-testid="servers-table">
-            {/* Fixed widths: a ticking uptime or a new button never moves the columns. */}
-            <colgroup>
-              <col />
-              <col className="col-state" />
-              <col className="col-uptime" />
-              <col className="col-num" />
-              <col className="col-num" />
-              <col className="col-actions" />
-              <col className="col-enabled" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th scope="col">Server</th>
-                <th scope="col">State</th>
-                <th scope="col">Uptime</th>
-                <th scope="col" className="num">
-                  Restarts
-                </th>
-                <th scope="col" className="num">
-                  Tools
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-                <th scope="col" className="center">
-                  Enabled
-                </th>
-              </tr>
-            </thead>
-            {servers.map((server) => (
-              <tbody key={server.name} data-server={server.name}>
-                <tr>
-                  <th scope="row" className="server-name">
-                    <a href={href({ view: 'server', name: server.name, tab: 'config' })}>{server.name}</a>
-                    <span className="muted small"> {server.transport === 'http' ? 'remote' : 'local'}</span>
-                  </th>
-                  <td>
-                    <StateBadge state={server.state} />
-                  </td>
-                  <td className="timing">{timing(server, now)}</td>
-                  <td className="num">{server.restarts}</td>
-                  <td className="num">{server.toolCount ?? '—'}</td>
-                  <td>
-                    <ServerActions server={server} compact />
-                  </td>
-                  <td className="center">
-                    <EnabledSwitch server={server} />
-                  </td>
-                </tr>
-                {server.lastError && server.state !== 'running' && server.state !== 'needs-sign-in' ? (
-                  <tr className="last-error">
-                    <td colSpan={7}>
-                      <span className="error-label">Last error:</span> {server.lastError}
-                    </td>
-                  </tr>
-                ) : null}
-              </tbody>
-            ))}
-          </table>
+          {compact ? <CompactTable servers={servers} now={now} /> : <WideTable servers={servers} now={now} />}
         </div>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * The name, never broken inside a word: one line, cut with "…" only when even the whole column is too
+ * narrow (names may be 48 characters), the full name then on hover and on the server's page.
+ */
+function NameLink({ server }: { server: ServerStatus }) {
+  return (
+    <a
+      className="server-link"
+      href={href({ view: 'server', name: server.name, tab: 'config' })}
+      title={server.name}
+    >
+      {server.name}
+    </a>
+  );
+}
+
+function LastError({ server, columns }: { server: ServerStatus; columns: number }) {
+  if (!server.lastError || server.state === 'running' || server.state === 'needs-sign-in') return null;
+  return (
+    <tr className="last-error">
+      <td colSpan={columns}>
+        <span className="error-label">Last error:</span> {server.lastError}
+      </td>
+    </tr>
+  );
+}
+
+const kind = (server: ServerStatus) => (server.transport === 'http' ? 'remote' : 'local');
+
+/** Seven columns, fixed widths: a ticking uptime or a new button never moves the columns. */
+function WideTable({ servers, now }: { servers: ServerStatus[]; now: number }) {
+  return (
+    <table className="servers" data-testid="servers-table">
+      <colgroup>
+        <col />
+        <col className="col-state" />
+        <col className="col-uptime" />
+        <col className="col-num" />
+        <col className="col-num" />
+        <col className="col-actions" />
+        <col className="col-enabled" />
+      </colgroup>
+      <thead>
+        <tr>
+          <th scope="col">Server</th>
+          <th scope="col">State</th>
+          <th scope="col">Uptime</th>
+          <th scope="col" className="num">
+            Restarts
+          </th>
+          <th scope="col" className="num">
+            Tools
+          </th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+          <th scope="col" className="center">
+            Enabled
+          </th>
+        </tr>
+      </thead>
+      {servers.map((server) => (
+        <tbody key={server.name} data-server={server.name}>
+          <tr>
+            <th scope="row" className="server-name">
+              <NameLink server={server} />
+              <span className="muted small">{kind(server)}</span>
+            </th>
+            <td>
+              <StateBadge state={server.state} />
+            </td>
+            <td className="timing">{timing(server, now)}</td>
+            <td className="num">{server.restarts}</td>
+            <td className="num">{server.toolCount ?? '—'}</td>
+            <td>
+              <ServerActions server={server} compact />
+            </td>
+            <td className="center">
+              <EnabledSwitch server={server} />
+            </td>
+          </tr>
+          <LastError server={server} columns={7} />
+        </tbody>
+      ))}
+    </table>
+  );
+}
+
+/**
+ * Four columns for a narrow window: uptime, tools and restarts go on a line under the name, so the
+ * name keeps room for itself and the actions stay in view.
+ */
+function CompactTable({ servers, now }: { servers: ServerStatus[]; now: number }) {
+  return (
+    <table className="servers compact" data-testid="servers-table">
+      <colgroup>
+        <col />
+        <col className="col-state" />
+        <col className="col-actions" />
+        <col className="col-enabled" />
+      </colgroup>
+      <thead>
+        <tr>
+          <th scope="col">Server</th>
+          <th scope="col">State</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+          <th scope="col" className="center">
+            Enabled
+          </th>
+        </tr>
+      </thead>
+      {servers.map((server) => {
+        const uptime = timing(server, now);
+        const facts = [
+          kind(server),
+          uptime === '—' ? undefined : uptime,
+          server.toolCount === null ? undefined : `${server.toolCount} tools`,
+          server.restarts ? `${server.restarts} restarts` : undefined,
+        ].filter((f) => f !== undefined);
+        return (
+          <tbody key={server.name} data-server={server.name}>
+            <tr>
+              <th scope="row" className="server-name">
+                <NameLink server={server} />
+                <span className="muted small server-facts">{facts.join(' · ')}</span>
+              </th>
+              <td>
+                <StateBadge state={server.state} />
+              </td>
+              <td>
+                <ServerActions server={server} compact />
+              </td>
+              <td className="center">
+                <EnabledSwitch server={server} />
+              </td>
+            </tr>
+            <LastError server={server} columns={4} />
+          </tbody>
+        );
+      })}
+    </table>
   );
 }

@@ -201,6 +201,100 @@ describe('the UI routes', () => {
     });
   });
 
+  it('adds a server typed with a literal secret as `add` does: keychain first, a reference in the file', async () => {
+    const literal = `ghp_${'Qm4Rt6Yu8I'.repeat(4)}`;
+    const key = `sk-live-${'4f8a9c2e7b1d'.repeat(2)}`;
+    const echo = fixtureServer('env-echo-server.mjs');
+    const add = await api('POST', UiRoutes.servers, {
+      name: 'typed',
+      config: { ...echo, args: [...echo.args, '--api-key', key], env: { GITHUB_TOKEN: literal, MODE: 'x' } },
+    });
+    expect(add.status).toBe(200);
+    expect(add.body).toEqual({
+      ok: true,
+      added: [
+        {
+          name: 'typed',
+          secrets: [
+            { key: 'GITHUB_TOKEN', name: 'typed-github_token' },
+            { key: 'args[2]', name: 'typed-api-key' },
+          ],
+        },
+      ],
+    });
+    const file = readFileSync(t.home.serversFile, 'utf8');
+    expect(file).not.toContain(literal);
+    expect(file).not.toContain(key);
+    expect(JSON.parse(file)).toMatchObject({
+      mcpServers: {
+        typed: {
+          args: [...echo.args, '--api-key', '${secret:typed-api-key}'],
+          env: { GITHUB_TOKEN: '${secret:typed-github_token}', MODE: 'x' },
+        },
+      },
+    });
+    expect(await keychain.get('typed-github_token')).toBe(literal);
+    expect(await keychain.get('typed-api-key')).toBe(key);
+    // It waits for approval like any new server, and nothing refuses it for a literal secret.
+    const status = h.core.status().servers.find((s) => s.name === 'typed');
+    expect(status?.state).toBe('pending-approval');
+    expect(status?.lastError ?? null).toBeNull();
+  });
+
+  it('adds several pasted servers at once, all or none, with issues at each server', async () => {
+    const echo = fixtureServer('env-echo-server.mjs');
+    const literal = `ghp_${'Pl0Ok9Ij8U'.repeat(4)}`;
+    await api('POST', UiRoutes.servers, { name: 'taken', config: echo });
+    const before = readFileSync(t.home.serversFile, 'utf8');
+
+    // One name taken and one entry invalid: nothing is written, nothing stored, every issue said.
+    const refused = await api('POST', UiRoutes.servers, {
+      servers: [
+        { name: 'fresh', config: { ...echo, env: { GITHUB_TOKEN: literal } } },
+        { name: 'taken', config: echo },
+        { name: 'broken', config: { command: 'node', arg: ['x'] } },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.issues).toEqual([
+      { path: ['taken'], message: expect.stringContaining('a server named "taken" already exists') },
+      { path: ['broken', 'arg'], message: 'unknown field "arg" (did you mean "args"?)' },
+    ]);
+    expect(refused.body.error).toContain('nothing was added');
+    expect(readFileSync(t.home.serversFile, 'utf8')).toBe(before);
+    expect(await keychain.list()).toEqual([]);
+    const twice = await api('POST', UiRoutes.servers, {
+      servers: [
+        { name: 'dup', config: echo },
+        { name: 'dup', config: echo },
+      ],
+    });
+    expect(twice.body.issues).toEqual([{ path: ['dup'], message: expect.stringContaining('given twice') }]);
+
+    const added = await api('POST', UiRoutes.servers, {
+      servers: [
+        { name: 'fresh', config: { ...echo, env: { GITHUB_TOKEN: literal } } },
+        { name: 'docs', config: { url: 'https://example.com/mcp' } },
+      ],
+    });
+    expect(added.body).toEqual({
+      ok: true,
+      added: [
+        { name: 'fresh', secrets: [{ key: 'GITHUB_TOKEN', name: 'fresh-github_token' }] },
+        { name: 'docs', secrets: [] },
+      ],
+    });
+    const file = readFileSync(t.home.serversFile, 'utf8');
+    expect(file).not.toContain(literal);
+    expect(Object.keys((JSON.parse(file) as { mcpServers: object }).mcpServers)).toEqual([
+      'taken',
+      'fresh',
+      'docs',
+    ]);
+    const states = Object.fromEntries(h.core.status().servers.map((s) => [s.name, s.state]));
+    expect(states).toMatchObject({ fresh: 'pending-approval', docs: 'pending-approval' });
+  });
+
   it('hides a literal key in args even when a hand-typed number sits before it', async () => {
     const key = `sk-ant-api03-${'Qx7bP2mL9v'.repeat(3)}`;
     t.writeServers({ mcpServers: { brave: { command: 'npx', args: [8080, '--api-key', key] } } });

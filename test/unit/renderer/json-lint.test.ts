@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkServerJson } from '../../../renderer/src/lib/json-lint.ts';
+import { checkServerJson, problemList } from '../../../renderer/src/lib/json-lint.ts';
 
 /** The text a problem is marked on. */
 function marked(text: string, from: number, to: number): string {
@@ -66,5 +66,27 @@ describe('checkServerJson (the raw JSON editor as you type)', () => {
   it('never repeats a value it complains about (it could be a secret)', () => {
     const check = checkServerJson('{ "command": "node", "args": "ghp_secretvalue123" }');
     expect(JSON.stringify(check.problems)).not.toContain('ghp_secretvalue123');
+  });
+
+  it('reports the first syntax error only: a missing quote is one problem, not a cascade', () => {
+    // A quote typed before an existing line: the parser then loses its way for the rest of the entry.
+    const text =
+      '{\n  "command": "npx",\n  "args": [\n    "-y",\n"    "a",\n    "b",\n    "c"\n  ],\n  "env": {}\n}';
+    const check = checkServerJson(text);
+    expect(check.problems).toHaveLength(1);
+    expect(check.problems[0]?.message).toMatch(/^not valid JSON: /);
+  });
+
+  it('lists each problem once, with the line it is on', () => {
+    const text = '{\n  "command": "node",\n  "env": { "A": 1, "B": 2 }\n}';
+    const same = [
+      { from: text.indexOf('"A"'), to: text.indexOf('"A"') + 6, message: 'must be a string' },
+      { from: text.indexOf('"B"'), to: text.indexOf('"B"') + 6, message: 'must be a string' },
+      { from: 0, to: 1, message: 'other' },
+    ];
+    expect(problemList(text, same)).toEqual([
+      { line: 3, message: 'must be a string' },
+      { line: 1, message: 'other' },
+    ]);
   });
 });
