@@ -196,6 +196,8 @@ export const SettingsSchema = z.object({
   startAtLogin: z.boolean().nullable(),
   /** seconds without requests before a server with no idleTimeout of its own stops (0: never) */
   idleTimeout: z.number().int(),
+  /** editors' files are written automatically when servers change (false: only on Sync) */
+  autoSync: z.boolean(),
   /** the value saved in state.json (null: the built-in default, defaultIdleTimeout) */
   configuredIdleTimeout: z.number().int().nullable(),
   defaultIdleTimeout: z.number().int(),
@@ -215,6 +217,7 @@ export const SettingsPatchSchema = z
       .nullable()
       .optional(),
     clientMetadataUrl: z.string().max(2048).nullable().optional(),
+    autoSync: z.boolean().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

@@ -121,6 +121,8 @@ export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
 export const AppSettingsSchema = z.object({
   /** seconds without requests before a server that sets no idleTimeout of its own is stopped; 0: never */
   idleTimeout: z.number().int().min(0).optional(),
+  /** false: editors' files change only on an explicit sync (absent: automatic, the default) */
+  autoSync: z.boolean().optional(),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 

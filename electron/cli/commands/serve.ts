@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startHeadless } from '../../headless/serve.ts';
+import { EDITORS } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../instance.ts';
@@ -35,6 +36,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   ctx.output.out(
     `Open the UI: ${headless.bridge.sessions.issueLoginLink().url}  (one-time sign-in link, valid 10 minutes; \`switchboard ui\` prints a new one)`,
   );
+  for (const line of editorsLine(headless)) ctx.output.out(line);
   ctx.output.out(
     `${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`,
   );
@@ -79,4 +81,24 @@ async function buildUiIfMissing(ctx: CliContext): Promise<void> {
   ctx.output.out('Building the UI first (this checkout has no build yet)…');
   const done = await buildUiIfStale();
   if (done) ctx.output.out(done);
+}
+
+/**
+ * Which editors Switchboard writes, said at every start, before anything is approved: automatic sync
+ * is the product, but a person should know which files it touches and where to turn it off.
+ */
+function editorsLine(headless: Awaited<ReturnType<typeof startHeadless>>): string[] {
+  const engine = headless.editors?.engine;
+  if (!engine) return [];
+  const active = engine.activeEditors().map((id) => EDITORS[id].label);
+  if (!headless.core.state.autoSync())
+    return [
+      `Automatic editor sync is off (Settings): editors change only when you run \`switchboard sync\`${active.length ? ` (${active.join(', ')})` : ''}.`,
+    ];
+  if (active.length === 0)
+    return ['No editor found to sync (`switchboard editors` lists where Switchboard looks).'];
+  return [
+    `Editors kept in sync: ${active.join(', ')} — each gets every server you approve. ` +
+      'Turn this off in Settings (Sync editors automatically), or per editor with `switchboard unsync --editor ID`.',
+  ];
 }

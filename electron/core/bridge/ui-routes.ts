@@ -337,6 +337,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       platform: process.platform,
       startAtLogin: null,
       idleTimeout: core.idleTimeoutDefault(),
+      autoSync: core.state.autoSync(),
       configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
       defaultIdleTimeout: DEFAULT_IDLE_TIMEOUT_S,
       clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
@@ -354,6 +355,12 @@ export function createUiRoutes(options: UiRoutesOptions) {
     }
     if (patch.port !== undefined) core.state.setBridgePort(patch.port ?? DEFAULT_BRIDGE_PORT);
     if (patch.idleTimeout !== undefined) core.setIdleTimeoutDefault(patch.idleTimeout ?? undefined);
+    if (patch.autoSync !== undefined) {
+      const was = core.state.autoSync();
+      core.state.setAutoSync(patch.autoSync);
+      // Turned back on: the editors catch up now, not at the next change of a server.
+      if (patch.autoSync && !was) await options.editors()?.syncNow();
+    }
     if (patch.clientMetadataUrl !== undefined)
       core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
     return settings();

@@ -123,7 +123,8 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       }
     });
     this.ready = this.#enqueue(async () => {
-      await this.#syncIfChanged(true);
+      // Automatic sync off (Settings): editors' files change only when the person syncs.
+      if (this.#core.state.autoSync()) await this.#syncIfChanged(true);
       await this.#refreshWatchers();
     });
     return this.ready;
@@ -246,7 +247,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   }
 
   #schedule(): void {
-    if (this.#closed) return;
+    if (this.#closed || !this.#core.state.autoSync()) return;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.#enqueue(() => this.#syncIfChanged(false)), this.#debounceMs);
     this.#timer.unref();
@@ -263,7 +264,12 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
 
   /** Someone changed an editor file: if managed entries drifted, say so and write them back. */
   async #checkDrift(editor: EditorId, file: string): Promise<void> {
-    if (this.#closed || !this.engine.detected(editor) || !this.#core.state.editorSettings(editor).enabled)
+    if (
+      this.#closed ||
+      !this.#core.state.autoSync() ||
+      !this.engine.detected(editor) ||
+      !this.#core.state.editorSettings(editor).enabled
+    )
       return;
     let text: string | undefined;
     try {

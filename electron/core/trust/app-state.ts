@@ -127,6 +127,20 @@ export class AppStateStore {
     this.#write(state);
   }
 
+  /** Whether editors are synced automatically (on by default; the person can turn it off globally). */
+  autoSync(): boolean {
+    return this.settings().autoSync !== false;
+  }
+
+  setAutoSync(on: boolean): void {
+    const state = this.read();
+    const settings: AppSettings = { ...state.settings };
+    delete settings.autoSync;
+    if (!on) settings.autoSync = false;
+    state.settings = settings;
+    this.#write(state);
+  }
+
   bridgePort(): number | undefined {
     return this.read().bridge?.port;
   }

@@ -89,6 +89,8 @@ function General({ settings }: { settings: Settings }) {
 
       <IdleTimeout settings={settings} />
 
+      <AutoSync enabled={settings.autoSync} />
+
       <section className="card" aria-labelledby={`${id}-app`}>
         <h2 id={`${id}-app`}>This computer</h2>
         {settings.startAtLogin === null ? null : <StartAtLogin enabled={settings.startAtLogin} />}
@@ -281,6 +283,50 @@ function SignInSettings({ settings }: { settings: Settings }) {
  * answer afterwards says what the system really did (a refused login item flips it back), and a
  * failure is said in words.
  */
+/**
+ * The one switch for automatic editor sync: on (the default), editors' files follow every approved
+ * server; off, they change only when the person syncs (Editors view, tray, `switchboard sync`).
+ */
+function AutoSync({ enabled }: { enabled: boolean }) {
+  const api = useApi();
+  const id = useId();
+  const change = useCommand(
+    (on: boolean) => api.saveSettings({ autoSync: on }),
+    [keys.settings, keys.editors],
+  );
+  const shown = change.isPending && change.variables !== undefined ? change.variables : enabled;
+  return (
+    <section className="card" aria-labelledby={`${id}-sync`}>
+      <h2 id={`${id}-sync`}>Editors</h2>
+      <div className="field">
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={shown}
+            disabled={change.isPending}
+            onChange={(e) => change.mutate(e.target.checked)}
+            aria-describedby={`${id}-sync-hint`}
+          />
+          <span className="track" aria-hidden="true" />
+          <span>Sync editors automatically</span>
+        </label>
+        <p className="hint" id={`${id}-sync-hint`}>
+          {shown ? (
+            'Every editor found on this computer gets each server you approve, as soon as you approve it.'
+          ) : (
+            <>
+              Editors’ files change only when you sync them: in Editors, from the tray, or with{' '}
+              <code>switchboard sync</code>.
+            </>
+          )}
+        </p>
+        {change.error ? <ErrorText error={change.error}>Automatic sync was not changed: </ErrorText> : null}
+      </div>
+    </section>
+  );
+}
+
 function StartAtLogin({ enabled }: { enabled: boolean }) {
   const api = useApi();
   const id = useId();

@@ -15,6 +15,7 @@ const settings: Settings = {
   platform: 'linux',
   startAtLogin: null,
   idleTimeout: 600,
+  autoSync: true,
   configuredIdleTimeout: null,
   defaultIdleTimeout: 600,
   clientMetadataUrl: null,
