@@ -633,7 +633,18 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await page.getByLabel('Port').waitFor();
     // Headless mode: no login item to switch, and the page says why.
     await page.getByText('Only in the desktop app').waitFor();
-    expect(await page.getByRole('switch').count()).toBe(0);
+    expect(await page.getByRole('switch', { name: /log in/ }).count()).toBe(0);
+    // The one switch for automatic editor sync: off lands in state.json, and on again.
+    const autoSync = page.getByRole('switch', { name: 'Sync editors automatically' });
+    expect(await autoSync.isChecked()).toBe(true);
+    await autoSync.click();
+    await page.getByText('change only when you sync them').waitFor();
+    expect(JSON.parse(readFileSync(t.home.stateFile, 'utf8'))).toMatchObject({
+      settings: { autoSync: false },
+    });
+    await autoSync.click();
+    await page.getByText('gets each server you approve').waitFor();
+    expect(JSON.parse(readFileSync(t.home.stateFile, 'utf8')).settings).not.toHaveProperty('autoSync');
     const tokens = page.getByTestId('tokens-table');
     await tokens.getByRole('rowheader', { name: 'cursor' }).waitFor();
     await shot('12-settings');
@@ -736,14 +747,18 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
   it('paints the Servers view with live data, measured cold (a new browser signing in) and warm (reloads)', async () => {
     const measure = async (p: Page) => {
       await p.locator('tbody[data-server="everything"]').waitFor();
-      const handle = await p.waitForFunction(
-        `(() => {
-          const painted = performance.getEntriesByName(${JSON.stringify(SERVERS_PAINTED)})[0];
+      // Polled with evaluate (DevTools, outside the page's CSP): waitForFunction's in-page polling
+      // evaluates a string, which the UI's strict CSP (no 'unsafe-eval') may refuse.
+      for (let i = 0; i < 200; i++) {
+        const marks = await p.evaluate((name) => {
+          const painted = performance.getEntriesByName(name)[0];
           const fcp = performance.getEntriesByName('first-contentful-paint')[0];
           return painted && fcp ? { painted: painted.startTime, fcp: fcp.startTime } : undefined;
-        })()`,
-      );
-      return (await handle.jsonValue()) as { painted: number; fcp: number };
+        }, SERVERS_PAINTED);
+        if (marks) return marks;
+        await p.waitForTimeout(50);
+      }
+      throw new Error('the Servers view never marked its paint');
     };
 
     // Cold: a browser with an empty cache opens a fresh sign-in link (from `switchboard ui`).
