@@ -299,6 +299,8 @@ export const EditorViewSchema = z.object({
   unsync: EditorUnsyncPreviewSchema.nullable().default(null),
   /** the file holds the bridge token; otherwise the editor reads it when it connects (header helper, file reference, relay) */
   tokenInFile: z.boolean(),
+  /** what this editor needs before it uses the servers it gets (Gemini CLI: a trusted folder) */
+  notice: z.string().nullable().default(null),
 });
 export type EditorView = z.infer<typeof EditorViewSchema>;
 export const EditorsResponseSchema = z.object({

@@ -164,6 +164,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
           restartRequired: this.restartRequired.has(id),
           madePrivate: this.madePrivate.has(id),
           tokenInFile: adapter.tokenInFile,
+          notice: adapter.afterWriteNotice ?? null,
         };
         if (!this.engine.detected(id)) {
           views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '', unsync: null });

@@ -148,6 +148,11 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
           other users of this computer could otherwise read and use.
         </p>
       ) : null}
+      {editor.notice && editor.state !== 'not-installed' ? (
+        <p className="muted small" role="note" data-testid="editor-notice">
+          {editor.notice}
+        </p>
+      ) : null}
       {editor.restartRequired ? (
         <div className="banner warn" role="status">
           {editor.label} reads its settings only when it starts: quit and reopen it to pick up the change.

@@ -438,6 +438,7 @@ describe('editors in the UI', () => {
     const cursorDir = join(t.dir, 'user', '.cursor');
     mkdirSync(cursorDir, { recursive: true });
     writeFileSync(join(cursorDir, 'mcp.json'), '{ "mcpServers": {} }\n');
+    mkdirSync(join(t.dir, 'user', '.gemini'), { recursive: true });
     h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: { log: () => {} } });
     base = `http://127.0.0.1:${h.port}`;
     control = h.tokens.controlToken();
@@ -448,6 +449,15 @@ describe('editors in the UI', () => {
         (await api('GET', UiRoutes.editors)).body.editors as { id: string; state: string; diff: string }[]
       ).find((e) => e.id === 'cursor');
     await waitFor(async () => (await cursorOf())?.state === 'in-sync', 15_000, 'cursor synced');
+    // Gemini CLI's card says what it needs before its servers connect; Cursor's says nothing extra.
+    const views = (await api('GET', UiRoutes.editors)).body.editors as {
+      id: string;
+      notice: string | null;
+    }[];
+    expect(views.find((e) => e.id === 'gemini-cli')?.notice).toMatch(
+      /only in folders you trust.*\/permissions/,
+    );
+    expect((await cursorOf()) as unknown).toMatchObject({ notice: null });
     const token = readFileSync(join(t.home.tokens, 'editors', 'cursor'), 'utf8').trim();
     expect(readFileSync(join(cursorDir, 'mcp.json'), 'utf8')).toContain(token);
 
