@@ -233,25 +233,39 @@ function notifyApprovals(): void {
   );
   notified = next;
   for (const spec of raise) {
-    const n = new Notification({
-      title: spec.title,
-      body: spec.body,
-      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
-    });
-    n.on('action', (_event, index) => {
-      const choice = spec.actions[index];
-      void runAction(
-        choice === 'Approve'
-          ? // the config this notification described; a later change is refused and asks again
-            { type: 'approve', server: spec.server, fingerprint: spec.fingerprint }
-          : { type: 'deny', server: spec.server },
-      );
-    });
-    n.on('click', () => showWindow('approvals', spec.server));
-    n.on('close', () => notifications.delete(n));
-    notifications.add(n);
-    n.show();
+    show(
+      spec,
+      (choice) =>
+        void runAction(
+          choice === 'Approve'
+            ? // the config this notification described; a later change is refused and asks again
+              { type: 'approve', server: spec.server, fingerprint: spec.fingerprint }
+            : { type: 'deny', server: spec.server },
+        ),
+      () => showWindow('approvals', spec.server),
+    );
   }
+}
+
+/**
+ * Shows a notification with its action buttons (where the OS has them) and keeps a reference to it
+ * until it closes, so its clicks still arrive.
+ */
+function show<A extends string>(
+  spec: { title: string; body: string; actions: readonly A[] },
+  onAction: (choice: A | undefined) => void,
+  onClick: () => void,
+): void {
+  const n = new Notification({
+    title: spec.title,
+    body: spec.body,
+    actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
+  });
+  n.on('action', (_event, index) => onAction(spec.actions[index]));
+  n.on('click', onClick);
+  n.on('close', () => notifications.delete(n));
+  notifications.add(n);
+  n.show();
 }
 
 /** Changed tools, with what changed in them: Accept accepts exactly the change the notification shows. */
@@ -264,20 +278,15 @@ function notifyToolChanges(): void {
   );
   notifiedTools = next;
   for (const spec of raise) {
-    const n = new Notification({
-      title: spec.title,
-      body: spec.body,
-      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
-    });
-    n.on('action', (_event, index) => {
-      if (spec.actions[index] === 'Accept')
-        void runAction({ type: 'accept-tools', server: spec.server, change: spec.change });
-      else showWindow('approvals', spec.server);
-    });
-    n.on('click', () => showWindow('approvals', spec.server));
-    n.on('close', () => notifications.delete(n));
-    notifications.add(n);
-    n.show();
+    const review = () => showWindow('approvals', spec.server);
+    show(
+      spec,
+      (choice) =>
+        choice === 'Accept'
+          ? void runAction({ type: 'accept-tools', server: spec.server, change: spec.change })
+          : review(),
+      review,
+    );
   }
 }
 
@@ -291,17 +300,8 @@ function notifySignIns(): void {
   );
   notifiedSignIns = next;
   for (const spec of raise) {
-    const n = new Notification({
-      title: spec.title,
-      body: spec.body,
-      actions: spec.actions.map((text) => ({ type: 'button' as const, text })),
-    });
     const signIn = () => void runAction({ type: 'sign-in', server: spec.server });
-    n.on('action', signIn);
-    n.on('click', signIn);
-    n.on('close', () => notifications.delete(n));
-    notifications.add(n);
-    n.show();
+    show(spec, signIn, signIn);
   }
 }
 

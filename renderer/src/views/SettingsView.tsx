@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import type { Settings } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
@@ -279,11 +279,6 @@ function SignInSettings({ settings }: { settings: Settings }) {
 }
 
 /**
- * Desktop app only. While the change is under way the switch shows what was asked for; the settings
- * answer afterwards says what the system really did (a refused login item flips it back), and a
- * failure is said in words.
- */
-/**
  * The one switch for automatic editor sync: on (the default), editors' files follow every approved
  * server; off, they change only when the person syncs (Editors view, tray, `switchboard sync`).
  */
@@ -298,38 +293,35 @@ function AutoSync({ enabled }: { enabled: boolean }) {
   return (
     <section className="card" aria-labelledby={`${id}-sync`}>
       <h2 id={`${id}-sync`}>Editors</h2>
-      <div className="field">
-        <label className="switch">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={shown}
-            disabled={change.isPending}
-            onChange={(e) => change.mutate(e.target.checked)}
-            aria-describedby={`${id}-sync-hint`}
-          />
-          <span className="track" aria-hidden="true" />
-          <span>Sync editors automatically</span>
-        </label>
-        <p className="hint" id={`${id}-sync-hint`}>
-          {shown ? (
-            'Every editor found on this computer gets each server you approve, as soon as you approve it.'
-          ) : (
-            <>
-              Editors’ files change only when you sync them: in Editors, from the tray, or with{' '}
-              <code>switchboard sync</code>.
-            </>
-          )}
-        </p>
-        {change.error ? <ErrorText error={change.error}>Automatic sync was not changed: </ErrorText> : null}
-      </div>
+      <SettingSwitch
+        label="Sync editors automatically"
+        checked={shown}
+        pending={change.isPending}
+        onChange={(on) => change.mutate(on)}
+        error={
+          change.error ? <ErrorText error={change.error}>Automatic sync was not changed: </ErrorText> : null
+        }
+      >
+        {shown ? (
+          'Every editor found on this computer gets each server you approve, as soon as you approve it.'
+        ) : (
+          <>
+            Editors’ files change only when you sync them: in Editors, from the tray, or with{' '}
+            <code>switchboard sync</code>.
+          </>
+        )}
+      </SettingSwitch>
     </section>
   );
 }
 
+/**
+ * Desktop app only. While the change is under way the switch shows what was asked for; the settings
+ * answer afterwards says what the system really did (a refused login item flips it back), and a
+ * failure is said in words.
+ */
 function StartAtLogin({ enabled }: { enabled: boolean }) {
   const api = useApi();
-  const id = useId();
   const client = useQueryClient();
   const change = useMutation({
     mutationFn: (on: boolean) => api.setStartAtLogin(on),
@@ -338,26 +330,51 @@ function StartAtLogin({ enabled }: { enabled: boolean }) {
       await client.invalidateQueries({ queryKey: keys.settings });
     },
   });
-  const shown = change.isPending ? change.variables : enabled;
   return (
-    <div className="field start-at-login">
+    <SettingSwitch
+      className="start-at-login"
+      label="Start Switchboard when you log in"
+      checked={change.isPending ? (change.variables ?? enabled) : enabled}
+      pending={change.isPending}
+      onChange={(on) => change.mutate(on)}
+      error={
+        change.error ? <ErrorText error={change.error}>Start at login was not changed: </ErrorText> : null
+      }
+    >
+      It starts in the tray without opening this window, so your servers are ready when an editor needs them.
+    </SettingSwitch>
+  );
+}
+
+/** An on/off setting: the switch, what it means (children), and an error when a change failed. */
+function SettingSwitch(props: {
+  label: string;
+  checked: boolean;
+  pending: boolean;
+  onChange: (on: boolean) => void;
+  error: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className={props.className ? `field ${props.className}` : 'field'}>
       <label className="switch">
         <input
           type="checkbox"
           role="switch"
-          checked={shown}
-          disabled={change.isPending}
-          onChange={(e) => change.mutate(e.target.checked)}
+          checked={props.checked}
+          disabled={props.pending}
+          onChange={(e) => props.onChange(e.target.checked)}
           aria-describedby={`${id}-hint`}
         />
         <span className="track" aria-hidden="true" />
-        <span>Start Switchboard when you log in</span>
+        <span>{props.label}</span>
       </label>
       <p className="hint" id={`${id}-hint`}>
-        It starts in the tray without opening this window, so your servers are ready when an editor needs
-        them.
+        {props.children}
       </p>
-      {change.error ? <ErrorText error={change.error}>Start at login was not changed: </ErrorText> : null}
+      {props.error}
     </div>
   );
 }
