@@ -65,7 +65,7 @@ const config: ForgeConfig = {
           target: 'preload',
         },
         // .vite/relay/main.mjs: the stdio relay Claude Desktop runs.
-        { entry: 'electron/relay/main.ts', config: 'electron/shell/vite.relay.config.ts', target: 'main' },
+        { entry: 'electron/relay/main.mjs', config: 'electron/shell/vite.relay.config.ts', target: 'main' },
       ],
       // .vite/renderer/main_window (renderer/dist stays headless mode's build).
       renderer: [{ name: 'main_window', config: 'electron/shell/vite.renderer.config.ts' }],

@@ -21,7 +21,7 @@ import { TokenStore } from '../electron/core/bridge/tokens.ts';
 import { Core } from '../electron/core/core.ts';
 import { syncServers } from '../electron/core/editors/desired.ts';
 import { EditorSync } from '../electron/core/editors/engine.ts';
-import { userDirs } from '../electron/core/user-dirs.ts';
+import { userDirs } from '../electron/core/user-dirs.mjs';
 import { EDITORS } from '../electron/core/editors/registry.ts';
 import { resolveHome } from '../electron/core/home.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';

@@ -1,4 +1,4 @@
-// Stdio relay start-up: spawn `<node> electron/relay/main.ts --server NAME --editor claude-desktop`
+// Stdio relay start-up: spawn `<node> electron/relay/main.mjs --server NAME --editor claude-desktop`
 // exactly as Claude Desktop does, write `initialize` on its stdin at once, and time spawn → the first
 // answer on its stdout. Budget (design.md): start to first answered request <= 150 ms.
 //
@@ -28,7 +28,7 @@ import {
   type Figure,
 } from './lib.ts';
 
-const RELAY = fileURLToPath(new URL('../electron/relay/main.ts', import.meta.url));
+const RELAY = fileURLToPath(new URL('../electron/relay/main.mjs', import.meta.url));
 const EDITOR = 'claude-desktop';
 const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',

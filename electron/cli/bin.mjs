@@ -22,7 +22,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 // Before anything heavy loads: cached compiled code makes every later start faster.
-const { enableHomeCompileCache } = await import('../core/compile-cache.ts');
+const { enableHomeCompileCache } = await import('../core/compile-cache.mjs');
 enableHomeCompileCache();
 const { main } = await import('./main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
-import { appDataDir, pathFor, userDirs } from './user-dirs.ts';
+import { homeRoot } from './home-root.mjs';
+import { pathFor } from './user-dirs.mjs';
 
 /**
  * Where Switchboard keeps its files: $SWITCHBOARD_HOME, else the OS app-data folder.
@@ -24,7 +24,7 @@ export function resolveHome(
   platform: NodeJS.Platform = process.platform,
 ): HomePaths {
   const { join } = pathFor(platform);
-  const root = env.SWITCHBOARD_HOME || defaultHome(env, platform);
+  const root = homeRoot(env, platform);
   return {
     root,
     serversFile: join(root, 'servers.json'),
@@ -36,12 +36,4 @@ export function resolveHome(
     cache: join(root, 'cache'),
     pins: join(root, 'pins'),
   };
-}
-
-function defaultHome(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
-  // Where the OS keeps app data (user-dirs.ts, the same rules as for editors' files); os.homedir()
-  // only when the environment names no home at all.
-  const dirs = userDirs(env.HOME || env.USERPROFILE ? env : { ...env, HOME: homedir() }, platform);
-  const name = platform === 'darwin' || platform === 'win32' ? 'Switchboard' : 'switchboard';
-  return pathFor(platform).join(appDataDir(dirs), name);
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EditorId } from '../../shared/editors.ts';
 import { EDITORS } from '../../electron/core/editors/registry.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
-import { userDirs } from '../../electron/core/user-dirs.ts';
+import { userDirs } from '../../electron/core/user-dirs.mjs';
 import { startHeadless, type Headless } from '../../electron/headless/serve.ts';
 import { textOf } from '../helpers/bridge.ts';
 import { everythingServer, waitFor } from '../helpers/servers.ts';

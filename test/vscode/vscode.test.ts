@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EDITORS } from '../../electron/core/editors/registry.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
-import { userDirs } from '../../electron/core/user-dirs.ts';
+import { userDirs } from '../../electron/core/user-dirs.mjs';
 import { startHeadless, type Headless } from '../../electron/headless/serve.ts';
 import { launchChromium } from '../e2e/browser.ts';
 import { everythingServer, waitFor } from '../helpers/servers.ts';

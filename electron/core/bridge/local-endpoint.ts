@@ -2,7 +2,7 @@
 // Switchboard's: an owner-only Unix domain socket in the home's run/ folder on macOS and Linux, a named
 // pipe on Windows. Unlike the TCP port, no other user can take this place while Switchboard is not
 // running, so the relay never sends its token to a listener it cannot verify.
-// The relay imports this file: node: modules only (start-up budget, see electron/relay/main.ts).
+// The relay imports this file: node: modules only (start-up budget, see electron/relay/main.mjs).
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,7 +1,7 @@
 import { JSON_FORMAT } from './file-format.ts';
 import { foreignServer } from './http-adapter.ts';
 import { isRecord, stringRecord } from './ownership.ts';
-import { appDataDir, pathFor } from '../user-dirs.ts';
+import { appDataDir, pathFor } from '../user-dirs.mjs';
 import type { EditorAdapter, UserDirs } from './types.ts';
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
@@ -15,7 +15,7 @@ function dir(dirs: UserDirs): string {
   return pathFor(dirs.platform).join(appDataDir(dirs), 'Claude');
 }
 
-/** The relay's script: electron/relay/main.ts here, main.js once packaged. */
+/** The relay's script: electron/relay/main.mjs from source (main.ts in older entries), .vite/relay/main.mjs packaged. */
 const RELAY_SCRIPT = /[\\/]relay[\\/]main\.(ts|js|mjs|cjs)$/;
 
 export const claudeDesktop: EditorAdapter = {

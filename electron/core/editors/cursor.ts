@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from '../user-dirs.ts';
+import { pathFor } from '../user-dirs.mjs';
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /** Cursor: ~/.cursor/mcp.json on every OS, `mcpServers.<name> = {"url", "headers"}`. */

@@ -29,7 +29,7 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts';
 import { withLock } from './lock.ts';
 import { bridgeUrl } from './ownership.ts';
-import { userDirs } from '../user-dirs.ts';
+import { userDirs } from '../user-dirs.mjs';
 import {
   fillPlaceholders,
   giveBackFor,

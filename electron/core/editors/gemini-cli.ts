@@ -1,6 +1,6 @@
 import { httpAdapter } from './http-adapter.ts';
 import type { EditorAdapter } from './types.ts';
-import { pathFor } from '../user-dirs.ts';
+import { pathFor } from '../user-dirs.mjs';
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /** Gemini CLI: ~/.gemini/settings.json, `mcpServers.<name> = {"httpUrl", "headers"}` (Streamable HTTP). */

@@ -3,7 +3,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import { editorTokenFile } from '../bridge/tokens.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { HomePaths } from '../home.ts';
-import { pathFor } from '../user-dirs.ts';
+import { pathFor } from '../user-dirs.mjs';
 
 /**
  * The header helper: a tiny script in the Switchboard home that prints an editor's bridge token as

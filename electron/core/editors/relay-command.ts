@@ -3,13 +3,13 @@ import { resolveHome, type HomePaths } from '../home.ts';
 import type { RelayCommand } from './types.ts';
 
 /**
- * electron/relay/main.ts, by absolute path, for Switchboard run from source (CLI, `serve`). Computed
+ * electron/relay/main.mjs, by absolute path, for Switchboard run from source (CLI, `serve`). Computed
  * when asked, and as a plain path: bundlers turn `new URL('…', import.meta.url)` into an inlined asset
  * (a data: URL), which made the bundled desktop app throw at load. The desktop app passes its own
  * command for the built relay instead (electron/desktop/relay-command.ts).
  */
 export function relayScript(): string {
-  return join(import.meta.dirname, '..', '..', 'relay', 'main.ts');
+  return join(import.meta.dirname, '..', '..', 'relay', 'main.mjs');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
-import { pathFor } from '../user-dirs.ts';
+import { pathFor } from '../user-dirs.mjs';
 import { httpAdapter } from './http-adapter.ts';
 import type { UserDirs } from './types.ts';
 import { vscodeUserDir } from './vscode.ts';

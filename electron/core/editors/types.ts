@@ -1,9 +1,9 @@
-import type { UserDirs } from '../user-dirs.ts';
+import type { UserDirs } from '../user-dirs.mjs';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { FileFormat } from './file-format.ts';
 
 /** The OS user folders an editor's settings file is found from (user-dirs.ts). */
-export type { UserDirs } from '../user-dirs.ts';
+export type { UserDirs } from '../user-dirs.mjs';
 
 /** How Claude Desktop's entry starts the stdio relay (no token or secret ever goes in here). */
 export interface RelayCommand {

@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from '../user-dirs.ts';
+import { pathFor } from '../user-dirs.mjs';
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
 
 /** Windsurf: ~/.codeium/windsurf/mcp_config.json, `mcpServers.<name> = {"serverUrl", "headers"}`. */

@@ -1,5 +1,5 @@
 import { httpAdapter } from './http-adapter.ts';
-import { pathFor } from '../user-dirs.ts';
+import { pathFor } from '../user-dirs.mjs';
 import type { UserDirs } from './types.ts';
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
 

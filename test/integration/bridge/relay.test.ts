@@ -12,12 +12,13 @@ import { textOf } from '../../helpers/bridge.ts';
 import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
-// The stdio relay spawned exactly as Claude Desktop spawns it: `<node> <abs>/electron/relay/main.ts
+// The stdio relay spawned exactly as Claude Desktop spawns it: `<node> <abs>/electron/relay/main.mjs
 // --server NAME --editor claude-desktop`, with SWITCHBOARD_HOME in its env and nothing secret anywhere
 // on its command line. A real MCP SDK stdio client drives it. It reaches the bridge over the owner-only
 // socket in the home's run/ folder, never over the TCP port.
 
-const RELAY = fileURLToPath(new URL('../../../electron/relay/main.ts', import.meta.url));
+const RELAY = fileURLToPath(new URL('../../../electron/relay/main.mjs', import.meta.url));
+const OLD_RELAY = fileURLToPath(new URL('../../../electron/relay/main.ts', import.meta.url));
 
 let t: TempHome;
 let headless: Headless | undefined;
@@ -56,16 +57,19 @@ async function serveEverything(port = 0): Promise<Headless> {
 }
 
 /** What Claude Desktop's config entry amounts to: command, args, env. */
-function relayParams(server: string) {
+function relayParams(server: string, script = RELAY) {
   return {
     command: NODE,
-    args: [RELAY, '--server', server, '--editor', 'claude-desktop'],
+    args: [script, '--server', server, '--editor', 'claude-desktop'],
     env: { SWITCHBOARD_HOME: t.home.root },
   };
 }
 
-async function relayClient(server: string): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ ...relayParams(server), stderr: 'pipe' });
+async function relayClient(
+  server: string,
+  script = RELAY,
+): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ ...relayParams(server, script), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
@@ -168,6 +172,15 @@ describe('stdio relay (Claude Desktop)', () => {
       ),
     );
     expect(many.map(textOf)).toEqual(Array.from({ length: 20 }, (_, i) => `Echo: m${i}`));
+  });
+
+  it('an entry written before the relay became main.mjs (it names main.ts) still works', async () => {
+    const h = await serveEverything();
+    h.tokens.create('claude-desktop');
+    const { client } = await relayClient('everything', OLD_RELAY);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'old entry' } }))).toBe(
+      'Echo: old entry',
+    );
   });
 
   it('keeps working when Switchboard restarts (same port): it opens a new session by itself', async () => {

@@ -29,7 +29,7 @@ function run(script: string, args: string[]) {
 describe('without an Electron binary', () => {
   it('npm start says so in one line and runs headless mode, without trying to download Electron', () => {
     // An unknown option makes `serve` stop at once (exit 2) instead of serving.
-    const { status, stdout, stderr } = run('electron/launch.ts', ['--no-such-option']);
+    const { status, stdout, stderr } = run('electron/launch.mjs', ['--no-such-option']);
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toMatch(
       /^No Electron binary is installed here .* running headless mode, `switchboard serve`/,

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { EditorId } from '../../../shared/editors.ts';
 import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
 import { EditorSync, type EditorSyncOptions } from '../../../electron/core/editors/engine.ts';
-import { userDirs } from '../../../electron/core/user-dirs.ts';
+import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { allEditors, EDITORS } from '../../../electron/core/editors/registry.ts';
 import { AppStateStore } from '../../../electron/core/trust/app-state.ts';
 import type { TempHome } from '../../helpers/temp-home.ts';

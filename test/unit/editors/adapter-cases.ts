@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import type { EditorId } from '../../../shared/editors.ts';
-import { userDirs } from '../../../electron/core/user-dirs.ts';
+import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import { desiredFor, ownership, syncText } from './helpers.ts';
 

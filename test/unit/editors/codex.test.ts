@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userDirs } from '../../../electron/core/user-dirs.ts';
+import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { codex } from '../../../electron/core/editors/codex.ts';
 import { adapterCases } from './adapter-cases.ts';
 import { syncText } from './helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userDirs } from '../../../electron/core/user-dirs.ts';
+import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { copilotCli } from '../../../electron/core/editors/copilot-cli.ts';
 import { adapterCases } from './adapter-cases.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userDirs } from '../../../electron/core/user-dirs.ts';
+import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { qwenCode } from '../../../electron/core/editors/qwen-code.ts';
 import { adapterCases } from './adapter-cases.ts';
 

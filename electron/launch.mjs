@@ -1,15 +1,24 @@
 // `npm start`: the desktop app where an Electron binary is installed (`electron-forge start`), else
 // headless mode (`switchboard serve`). The choice and its reason are electron/desktop/electron-binary.ts;
 // this file only acts on it. `npm start -- --headless` asks for headless mode either way.
+// JavaScript (typed by JSDoc) so that the home's compile cache is on before any .ts file loads
+// (core/compile-cache.mjs): Node's TypeScript stripper is then never loaded from the second start on.
+// @ts-check
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { findElectronBinary, planLaunch } from './desktop/electron-binary.ts';
+import { enableHomeCompileCache } from './core/compile-cache.mjs';
+
+enableHomeCompileCache();
+const { findElectronBinary, planLaunch } = await import('./desktop/electron-binary.ts');
 
 const require = createRequire(import.meta.url);
 
-/** The electron package's folder, without loading it (loading it downloads a missing binary). */
-function electronDir(): string | undefined {
+/**
+ * The electron package's folder, without loading it (loading it downloads a missing binary).
+ * @returns {string | undefined}
+ */
+function electronDir() {
   try {
     return dirname(require.resolve('electron/package.json'));
   } catch {

@@ -1,0 +1,22 @@
+// @ts-check
+// Plain JavaScript: it must run before any .ts file loads, so that none is type-stripped uncached.
+import { existsSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
+import { join } from 'node:path';
+import { homeRoot } from './home-root.mjs';
+
+/**
+ * Turns on Node's compile cache, which also caches the type-stripped TypeScript, so from the second
+ * start on our files load without stripping or compiling them again (~100 ms less per start on the
+ * 2-core CI machine), and Node's TypeScript stripper (~15 MB that stays) is never loaded. It lives in
+ * the Switchboard home (private to this user), never in a shared temp folder whose cached code
+ * another user could plant; NODE_COMPILE_CACHE, if set, takes precedence. Only once the home exists:
+ * a first `--help` creates nothing.
+ * @param {NodeJS.ProcessEnv} [env]
+ */
+export function enableHomeCompileCache(env = process.env) {
+  const root = homeRoot(env);
+  if (env.NODE_COMPILE_CACHE || existsSync(root)) {
+    enableCompileCache(env.NODE_COMPILE_CACHE || join(root, 'cache', 'node-compile'));
+  }
+}
