@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
 import {
   CatalogInstallRequestSchema,
   CatalogRegistryPatchSchema,
@@ -11,7 +10,7 @@ import { CatalogInstallError, type Catalog } from '../catalog/catalog.ts';
 import { RegistryError } from '../catalog/registry-client.ts';
 import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
-import { HttpError, readJson, sendJson } from './http-util.ts';
+import { readJsonAs, sendJson } from './http-util.ts';
 
 /**
  * /api/catalog/…: search the MCP Registry, a server's details, install (or a dry run of it) and the
@@ -25,11 +24,11 @@ export function createCatalogRoutes(core: Core, catalog: Catalog) {
     const method = req.method ?? 'GET';
     try {
       if (path === CatalogRoutes.search && method === 'POST')
-        return done(res, await catalog.search(await body(req, CatalogSearchRequestSchema)));
+        return done(res, await catalog.search(await readJsonAs(req, CatalogSearchRequestSchema)));
       if (path === CatalogRoutes.server && method === 'POST')
-        return done(res, await catalog.detail(await body(req, CatalogServerRequestSchema)));
+        return done(res, await catalog.detail(await readJsonAs(req, CatalogServerRequestSchema)));
       if (path === CatalogRoutes.install && method === 'POST') {
-        const request = await body(req, CatalogInstallRequestSchema);
+        const request = await readJsonAs(req, CatalogInstallRequestSchema);
         const result = await catalog.install(request, (name) => core.noteSource(name, 'catalog'));
         if (result.installed) {
           // The file watcher would pick it up too; reloading now makes the answer reflect it.
@@ -40,7 +39,7 @@ export function createCatalogRoutes(core: Core, catalog: Catalog) {
       }
       if (path === CatalogRoutes.registry && method === 'GET') return done(res, catalog.registry());
       if (path === CatalogRoutes.registry && method === 'PUT') {
-        const { url } = await body(req, CatalogRegistryPatchSchema);
+        const { url } = await readJsonAs(req, CatalogRegistryPatchSchema);
         return done(res, catalog.setRegistry(url));
       }
       return false;
@@ -71,18 +70,6 @@ export function createCatalogRoutes(core: Core, catalog: Catalog) {
   function done(res: ServerResponse, payload: unknown): true {
     sendJson(res, 200, payload);
     return true;
-  }
-
-  async function body<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
-    const parsed = schema.safeParse(await readJson(req));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new HttpError(
-        400,
-        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
-      );
-    }
-    return parsed.data;
   }
 
   return { handle };

@@ -10,7 +10,7 @@ import {
 import { SignInRequestSchema } from '../../../shared/sign-in.ts';
 import type { Core } from '../core.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
-import { decodePathSegment, HttpError, readBody, readJson, sendJson } from './http-util.ts';
+import { decodePathSegment, HttpError, readBody, readJson, readJsonAs, sendJson } from './http-util.ts';
 import type { TokenStore } from './tokens.ts';
 
 /**
@@ -144,15 +144,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     if (req.method === 'GET') return sendJson(res, 200, await core.signInInfo(name));
     if (req.method === 'DELETE') return sendJson(res, 200, { ok: true, signedOut: await core.signOut(name) });
     if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed on sign-in`);
-    const parsed = SignInRequestSchema.safeParse((await readJson(req)) ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new HttpError(
-        400,
-        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
-      );
-    }
-    return sendJson(res, 200, await core.signIn(name, parsed.data));
+    return sendJson(res, 200, await core.signIn(name, await readJsonAs(req, SignInRequestSchema, {})));
   }
 
   /** /api/tokens: list (GET), create or rotate (POST {"name"}), revoke (DELETE /api/tokens/<name>). */

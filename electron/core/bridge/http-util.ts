@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { z } from 'zod';
 
 /** Largest request body the bridge accepts; larger ones get 413 before they are buffered. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -60,4 +61,19 @@ export async function readJson(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   } catch {
     throw new HttpError(400, 'malformed JSON in request body');
   }
+}
+
+/** A JSON request body checked against its schema: what does not fit is a 400 naming the first problem. */
+export async function readJsonAs<T>(
+  req: IncomingMessage,
+  schema: z.ZodType<T>,
+  whenNull?: unknown,
+): Promise<T> {
+  const parsed = schema.safeParse((await readJson(req)) ?? whenNull);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new HttpError(
+    400,
+    `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
+  );
 }

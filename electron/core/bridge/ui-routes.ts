@@ -1,6 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { z } from 'zod';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import { DEFAULT_IDLE_TIMEOUT_S } from '../../../shared/schema/servers.ts';
 import { displayText } from '../../../shared/display-text.ts';
@@ -38,7 +37,7 @@ import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secr
 import type { Keychain } from '../secrets/keychain.ts';
 import { moveSecret } from '../secrets/move.ts';
 import { describeLaunch } from '../trust/command-line.ts';
-import { decodePathSegment, HttpError, readJson, sendJson } from './http-util.ts';
+import { decodePathSegment, HttpError, readJsonAs, sendJson } from './http-util.ts';
 import type { UiSessions } from './ui-auth.ts';
 
 export interface UiRoutesOptions {
@@ -146,18 +145,6 @@ export function createUiRoutes(options: UiRoutesOptions) {
     return true;
   }
 
-  async function body<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
-    const parsed = schema.safeParse(await readJson(req));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new HttpError(
-        400,
-        `invalid request: ${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'unexpected shape'}`,
-      );
-    }
-    return parsed.data;
-  }
-
   function requireExisting(name: string): unknown {
     const config = readServerValue(file, name);
     if (config === undefined) throw new HttpError(404, `no server named "${name}" in ${file}`);
@@ -195,7 +182,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   async function save(req: IncomingMessage, name: string): Promise<{ ok: true }> {
-    const { config: sent } = await body(req, SaveServerRequestSchema);
+    const { config: sent } = await readJsonAs(req, SaveServerRequestSchema);
     const current = requireExisting(name);
     const config = withSecretsRestored(sent, current);
     checkConfig(name, config);
@@ -210,7 +197,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
    * or none, each literal secret moved to the keychain first, the answer saying which moved where.
    */
   async function addServer(req: IncomingMessage): Promise<AddServersResult> {
-    const request = await body(req, AddServerRequestSchema);
+    const request = await readJsonAs(req, AddServerRequestSchema);
     const batch = 'servers' in request;
     const servers = batch ? request.servers : [request];
     let added;
@@ -246,7 +233,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   async function setEnabled(req: IncomingMessage, name: string): Promise<{ ok: true }> {
-    const { enabled } = await body(req, EnabledRequestSchema);
+    const { enabled } = await readJsonAs(req, EnabledRequestSchema);
     requireExisting(name);
     // `enabled` defaults to true: enabling removes the field rather than writing the default.
     setServerValue(file, name, ['enabled'], enabled ? undefined : false);
@@ -308,13 +295,13 @@ export function createUiRoutes(options: UiRoutesOptions) {
 
   /** Stores a secret, then restarts the servers that use it and want to run, so they pick it up. */
   async function setSecret(req: IncomingMessage, name: string): Promise<{ ok: true; restarted: string[] }> {
-    const { value } = await body(req, SecretValueRequestSchema);
+    const { value } = await readJsonAs(req, SecretValueRequestSchema);
     await keychain.set(name, value);
     return { ok: true, restarted: await core.restartSecretUsers(name) };
   }
 
   async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
-    const { server, key, secretName } = await body(req, SecretMoveRequestSchema);
+    const { server, key, secretName } = await readJsonAs(req, SecretMoveRequestSchema);
     const name = await moveSecret({
       serversFile: file,
       keychain,
@@ -345,7 +332,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   async function saveSettings(req: IncomingMessage): Promise<Settings> {
-    const patch = await body(req, SettingsPatchSchema);
+    const patch = await readJsonAs(req, SettingsPatchSchema);
     if (patch.clientMetadataUrl) {
       const problem = clientMetadataUrlProblem(patch.clientMetadataUrl);
       if (problem)
@@ -379,14 +366,14 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   async function syncEditors(req: IncomingMessage): Promise<EditorsSyncResult> {
-    const { editor } = await body(req, EditorsSyncRequestSchema);
+    const { editor } = await readJsonAs(req, EditorsSyncRequestSchema);
     return syncResult(await editorSync().syncNow(editor));
   }
 
   async function restoreBackup(req: IncomingMessage, editor: string): Promise<{ ok: true }> {
     const id = EditorIdSchema.safeParse(editor);
     if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
-    const { backup } = await body(req, EditorRestoreRequestSchema);
+    const { backup } = await readJsonAs(req, EditorRestoreRequestSchema);
     const engine = editorSync().engine;
     const meta = engine.backups.list().find((b) => b.id === backup);
     if (!meta || meta.editor !== (id.data satisfies EditorId))
@@ -399,7 +386,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   async function unsyncEditor(req: IncomingMessage, editor: string): Promise<EditorUnsyncResult> {
     const id = EditorIdSchema.safeParse(editor);
     if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
-    const { restoreSecrets } = await body(req, EditorUnsyncRequestSchema);
+    const { restoreSecrets } = await readJsonAs(req, EditorUnsyncRequestSchema);
     return unsyncResult(await editorSync().unsync(id.data, restoreSecrets, () => keychain));
   }
 
