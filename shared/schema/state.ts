@@ -114,6 +114,12 @@ export const EditorSettingsSchema = z.object({
   imported: z.array(ImportRecordSchema).optional(),
   /** after an unsync that gave entries back without their secrets: which, to put back on request */
   heldBack: HeldBackSecretsSchema.optional(),
+  /**
+   * The entries Switchboard wrote into this editor's file, by name: what it owns there. An entry not
+   * listed is the user's, whatever it points at (editors/ownership.ts). Absent in homes from before
+   * this record, until their next sync.
+   */
+  entries: z.object({ file: z.string(), names: z.array(z.string()) }).optional(),
 });
 export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
 

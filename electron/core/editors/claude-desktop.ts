@@ -32,7 +32,7 @@ export const claudeDesktop: EditorAdapter = {
     args: [...ctx.relay.args, '--server', ctx.server, '--editor', ctx.editor],
     ...(Object.keys(ctx.relay.env).length ? { env: { ...ctx.relay.env } } : {}),
   }),
-  isManaged(entry, ownership) {
+  pointsAtBridge(entry, ownership) {
     if (!isRecord(entry) || typeof entry.command !== 'string' || !Array.isArray(entry.args)) return false;
     const args = entry.args;
     if (!args.some((a) => typeof a === 'string' && RELAY_SCRIPT.test(a)) || !args.includes('--server'))

@@ -28,7 +28,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts';
 import { withLock } from './lock.ts';
-import { bridgeUrl } from './ownership.ts';
+import { bridgeUrl, ownsEntry } from './ownership.ts';
 import { userDirs } from '../user-dirs.mjs';
 import {
   fillPlaceholders,
@@ -215,10 +215,12 @@ export class EditorSync {
 
   ownership(editor: EditorId, settings: EditorSettings = this.#settings()(editor)): OwnershipContext {
     const layout = settings.layout;
+    const file = this.fileOf(editor);
     return {
       ports: new Set([this.#port, DEFAULT_BRIDGE_PORT, ...(layout?.ports ?? [])]),
       homeRoot: this.home.root,
       homeIsDefault: homeIsDefault(this.home, this.#options.env, this.#platform),
+      written: writtenEntries(settings, file),
     };
   }
 
@@ -425,7 +427,8 @@ export class EditorSync {
   ): Promise<EditorReport | 'conflict'> {
     const read = readEditorFile(file);
     if (read.kind === 'problem') return this.#report(adapter, file, 'failed', names, read.problem);
-    const ownership = this.ownership(adapter.id, settings);
+    // Whose each entry is, as recorded now (under the file's lock: another sync may just have written).
+    const ownership = this.ownership(adapter.id, request.dryRun ? settings : this.#settings()(adapter.id));
     let token: string | undefined;
     const tokenOf = () =>
       (token ??= request.dryRun ? this.#existingToken(adapter.id) : this.#options.tokens.ensure(adapter.id));
@@ -455,7 +458,7 @@ export class EditorSync {
       text: read.text,
       serversKey: adapter.serversKey,
       desired,
-      isManaged: (entry) => adapter.isManaged(entry, ownership),
+      isManaged: (name, entry) => ownsEntry(adapter, ownership, name, entry),
       layout: settings.layout,
       file,
       ...(adopt ? { adopt } : {}),
@@ -542,8 +545,17 @@ export class EditorSync {
         },
       ]);
     };
+    // What the file has of Switchboard's once this sync is done: every desired entry but those whose
+    // name a user's entry has. Recorded also when the file was already right (a record-less home).
+    const own = [...desired.keys()].filter((name) => !plan.clashes.includes(name)).sort();
+    // Saved at once, under the file's lock, so that the next sync of this file knows its entries.
+    const recordOwn = () => {
+      if (!request.dryRun)
+        this.#options.state.updateEditorSettings(adapter.id, (s) => void (s.entries = { file, names: own }));
+    };
     if (!changed) {
       afterUnsync(read.text);
+      recordOwn();
       const unchanged = { ...this.#report(adapter, file, 'unchanged', names, note), ...summary };
       // A file that already holds the token (synced by an older Switchboard, or loosened by hand).
       const issued = token;
@@ -644,6 +656,7 @@ export class EditorSync {
       };
     }
     run.changes.push([adapter.id, (s) => this.#applyLayout(s, adapter.id, plan.layout, names.length > 0)]);
+    recordOwn();
     if (plan.imported.length) {
       const record = importRecord(
         file,
@@ -764,6 +777,17 @@ export class EditorSync {
       madePrivate: false,
     };
   }
+}
+
+/**
+ * The names of the entries Switchboard wrote into `file` (ownership.ts). A file with no record but a
+ * layout with ports was written by a Switchboard from before the record (undefined: the old rule,
+ * until this sync records them); a file with neither has no entry of Switchboard's.
+ */
+function writtenEntries(settings: EditorSettings, file: string): ReadonlySet<string> | undefined {
+  if (settings.entries?.file === file) return new Set(settings.entries.names);
+  if (settings.layout?.file === file && settings.layout.ports?.length) return undefined;
+  return new Set();
 }
 
 function stripUndefined<T extends object>(value: T): T {

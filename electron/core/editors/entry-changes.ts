@@ -50,7 +50,7 @@ export function entryChanges(
   const user = new Map<string, unknown>();
   for (const [name, value] of existing) {
     if (managed.has(name) || user.has(name)) continue; // a duplicate: the first one counts
-    (input.isManaged(value) ? managed : user).set(name, value);
+    (input.isManaged(name, value) ? managed : user).set(name, value);
   }
   const changes: EntryChanges = {
     toRemove: new Set(),
@@ -115,6 +115,18 @@ export function noChanges(c: EntryChanges): boolean {
 }
 
 /**
+ * Whose an entry is once the edit is made: the desired entries (but those whose name a user's entry
+ * keeps) are Switchboard's now, even before the record of what it wrote says so (import, a new server).
+ */
+export function ownedAfter(
+  input: PlanInput,
+  clashes: readonly string[],
+): (name: string, value: unknown) => boolean {
+  return (name, value) =>
+    (input.desired.has(name) && !clashes.includes(name)) || input.isManaged(name, value);
+}
+
+/**
  * The guard's comparison of the servers collection after an edit: the user's entries are what they
  * were (those import replaced aside, those unsync gave back added with the values their texts have),
  * and Switchboard's are exactly the desired ones.
@@ -126,7 +138,8 @@ export function collectionProblem(
   restored: ReadonlyMap<string, unknown> = new Map(),
 ): 'outside' | 'invalid' | undefined {
   const entries = [...after];
-  const userAfter = entries.filter(([, v]) => !input.isManaged(v));
+  const ours = ownedAfter(input, c.clashes);
+  const userAfter = entries.filter(([k, v]) => !ours(k, v));
   const expected = [
     ...[...c.userBefore].filter(([k]) => !c.adopted.includes(k)),
     ...[...restored].filter(([k]) => !c.userBefore.has(k)),
@@ -135,7 +148,7 @@ export function collectionProblem(
     [...list].map(([k, v]) => [k, plainJson(v)] as const).sort(([a], [b]) => a.localeCompare(b));
   if (!isDeepStrictEqual(sorted(userAfter), sorted(expected))) return 'outside';
   const byName = new Map(entries);
-  const managedAfter = entries.filter(([, v]) => input.isManaged(v)).map(([k]) => k);
+  const managedAfter = entries.filter(([k, v]) => ours(k, v)).map(([k]) => k);
   for (const [name, entry] of input.desired) {
     if (c.clashes.includes(name)) continue; // the user's entry stays
     if (!isDeepStrictEqual(plainJson(byName.get(name)), plainJson(entry))) return 'invalid';

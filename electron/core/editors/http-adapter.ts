@@ -70,7 +70,7 @@ export function httpAdapter(spec: HttpAdapterSpec): EditorAdapter {
       ...spec.trailing,
     }),
     tokenInFile: spec.tokenInFile ?? spec.auth === undefined,
-    isManaged: (entry, ownership) => isBridgeUrl(urlOf(entry), ownership),
+    pointsAtBridge: (entry, ownership) => isBridgeUrl(urlOf(entry), ownership),
     foreignServer: (entry) => {
       if (!spec.normalize || !isRecord(entry)) return foreignServer(entry, urlOf(entry));
       const common = spec.normalize(entry);

@@ -17,6 +17,7 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { shellQuote } from '../trust/command-line.ts';
 import type { SecretSpan } from './backups.ts';
 import type { EditorReport, EditorSync, SyncServer } from './engine.ts';
+import { ownsEntry } from './ownership.ts';
 import { EDITORS } from './registry.ts';
 import type { ForeignServer } from './types.ts';
 
@@ -94,7 +95,7 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
     }
     const ownership = engine.ownership(editor);
     for (const [entry, value] of listed.entries) {
-      if (adapter.isManaged(value, ownership)) continue;
+      if (ownsEntry(adapter, ownership, entry, value)) continue;
       const fixed = listed.fixed?.get(entry);
       const found: ReturnType<typeof adapter.foreignServer> = fixed
         ? { problem: fixed }

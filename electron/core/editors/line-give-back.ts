@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { plainJson } from './entry-changes.ts';
-import type { PlannedImport } from './plan.ts';
+import type { PlanInput, PlannedImport } from './plan.ts';
 
 /**
  * Import and unsync for the formats edited as lines (TOML, YAML): what import records of a user entry
@@ -76,7 +76,7 @@ export function takeOut(
 export function undoLineImports(
   text: string,
   batches: readonly (readonly PlannedImport[])[],
-  isManaged: (entry: unknown) => boolean,
+  isManaged: PlanInput['isManaged'],
   ops: LineFormatOps,
 ): { text: string; restored: string[]; notRestored: { entry: string; why: string }[] } | { problem: string } {
   const all = batches.flat();
@@ -96,11 +96,11 @@ export function undoLineImports(
   const settings = now.settings;
   const restored: string[] = [];
   const notRestored: { entry: string; why: string }[] = [];
-  const userEntries = (read: LineRead) => read.entries.filter(([, v]) => !isManaged(v));
+  const userEntries = (read: LineRead) => read.entries.filter(([k, v]) => !isManaged(k, v));
   const userHas = (key: string) => userEntries(now as LineRead).some(([k]) => k === key);
   const dropManaged = (keep: (key: string) => boolean): boolean => {
     for (;;) {
-      const name = (now as LineRead).entries.find(([k, v]) => isManaged(v) && !keep(k))?.[0];
+      const name = (now as LineRead).entries.find(([k, v]) => isManaged(k, v) && !keep(k))?.[0];
       if (name === undefined) return true;
       const without = ops.remove(w, name);
       const next = ops.read(without);
@@ -135,7 +135,7 @@ export function undoLineImports(
       }
       const items = now.items;
       if (e.place === 'replaced') {
-        const item = items.find((p) => p.name === e.server && isManaged(p.value));
+        const item = items.find((p) => p.name === e.server && isManaged(p.name, p.value));
         const done = item && accept(w.slice(0, item.span.start) + e.text + w.slice(item.span.end), e);
         if (!done) later.push(e);
         continue;

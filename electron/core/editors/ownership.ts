@@ -1,4 +1,4 @@
-import type { OwnershipContext } from './types.ts';
+import type { EditorAdapter, OwnershipContext } from './types.ts';
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -18,8 +18,28 @@ export function isBridgeUrl(value: unknown, ownership: OwnershipContext): boolea
   }
   if (url.protocol !== 'http:' || !LOCAL_HOSTS.has(url.hostname)) return false;
   const port = Number(url.port || 80);
-  if (!ownership.ports.has(port)) return false;
+  if (ownership.ports !== 'any' && !ownership.ports.has(port)) return false;
   return url.pathname === '/mcp' || url.pathname.startsWith('/mcp/');
+}
+
+/**
+ * Is this entry of an editor's file Switchboard's? Only if Switchboard wrote it: its name is in the
+ * record of what Switchboard wrote there (state.json), and it still points at a bridge of this home
+ * (on any port: a port or token changed by hand is drift, put back). An entry Switchboard did not
+ * write is the user's, even one that points at the bridge (written by hand, say to take the token
+ * from an environment variable): never changed or removed, and a server of its name is a clash. A
+ * recorded name whose entry now runs something else entirely (another URL, a command) was taken
+ * over by the user: theirs too. A file an older Switchboard wrote before the record keeps the old
+ * rule (pointing at this bridge, on a port it used) until its next sync records the names.
+ */
+export function ownsEntry(
+  adapter: EditorAdapter,
+  ownership: OwnershipContext,
+  name: string,
+  entry: unknown,
+): boolean {
+  if (ownership.written === undefined) return adapter.pointsAtBridge(entry, ownership);
+  return ownership.written.has(name) && adapter.pointsAtBridge(entry, { ...ownership, ports: 'any' });
 }
 
 /** A JSON object of string values (env, headers), or undefined when it is something else. */

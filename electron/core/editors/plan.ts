@@ -15,6 +15,7 @@ import {
   type PropInfo,
   type TextFormat,
 } from './jsonc-entries.ts';
+import { ownedAfter } from './entry-changes.ts';
 import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
 import type { ImportedEntry } from '../../../shared/schema/state.ts';
 
@@ -46,8 +47,8 @@ export interface PlanInput {
   serversKey: string;
   /** the managed entries the file must have, by server name */
   desired: ReadonlyMap<string, Record<string, unknown>>;
-  /** is this entry Switchboard's (points at this bridge)? */
-  isManaged(entry: unknown): boolean;
+  /** is this entry (its name in the file, its value) Switchboard's? (ownership.ts ownsEntry) */
+  isManaged(name: string, entry: unknown): boolean;
   layout: FileLayout | undefined;
   file: string;
   /** user entries to replace by managed ones (import): entry name → server name */
@@ -130,7 +131,7 @@ export function planFile(input: PlanInput): PlanResult {
       const valueNode = prop.children?.[1];
       if (managed.has(key) || user.has(key)) continue; // a duplicate key: the first one is what counts here
       const value: unknown = valueNode ? getNodeValue(valueNode) : undefined;
-      (input.isManaged(value) ? managed : user).set(key, value);
+      (input.isManaged(key, value) ? managed : user).set(key, value);
     }
   }
   const userBefore = new Map(user);
@@ -326,6 +327,7 @@ export function planFile(input: PlanInput): PlanResult {
       input,
       userBefore,
       adopted,
+      clashes,
       restored: restoredValues(input.restore, restored),
     });
     if (problem) return { ok: false, problem };
@@ -542,7 +544,7 @@ function restoredValues(batches: PlanInput['restore'], restored: readonly string
 function undoImports(
   window: string,
   batches: readonly (readonly PlannedImport[])[],
-  isManaged: (entry: unknown) => boolean,
+  isManaged: PlanInput['isManaged'],
   format: TextFormat,
   form: ContainerForm | undefined,
 ): { text: string; restored: string[]; notRestored: { entry: string; why: string }[] } {
@@ -564,10 +566,11 @@ function undoImports(
   let w = window;
   let now = propsOf(w);
   const dropManaged = (keep: (key: string) => boolean) => {
-    w = removeProperties(w, now.info, (p, i) => isManaged(now.values[i]) && !keep(p.key), form).text;
+    w = removeProperties(w, now.info, (p, i) => isManaged(p.key, now.values[i]) && !keep(p.key), form).text;
     now = propsOf(w);
   };
-  const userHas = (key: string) => now.info.props.some((p, i) => p.key === key && !isManaged(now.values[i]));
+  const userHas = (key: string) =>
+    now.info.props.some((p, i) => p.key === key && !isManaged(p.key, now.values[i]));
   const splice = (from: number, to: number, content: string) => {
     w = w.slice(0, from) + content + w.slice(to);
     now = propsOf(w);
@@ -584,7 +587,7 @@ function undoImports(
         continue;
       }
       if (e.place === 'replaced') {
-        const at = now.info.props.findIndex((p, i) => p.key === e.server && isManaged(now.values[i]));
+        const at = now.info.props.findIndex((p, i) => p.key === e.server && isManaged(p.key, now.values[i]));
         const prop = now.info.props[at];
         if (!prop) later.push(e);
         else splice(prop.offset, prop.end, e.text);
@@ -652,6 +655,7 @@ function checkResult(check: {
   input: PlanInput;
   userBefore: ReadonlyMap<string, unknown>;
   adopted: readonly string[];
+  clashes: readonly string[];
   /** unsync: user entries given back, and the values they must have */
   restored: ReadonlyMap<string, unknown>;
 }): string | undefined {
@@ -682,9 +686,8 @@ function checkResult(check: {
     if (!parsed || !isPlainObject(parsed.value)) return invalid;
     servers = parsed.value;
   }
-  const userAfter = isPlainObject(servers)
-    ? Object.entries(servers).filter(([, v]) => !check.input.isManaged(v))
-    : [];
+  const ours = ownedAfter(check.input, check.clashes);
+  const userAfter = isPlainObject(servers) ? Object.entries(servers).filter(([k, v]) => !ours(k, v)) : [];
   const expected = [...check.userBefore].filter(([k]) => !check.adopted.includes(k));
   const kept = userAfter.filter(([k]) => !check.restored.has(k) || check.userBefore.has(k));
   if (!jsonEqual(kept, expected)) return changedOutside;

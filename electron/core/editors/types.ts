@@ -33,14 +33,22 @@ export interface EntryContext {
   relay: RelayCommand;
 }
 
-/** What tells an entry that points at this bridge (managed) from one the user wrote. */
+/** What tells Switchboard's entries in an editor's file from the user's (ownership.ts). */
 export interface OwnershipContext {
-  /** the bridge ports this home uses or used: the current one, the default, those written before */
-  ports: ReadonlySet<number>;
+  /**
+   * the bridge ports this home uses or used: the current one, the default, those written before;
+   * 'any' for an entry Switchboard recorded as its own (its port changed by hand is drift)
+   */
+  ports: ReadonlySet<number> | 'any';
   /** this Switchboard home's root folder */
   homeRoot: string;
   /** true when this home is the one the relay finds without SWITCHBOARD_HOME */
   homeIsDefault: boolean;
+  /**
+   * the names of the entries Switchboard wrote into this file (state.json); undefined for a file an
+   * older Switchboard wrote before it kept this record
+   */
+  written: ReadonlySet<string> | undefined;
 }
 
 /** A server as an editor's file describes it, for import. */
@@ -74,8 +82,11 @@ export interface EditorAdapter {
    * is a credential and is kept owner-only.
    */
   tokenInFile: boolean;
-  /** true iff this entry points at this bridge (its URL, or the relay of this home) */
-  isManaged(entry: unknown, ownership: OwnershipContext): boolean;
+  /**
+   * true iff this entry points at this bridge (its URL, or the relay of this home); whose it is also
+   * takes the record of what Switchboard wrote (ownership.ts ownsEntry)
+   */
+  pointsAtBridge(entry: unknown, ownership: OwnershipContext): boolean;
   /** what a (user's) entry runs, or why it cannot be imported */
   foreignServer(entry: unknown): ForeignServer | { problem: string };
   /** said once after a sync wrote entries into the file (Gemini CLI connects only in trusted folders) */

@@ -76,7 +76,12 @@ describe("the desktop app's relay command", () => {
       headersHelper: () => 'unused',
       relay,
     });
-    const ownership = { ports: new Set([43117]), homeRoot: home.root, homeIsDefault: true };
-    expect(claudeDesktop.isManaged(entry, ownership)).toBe(true);
+    const ownership = {
+      ports: new Set([43117]),
+      homeRoot: home.root,
+      homeIsDefault: true,
+      written: undefined,
+    };
+    expect(claudeDesktop.pointsAtBridge(entry, ownership)).toBe(true);
   });
 });

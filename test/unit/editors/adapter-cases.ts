@@ -46,7 +46,7 @@ export function adapterCases(editor: EditorId, c: AdapterCase): void {
   it('writes exactly the managed entry of the design, and recognises it as its own', () => {
     const entry = desiredFor(editor, ['alpha']).get('alpha');
     expect(entry).toEqual(c.entry);
-    expect(adapter.isManaged(entry, ownership())).toBe(true);
+    expect(adapter.pointsAtBridge(entry, ownership())).toBe(true);
     // Never a secret of a server: only the bridge URL and this editor's own bridge token (or the relay).
     expect(JSON.stringify(entry)).not.toMatch(/secret|GITHUB|ghp_/i);
   });
@@ -68,7 +68,7 @@ export function adapterCases(editor: EditorId, c: AdapterCase): void {
       'text',
       [],
     ]) {
-      expect(adapter.isManaged(entry, own), JSON.stringify(entry)).toBe(false);
+      expect(adapter.pointsAtBridge(entry, own), JSON.stringify(entry)).toBe(false);
     }
   });
 
@@ -117,6 +117,6 @@ export function adapterCases(editor: EditorId, c: AdapterCase): void {
     const listed = adapter.format.entries(text, adapter.serversKey);
     if (!listed.ok) throw new Error(listed.problem);
     const own = ownership();
-    expect(listed.entries.filter(([, e]) => adapter.isManaged(e, own))).toEqual([['alpha', c.entry]]);
+    expect(listed.entries.filter(([, e]) => adapter.pointsAtBridge(e, own))).toEqual([['alpha', c.entry]]);
   });
 }

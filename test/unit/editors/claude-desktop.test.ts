@@ -35,11 +35,11 @@ describe('Claude Desktop', () => {
       command: '/usr/bin/node',
       args: ['/x/electron/relay/main.ts', '--server', 'a', '--editor', 'claude-desktop'],
     };
-    expect(claudeDesktop.isManaged(entry, { ...ownership(), homeIsDefault: true })).toBe(true);
-    expect(claudeDesktop.isManaged(entry, { ...ownership(), homeIsDefault: false })).toBe(false);
+    expect(claudeDesktop.pointsAtBridge(entry, { ...ownership(), homeIsDefault: true })).toBe(true);
+    expect(claudeDesktop.pointsAtBridge(entry, { ...ownership(), homeIsDefault: false })).toBe(false);
     const withHome = { ...entry, env: { SWITCHBOARD_HOME: '/h' } };
-    expect(claudeDesktop.isManaged(withHome, { ...ownership(), homeRoot: '/h' })).toBe(true);
-    expect(claudeDesktop.isManaged(withHome, { ...ownership(), homeRoot: '/other' })).toBe(false);
+    expect(claudeDesktop.pointsAtBridge(withHome, { ...ownership(), homeRoot: '/h' })).toBe(true);
+    expect(claudeDesktop.pointsAtBridge(withHome, { ...ownership(), homeRoot: '/other' })).toBe(false);
   });
 
   it('puts no token or URL in the file, and says Claude Desktop must restart', () => {

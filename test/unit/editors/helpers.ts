@@ -23,6 +23,8 @@ export function ownership(port = DEFAULT_BRIDGE_PORT): OwnershipContext {
     ports: new Set([port, DEFAULT_BRIDGE_PORT]),
     homeRoot: TEST_RELAY.env.SWITCHBOARD_HOME ?? '',
     homeIsDefault: false,
+    // no record of what Switchboard wrote: pointing at the bridge decides (engine tests cover the record)
+    written: undefined,
   };
 }
 
@@ -75,7 +77,7 @@ export function syncText(
     text,
     serversKey: adapter.serversKey,
     desired: desiredFor(editor, servers, options.port, options.token),
-    isManaged: (entry) => adapter.isManaged(entry, own),
+    isManaged: (_name, entry) => adapter.pointsAtBridge(entry, own),
     layout,
     file: '/test/' + editor,
     ...(options.adopt ? { adopt: options.adopt } : {}),

@@ -9,7 +9,7 @@ function plan(text: string | undefined, servers: string[]) {
     text,
     serversKey: 'mcpServers',
     desired: desiredFor('cursor', servers),
-    isManaged: (e) => cursor.isManaged(e, ownership()),
+    isManaged: (_name, e) => cursor.pointsAtBridge(e, ownership()),
     layout: undefined,
     file: '/f',
   });
@@ -80,7 +80,7 @@ describe('planning one editor file', () => {
     expect(result.result.adopted.sort()).toEqual(['alpha', 'gh']);
     const servers = JSON.parse(result.text ?? '').mcpServers as Record<string, unknown>;
     expect(Object.keys(servers).sort()).toEqual(['alpha', 'github']);
-    expect(cursor.isManaged(servers.alpha, ownership())).toBe(true);
+    expect(cursor.pointsAtBridge(servers.alpha, ownership())).toBe(true);
   });
 
   it('does not drop a user entry for import when the server could not take its place', () => {

@@ -227,7 +227,7 @@ function userView(editor: EditorId, text: string | undefined): unknown {
   if (servers && typeof servers === 'object') {
     const own = ownership();
     value[key] = Object.fromEntries(
-      Object.entries(servers).filter(([, v]) => !EDITORS[editor].isManaged(v, own)),
+      Object.entries(servers).filter(([, v]) => !EDITORS[editor].pointsAtBridge(v, own)),
     );
     // A servers object Switchboard added holds only its entries: without them it is no setting of the user's.
     if (Object.keys(value[key] as object).length === 0)
