@@ -292,7 +292,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     if (recent.length >= this.#maxReapplies) {
       this.#log(
         `${preview.label}: ${file} keeps changing Switchboard's entries (${drifted.join(', ')}); not re-applying again for now. ` +
-          `To keep your change, exclude the server there: switchboard sync --editor ${editor} --exclude NAME`,
+          `To use an entry of your own instead: ${ownEntryHint(editor, 'NAME')}`,
       );
       return;
     }
@@ -301,7 +301,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     this.emit('drift', editor, drifted);
     this.#log(
       `${preview.label}: ${drifted.join(', ')} changed outside Switchboard in ${file}; putting Switchboard's entr${drifted.length === 1 ? 'y' : 'ies'} back. ` +
-        `To keep your change instead: switchboard sync --editor ${editor} --exclude ${drifted[0]}`,
+        `To use an entry of your own instead: ${ownEntryHint(editor, drifted[0] ?? 'NAME')}`,
     );
     this.#publish(await this.engine.sync(servers, { editors: [editor] }));
   }
@@ -355,6 +355,14 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     this.#queue = run.catch((err: unknown) => this.#log(`editor sync: ${describeError(err)}`));
     return run;
   }
+}
+
+/**
+ * How a person keeps an entry of their own for a server Switchboard syncs: Switchboard's entry goes
+ * (the server is excluded for that editor), and one the person writes is never touched.
+ */
+function ownEntryHint(editor: EditorId, server: string): string {
+  return `switchboard sync --editor ${editor} --exclude ${server}, then add yours (Switchboard leaves entries it did not write alone)`;
 }
 
 /** A sync's reports as the UI's "sync now" answer (shared/ui-api.ts EditorsSyncResult). */
