@@ -198,6 +198,11 @@ export const SettingsSchema = z.object({
   idleTimeout: z.number().int(),
   /** editors' files are written automatically when servers change (false: only on Sync) */
   autoSync: z.boolean(),
+  /**
+   * show the first-run notice: automatic sync is on and the person has not yet read which editors it
+   * writes (and that one switch turns it off)
+   */
+  editorSyncNotice: z.boolean(),
   /** the value saved in state.json (null: the built-in default, defaultIdleTimeout) */
   configuredIdleTimeout: z.number().int().nullable(),
   defaultIdleTimeout: z.number().int(),
@@ -218,6 +223,8 @@ export const SettingsPatchSchema = z
       .optional(),
     clientMetadataUrl: z.string().max(2048).nullable().optional(),
     autoSync: z.boolean().optional(),
+    /** the person read the first-run notice of automatic editor sync (it is not shown again) */
+    editorSyncNoticeRead: z.literal(true).optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

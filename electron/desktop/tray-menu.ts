@@ -210,12 +210,16 @@ export function trayAppearance(health: TrayHealth, platform: NodeJS.Platform): T
 
 /**
  * Whether the window opens when the app starts: not when started at login (`--hidden` on Windows
- * and Linux; macOS login items pass no arguments but say so) and not when a link decides what to show.
+ * and Linux; macOS login items pass no arguments but say so) and not when a link decides what to show
+ * — except while the first-run notice of editor sync is unread: which editors' files Switchboard
+ * writes is said before the first approval writes them, however the app was started.
  */
 export function showWindowAtStart(start: {
   argv: readonly string[];
   openedAtLogin: boolean;
   link: boolean;
+  editorSyncNotice: boolean;
 }): boolean {
-  return !start.link && !start.openedAtLogin && !start.argv.includes('--hidden');
+  if (start.link) return false;
+  return start.editorSyncNotice || (!start.openedAtLogin && !start.argv.includes('--hidden'));
 }

@@ -177,7 +177,8 @@ async function start(): Promise<void> {
   const link = links.pending > 0;
   links.ready(handleLink);
   const openedAtLogin = process.platform === 'darwin' && app.getLoginItemSettings().wasOpenedAtLogin;
-  if (showWindowAtStart({ argv: process.argv, openedAtLogin, link })) showWindow();
+  const editorSyncNotice = core.state.autoSync() && !core.state.editorSyncNoticeRead();
+  if (showWindowAtStart({ argv: process.argv, openedAtLogin, link, editorSyncNotice })) showWindow();
 }
 
 /** Serves the built renderer at app://switchboard/ with the CSP on every response (app-protocol.ts). */

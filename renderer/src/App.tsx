@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useConnection } from './api/context.tsx';
 import { useStatus } from './api/hooks.ts';
+import { EditorSyncNotice } from './components/EditorSyncNotice.tsx';
 import { Loading } from './components/Feedback.tsx';
 import { href, useRoute, type Route } from './router.ts';
 import { ServersView } from './views/ServersView.tsx';
@@ -115,6 +116,7 @@ export function App() {
             <pre>{status.data.configError}</pre>
           </div>
         ) : null}
+        {offline ? null : <EditorSyncNotice />}
         {/* Every button and field of the view waits while Switchboard is not running; links still work. */}
         <fieldset className="view-guard" disabled={offline} role="none">
           <Suspense fallback={<Loading what="view" />}>{view(route)}</Suspense>

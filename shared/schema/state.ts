@@ -141,6 +141,8 @@ export const AppStateSchema = z.object({
   settings: AppSettingsSchema.default({}),
   /** OAuth sign-in settings (the sign-ins themselves live in the keychain) */
   signIn: z.object({ clientMetadataUrl: z.string().optional() }).optional(),
+  /** notices shown once, and when the person read them (ms since the epoch) */
+  notices: z.object({ editorSync: z.number().optional() }).optional(),
   /** the MCP Registry catalog: the registry to ask (absent: the official one) */
   catalog: z.object({ registryUrl: z.string().optional() }).optional(),
 });

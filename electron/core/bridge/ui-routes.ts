@@ -325,6 +325,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       startAtLogin: null,
       idleTimeout: core.idleTimeoutDefault(),
       autoSync: core.state.autoSync(),
+      editorSyncNotice: core.state.autoSync() && !core.state.editorSyncNoticeRead(),
       configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
       defaultIdleTimeout: DEFAULT_IDLE_TIMEOUT_S,
       clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
@@ -350,6 +351,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     }
     if (patch.clientMetadataUrl !== undefined)
       core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
+    if (patch.editorSyncNoticeRead) core.state.markEditorSyncNoticeRead(Date.now());
     return settings();
   }
 

@@ -141,6 +141,21 @@ export class AppStateStore {
     this.#write(state);
   }
 
+  /**
+   * Whether the person has read the first-run notice of automatic editor sync (which editors it
+   * writes, and where to turn it off); until then the UI shows it.
+   */
+  editorSyncNoticeRead(): boolean {
+    return this.read().notices?.editorSync !== undefined;
+  }
+
+  markEditorSyncNoticeRead(at: number): void {
+    const state = this.read();
+    if (state.notices?.editorSync !== undefined) return;
+    state.notices = { ...state.notices, editorSync: at };
+    this.#write(state);
+  }
+
   bridgePort(): number | undefined {
     return this.read().bridge?.port;
   }

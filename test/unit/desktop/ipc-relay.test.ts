@@ -16,6 +16,7 @@ const settings: Settings = {
   startAtLogin: null,
   idleTimeout: 600,
   autoSync: true,
+  editorSyncNotice: false,
   configuredIdleTimeout: null,
   defaultIdleTimeout: 600,
   clientMetadataUrl: null,

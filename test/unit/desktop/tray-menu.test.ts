@@ -217,9 +217,16 @@ describe('tray appearance', () => {
 
 describe('window at start', () => {
   it('opens unless started at login or by a link', () => {
-    expect(showWindowAtStart({ argv: ['app'], openedAtLogin: false, link: false })).toBe(true);
-    expect(showWindowAtStart({ argv: ['app', '--hidden'], openedAtLogin: false, link: false })).toBe(false);
-    expect(showWindowAtStart({ argv: ['app'], openedAtLogin: true, link: false })).toBe(false);
-    expect(showWindowAtStart({ argv: ['app'], openedAtLogin: false, link: true })).toBe(false);
+    const start = { argv: ['app'], openedAtLogin: false, link: false, editorSyncNotice: false };
+    expect(showWindowAtStart(start)).toBe(true);
+    expect(showWindowAtStart({ ...start, argv: ['app', '--hidden'] })).toBe(false);
+    expect(showWindowAtStart({ ...start, openedAtLogin: true })).toBe(false);
+    expect(showWindowAtStart({ ...start, link: true })).toBe(false);
+  });
+
+  it('opens at login too while the first-run notice of editor sync is unread (a link opens it anyway)', () => {
+    const start = { argv: ['app', '--hidden'], openedAtLogin: true, link: false, editorSyncNotice: true };
+    expect(showWindowAtStart(start)).toBe(true);
+    expect(showWindowAtStart({ ...start, link: true })).toBe(false);
   });
 });

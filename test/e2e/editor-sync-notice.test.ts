@@ -1,0 +1,113 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { fixtureServer, waitFor } from '../helpers/servers.ts';
+import { tempHome, type TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+
+/**
+ * The first run says which editors automatic sync will write before anything is approved (issue 11):
+ * in Chromium against a real `switchboard serve` in a fresh home with Zed and VS Code installed, the
+ * notice names them and offers the one switch. "Turn automatic sync off" keeps every editor file as
+ * it was when a server is then approved; "Keep automatic sync" lets the approval write them. Either
+ * answer is kept: the notice does not come back.
+ */
+
+const ECHO = fixtureServer('env-echo-server.mjs');
+const ZED = '// my Zed settings\n{\n  "theme": "One Dark"\n}\n';
+
+let browser: Browser;
+beforeAll(async () => {
+  requireBuiltUi();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Run {
+  t: TempHome;
+  serve: { child: ChildProcess; output: () => string };
+  page: Page;
+  zed: string;
+  vscode: string;
+}
+let run: Run | undefined;
+
+afterEach(async (context) => {
+  if (!run) return;
+  if (context.task.result?.state === 'fail')
+    await run.page
+      .screenshot({ path: join(ARTIFACTS, 'FAILED-editor-sync-notice.png'), fullPage: true })
+      .catch(() => undefined);
+  run.serve.child.kill('SIGTERM');
+  await exited(run.serve.child);
+  run.t.cleanup();
+  run = undefined;
+});
+
+/** A fresh home: Zed (with the person's settings) and VS Code installed, one server not yet approved. */
+async function firstRun(): Promise<Run> {
+  const t = tempHome();
+  const zedDir = join(t.dir, 'user', '.config', 'zed');
+  mkdirSync(zedDir, { recursive: true });
+  const zed = join(zedDir, 'settings.json');
+  writeFileSync(zed, ZED);
+  const vscodeDir = join(t.dir, 'user', '.config', 'Code', 'User');
+  mkdirSync(vscodeDir, { recursive: true });
+  t.writeServers({ mcpServers: { echo: ECHO } });
+  const serve = await startServe(t.env);
+  const link = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+  await page.goto(link);
+  run = { t, serve, page, zed, vscode: join(vscodeDir, 'mcp.json') };
+  return run;
+}
+
+function state(t: TempHome): { settings?: { autoSync?: boolean }; notices?: { editorSync?: number } } {
+  return JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as ReturnType<typeof state>;
+}
+
+describe('the first-run notice of editor sync', () => {
+  it('names the editors it will write; “Turn automatic sync off” keeps their files as they are when a server is approved', async () => {
+    const { t, page, zed, vscode } = await firstRun();
+    const notice = page.getByRole('region', { name: 'Switchboard keeps your editors in sync' });
+    await notice.waitFor();
+    expect(await notice.getByText(/Found on this computer:/).textContent()).toContain('Zed, VS Code');
+    await page.screenshot({ path: join(ARTIFACTS, 'editor-sync-notice.png') });
+
+    await notice.getByRole('button', { name: 'Turn automatic sync off' }).click();
+    await notice.waitFor({ state: 'detached' });
+    expect(state(t).settings?.autoSync).toBe(false);
+    expect(state(t).notices?.editorSync).toEqual(expect.any(Number));
+
+    const approved = await runCli(['approve', 'echo', '--yes'], t.env);
+    expect(approved.code, approved.stdout + approved.stderr).toBe(0);
+    await page.locator('tbody[data-server="echo"] .state[data-state="running"]').waitFor({ timeout: 45_000 });
+    expect(readFileSync(zed, 'utf8')).toBe(ZED);
+    expect(() => readFileSync(vscode, 'utf8')).toThrow(/ENOENT/);
+
+    // Read once: not shown again, after a reload either.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Servers', level: 1 }).waitFor();
+    expect(await page.getByRole('region', { name: 'Switchboard keeps your editors in sync' }).count()).toBe(
+      0,
+    );
+  });
+
+  it('“Keep automatic sync”: the notice goes, and approving a server writes it into each editor named', async () => {
+    const { t, page, zed, vscode } = await firstRun();
+    const notice = page.getByRole('region', { name: 'Switchboard keeps your editors in sync' });
+    await notice.getByRole('button', { name: 'Keep automatic sync' }).click();
+    await notice.waitFor({ state: 'detached' });
+    expect(state(t).settings?.autoSync).not.toBe(false);
+    expect(state(t).notices?.editorSync).toEqual(expect.any(Number));
+
+    expect((await runCli(['approve', 'echo', '--yes'], t.env)).code).toBe(0);
+    await waitFor(() => readFileSync(zed, 'utf8').includes('/mcp/echo'), 30_000, 'Zed synced');
+    await waitFor(() => readFileSync(vscode, 'utf8').includes('/mcp/echo'), 30_000, 'VS Code synced');
+  });
+});
