@@ -114,6 +114,11 @@ export const EditorSettingsSchema = z.object({
   imported: z.array(ImportRecordSchema).optional(),
   /** after an unsync that gave entries back without their secrets: which, to put back on request */
   heldBack: HeldBackSecretsSchema.optional(),
+  /**
+   * when Switchboard last wrote this editor's file (ms since the epoch), for editors that read it only
+   * at start (Claude Desktop): one started before this still runs with the previous file
+   */
+  writtenAt: z.number().optional(),
 });
 export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
 
