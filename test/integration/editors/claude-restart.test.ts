@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
 import { Core } from '../../../electron/core/core.ts';
@@ -144,6 +147,29 @@ describe.runIf(linux)('the "restart Claude Desktop" hint and restart, with real 
     expect((await claudeView(service)).restartRequired).toBe(false);
     for (const pid of bystanders) expect(isAlive(pid), `bystander ${pid}`).toBe(true);
     expect(apps.running().filter((p) => p.exe.endsWith('/claude-desktop'))).toHaveLength(1);
+  });
+
+  it('starts an AppImage again from its file, not from its mount (gone once it quits)', async () => {
+    // What an AppImage's runtime sets: APPDIR is the mount its program runs from, APPIMAGE the file.
+    const mount = join(t.dir, 'fake-apps');
+    const image = apps.program('Claude.AppImage');
+    const child = spawn(apps.program('claude-desktop'), ['600', '0.75'], {
+      stdio: 'ignore',
+      detached: true,
+      env: { ...process.env, APPIMAGE: image, APPDIR: mount, MARK: 'kept' },
+    });
+    child.unref();
+    await waitFor(() => apps.running().some((p) => p.pid === child.pid), 5_000, 'the fake AppImage');
+    const result = await linuxApps().restart(app);
+    expect(result.outcome).toBe('restarted');
+    const [fresh = 0] = result.outcome === 'restarted' ? result.pids : [];
+    expect(apps.running().find((p) => p.pid === fresh)).toMatchObject({
+      exe: image,
+      argv: [image, '600', '0.75'],
+    });
+    const env = readFileSync(`/proc/${fresh}/environ`, 'utf8').split('\0');
+    expect(env).toContain('MARK=kept');
+    expect(env.some((kv) => kv.startsWith('APPDIR='))).toBe(false);
   });
 
   it('never starts Claude Desktop when it is not running: it reads the file at its next start', async () => {
