@@ -139,8 +139,8 @@ export function linuxApps(overrides: Partial<LinuxDeps> = {}): AppControl {
     if (env && appImage && env.APPDIR && exe.startsWith(env.APPDIR + '/')) {
       // An AppImage runs from a mount that goes away when it quits: start the AppImage file itself,
       // which mounts itself again and sets these anew.
-      const own: NodeJS.ProcessEnv = { ...env };
-      for (const key of ['APPIMAGE', 'APPDIR', 'ARGV0', 'OWD']) delete own[key];
+      const stale = new Set(['APPIMAGE', 'APPDIR', 'ARGV0', 'OWD']);
+      const own = Object.fromEntries(Object.entries(env).filter(([key]) => !stale.has(key)));
       return { exe: appImage, argv: [appImage, ...argv.slice(1)], cwd, env: own };
     }
     return { exe, argv: argv.length ? argv : [exe], cwd, env };
