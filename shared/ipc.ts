@@ -83,6 +83,7 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', '/api/editors/sync', { body: EditorsSyncRequestSchema }),
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
   route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
+  route('POST', `/api/editors/${S}/restart`),
   route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),
   route('POST', '/api/catalog/server', { body: CatalogServerRequestSchema }),
   route('POST', '/api/catalog/install', { body: CatalogInstallRequestSchema }),

@@ -66,6 +66,8 @@ export const UiRoutes = {
   editorRestore: (editor: string) => `/api/editors/${seg(editor)}/restore`,
   /** POST {restoreSecrets}: take Switchboard's entries out, give back the user's, turn sync off */
   editorUnsync: (editor: string) => `/api/editors/${seg(editor)}/unsync`,
+  /** POST: quit and reopen an editor that reads its file only at start (Claude Desktop), if it runs */
+  editorRestart: (editor: string) => `/api/editors/${seg(editor)}/restart`,
 } as const;
 
 /** The browser signs in at GET /login?code=… (one-time code printed by `switchboard serve`). */
@@ -298,8 +300,13 @@ export const EditorViewSchema = z.object({
   /** unified diff a sync would make now; empty when in sync */
   diff: z.string(),
   backups: z.array(EditorBackupSchema),
-  /** Claude Desktop reads its file only at start: true after a sync changed it */
+  /**
+   * Claude Desktop reads its file only at start: true while it runs since before Switchboard last
+   * wrote the file (it clears by itself once it is restarted, or quit)
+   */
   restartRequired: z.boolean(),
+  /** Switchboard can restart it here (POST UiRoutes.editorRestart): restart pending, on an OS it knows how */
+  canRestart: z.boolean().default(false),
   /** a sync since Switchboard started made the file owner-only (it holds a bridge token): said here */
   madePrivate: z.boolean().default(false),
   /** what unsync would do now (null: the file cannot be read) */
@@ -343,6 +350,18 @@ export const EditorUnsyncResultSchema = z.object({
   problem: z.string().nullable(),
 });
 export type EditorUnsyncResult = z.infer<typeof EditorUnsyncResultSchema>;
+/** POST /api/editors/<id>/restart; `switchboard editors restart ID --json` prints the same. */
+export const EditorRestartResultSchema = z.object({
+  ok: z.literal(true),
+  editor: EditorIdSchema,
+  /** restarted; or not-running: nothing was started (it reads the file at its next start) */
+  outcome: z.enum(['restarted', 'not-running']),
+  /** the new processes, where they could be seen starting */
+  pids: z.array(z.number().int()),
+  /** what happened, in words */
+  message: z.string(),
+});
+export type EditorRestartResult = z.infer<typeof EditorRestartResultSchema>;
 
 // ---- the interface --------------------------------------------------------------------------------
 
@@ -408,6 +427,8 @@ export interface UiApi {
   restoreEditorBackup(editor: EditorId, backup: string): Promise<void>;
   /** takes Switchboard's entries out of one editor's file and gives back the user's; sync turns off */
   unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult>;
+  /** quits and reopens an editor that reads its file only at start (Claude Desktop), if it is running */
+  restartEditor(editor: EditorId): Promise<EditorRestartResult>;
   /** starts a sign-in to a remote server; the person then finishes it on the page it names */
   signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
   /** forgets a remote server's sign-in */

@@ -22,8 +22,10 @@ import {
 import type { EditorId } from '../../shared/editors.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import {
+  EditorRestartResultSchema,
   EditorsSyncResultSchema,
   UiRoutes,
+  type EditorRestartResult,
   type EditorsSyncResult,
   SecretSetResultSchema,
   type SecretSetResult,
@@ -156,6 +158,11 @@ export class InstanceClient {
     return EditorsSyncResultSchema.parse(
       await this.#request('POST', UiRoutes.editorsSync, editor ? { editor } : {}),
     );
+  }
+
+  /** Restarts Claude Desktop through the running instance (its Editors view updates at once). */
+  async restartEditor(editor: EditorId): Promise<EditorRestartResult> {
+    return EditorRestartResultSchema.parse(await this.#request('POST', UiRoutes.editorRestart(editor)));
   }
 
   /** Stores a secret through the running instance, which restarts the servers waiting for it. */

@@ -29,6 +29,8 @@ usage: switchboard <command> [options]
   secret set NAME | list [--json] | rm NAME [--force] | move SERVER KEY [SECRET_NAME]
   token create NAME | list [--json] | revoke NAME   bridge tokens for editors and other clients
   editors [--json]                 every supported editor: its file, whether installed, sync state
+  editors restart claude-desktop [--json]   quit and reopen Claude Desktop so it reads its new
+                                   settings (only if it is running; Linux, macOS, Windows)
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get

@@ -120,6 +120,11 @@ export const EditorSettingsSchema = z.object({
    * this record, until their next sync.
    */
   entries: z.object({ file: z.string(), names: z.array(z.string()) }).optional(),
+  /**
+   * when Switchboard last wrote this editor's file (ms since the epoch), for editors that read it only
+   * at start (Claude Desktop): one started before this still runs with the previous file
+   */
+  writtenAt: z.number().optional(),
 });
 export type EditorSettings = z.infer<typeof EditorSettingsSchema>;
 

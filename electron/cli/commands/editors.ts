@@ -1,10 +1,20 @@
 import { parseArgs } from 'node:util';
 import type { EditorId } from '../../../shared/editors.ts';
+import { EditorRestartResultSchema, type EditorRestartResult } from '../../../shared/ui-api.ts';
+import { appControlFor } from '../../core/desktop-apps/index.ts';
 import { syncServers } from '../../core/editors/desired.ts';
-import { allEditors } from '../../core/editors/registry.ts';
+import { allEditors, EDITORS, isEditorId } from '../../core/editors/registry.ts';
+import { restartCommand, restartEditor } from '../../core/editors/restart.ts';
+import { restartState } from '../../core/editors/restart-watch.ts';
 import type { CliContext } from '../context.ts';
-import { table } from '../output.ts';
+import { InstanceClient } from '../instance.ts';
+import { table, UsageError } from '../output.ts';
 import { editorSync, loadCore } from './sync.ts';
+
+const RESTART_USAGE = `usage: switchboard editors restart EDITOR [--json]   (editors that read their settings only at start: ${allEditors()
+  .filter((a) => a.restartNotice)
+  .map((a) => a.id)
+  .join(', ')})`;
 
 /** One supported client as `switchboard editors` lists it. */
 export interface EditorListing {
@@ -21,6 +31,8 @@ export interface EditorListing {
   detail: string;
   /** the file holds the bridge token; otherwise the client reads it when it connects */
   tokenInFile: boolean;
+  /** it reads its file only at start and runs since before Switchboard last wrote it (Claude Desktop) */
+  restartPending: boolean;
 }
 
 /**
@@ -28,15 +40,20 @@ export interface EditorListing {
  * installed, and its state now (from a dry run: nothing is written).
  */
 export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  if (argv[0] === 'restart') return restartCommandRun(ctx, argv.slice(1));
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true });
   const core = await loadCore(ctx);
   const engine = editorSync(ctx, core);
   const servers = syncServers(core);
+  const control = appControlFor();
   const listings: EditorListing[] = [];
   for (const adapter of allEditors()) {
     const installed = engine.detected(adapter.id);
-    const syncOn = core.state.editorSettings(adapter.id).enabled;
+    const settings = core.state.editorSettings(adapter.id);
+    const syncOn = settings.enabled;
+    const restartPending = installed && (await restartState(adapter, settings.writtenAt, control)).pending;
     const base = {
+      restartPending,
       id: adapter.id,
       label: adapter.label,
       file: engine.fileOf(adapter.id),
@@ -60,14 +77,17 @@ export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<n
       preview?.removed.length ? `remove ${preview.removed.join(', ')}` : '',
     ].filter(Boolean);
     const count = preview?.servers.length ?? 0;
+    const detail = !syncOn
+      ? `turn on with: switchboard sync --editor ${adapter.id}`
+      : changes.length
+        ? `sync would ${changes.join('; ')}`
+        : `${count} server${count === 1 ? '' : 's'}`;
     listings.push({
       ...base,
       state: !syncOn ? 'off' : changes.length ? 'would-change' : 'in-sync',
-      detail: !syncOn
-        ? `turn on with: switchboard sync --editor ${adapter.id}`
-        : changes.length
-          ? `sync would ${changes.join('; ')}`
-          : `${count} server${count === 1 ? '' : 's'}`,
+      detail: restartPending
+        ? `${detail}; running with its previous settings: ${restartCommand(adapter.id)}`
+        : detail,
     });
   }
   if (values.json) {
@@ -78,5 +98,35 @@ export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<n
   for (const l of listings)
     rows.push([l.label, l.id, l.state, l.tokenInFile ? 'in file' : 'read at connect', l.detail, l.file]);
   ctx.output.out(table(rows));
+  return 0;
+}
+
+/**
+ * `switchboard editors restart EDITOR [--json]`: quits and reopens an editor that reads its settings
+ * only at start (Claude Desktop), if it runs; through the running Switchboard when there is one (its
+ * Editors view then updates at once), else from here. Not running: nothing is started.
+ */
+async function restartCommandRun(ctx: CliContext, argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [editor, ...extra] = positionals;
+  if (!editor || extra.length) throw new UsageError(RESTART_USAGE);
+  if (!isEditorId(editor)) throw new UsageError(`unknown editor "${editor}"\n${RESTART_USAGE}`);
+  const adapter = EDITORS[editor];
+  if (!adapter.restartNotice)
+    throw new UsageError(
+      `${adapter.label} needs no restart: it reads its settings when they change\n${RESTART_USAGE}`,
+    );
+  const running = InstanceClient.connect(ctx.home);
+  let result: EditorRestartResult;
+  if (running) result = await running.restartEditor(editor);
+  // Not running: nothing of Switchboard's is needed, only the OS's processes.
+  else result = await restartEditor(adapter, appControlFor());
+  if (values.json) ctx.output.out(JSON.stringify(EditorRestartResultSchema.parse(result), null, 2));
+  else ctx.output.out(result.message);
   return 0;
 }

@@ -85,6 +85,7 @@ export class BridgeServer {
     const changed = () => this.#api.broadcast({ type: 'editors' });
     editors.on('report', changed);
     editors.on('drift', changed);
+    editors.on('restart', changed);
   }
 
   /**

@@ -20,6 +20,7 @@ import {
   SettingsPatchSchema,
   UiRoutes,
   type ApprovalView,
+  type EditorRestartResult,
   type EditorsResponse,
   type EditorsSyncResult,
   type EditorUnsyncResult,
@@ -88,6 +89,9 @@ export function createUiRoutes(options: UiRoutesOptions) {
       const unsync = /^\/api\/editors\/([^/]+)\/unsync$/.exec(path);
       if (unsync && method === 'POST')
         return done(res, await unsyncEditor(req, decodePathSegment(unsync[1] ?? '')));
+      const restart = /^\/api\/editors\/([^/]+)\/restart$/.exec(path);
+      if (restart && method === 'POST')
+        return done(res, await restartEditor(decodePathSegment(restart[1] ?? '')));
       if (path === UiRoutes.loginLink && method === 'POST') {
         // A browser session must not mint sign-in links for other browsers.
         if (caller !== 'control-token')
@@ -390,6 +394,18 @@ export function createUiRoutes(options: UiRoutesOptions) {
     if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
     const { restoreSecrets } = await readJsonAs(req, EditorUnsyncRequestSchema);
     return unsyncResult(await editorSync().unsync(id.data, restoreSecrets, () => keychain));
+  }
+
+  /** Quits and reopens Claude Desktop (an editor that reads its file only at start), if it runs. */
+  async function restartEditor(editor: string): Promise<EditorRestartResult> {
+    const id = EditorIdSchema.safeParse(editor);
+    if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
+    if (!EDITORS[id.data].restartNotice)
+      throw new HttpError(
+        400,
+        `${EDITORS[id.data].label} needs no restart: it reads its settings when they change`,
+      );
+    return editorSync().restart(id.data);
   }
 
   return { handle };

@@ -45,5 +45,7 @@ export const claudeDesktop: EditorAdapter = {
   foreignServer: (entry) => foreignServer(entry, isRecord(entry) ? entry.url : undefined),
   restartNotice:
     'Claude Desktop reads its settings only when it starts: quit and reopen it to pick up the change.',
+  // Linux: community builds (there is no official one) run as claude-desktop; AppImages as Claude.
   processNames: { linux: ['claude-desktop', 'Claude'], darwin: ['Claude'], win32: ['Claude.exe'] },
+  macAppName: 'Claude',
 };

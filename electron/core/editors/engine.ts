@@ -655,6 +655,11 @@ export class EditorSync {
         backups,
       };
     }
+    // An editor that reads its file only at start: one started before now has not read this.
+    if (adapter.restartNotice) {
+      const writtenAt = Date.now();
+      run.changes.push([adapter.id, (s) => void (s.writtenAt = writtenAt)]);
+    }
     run.changes.push([adapter.id, (s) => this.#applyLayout(s, adapter.id, plan.layout, names.length > 0)]);
     recordOwn();
     if (plan.imported.length) {

@@ -1,6 +1,7 @@
 import { displayText } from '../../../shared/display-text.ts';
 import type { EditorFileReport, EditorOutcome } from '../../../shared/editor-report.ts';
 import type { EditorReport } from './engine.ts';
+import { restartCommand } from './restart.ts';
 
 /** A sync's outcome for one editor as people and scripts see it: a file that does not parse is skipped, not failed. */
 export function outcomeOf(r: EditorReport): EditorOutcome {
@@ -22,7 +23,11 @@ export function outcomeOf(r: EditorReport): EditorOutcome {
 /** The notices a report carries, each said once (restart, owner-only file, Gemini CLI's folder trust). */
 function noticesOf(r: EditorReport): string[] {
   const running =
-    r.running === true ? ' It is running now.' : r.running === false ? ' It is not running.' : '';
+    r.running === true
+      ? ` It is running now: ${restartCommand(r.editor)} restarts it (or its button in the Editors view).`
+      : r.running === false
+        ? ' It is not running: it reads the file when it next starts.'
+        : '';
   return [
     ...(r.notice ? [r.notice + running] : []),
     ...(r.madePrivate ? [privateNotice(r.label)] : []),

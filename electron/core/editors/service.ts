@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { readFileSync, realpathSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
 import type {
+  EditorRestartResult,
   EditorSyncState,
   EditorsSyncResult,
   EditorUnsyncResult,
@@ -10,14 +11,17 @@ import type {
 import type { TokenStore } from '../bridge/tokens.ts';
 import { watchFile } from '../config/watch.ts';
 import type { Core } from '../core.ts';
+import { appControlFor, canRestartApps, type AppControl } from '../desktop-apps/index.ts';
 import { describeError, UserError } from '../errors.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { sha256 } from './backups.ts';
 import { syncServers, syncSignature } from './desired.ts';
 import { EditorSync, type EditorReport, type EditorSyncOptions } from './engine.ts';
-import { allEditors } from './registry.ts';
+import { allEditors, EDITORS } from './registry.ts';
 import { describeReports, fileReport, privateNotice } from './report.ts';
+import { restartEditor } from './restart.ts';
+import { RestartWatch } from './restart-watch.ts';
 import type { RelayCommand } from './types.ts';
 
 export interface EditorSyncServiceOptions {
@@ -36,6 +40,10 @@ export interface EditorSyncServiceOptions {
   /** re-applying drift more often than this per minute and editor stops (someone keeps undoing it) */
   maxReappliesPerMinute?: number;
   engine?: Partial<EditorSyncOptions>;
+  /** lists and restarts desktop apps (Claude Desktop); default: this OS's; null: none */
+  apps?: AppControl | null;
+  /** how often a pending "restart Claude Desktop" is checked again */
+  restartCheckMs?: number;
 }
 
 export interface EditorSyncEvents {
@@ -43,6 +51,8 @@ export interface EditorSyncEvents {
   report: [EditorReport[]];
   /** a managed entry was changed or removed outside Switchboard (and is re-applied) */
   drift: [editor: EditorId, servers: string[]];
+  /** an editor's "restart it" hint came or went (it was restarted, quit, or its file written) */
+  restart: [editors: EditorId[]];
 }
 
 /**
@@ -66,8 +76,10 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   #onCoreChange = () => this.#schedule();
   readonly #tokens: TokenStore;
   #stopTokenWatch: (() => void) | undefined;
-  /** Claude Desktop (and any editor with a restart notice) was written and not restarted since */
-  readonly restartRequired = new Set<EditorId>();
+  /** Claude Desktop (any editor with a restart notice): does it still run with an old file? */
+  readonly restartWatch: RestartWatch;
+  readonly #apps: AppControl | undefined;
+  readonly #platform: NodeJS.Platform;
   /** editors whose file a sync made owner-only since this service started (the view says so) */
   readonly madePrivate = new Set<EditorId>();
   /** resolves when the first sync and the watchers are in place */
@@ -90,6 +102,15 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       ...(options.relay ? { relay: options.relay } : {}),
       ...options.engine,
     });
+    this.#platform = options.platform ?? process.platform;
+    this.#apps = options.apps === null ? undefined : (options.apps ?? appControlFor(this.#platform));
+    const state = options.core.state;
+    this.restartWatch = new RestartWatch({
+      control: this.#apps,
+      writtenAt: (editor) => state.editorSettings(editor).writtenAt,
+      ...(options.restartCheckMs ? { intervalMs: options.restartCheckMs } : {}),
+    });
+    this.restartWatch.on('change', (editors) => this.emit('restart', editors));
   }
 
   /**
@@ -126,6 +147,8 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       // Automatic sync off (Settings): editors' files change only when the person syncs.
       if (this.#core.state.autoSync()) await this.#syncIfChanged(true);
       await this.#refreshWatchers();
+      // A write by an earlier run (or the CLI) that Claude Desktop has not read yet.
+      await this.restartWatch.check();
     });
     return this.ready;
   }
@@ -148,6 +171,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
    */
   views(): Promise<EditorView[]> {
     return this.#enqueue(async () => {
+      await this.restartWatch.check();
       const servers = syncServers(this.#core);
       const backups = this.engine.backups.list();
       const views: EditorView[] = [];
@@ -161,7 +185,9 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
             .filter((b) => b.editor === id)
             .sort((a, b) => b.createdAt - a.createdAt)
             .map((b) => ({ id: b.id, createdAt: b.createdAt, file: b.file })),
-          restartRequired: this.restartRequired.has(id),
+          restartRequired: this.restartWatch.state(id).pending,
+          canRestart:
+            this.restartWatch.state(id).pending && this.#apps !== undefined && canRestartApps(this.#platform),
           madePrivate: this.madePrivate.has(id),
           tokenInFile: adapter.tokenInFile,
           notice: adapter.afterWriteNotice ?? null,
@@ -214,12 +240,23 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     return this.#enqueue(async () => {
       const [report] = await this.engine.unsync([editor], { restoreSecrets, keychain });
       if (!report) throw new Error(`internal error: no unsync report for ${editor}`);
-      this.restartRequired.delete(editor);
       this.madePrivate.delete(editor);
       this.#publish([report]);
       await this.#refreshWatchers();
       return report;
     });
+  }
+
+  /**
+   * Quits and reopens an editor that reads its file only at start (Claude Desktop), if it runs; then
+   * its hint is checked again (and clears: the new process started after the write).
+   */
+  async restart(editor: EditorId): Promise<EditorRestartResult> {
+    try {
+      return await restartEditor(EDITORS[editor], this.#apps);
+    } finally {
+      await this.restartWatch.check();
+    }
   }
 
   /** What unsync would do to this editor's file now (a dry run), for the view to say before it does it. */
@@ -240,6 +277,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#stopTokenWatch?.();
+    this.restartWatch.close();
     this.#core.events.off('config', this.#onCoreChange);
     this.#core.events.off('status', this.#onCoreChange);
     await this.#queue.catch(() => undefined);
@@ -342,10 +380,9 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     const worth = reports.filter(
       (r) => r.status === 'written' || r.status === 'failed' || r.clashes.length > 0 || r.madePrivate,
     );
-    for (const r of reports) {
-      if (r.status === 'written' && r.notice) this.restartRequired.add(r.editor);
-      if (r.madePrivate) this.madePrivate.add(r.editor);
-    }
+    for (const r of reports) if (r.madePrivate) this.madePrivate.add(r.editor);
+    // Claude Desktop's file written: it has not read this yet if it runs.
+    if (reports.some((r) => r.status === 'written' && r.notice)) void this.restartWatch.check();
     for (const line of describeReports(worth)) this.#log(line);
     if (worth.length) this.emit('report', worth);
   }

@@ -93,6 +93,8 @@ export interface EditorAdapter {
   afterWriteNotice?: string;
   /** said after Switchboard changed the file (Claude Desktop reads it only at start) */
   restartNotice?: string;
-  /** process names that mean the editor is running (for the restart notice) */
+  /** process names that mean the editor is running (for the restart notice), matched exactly */
   processNames?: { linux: string[]; darwin: string[]; win32: string[] };
+  /** the name macOS knows the app by (`open -a NAME`), where Switchboard can restart it */
+  macAppName?: string;
 }

@@ -26,6 +26,7 @@ import {
   AddServersResultSchema,
   ApiEventSchema,
   ApprovalsResponseSchema,
+  EditorRestartResultSchema,
   EditorsResponseSchema,
   EditorsSyncResultSchema,
   EditorUnsyncResultSchema,
@@ -44,6 +45,7 @@ import {
   type ApiEvent,
   type ApprovalView,
   type ConnectionState,
+  type EditorRestartResult,
   type EditorsResponse,
   type EditorsSyncResult,
   type EditorUnsyncResult,
@@ -304,6 +306,10 @@ export class ControlApiClient implements UiApi {
 
   unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult> {
     return this.#request('POST', UiRoutes.editorUnsync(editor), EditorUnsyncResultSchema, { restoreSecrets });
+  }
+
+  restartEditor(editor: EditorId): Promise<EditorRestartResult> {
+    return this.#request('POST', UiRoutes.editorRestart(editor), EditorRestartResultSchema);
   }
 
   async setStartAtLogin(enabled: boolean): Promise<void> {

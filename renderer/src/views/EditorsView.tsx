@@ -9,6 +9,7 @@ import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
+import { EditorRestart } from './EditorRestart.tsx';
 import { EditorUnsync } from './EditorUnsync.tsx';
 
 const STATES: Record<EditorSyncState, { label: string; symbol: string; tone: string }> = {
@@ -153,11 +154,7 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
           {editor.notice}
         </p>
       ) : null}
-      {editor.restartRequired ? (
-        <div className="banner warn" role="status">
-          {editor.label} reads its settings only when it starts: quit and reopen it to pick up the change.
-        </div>
-      ) : null}
+      <EditorRestart editor={editor} />
       <div className="editor-servers">
         <span className="label" id={`${titleId}-servers`}>
           Servers

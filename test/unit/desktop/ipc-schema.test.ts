@@ -36,6 +36,7 @@ describe('IPC requests from the window', () => {
       { method: 'GET', path: UiRoutes.editors },
       { method: 'POST', path: UiRoutes.editorsSync, body: {} },
       { method: 'POST', path: UiRoutes.editorRestore('zed'), body: { backup: 'b1' } },
+      { method: 'POST', path: UiRoutes.editorRestart('claude-desktop') },
       { method: 'PUT', path: UiRoutes.settings, body: { idleTimeout: 300 } },
       { method: 'PUT', path: UiRoutes.settings, body: { idleTimeout: null } },
       { method: 'GET', path: UiRoutes.serverActivity('x') },
