@@ -6,7 +6,7 @@
 //
 // Installed builds ship renderer/dist and never reach this (Vite is a dev dependency).
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,7 +35,7 @@ export function uiBuildReason(root = ROOT): string | undefined {
   const builtAt = statSync(join(root, 'renderer', 'dist', 'index.html')).mtimeMs;
   for (const source of SOURCES) {
     const newer = newerFile(join(root, source), builtAt);
-    if (newer) return `${newer.slice(root.length + 1)} changed`;
+    if (newer) return `${relative(root, newer)} changed`;
   }
   return undefined;
 }

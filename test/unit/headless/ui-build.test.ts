@@ -22,5 +22,7 @@ describe('whether the UI needs building before serve', () => {
     expect(uiBuildReason(root)).toBeUndefined();
     writeFileSync(join(root, 'renderer', 'src', 'views', 'ServersView.tsx'), 'export const x = 1;');
     expect(uiBuildReason(root)).toBe(join('renderer', 'src', 'views', 'ServersView.tsx') + ' changed');
+    // The checkout's root as serve finds it ends with a separator: the message names the file whole.
+    expect(uiBuildReason(root + '/')).toBe(join('renderer', 'src', 'views', 'ServersView.tsx') + ' changed');
   });
 });
