@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,15 @@ export async function launchChromium(): Promise<Browser> {
     );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+}
+
+/**
+ * A home whose person has already answered the first-run notice of editor sync
+ * (editor-sync-notice.test.ts covers it), so that views and docs screenshots show the everyday UI.
+ */
+export function answeredEditorSyncNotice(stateFile: string): void {
+  const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as object) : {};
+  writeFileSync(stateFile, JSON.stringify({ ...state, notices: { editorSync: Date.now() } }));
 }
 
 /** The e2e tests drive the production build: test/run.sh builds it when it is missing or stale. */

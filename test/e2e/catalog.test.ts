@@ -13,7 +13,7 @@ import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-
 import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
 import { waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
 
 /**
  * The Catalog end to end, in Chromium against a real `switchboard serve`: search the registry (a local
@@ -113,6 +113,7 @@ beforeAll(async () => {
   symlinkSync('/bin/sh', join(bin, 'sh'));
   mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
   writeFileSync(zedFile(), ZED_SETTINGS);
+  answeredEditorSyncNotice(t.home.stateFile);
   serve = await startServe({
     ...t.env,
     PATH: bin,

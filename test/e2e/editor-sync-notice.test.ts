@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
@@ -78,6 +79,19 @@ describe('the first-run notice of editor sync', () => {
     await notice.waitFor();
     expect(await notice.getByText(/Found on this computer:/).textContent()).toContain('Zed, VS Code');
     await page.screenshot({ path: join(ARTIFACTS, 'editor-sync-notice.png') });
+    if (process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1')
+      await page.screenshot({
+        path: fileURLToPath(new URL('../../docs/screenshots/editor-sync-notice.png', import.meta.url)),
+      });
+    // In a 720 px window too: nothing scrolls sideways, both answers in view.
+    await page.setViewportSize({ width: 720, height: 860 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(720);
+    for (const name of ['Keep automatic sync', 'Turn automatic sync off']) {
+      const box = await notice.getByRole('button', { name }).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 720, name).toBe(true);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'editor-sync-notice-720.png') });
+    await page.setViewportSize({ width: 1280, height: 860 });
 
     await notice.getByRole('button', { name: 'Turn automatic sync off' }).click();
     await notice.waitFor({ state: 'detached' });

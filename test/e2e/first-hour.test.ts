@@ -10,7 +10,7 @@ import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
 import { everythingServer, fixtureServer, NODE } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
 
 /**
  * The UI's part of "the first hour" (issue 11), in Chromium against a real `switchboard serve`: a
@@ -192,6 +192,7 @@ beforeAll(async () => {
   }
   mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
   writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), '{}\n');
+  answeredEditorSyncNotice(t.home.stateFile);
   serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url });
   origin = new URL(signInLink(serve.output())).origin;
   browser = await launchChromium();

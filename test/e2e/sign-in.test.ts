@@ -11,7 +11,7 @@ import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-server.ts';
 import { waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
 
 /**
  * Signing in to a remote server from the UI, end to end: Debian's Chromium against a real
@@ -75,6 +75,7 @@ beforeAll(async () => {
   requireBuiltUi();
   fixture = await startOAuthFixture();
   t = tempHome();
+  answeredEditorSyncNotice(t.home.stateFile);
   serve = await startServe(t.env);
   const link = /Open the UI: (http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]+)/.exec(
     serve.output(),

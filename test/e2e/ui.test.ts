@@ -7,7 +7,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { everythingServer, fixtureServer, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, writeFigures, type Figure } from './browser.ts';
+import {
+  answeredEditorSyncNotice,
+  ARTIFACTS,
+  launchChromium,
+  requireBuiltUi,
+  type Figure,
+  writeFigures,
+} from './browser.ts';
 
 /**
  * The UI end to end: Debian's Chromium (playwright-core) against a real `switchboard serve` with real
@@ -129,6 +136,7 @@ beforeAll(async () => {
   // An editor in the temp HOME: Zed, with a settings file of the user's own (its comments must stay).
   mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
   writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), ZED_SETTINGS);
+  answeredEditorSyncNotice(t.home.stateFile);
   serve = await startServe(t.env);
   serve.child.on('exit', (code, signal) => (serveExit = `serve exited: code ${code}, signal ${signal}`));
   await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
