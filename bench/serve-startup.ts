@@ -6,9 +6,14 @@
 //                                                 [--fixture env-echo-server.mjs] [--quick]
 //                                                 [--runs-lazy 3] [--used 5] [--lazy-only]
 //
+// Lazy runs: a first start (new home: every server runs once to learn its lists, then all but the used
+// ones go idle) and a second start (serve restarted on that home: the unused servers never start),
+// each with RSS and PSS of the core and of the servers, and one server spawned directly for comparison.
+//
 // Everything runs for real: the `switchboard serve` process (node electron/cli/bin.mjs serve --port 0)
 // in a throwaway SWITCHBOARD_HOME under os.tmpdir(), and real MCP fixture servers from test/fixtures.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -45,6 +50,8 @@ import {
   procStatusKb,
   runTimed,
   sleep,
+  summarize,
+  table,
   withTimeout,
   type Budget,
   type Figure,
@@ -350,9 +357,47 @@ interface LazyRun {
   childrenRssMb: number;
   childrenPssMb: number;
   children: number;
+  /** the same fixture spawned by the bench itself (no Switchboard), used alike: does serve inflate it? */
+  directRssMb: number;
+  directPssMb: number;
   idle: number;
   calls: number;
   failedCalls: number;
+}
+
+/**
+ * One fixture server spawned directly by the bench with the env serve's servers get (the SDK's stdio
+ * client, as an editor would run it), initialized, listed and called like a used server; its memory.
+ */
+async function directServer(env: NodeJS.ProcessEnv): Promise<{ rssMb: number; pssMb: number }> {
+  const transport = new StdioClientTransport({
+    command: NODE,
+    args: [FIXTURE],
+    env: Object.fromEntries(Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined)),
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const pid = transport.pid;
+    if (pid === null) throw new Error('the directly spawned server has no pid');
+    onCleanup(() => killHard([pid]));
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    const call = tools.includes('sleep')
+      ? { name: 'sleep', arguments: { ms: 1 } }
+      : { name: 'echo', arguments: { message: 'bench' } };
+    for (let i = 0; i < 5; i++) {
+      await client.callTool(call);
+      await sleep(CALL_EVERY_MS / 5);
+    }
+    await sleep(SETTLE_MS);
+    const rssMb = mb(procStatusKb(pid, 'VmRSS'));
+    const pssMb = mb(procPssKb(pid));
+    if (rssMb === null || pssMb === null) throw new Error('the directly spawned server is gone');
+    return { rssMb, pssMb };
+  } finally {
+    await client.close().catch(() => {});
+  }
 }
 
 /**
@@ -363,11 +408,11 @@ interface LazyRun {
 const idleCount = (states: ReadonlyMap<string, ServerState>) =>
   [...states.values()].filter((s) => s === 'idle').length;
 
-async function lazyRun(count: number, used: number, later: boolean): Promise<LazyRun> {
+async function lazyRun(count: number, used: number, second: boolean): Promise<LazyRun> {
   const t = makeHome(count, {}, LAZY_IDLE_S);
   const names = Array.from({ length: count }, (_, i) => `s${String(i + 1).padStart(3, '0')}`);
   const inUse = names.slice(0, used);
-  if (later) {
+  if (second) {
     // The day after: a first serve learned every server's lists (and warmed the compile cache), so
     // this start runs only the servers an editor calls.
     const first = await startServe(t.env);
@@ -418,7 +463,7 @@ async function lazyRun(count: number, used: number, later: boolean): Promise<Laz
   const settledAt = await followStates(
     t.home,
     (states, everRunning) =>
-      (later ? inUse.every((n) => everRunning.has(n)) : everRunning.size === count) &&
+      (second ? inUse.every((n) => everRunning.has(n)) : everRunning.size === count) &&
       idleCount(states) === count - used,
     `every server to run once and ${count - used} to go idle`,
     300_000,
@@ -431,6 +476,7 @@ async function lazyRun(count: number, used: number, later: boolean): Promise<Laz
   const coreRssMb = mb(procStatusKb(serve.pid, 'VmRSS'));
   const corePssMb = mb(procPssKb(serve.pid));
   if (coreRssMb === null || corePssMb === null) throw new Error('serve is gone');
+  const direct = await directServer(t.env);
   calling = false;
   await loop;
   await Promise.all(clients.map((c) => c.close().catch(() => {})));
@@ -445,6 +491,8 @@ async function lazyRun(count: number, used: number, later: boolean): Promise<Laz
     childrenRssMb: childrenKb / 1024,
     childrenPssMb: childrenPssKb / 1024,
     children: kids.length,
+    directRssMb: direct.rssMb,
+    directPssMb: direct.pssMb,
     idle: report.servers.filter((s) => s.state === 'idle').length,
     calls,
     failedCalls,
@@ -481,38 +529,49 @@ const notes: string[] = [];
 const say = (text: string) => console.log(text);
 
 say(`lazy: ${RUNS_LAZY} runs with ${SERVERS} servers, ${USED} used by calls, idle timeout ${LAZY_IDLE_S} s`);
-for (const later of [true, false]) {
-  const when = later ? 'a later start' : 'first start';
+const median = (values: readonly number[]) => summarize(values).median ?? NaN;
+const summaryRows: string[][] = [];
+const perServer: {
+  when: string;
+  underRss: number;
+  underPss: number;
+  directRss: number;
+  directPss: number;
+}[] = [];
+// First start: a new home, every server runs once to learn its lists. Second start: serve restarted
+// on that home, lists cached: the 95 unused servers never start.
+for (const second of [false, true]) {
+  const when = second ? 'second start' : 'first start';
   const lazy: LazyRun[] = [];
   for (let i = 0; i < RUNS_LAZY; i++) {
-    const run = await lazyRun(SERVERS, USED, later);
+    const run = await lazyRun(SERVERS, USED, second);
     lazy.push(run);
     say(
       `  ${when}, settled after ${(run.settledMs / 1000).toFixed(1)} s: core RSS ${run.coreRssMb.toFixed(1)} MB (${run.corePssMb.toFixed(1)} PSS), ` +
         `${run.children} server processes ${run.childrenRssMb.toFixed(0)} MB RSS (${run.childrenPssMb.toFixed(0)} MB PSS), ` +
-        `total ${(run.coreRssMb + run.childrenRssMb).toFixed(0)} MB; ${run.idle} idle; ${run.calls} calls, ${run.failedCalls} failed`,
+        `total ${(run.coreRssMb + run.childrenRssMb).toFixed(0)} MB RSS (${(run.corePssMb + run.childrenPssMb).toFixed(0)} MB PSS); ` +
+        `one server spawned directly ${run.directRssMb.toFixed(1)} MB RSS; ${run.idle} idle; ${run.calls} calls, ${run.failedCalls} failed`,
     );
     if (run.children !== USED)
       notes.push(`lazy run ${i + 1} (${when}): ${run.children} processes under serve, expected ${USED}`);
     if (run.failedCalls > 0) notes.push(`lazy run ${i + 1} (${when}): ${run.failedCalls} calls failed`);
   }
+  const total = lazy.map((r) => r.coreRssMb + r.childrenRssMb);
+  const totalPss = lazy.map((r) => r.corePssMb + r.childrenPssMb);
+  const core = lazy.map((r) => r.coreRssMb);
   figures.push(
     medianFigure(
       `lazy, ${when}: Switchboard + server processes RSS (${SERVERS} servers, ${USED} in use)`,
-      lazy.map((r) => r.coreRssMb + r.childrenRssMb),
+      total,
       'MB',
       LAZY_BUDGET,
     ),
     medianFigure(
       `  lazy, ${when}: the same as PSS (shared pages split between the processes sharing them)`,
-      lazy.map((r) => r.corePssMb + r.childrenPssMb),
+      totalPss,
       'MB',
     ),
-    medianFigure(
-      `  lazy, ${when}: core RSS`,
-      lazy.map((r) => r.coreRssMb),
-      'MB',
-    ),
+    medianFigure(`  lazy, ${when}: core RSS`, core, 'MB', RSS_BUDGET),
     medianFigure(
       `  lazy, ${when}: core PSS`,
       lazy.map((r) => r.corePssMb),
@@ -529,17 +588,59 @@ for (const later of [true, false]) {
       'MB',
     ),
     medianFigure(
-      later
+      `  lazy, ${when}: one server spawned directly by the bench (no Switchboard), RSS`,
+      lazy.map((r) => r.directRssMb),
+      'MB',
+    ),
+    medianFigure(
+      second
         ? `  lazy, ${when}: from spawn until the ${USED} used run and ${SERVERS - USED} are idle`
         : `  lazy, ${when}: from spawn until all ran once and ${SERVERS - USED} are idle`,
       lazy.map((r) => r.settledMs),
       'ms',
     ),
   );
+  const over = (value: number, limit: number) =>
+    value <= limit ? 'met' : `missed by ${(value - limit).toFixed(0)} MB`;
+  summaryRows.push([
+    when,
+    `${median(core).toFixed(1)} / ${median(lazy.map((r) => r.corePssMb)).toFixed(1)}`,
+    `${median(lazy.map((r) => r.childrenRssMb)).toFixed(0)} / ${median(lazy.map((r) => r.childrenPssMb)).toFixed(0)}`,
+    `${median(total).toFixed(0)} / ${median(totalPss).toFixed(0)}`,
+    over(median(total), LAZY_BUDGET.limit),
+    over(median(core), RSS_BUDGET.limit),
+  ]);
+  perServer.push({
+    when,
+    underRss: median(lazy.map((r) => r.childrenRssMb / Math.max(1, r.children))),
+    underPss: median(lazy.map((r) => r.childrenPssMb / Math.max(1, r.children))),
+    directRss: median(lazy.map((r) => r.directRssMb)),
+    directPss: median(lazy.map((r) => r.directPssMb)),
+  });
 }
+say('');
+say(`lazy, ${SERVERS} servers, ${USED} in use (medians, MB; RSS / PSS):`);
+say(
+  table([
+    [
+      '',
+      'core',
+      `${USED} servers`,
+      'total',
+      `total RSS ≤ ${LAZY_BUDGET.limit} MB`,
+      `core RSS ≤ ${RSS_BUDGET.limit} MB`,
+    ],
+    ...summaryRows,
+  ]),
+);
+for (const p of perServer)
+  say(
+    `one server, ${p.when}: under Switchboard ${p.underRss.toFixed(1)} / ${p.underPss.toFixed(1)}, spawned directly by the bench ${p.directRss.toFixed(1)} / ${p.directPss.toFixed(1)}`,
+  );
 notes.push(
   `lazy, first start: a new home; every server runs once after serve starts (its lists are not known yet), an editor calls ${USED} of them every ${CALL_EVERY_MS / 1000} s, the rest go idle after ${LAZY_IDLE_S} s; memory read ${SETTLE_MS / 1000} s after the last went idle`,
-  `lazy, a later start: the same home after a first serve learned every server's lists and stopped; only the ${USED} called servers start`,
+  `lazy, second start: the same home after a first serve learned every server's lists and stopped; only the ${USED} called servers start`,
+  `lazy, "spawned directly": the same fixture with the same env, started by the bench's own SDK stdio client and called alike (is a server bigger under Switchboard?)`,
 );
 if (opts['lazy-only']) {
   finish({

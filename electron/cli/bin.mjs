@@ -22,7 +22,15 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 // Before anything heavy loads: cached compiled code makes every later start faster.
-const { enableHomeCompileCache } = await import('../core/compile-cache.mjs');
-enableHomeCompileCache();
+const { enableHomeCompileCache, warmCompileCache } = await import('../core/compile-cache.mjs');
+const cacheDir = enableHomeCompileCache(process.env, { create: command === 'serve' });
+// serve stays up: it must never load the TypeScript stripper, not even on its first start.
+if (command === 'serve') {
+  warmCompileCache(cacheDir, [
+    new URL('./main.ts', import.meta.url).href,
+    new URL('./commands/serve.ts', import.meta.url).href,
+    new URL('../headless/ui-build.ts', import.meta.url).href, // serve imports it once it runs
+  ]);
+}
 const { main } = await import('./main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,43 +1,49 @@
-/** A fixed-capacity FIFO: pushing beyond capacity drops the oldest item. O(1) push. */
+/**
+ * A fixed-capacity FIFO: pushing beyond capacity drops the oldest item. O(1) push. Its storage grows
+ * with what it holds, up to the capacity: each server has one (5,000 lines), and most servers log a
+ * dozen lines, so a preallocated array would cost ~40 KB per server for nothing (4 MB at 100 servers).
+ */
 export class RingBuffer<T> {
   readonly capacity: number;
-  readonly #items: (T | undefined)[];
+  #items: T[] = [];
+  /** index of the oldest item once the buffer is full (before that, items[0] is the oldest) */
   #start = 0;
-  #size = 0;
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new RangeError(`capacity must be a positive integer`);
     this.capacity = capacity;
-    this.#items = new Array<T | undefined>(capacity);
   }
 
   get size(): number {
-    return this.#size;
+    return this.#items.length;
   }
 
   push(item: T): void {
-    const end = (this.#start + this.#size) % this.capacity;
-    this.#items[end] = item;
-    if (this.#size < this.capacity) this.#size += 1;
-    else this.#start = (this.#start + 1) % this.capacity;
+    if (this.#items.length < this.capacity) {
+      this.#items.push(item);
+      return;
+    }
+    this.#items[this.#start] = item;
+    this.#start = (this.#start + 1) % this.capacity;
   }
 
   /** Oldest first. */
   toArray(): T[] {
-    const out: T[] = [];
-    for (let i = 0; i < this.#size; i++) out.push(this.#items[(this.#start + i) % this.capacity] as T);
-    return out;
+    return this.#start === 0
+      ? this.#items.slice()
+      : [...this.#items.slice(this.#start), ...this.#items.slice(0, this.#start)];
   }
 
   /** The newest item, if any. */
   last(): T | undefined {
-    return this.#size === 0 ? undefined : this.#items[(this.#start + this.#size - 1) % this.capacity];
+    const size = this.#items.length;
+    if (size === 0) return undefined;
+    return this.#items[(this.#start + size - 1) % size];
   }
 
   clear(): void {
-    this.#items.fill(undefined);
+    this.#items = [];
     this.#start = 0;
-    this.#size = 0;
   }
 }

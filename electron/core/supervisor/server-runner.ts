@@ -389,9 +389,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (attempt === null || attempt.ended || this.#state !== 'running' || this.#holds > 0) return;
     this.#wanted = false;
     this.#clearRetry();
-    this.#attempt = null;
     this.#note(`no request for ${formatDuration(ms)}: stopping until the next one (idle)`);
+    // Ended while still current, so that the runner lets go of its client and link too: an idle
+    // server holds no SDK client, transport or child process objects until it is woken.
     this.#endAttempt(attempt);
+    this.#attempt = null;
     this.#set({ state: 'idle', pid: null, since: null, nextRetryAt: null, toolCount: null });
   }
 

@@ -97,6 +97,10 @@ describe('lazy servers', () => {
     expect(h.core.logs('lazy').map((l) => l.text)).toContain(
       'no request for 2 min: stopping until the next one (idle)',
     );
+    // An idle server holds nothing of its last run: no client, no connection (memory, at 100 servers).
+    const runner = defined(h.core.supervisor()?.runner('lazy'), 'runner');
+    expect(runner.client).toBeNull();
+    expect(runner.link).toBeNull();
 
     // Lists come from its last run: nothing starts.
     expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
@@ -112,6 +116,8 @@ describe('lazy servers', () => {
     const woke = await reached(h, 'lazy', 'running');
     expect(spawns(h, 'lazy')).toBe(2);
     expect(woke.restarts).toBe(0);
+    expect(runner.client).not.toBeNull();
+    expect(runner.link?.closed).toBe(false);
   });
 
   it('starts an idle server once for two concurrent first calls', async () => {

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN } from '../../helpers/cli.ts';
+import { BIN, exited, startServe } from '../../helpers/cli.ts';
 import { NODE } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -45,6 +45,19 @@ describe('the compile cache is on before any TypeScript loads', () => {
     expect(strippedIn([BIN, 'status'])).toBe(true);
     expect(strippedIn([BIN, 'status'])).toBe(false);
     expect(strippedIn([BIN, 'status', '--json'])).toBe(false);
+  });
+
+  it('switchboard serve: not even its first start in a new home loads the stripper', async () => {
+    // A short-lived child fills the cache first (compile-cache.mjs: warmCompileCache) with everything
+    // serve loads, also what it loads once it runs (the UI build check).
+    expect(existsSync(t.home.cache)).toBe(false);
+    for (let start = 1; start <= 2; start++) {
+      const serve = await startServe(env);
+      serve.child.kill('SIGTERM');
+      await exited(serve.child);
+      expect(readFileSync(probeOut, 'utf8'), `start ${start}`).toBe('false');
+    }
+    expect(existsSync(join(t.home.cache, 'node-compile', 'switchboard-warm.json'))).toBe(true);
   });
 
   it('npm start (headless mode): the same from its second start on', () => {

@@ -25,6 +25,17 @@ describe('RingBuffer', () => {
     expect(all.at(-1)).toBe('line 12344');
   });
 
+  it('wraps around any number of times and keeps the order', () => {
+    const r = new RingBuffer<number>(4);
+    for (let n = 1; n <= 11; n++) {
+      r.push(n);
+      const want = Array.from({ length: Math.min(n, 4) }, (_, i) => n - Math.min(n, 4) + 1 + i);
+      expect(r.toArray()).toEqual(want);
+      expect(r.last()).toBe(n);
+      expect(r.size).toBe(want.length);
+    }
+  });
+
   it('refuses a capacity that is not a positive integer', () => {
     expect(() => new RingBuffer(0)).toThrow(RangeError);
     expect(() => new RingBuffer(1.5)).toThrow(RangeError);
