@@ -95,7 +95,10 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
     }
     const ownership = engine.ownership(editor);
     for (const [entry, value] of listed.entries) {
+      // Switchboard's entries, and the user's own that reach a server through its bridge already:
+      // importing one would make a server of Switchboard's bridge itself.
       if (ownsEntry(adapter, ownership, entry, value)) continue;
+      if (adapter.pointsAtBridge(value, { ...ownership, ports: 'any' })) continue;
       const fixed = listed.fixed?.get(entry);
       const found: ReturnType<typeof adapter.foreignServer> = fixed
         ? { problem: fixed }

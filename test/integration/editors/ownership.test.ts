@@ -84,6 +84,10 @@ describe('ownership of editor entries', () => {
     const sync = await runCli(['sync', '--editor', 'zed'], t.env);
     expect(sync.code, sync.stdout + sync.stderr).toBe(0);
     expect(readFileSync(zed, 'utf8')).toBe(withMine);
+    // Not offered for import either: it reaches a server through Switchboard already.
+    const listed = await runCli(['import'], t.env);
+    expect(listed.stdout).toContain('"local"');
+    expect(listed.stdout).not.toContain('by-hand');
 
     // A server named like the user's entry is not added over it: reported, the entry untouched.
     await approved('alpha', 'by-hand');
