@@ -22,10 +22,11 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 // Before anything heavy loads: cached compiled code makes every later start faster.
-const { enableHomeCompileCache, warmCompileCache } = await import('../core/compile-cache.mjs');
+const { enableHomeCompileCache } = await import('../core/compile-cache.mjs');
 const cacheDir = enableHomeCompileCache(process.env, { create: command === 'serve' });
 // serve stays up: it must never load the TypeScript stripper, not even on its first start.
 if (command === 'serve') {
+  const { warmCompileCache } = await import('./warm-compile-cache.mjs');
   warmCompileCache(cacheDir, [
     new URL('./main.ts', import.meta.url).href,
     new URL('./commands/serve.ts', import.meta.url).href,

@@ -48,7 +48,7 @@ describe('the compile cache is on before any TypeScript loads', () => {
   });
 
   it('switchboard serve: not even its first start in a new home loads the stripper', async () => {
-    // A short-lived child fills the cache first (compile-cache.mjs: warmCompileCache) with everything
+    // A short-lived child fills the cache first (cli/warm-compile-cache.mjs) with everything
     // serve loads, also what it loads once it runs (the UI build check).
     expect(existsSync(t.home.cache)).toBe(false);
     for (let start = 1; start <= 2; start++) {
