@@ -8,7 +8,7 @@ import { httpClient, textOf } from '../helpers/bridge.ts';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, signInLink } from './browser.ts';
 
 /**
  * In Chromium against a real `switchboard serve`: a server's Activity tab charts the calls editors
@@ -37,12 +37,9 @@ beforeAll(async () => {
   });
   for (const name of ['echo', 'shifty']) await runCli(['approve', name, '--yes'], t.env);
   serve = await startServe(t.env);
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
-  origin = new URL(url).origin;
+  origin = new URL(signInLink(serve.output())).origin;
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await page.goto(url);
+  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
 }, 60_000);
 
 afterEach(async (context) => {

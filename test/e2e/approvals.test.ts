@@ -7,7 +7,7 @@ import { StatusReportSchema } from '../../shared/status.ts';
 import { exited, startServe } from '../helpers/cli.ts';
 import { fixtureServer, NODE, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, signInLink } from './browser.ts';
 
 /**
  * The approval card in Chromium against a real `switchboard serve`: a command whose arguments carry a
@@ -37,12 +37,9 @@ beforeAll(async () => {
   t = tempHome();
   t.writeServers({ mcpServers: { spoof: spoof() } });
   serve = await startServe(t.env);
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
-  origin = new URL(url).origin;
+  origin = new URL(signInLink(serve.output())).origin;
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  await page.goto(url);
+  page = await signedInPage(browser, serve.output(), { width: 1280, height: 860 });
 }, 60_000);
 
 afterEach(async (context) => {

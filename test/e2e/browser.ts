@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { cpus, platform, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium: Playwright cannot download browsers on these machines. */
 export const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -36,6 +36,24 @@ export async function launchChromium(): Promise<Browser> {
 export function answeredEditorSyncNotice(stateFile: string): void {
   const state = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as object) : {};
   writeFileSync(stateFile, JSON.stringify({ ...state, notices: { editorSync: Date.now() } }));
+}
+
+/** The one-time sign-in link a `serve` printed (its banner is whole once startServe has resolved). */
+export function signInLink(output: string): string {
+  const url = /Open the UI: (http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]+)/.exec(output)?.[1];
+  if (!url) throw new Error(`serve printed no sign-in link:\n${output}`);
+  return url;
+}
+
+/** A new page of its own (cookies included) in `browser`, signed in to a `serve` through its link. */
+export async function signedInPage(
+  browser: Browser,
+  serveOutput: string,
+  viewport: { width: number; height: number },
+): Promise<Page> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  await page.goto(signInLink(serveOutput));
+  return page;
 }
 
 /** The e2e tests drive the production build: test/run.sh builds it when it is missing or stale. */

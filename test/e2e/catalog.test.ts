@@ -13,7 +13,13 @@ import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-
 import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
 import { waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import {
+  answeredEditorSyncNotice,
+  ARTIFACTS,
+  launchChromium,
+  requireBuiltUi,
+  signInLink,
+} from './browser.ts';
 
 /**
  * The Catalog end to end, in Chromium against a real `switchboard serve`: search the registry (a local
@@ -121,7 +127,7 @@ beforeAll(async () => {
     ...npm.npmEnv(join(t.dir, 'npm-cache')),
   });
   await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
+  const url = signInLink(serve.output());
   origin = new URL(url).origin;
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();

@@ -5,9 +5,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { argvOf, fakeApps, isAlive, type FakeApps } from '../helpers/fake-claude-desktop.ts';
-import { fixtureServer, waitFor } from '../helpers/servers.ts';
+import { fixtureServer } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './browser.ts';
 
 /**
  * The Editors view's "restart Claude Desktop" hint in Chromium against a real `switchboard serve`,
@@ -38,11 +38,8 @@ beforeAll(async () => {
   first = await apps.start('claude-desktop', ['600', '0.5']);
   await new Promise((r) => setTimeout(r, 100));
   serve = await startServe(t.env);
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await page.goto(url);
+  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
 }, 90_000);
 
 afterEach(async (context) => {

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -7,7 +7,7 @@ import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './browser.ts';
 
 /**
  * The first run says which editors automatic sync will write before anything is approved (issue 11):
@@ -61,9 +61,7 @@ async function firstRun(): Promise<Run> {
   mkdirSync(vscodeDir, { recursive: true });
   t.writeServers({ mcpServers: { echo: ECHO } });
   const serve = await startServe(t.env);
-  const link = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  await page.goto(link);
+  const page = await signedInPage(browser, serve.output(), { width: 1280, height: 860 });
   run = { t, serve, page, zed, vscode: join(vscodeDir, 'mcp.json') };
   return run;
 }
@@ -122,6 +120,11 @@ describe('the first-run notice of editor sync', () => {
 
     expect((await runCli(['approve', 'echo', '--yes'], t.env)).code).toBe(0);
     await waitFor(() => readFileSync(zed, 'utf8').includes('/mcp/echo'), 30_000, 'Zed synced');
-    await waitFor(() => readFileSync(vscode, 'utf8').includes('/mcp/echo'), 30_000, 'VS Code synced');
+    // VS Code's file is new: written after Zed's, so not there at first.
+    await waitFor(
+      () => existsSync(vscode) && readFileSync(vscode, 'utf8').includes('/mcp/echo'),
+      30_000,
+      'VS Code synced',
+    );
   });
 });

@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { heldBackPlaceholder } from '../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
-import { fixtureServer, waitFor } from '../helpers/servers.ts';
+import { fixtureServer } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './browser.ts';
 
 /**
  * The Editors view's unsync in Chromium against a real `switchboard serve`: before it removes anything
@@ -57,11 +57,8 @@ beforeAll(async () => {
   writeFileSync(cursorFile, '{\n  "mcpServers": {}\n}\n');
   chmodSync(cursorFile, 0o644);
   serve = await startServe(t.env);
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  await page.goto(url);
+  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
 }, 90_000);
 
 afterEach(async (context) => {

@@ -10,7 +10,13 @@ import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
 import { everythingServer, fixtureServer, NODE } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import {
+  answeredEditorSyncNotice,
+  ARTIFACTS,
+  launchChromium,
+  requireBuiltUi,
+  signInLink,
+} from './browser.ts';
 
 /**
  * The UI's part of "the first hour" (issue 11), in Chromium against a real `switchboard serve`: a
@@ -112,13 +118,6 @@ function row(name: string) {
 function servers(): Record<string, Record<string, unknown>> {
   return (JSON.parse(readFileSync(t.home.serversFile, 'utf8')) as { mcpServers: Record<string, never> })
     .mcpServers;
-}
-
-/** The sign-in link a `serve` printed. */
-function signInLink(output: string): string {
-  const url = /Open the UI: (http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]+)/.exec(output)?.[1];
-  if (!url) throw new Error(`serve printed no sign-in link:\n${output}`);
-  return url;
 }
 
 /**

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
-import { NODE, waitFor } from '../helpers/servers.ts';
+import { NODE } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, writeFigures } from './browser.ts';
+import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, writeFigures } from './browser.ts';
 
 /**
  * The live log view with 100,000 lines streaming in over /api/events from a real server: every line
@@ -27,11 +27,8 @@ beforeAll(async () => {
   t = tempHome();
   t.writeServers({ mcpServers: { chatty: { command: NODE, args: [CHATTY, String(LINES)] } } });
   serve = await startServe(t.env);
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-  await page.goto(url);
+  page = await signedInPage(browser, serve.output(), { width: 1280, height: 860 });
 }, 60_000);
 
 afterAll(async () => {
