@@ -17,6 +17,10 @@ export interface HomePaths {
   cache: string;
   /** each approved server's pinned tool list (pins/<name>.json) */
   pins: string;
+  /** each server's own working and data folder (data/<name>/): where it runs and may write */
+  data: string;
+  /** pinned, verified packages and bundles that servers start from */
+  store: string;
 }
 
 export function resolveHome(
@@ -35,5 +39,19 @@ export function resolveHome(
     run: join(root, 'run'),
     cache: join(root, 'cache'),
     pins: join(root, 'pins'),
+    data: join(root, 'data'),
+    store: join(root, 'store'),
   };
+}
+
+/**
+ * A server's own folder under `data/`: its working directory when servers.json gives no `cwd`, and
+ * the one place its sandbox lets it write. Never the home itself (state.json, tokens/ live there).
+ */
+export function serverDataDir(
+  home: Pick<HomePaths, 'data'>,
+  name: string,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  return pathFor(platform).join(home.data, name);
 }
