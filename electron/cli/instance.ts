@@ -24,6 +24,7 @@ import type { LogLine } from '../../shared/logs.ts';
 import {
   EditorRestartResultSchema,
   EditorsSyncResultSchema,
+  LoginLinkSchema,
   UiRoutes,
   type EditorRestartResult,
   type EditorsSyncResult,
@@ -55,7 +56,9 @@ import {
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
 import type { HomePaths } from '../core/home.ts';
-import type { z } from 'zod';
+import { z } from 'zod';
+
+const SignedOutSchema = z.object({ signedOut: z.number() });
 
 export function instanceFile(home: HomePaths): string {
   return join(home.run, 'serve.json');
@@ -234,6 +237,17 @@ export class InstanceClient {
 
   #headers(): Record<string, string> {
     return { authorization: `Bearer ${this.#token}` };
+  }
+
+  /** A fresh one-time sign-in link for a browser. */
+  async loginLink(): Promise<z.infer<typeof LoginLinkSchema>> {
+    return LoginLinkSchema.parse(await this.#request('POST', UiRoutes.loginLink));
+  }
+
+  /** Signs every browser out of the UI; how many were signed in. */
+  async signOutBrowsers(): Promise<number> {
+    const { signedOut } = SignedOutSchema.parse(await this.#request('DELETE', UiRoutes.sessions));
+    return signedOut;
   }
 
   async #request(method: string, path: string, payload?: unknown): Promise<unknown> {

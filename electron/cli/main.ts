@@ -10,7 +10,8 @@ const HELP = `switchboard — one MCP setup, every editor
 usage: switchboard <command> [options]
 
   serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
-  ui                               print a fresh sign-in link for the browser UI of the running serve
+  ui [--sign-out]                  print a fresh sign-in link for the browser UI of the running serve
+                                   (--sign-out: sign every browser out)
   status [--json]                  every server's state, pid, restarts, tools, last error
   approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)

@@ -54,10 +54,7 @@ export function App() {
   const status = useStatus();
   const expired = useSigninNotice();
 
-  // Seen not running, then signed out: it was restarted, which signs browsers out.
-  const [wasOffline, setWasOffline] = useState(false);
-  if (connection === 'offline' && !wasOffline) setWasOffline(true);
-  if (connection === 'signed-out') return <SignedOut expired={expired} restarted={wasOffline} />;
+  if (connection === 'signed-out') return <SignedOut expired={expired} />;
   const offline = connection === 'offline';
 
   // What waits for the person: approvals, sign-ins and servers whose changed tools wait for a decision.
@@ -162,16 +159,10 @@ function NotRunning() {
   );
 }
 
-function SignedOut({ expired, restarted }: { expired: boolean; restarted: boolean }) {
+function SignedOut({ expired }: { expired: boolean }) {
   return (
     <main className="signed-out">
       <h1>Sign in to Switchboard</h1>
-      {restarted ? (
-        <p role="status">
-          Switchboard is running again. It forgets browser sign-ins when it stops, so this browser needs a new
-          link.
-        </p>
-      ) : null}
       {expired ? (
         <p className="error" role="alert">
           That sign-in link was already used or has expired (links work once, for 10 minutes).
@@ -183,7 +174,8 @@ function SignedOut({ expired, restarted }: { expired: boolean; restarted: boolea
       </p>
       <pre>npx switchboard ui</pre>
       <p className="muted">
-        The link signs this browser in with a cookie and is then taken out of the address bar.
+        The link is taken out of the address bar at once. This browser then keeps a key that works only at
+        this address, for 30 days, also after Switchboard restarts (until you sign it out in Settings).
       </p>
     </main>
   );

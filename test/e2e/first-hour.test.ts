@@ -15,6 +15,7 @@ import {
   ARTIFACTS,
   launchChromium,
   requireBuiltUi,
+  signIn,
   signInLink,
 } from './browser.ts';
 
@@ -201,7 +202,7 @@ beforeAll(async () => {
       consoleProblems.push(m.text());
   });
   page.on('pageerror', (err) => consoleProblems.push(`pageerror: ${err.message}`));
-  await page.goto(signInLink(serve.output()));
+  await signIn(page, signInLink(serve.output()));
   await row('everything').locator('.state[data-state="running"]').waitFor({ timeout: 45_000 });
 }, 90_000);
 
@@ -477,11 +478,11 @@ describe('the first hour in the UI', () => {
     expect(await page.getByRole('button', { name: 'Add server' }).isDisabled()).toBe(true);
     await banner.waitFor();
 
-    // Back on the same port: a restart signs browsers out, and the page says why and how to sign in.
+    // Back on the same port: the browser is still signed in (its session outlives a restart), so the
+    // page comes back by itself, with no new link.
     serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
-    await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor({ timeout: 15_000 });
-    await page.getByText('Switchboard is running again.').waitFor();
-    await page.goto(signInLink(serve.output()));
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('heading', { name: 'Sign in to Switchboard' }).count()).toBe(0);
     // Running again, or idle until an editor needs it (its tools are known from its first run).
     await row('everything')
       .locator('.state[data-state="running"], .state[data-state="idle"]')

@@ -98,6 +98,12 @@ export function createUiRoutes(options: UiRoutesOptions) {
           throw new HttpError(403, 'only the control token can create sign-in links');
         return done(res, sessions.issueLoginLink());
       }
+      if (path === UiRoutes.session && method === 'DELETE')
+        return done(res, { ok: true, signedOut: sessions.revoke(req.headers.authorization) });
+      if (path === UiRoutes.sessions && method === 'GET')
+        return done(res, sessions.list(req.headers.authorization));
+      if (path === UiRoutes.sessions && method === 'DELETE')
+        return done(res, { ok: true, signedOut: sessions.revokeAll() });
 
       const secret = /^\/api\/secrets\/([^/]+)$/.exec(path);
       if (secret && secret[1] !== 'move') {
