@@ -175,7 +175,9 @@ export class InstanceClient {
 
   /** Starts a sign-in to a remote server in the running instance (it listens for the browser). */
   async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
-    return SignInStartSchema.parse(await this.#request('POST', ApiRoutes.signIn(name), request));
+    const start = SignInStartSchema.safeParse(await this.#request('POST', ApiRoutes.signIn(name), request));
+    if (start.success) return start.data;
+    throw new UserError(`cannot sign in to "${name}": ${start.error.issues[0]?.message ?? 'unexpected answer'}`);
   }
 
   async signInInfo(name: string): Promise<SignInInfo> {

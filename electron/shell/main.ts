@@ -62,7 +62,7 @@ import {
   type TrayAction,
   type TrayItem,
 } from '../desktop/tray-menu.ts';
-import { isExternalWebLink, isOwnPage } from '../desktop/window-policy.ts';
+import { isExternalWebLink, isOwnPage, signInPageToOpen } from '../desktop/window-policy.ts';
 import { startHeadless, type Headless } from '../headless/serve.ts';
 import { syncResult } from '../core/editors/service.ts';
 import { EDITOR_LABELS } from '../../shared/editors.ts';
@@ -315,7 +315,10 @@ function trayMenu(): Menu {
 /** A sign-in started from the tray or a notification goes to the system browser. */
 async function signIn(server: string): Promise<void> {
   const start = await headless?.core.signIn(server);
-  if (start?.status === 'browser') await shell.openExternal(start.url);
+  if (start?.status === 'browser') {
+    const page = signInPageToOpen(start.url);
+    if (page) await shell.openExternal(page);
+  }
   else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
 }
 

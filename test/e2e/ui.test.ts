@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,7 +214,10 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await heading('Servers').waitFor();
     expect(page.url()).toBe(`${origin}/`);
     // The code is gone from the history too: going back does not reach it.
-    expect(await page.evaluate('history.length')).toBe(1);
+    await page.goBack();
+    expect(page.url()).not.toContain('code=');
+    await page.goForward();
+    await heading('Servers').waitFor();
     expect(await context.cookies()).toEqual([]);
     expect(await page.evaluate('document.cookie')).toBe('');
     const stored = JSON.parse(
@@ -309,7 +312,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       await tab.close();
       await new Promise<void>((resolve) => attacker.close(() => resolve()));
     }
-    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain('pwned');
+    expect(existsSync(t.home.serversFile) ? readFileSync(t.home.serversFile, 'utf8') : '').not.toContain('pwned');
     // and the person's own page is still signed in and shows nothing new
     await page.reload();
     await page.getByText('No servers yet').waitFor();
@@ -732,12 +735,19 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     expect(await autoSync.isChecked()).toBe(true);
     await autoSync.click();
     await page.getByText('change only when you sync them').waitFor();
-    expect(JSON.parse(readFileSync(t.home.stateFile, 'utf8'))).toMatchObject({
-      settings: { autoSync: false },
-    });
+    // (the switch shows the change while it is being saved)
+    await expect
+      .poll(() => (JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as { settings?: object }).settings)
+      .toMatchObject({ autoSync: false });
     await autoSync.click();
     await page.getByText('gets each server you approve').waitFor();
-    expect(JSON.parse(readFileSync(t.home.stateFile, 'utf8')).settings).not.toHaveProperty('autoSync');
+    await expect
+      .poll(() => (JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as { settings?: object }).settings)
+      .not.toHaveProperty('autoSync');
+    // This browser's sign-in: how long it lasts, and how to end it.
+    const browsers = page.getByTestId('browser-sign-ins');
+    await browsers.getByText(/This one until/).waitFor();
+    await browsers.getByRole('button', { name: 'Sign out this browser' }).waitFor();
     const tokens = page.getByTestId('tokens-table');
     await tokens.getByRole('rowheader', { name: 'cursor' }).waitFor();
     await shot('12-settings');
@@ -1013,5 +1023,16 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByRole('button', { name: 'Delete pasted-github_token' }).click();
+  });
+
+  it('signs this browser out from Settings: its key is forgotten here and by Switchboard', async () => {
+    const key = String(await page.evaluate(`localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)})`));
+    const { session } = JSON.parse(key) as { session: string };
+    await go('#/settings');
+    await page.getByTestId('browser-sign-ins').getByRole('button', { name: 'Sign out this browser' }).click();
+    await heading('Sign in to Switchboard').waitFor();
+    expect(await page.evaluate('localStorage.length')).toBe(0);
+    const res = await fetch(`${origin}/api/status`, { headers: { authorization: `Bearer ${session}` } });
+    expect(res.status).toBe(401);
   });
 });

@@ -15,6 +15,7 @@ import type { CatalogUiApi } from '../../../shared/catalog.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import {
+  authorizationUrlProblem,
   SignInInfoSchema,
   SignInStartSchema,
   type SignInInfo,
@@ -259,8 +260,9 @@ export class ControlApiClient implements UiApi {
 
   async openExternal(url: string): Promise<void> {
     if (this.#io.openExternal) return this.#io.openExternal(url);
-    // Only web pages, in a tab that cannot reach back into this one.
-    if (!/^https?:\/\//i.test(url)) throw new UiApiError(`not a web page: ${url.slice(0, 80)}`, 0);
+    // Only sign-in pages that can be (https, or http on this computer), in a tab that cannot reach back.
+    const problem = authorizationUrlProblem(url);
+    if (problem) throw new UiApiError(`not opened: ${url.slice(0, 80)} (${problem})`, 0);
     window.open(url, '_blank', 'noopener,noreferrer');
   }
 
