@@ -102,6 +102,11 @@ export async function tryCommand(ctx: CliContext, argv: string[]): Promise<numbe
       { name: 'switchboard', version: '0.0.0' },
       answers.fetch,
     ).catch((err: unknown) => {
+      // Switchboard's own refusal (a sign-in page it will not open, no authorization server named).
+      if (err instanceof UserError)
+        throw new UserError(`cannot connect to ${url.href}: ${err.message}`, {
+          ...(err.hint ? { hint: err.hint } : {}),
+        });
       const answer = answers.last();
       if (session.lastUrl === undefined && answer && needsCredentials(answer))
         throw new UserError(

@@ -194,6 +194,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       throw this.#need(new SignInRequired('signed-out', this.#issuer()));
     }
     if (!stored && namesNoAuthorizationServer) throw new UserError(NO_SIGN_IN_OFFERED);
+    // Where the person would be sent is known now: nothing is registered for a page never opened.
+    const page = this.#discovery?.authorizationServerMetadata?.authorization_endpoint;
+    if (page) this.#checkSignInPage(page);
     if (!stored) return undefined;
     // A client registered for another loopback port, or another metadata document, is not reused.
     if ('redirect_uris' in stored && !stored.redirect_uris.includes(this.redirectUrl)) return undefined;
@@ -242,12 +245,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(url: URL): Promise<void> {
     // Whatever the metadata says, the person is only ever sent to a web page: https, or http on
     // this computer (a file:, javascript: or custom-scheme "page" is refused, never opened or shown).
-    const problem = authorizationUrlProblem(url.href);
-    if (problem)
-      throw new UserError(
-        `the authorization server gave a sign-in address Switchboard will not open: ${displayText(url.href.slice(0, 120))} (${problem})`,
-        { hint: 'check the server URL; a genuine server signs you in on an https page' },
-      );
+    this.#checkSignInPage(url.href);
     const stepUp = this.#stepUp;
     this.#stepUp = undefined;
     if (!this.#interactive) {
@@ -316,6 +314,23 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     const was = (stored as { issuer?: unknown }).issuer;
     if (now === undefined || typeof was !== 'string') return undefined;
     return sameUrl(was, String(now)) ? undefined : was;
+  }
+
+  /** Throws unless `page` is a sign-in page Switchboard opens (https, or http on this computer). */
+  #checkSignInPage(page: string): void {
+    const problem = authorizationUrlProblem(page);
+    if (problem)
+      throw new UserError(
+        `its authorization server${this.#issuerHost()} names a sign-in page Switchboard will not open: ${problem}`,
+        { hint: 'a genuine server signs you in on an https page; check the server URL' },
+      );
+  }
+
+  /** " (host)" of the authorization server discovery found, for messages. */
+  #issuerHost(): string {
+    const issuer = this.#issuer().issuer;
+    const host = issuer ? URL.parse(issuer)?.host : undefined;
+    return host ? ` (${displayText(host)})` : '';
   }
 
   #issuer(): { issuer?: string } {
