@@ -193,7 +193,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       // No client yet: registering is part of a sign-in, which only the person starts.
       throw this.#need(new SignInRequired('signed-out', this.#issuer()));
     }
-    if (!stored && namesNoAuthorizationServer) throw new UserError(NO_SIGN_IN_OFFERED);
+    if (!stored && namesNoAuthorizationServer) throw new NoSignInOffered();
     // Where the person would be sent is known now: nothing is registered for a page never opened.
     const page = this.#discovery?.authorizationServerMetadata?.authorization_endpoint;
     if (page) this.#checkSignInPage(page);
@@ -421,7 +421,15 @@ function covers(granted: string | undefined, wanted: string): boolean {
 }
 
 const NO_SIGN_IN_OFFERED =
-  'the server asks for credentials but names no authorization server to sign in with (no OAuth metadata found)';
+  'the server asks for credentials but offers no OAuth sign-in (it names no authorization server)';
+
+/** A sign-in was asked of a server that names no authorization server: it wants other credentials. */
+export class NoSignInOffered extends UserError {
+  constructor() {
+    super(NO_SIGN_IN_OFFERED, { hint: 'give it the credentials it expects in its "headers"' });
+    this.name = 'NoSignInOffered';
+  }
+}
 
 /** Two URLs compared as parsed, a trailing slash aside (as the SDK binds clients to issuers). */
 function sameUrl(a: string, b: string): boolean {

@@ -240,7 +240,7 @@ describe('a hostile authorization server', () => {
     );
     const answer = await signInThroughApi(name);
     expect(answer.status, answer.text).toBe(400);
-    expect(answer.text).toContain('names no authorization server');
+    expect(answer.text).toContain('offers no OAuth sign-in (it names no authorization server)');
     const tried = await runCli(['try', `${resource.origin}/mcp`], t.env);
     expect(tried.code).toBe(1);
     for (const peer of [resource, as1, as2]) expect(peer.registrations, peer.origin).toBe(0);
