@@ -20,7 +20,7 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { addStream, deliver, SessionStore, type McpSession } from './mcp-sessions.ts';
-import { PostReply } from './post-reply.ts';
+import { AnswerBudget, PostReply } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import type { Reply } from './server-relay.ts';
 import { Upstreams } from './upstreams.ts';
@@ -291,7 +291,9 @@ export class McpEndpoint {
       if (!res.writableFinished) for (const c of aborts) c.abort('client disconnected');
     };
     res.once('close', onClose);
-    const results = await Promise.all(responses);
+    // Each answer becomes text as it arrives, within the batch's budget (post-reply.ts).
+    const budget = new AnswerBudget(batch);
+    const results = await Promise.all(responses.map((response) => response.then((r) => budget.encode(r))));
     res.off('close', onClose);
     const created = newSession as McpSession | undefined;
     reply.finish(results, batch, created ? { [SESSION_HEADER]: created.id } : {});

@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../electron/core/bridge/http-util.ts';
+import { MAX_BATCH_ANSWER_BYTES } from '../../../electron/core/bridge/post-reply.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
-import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
+import { everythingServer, fixtureServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One real headless Switchboard (core + bridge on port 0, temp home) with server-everything approved
@@ -596,6 +597,49 @@ describe("the browser UI's credential, against a page on another port of 127.0.0
     const own = await call(port, 'GET', '/api/status', { headers: bearer(session ?? '') });
     expect(own.status).toBe(200);
   });
+});
+
+describe('what one request can make the bridge hold', () => {
+  it('a batch of 100 prompts/list to a server with a 2 MB prompt list: a bounded answer, the rest refused by id', async () => {
+    const home = tempHome();
+    home.writeServers({
+      mcpServers: { big: fixtureServer('mini-server.mjs', `--prompt-bytes=${2 * 1024 * 1024}`) },
+    });
+    const h = await startHeadless({ home: home.home, keychain: new MemoryKeychain(), env: home.env, port: 0 });
+    try {
+      h.core.approve('big', h.core.review('big').fingerprint);
+      await waitFor(
+        () => h.core.status().servers.find((s) => s.name === 'big' && s.state === 'running'),
+        30_000,
+        'big running',
+      );
+      const token = h.tokens.create('zed').token;
+      const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'prompts/list' }));
+      const res = await call(h.port, 'POST', '/mcp/big', {
+        headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-03-26', ...bearer(token) },
+        body: JSON.stringify(batch),
+      });
+      expect(res.status).toBe(200);
+      expect(res.text.length).toBeLessThanOrEqual(MAX_BATCH_ANSWER_BYTES + 64 * 1024);
+      const answers = JSON.parse(res.text) as { id: number; result?: unknown; error?: { message: string } }[];
+      // Every request is answered, by its id: the first few whole, the rest with why and what to do.
+      expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(batch.map((m) => m.id));
+      const whole = answers.filter((a) => a.result !== undefined);
+      expect(whole.length).toBeGreaterThan(0);
+      expect(whole.length).toBeLessThan(10);
+      for (const a of answers.filter((a) => a.error))
+        expect(a.error?.message).toContain('send this request on its own');
+      // One at a time, each is answered whole.
+      const single = await call(h.port, 'POST', '/mcp/big', {
+        headers: { ...MCP_HEADERS, ...bearer(token) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'one', method: 'prompts/list' }),
+      });
+      expect(JSON.parse(single.text)).toMatchObject({ id: 'one', result: { prompts: [{ name: 'big' }] } });
+    } finally {
+      await h.stop();
+      home.cleanup();
+    }
+  }, 60_000);
 });
 
 describe('switchboard serve on a port another process holds (port squatting)', () => {
