@@ -5,14 +5,29 @@ export const REDACTED = '[redacted]';
 export const MIN_SECRET_LENGTH = 4;
 /** Encoded forms shorter than this are not scrubbed: short base64/hex runs occur in ordinary text. */
 const MIN_ENCODED_LENGTH = 8;
+/**
+ * A line that ends with this much of the start of a secret (or begins with this much of its end) is
+ * taken to hold a secret cut across two lines: shorter parts are too likely in ordinary text.
+ */
+export const MIN_SPLIT_PART = 6;
 
-/** Replaces every occurrence of each known secret value in a text with `[redacted]`. */
+/**
+ * Replaces every occurrence of each known secret value in a text with `[redacted]`: the value and the
+ * forms a program may print it in (encodedForms), in any letter case.
+ */
 export class Redactor {
   /** the values added, and what is matched: each value and its encoded forms */
   #values = new Set<string>();
   #secrets = new Set<string>();
   #pattern: RegExp | null = null;
   #longest = 0;
+  /**
+   * For secrets cut across two lines (lower-cased): each proper start of a secret (at least
+   * MIN_SPLIT_PART long) with what would complete it, and each proper end of one.
+   */
+  #starts = new Map<string, string[]>();
+  #ends = new Set<string>();
+  #longestSplittable = 0;
 
   constructor(secrets: Iterable<string> = []) {
     this.add(secrets);
@@ -29,7 +44,12 @@ export class Redactor {
         if (value.length < MIN_SECRET_LENGTH || this.#values.has(value)) continue;
         this.#values.add(value);
         this.#secrets.add(value);
-        for (const form of encodedForms(value)) this.#secrets.add(form);
+        const forms = encodedForms(value);
+        for (const form of forms) this.#secrets.add(form);
+        // A cut is looked for in the value as it is and in its compact encodings (not in the escaped
+        // ones, several times its length: that would cost memory for a case nobody prints).
+        for (const form of [value, ...forms.filter((f) => f.length <= 2 * value.length + 4)])
+          this.#addSplittable(form.toLowerCase());
         changed = true;
       }
     }
@@ -37,7 +57,7 @@ export class Redactor {
     // Longest first, so a secret that contains another is replaced whole.
     const sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
     this.#longest = sorted[0]?.length ?? 0;
-    this.#pattern = new RegExp(sorted.map(escapeRegExp).join('|'), 'g');
+    this.#pattern = new RegExp(sorted.map(escapeRegExp).join('|'), 'gi');
   }
 
   /** Length of the longest secret (0 when none): how much text may hold an incomplete secret. */
@@ -49,14 +69,59 @@ export class Redactor {
     if (this.#pattern === null) return text;
     return text.replace(this.#pattern, REDACTED);
   }
+
+  /**
+   * A line's end that is the start of a secret, redacted (the secret may go on in the next line), and
+   * what the next line would then start with.
+   */
+  redactCutEnd(line: string): { text: string; rest: string[] } {
+    if (this.#longestSplittable === 0 || line.length < MIN_SPLIT_PART) return { text: line, rest: [] };
+    const lower = line.slice(-this.#longestSplittable).toLowerCase();
+    const offset = line.length - lower.length;
+    for (let k = Math.min(this.#longestSplittable - 1, line.length); k >= MIN_SPLIT_PART; k--) {
+      const rest = this.#starts.get(lower.slice(line.length - offset - k));
+      if (rest) return { text: line.slice(0, line.length - k) + REDACTED, rest };
+    }
+    return { text: line, rest: [] };
+  }
+
+  /**
+   * A line's start that ends a secret: the rest of one cut at the last line's end (`rest`, any
+   * length), or a long enough end of any secret.
+   */
+  redactCutStart(line: string, rest: readonly string[]): string {
+    if (this.#longestSplittable === 0) return line;
+    const lower = line.slice(0, this.#longestSplittable).toLowerCase();
+    let cut = 0;
+    for (const r of rest) if (r.length > cut && lower.startsWith(r)) cut = r.length;
+    if (cut === 0)
+      for (let k = Math.min(this.#longestSplittable - 1, line.length); k >= MIN_SPLIT_PART; k--)
+        if (this.#ends.has(lower.slice(0, k))) {
+          cut = k;
+          break;
+        }
+    return cut === 0 ? line : REDACTED + line.slice(cut);
+  }
+
+  #addSplittable(form: string): void {
+    this.#longestSplittable = Math.max(this.#longestSplittable, form.length);
+    for (let k = MIN_SPLIT_PART; k < form.length; k++) {
+      const start = form.slice(0, k);
+      const rest = this.#starts.get(start);
+      if (rest) rest.push(form.slice(k));
+      else this.#starts.set(start, [form.slice(k)]);
+      this.#ends.add(form.slice(form.length - k));
+    }
+  }
 }
 
 /**
  * How a secret shows up encoded: base64 and base64url (also inside a longer encoded value, such as
  * `Basic base64(user:password)`, where it can start at any of three byte alignments: only the
- * characters that depend on the secret alone are matched), hex (either case) and URL-encoding
- * (%XX in either case; encodeURIComponent's, and form encoding's with a space as + or %20). Forms
- * equal to the value or shorter than 8 characters are left out.
+ * characters that depend on the secret alone are matched), hex (also byte by byte: `ab:cd`, `ab cd`,
+ * `\xab\xcd`), JSON string escapes (JSON.stringify's, and every character as `\uXXXX`) and
+ * URL-encoding (encodeURIComponent's, and form encoding's with a space as + or %20). Letter case does
+ * not matter (the match ignores it). Forms equal to the value or shorter than 8 characters are left out.
  */
 export function encodedForms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
@@ -72,14 +137,22 @@ export function encodedForms(value: string): string[] {
     const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
     base64(encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6)));
   }
+  // hex (matched in any case), also byte by byte as `ab:cd`, `ab cd` and `\xab\xcd`
   const hex = bytes.toString('hex');
   forms.add(hex);
-  forms.add(hex.toUpperCase());
+  const pairs = hex.match(/../g) ?? [];
+  forms.add(pairs.join(':'));
+  forms.add(pairs.join(' '));
+  forms.add(pairs.map((p) => `\\x${p}`).join(''));
+  // JSON: as JSON.stringify writes it, and with every character \u-escaped
+  forms.add(JSON.stringify(value).slice(1, -1));
+  forms.add(
+    Array.from({ length: value.length }, (_, i) => `\\u${value.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
   // encodeURIComponent, and HTML form encoding (which also escapes ~!'()*, and writes a space as +)
   const formEncoded = new URLSearchParams([['', value]]).toString().slice(1);
   for (const url of [encodeURIComponent(value), formEncoded, formEncoded.replace(/\+/g, '%20')]) {
     forms.add(url);
-    forms.add(url.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()));
   }
   return [...forms].filter((form) => form !== value && form.length >= MIN_ENCODED_LENGTH);
 }
@@ -90,7 +163,7 @@ function escapeRegExp(text: string): string {
 
 /**
  * Turns a byte stream (a child's stderr) into redacted lines. Redaction happens per complete line,
- * so a secret split across two chunks is still caught. A line longer than maxLineLength is emitted
+ * so a secret split across two chunks is still caught, and so is one cut across two lines. A line longer than maxLineLength is emitted
  * in pieces; the piece boundary never cuts through a secret (the possible start of one is held back).
  */
 export class RedactingLineSplitter {
@@ -130,7 +203,16 @@ export class RedactingLineSplitter {
     this.#pending = '';
   }
 
+  /** what the next line starts with if it completes a secret cut at the end of the last one */
+  #cutRest: string[] = [];
+
   #emit(line: string): void {
-    this.#onLine(this.#redactor.redact(line.endsWith('\r') ? line.slice(0, -1) : line));
+    const whole = this.#redactor.redact(line.endsWith('\r') ? line.slice(0, -1) : line);
+    // A secret cut across two lines (a program wrapping its output): the end of this line is
+    // redacted at once, as the next one may not come for a while.
+    const start = this.#redactor.redactCutStart(whole, this.#cutRest);
+    const { text, rest } = this.#redactor.redactCutEnd(start);
+    this.#cutRest = rest;
+    this.#onLine(text);
   }
 }
