@@ -22,11 +22,12 @@ export class Redactor {
   #pattern: RegExp | null = null;
   #longest = 0;
   /**
-   * For secrets cut across two lines (lower-cased): each proper start of a secret (at least
-   * MIN_SPLIT_PART long) with what would complete it, and each proper end of one.
+   * For secrets cut across two lines: the forms looked for (lower-cased), and patterns matching a
+   * start of one at a text's end, and an end of one at a text's start (at least MIN_SPLIT_PART long).
    */
-  #starts = new Map<string, string[]>();
-  #ends = new Set<string>();
+  #splittable: string[] = [];
+  #cutStart: RegExp | null = null;
+  #cutEnd: RegExp | null = null;
   #longestSplittable = 0;
 
   constructor(secrets: Iterable<string> = []) {
@@ -49,11 +50,16 @@ export class Redactor {
         // A cut is looked for in the value as it is and in its compact encodings (not in the escaped
         // ones, several times its length: that would cost memory for a case nobody prints).
         for (const form of [value, ...forms.filter((f) => f.length <= 2 * value.length + 4)])
-          this.#addSplittable(form.toLowerCase());
+          if (form.length > MIN_SPLIT_PART) this.#splittable.push(form.toLowerCase());
         changed = true;
       }
     }
     if (!changed) return;
+    this.#longestSplittable = Math.max(0, ...this.#splittable.map((f) => f.length));
+    this.#cutStart = new RegExp(`(?:${this.#splittable.map(startsOf).join('|')})$`, 'i');
+    // An end of a form at a text's start is a start of the reversed form at the reversed text's end:
+    // patterns anchored at the end run far faster here than nested optional groups anchored at the start.
+    this.#cutEnd = new RegExp(`(?:${this.#splittable.map((f) => startsOf(reverse(f))).join('|')})$`, 'i');
     // Longest first, so a secret that contains another is replaced whole.
     const sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
     this.#longest = sorted[0]?.length ?? 0;
@@ -75,14 +81,13 @@ export class Redactor {
    * what the next line would then start with.
    */
   redactCutEnd(line: string): { text: string; rest: string[] } {
-    if (this.#longestSplittable === 0 || line.length < MIN_SPLIT_PART) return { text: line, rest: [] };
-    const lower = line.slice(-this.#longestSplittable).toLowerCase();
-    const offset = line.length - lower.length;
-    for (let k = Math.min(this.#longestSplittable - 1, line.length); k >= MIN_SPLIT_PART; k--) {
-      const rest = this.#starts.get(lower.slice(line.length - offset - k));
-      if (rest) return { text: line.slice(0, line.length - k) + REDACTED, rest };
-    }
-    return { text: line, rest: [] };
+    // Only the last word can hold a cut secret's start (it runs to the line's end).
+    const word = lastWord(line, this.#longestSplittable - 1);
+    const match = word.length >= MIN_SPLIT_PART ? this.#cutStart?.exec(word) : undefined;
+    if (!match) return { text: line, rest: [] };
+    const cut = match[0].toLowerCase();
+    const rest = this.#splittable.filter((f) => f.startsWith(cut)).map((f) => f.slice(cut.length));
+    return { text: line.slice(0, line.length - cut.length) + REDACTED, rest };
   }
 
   /**
@@ -90,28 +95,12 @@ export class Redactor {
    * length), or a long enough end of any secret.
    */
   redactCutStart(line: string, rest: readonly string[]): string {
-    if (this.#longestSplittable === 0) return line;
-    const lower = line.slice(0, this.#longestSplittable).toLowerCase();
+    const word = firstWord(line, this.#longestSplittable - 1);
+    const lower = rest.length ? word.toLowerCase() : '';
     let cut = 0;
     for (const r of rest) if (r.length > cut && lower.startsWith(r)) cut = r.length;
-    if (cut === 0)
-      for (let k = Math.min(this.#longestSplittable - 1, line.length); k >= MIN_SPLIT_PART; k--)
-        if (this.#ends.has(lower.slice(0, k))) {
-          cut = k;
-          break;
-        }
+    if (cut === 0 && word.length >= MIN_SPLIT_PART) cut = this.#cutEnd?.exec(reverse(word))?.[0].length ?? 0;
     return cut === 0 ? line : REDACTED + line.slice(cut);
-  }
-
-  #addSplittable(form: string): void {
-    this.#longestSplittable = Math.max(this.#longestSplittable, form.length);
-    for (let k = MIN_SPLIT_PART; k < form.length; k++) {
-      const start = form.slice(0, k);
-      const rest = this.#starts.get(start);
-      if (rest) rest.push(form.slice(k));
-      else this.#starts.set(start, [form.slice(k)]);
-      this.#ends.add(form.slice(form.length - k));
-    }
   }
 }
 
@@ -147,7 +136,10 @@ export function encodedForms(value: string): string[] {
   // JSON: as JSON.stringify writes it, and with every character \u-escaped
   forms.add(JSON.stringify(value).slice(1, -1));
   forms.add(
-    Array.from({ length: value.length }, (_, i) => `\\u${value.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+    Array.from(
+      { length: value.length },
+      (_, i) => `\\u${value.charCodeAt(i).toString(16).padStart(4, '0')}`,
+    ).join(''),
   );
   // encodeURIComponent, and HTML form encoding (which also escapes ~!'()*, and writes a space as +)
   const formEncoded = new URLSearchParams([['', value]]).toString().slice(1);
@@ -156,6 +148,35 @@ export function encodedForms(value: string): string[] {
   }
   return [...forms].filter((form) => form !== value && form.length >= MIN_ENCODED_LENGTH);
 }
+
+/** A pattern for the proper starts of `form` of at least MIN_SPLIT_PART characters: `abcdef(?:g(?:h)?)?`. */
+function startsOf(form: string): string {
+  const chars = form
+    .slice(0, form.length - 1)
+    .split('')
+    .map(escapeRegExp);
+  let tail = '';
+  for (let i = chars.length - 1; i >= MIN_SPLIT_PART; i--) tail = `(?:${chars[i]}${tail})?`;
+  return chars.slice(0, MIN_SPLIT_PART).join('') + tail;
+}
+
+const reverse = (text: string) => text.split('').reverse().join('');
+
+/** The line's last run of non-space characters, at most `max` of them. */
+function lastWord(line: string, max: number): string {
+  let i = line.length;
+  while (i > 0 && line.length - i < max && !isSpace(line.charCodeAt(i - 1))) i--;
+  return line.slice(i);
+}
+
+/** The line's first run of non-space characters, at most `max` of them. */
+function firstWord(line: string, max: number): string {
+  let i = 0;
+  while (i < line.length && i < max && !isSpace(line.charCodeAt(i))) i++;
+  return line.slice(0, i);
+}
+
+const isSpace = (c: number) => c === 32 || c === 9;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
