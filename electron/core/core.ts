@@ -1,6 +1,6 @@
 import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApprovalPreview, ApprovalResult, ToolChange, ToolReview } from '../../shared/api.ts';
 import { displayText } from '../../shared/display-text.ts';
@@ -22,6 +22,7 @@ import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
+import { makeHomePrivate, makePrivateDir } from './fs/private-home.ts';
 import { SignInService } from './oauth/sign-in-service.ts';
 import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
 import { OsKeychain, type Keychain } from './secrets/keychain.ts';
@@ -121,6 +122,8 @@ export class Core {
 
   constructor(options: CoreOptions) {
     this.home = options.home;
+    // Before anything is written there: the home is this user's alone (fs/private-home.ts).
+    makeHomePrivate(options.home, options.platform ?? process.platform);
     this.#keychain = options.keychain;
     this.#env = options.env ?? process.env;
     this.#platform = options.platform ?? process.platform;
@@ -188,7 +191,7 @@ export class Core {
 
   async start(): Promise<void> {
     if (this.#supervisor) return;
-    mkdirSync(this.home.root, { recursive: true });
+    makePrivateDir(this.home.root);
     writeSchemaFile(this.home.serversFile);
     this.#supervisor = new Supervisor({
       clock: this.#clock,

@@ -1,7 +1,8 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/api.ts';
 import type { Clock } from '../core/clock.ts';
 import { Core } from '../core/core.ts';
+import { makePrivateDir } from '../core/fs/private-home.ts';
 import { writeFileAtomic } from '../core/fs/atomic-write.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
 import { socketPathFor } from '../core/bridge/local-endpoint.ts';
@@ -55,7 +56,8 @@ export interface Headless {
 export async function startHeadless(options: HeadlessOptions): Promise<Headless> {
   const { home } = options;
   const env = options.env ?? process.env;
-  for (const dir of [home.root, home.run, home.logs]) mkdirSync(dir, { recursive: true });
+  // (the core makes the whole home private when it is made, below)
+  for (const dir of [home.root, home.run, home.logs]) makePrivateDir(dir);
   const tokens = new TokenStore(home.tokens, { watch: true });
   tokens.controlToken();
   const core = new Core({
@@ -106,6 +108,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       startedAt: Date.now(),
       ...(relaySocket.problem ? {} : { socket: relaySocket.path }),
     }) + '\n',
+    { mode: 0o600 },
   );
 
   const sync = options.editorSync ?? true;
