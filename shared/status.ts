@@ -41,6 +41,8 @@ export const ServerStatusSchema = z.object({
    * (at approval, or when a change was last accepted); absent or 0 when none wait
    */
   toolsHeld: z.number().int().optional(),
+  /** the folder a local server runs in: its `cwd`, or its own folder in the home (data/<name>) */
+  folder: z.string().optional(),
 });
 export type ServerStatus = z.infer<typeof ServerStatusSchema>;
 

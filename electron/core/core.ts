@@ -18,7 +18,7 @@ import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
 import type { HomePaths } from './home.ts';
-import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
+import { CommandChangedError, prepareLaunch, workingFolder } from './launch-plan.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
@@ -284,9 +284,17 @@ export class Core {
       transport: entry.launch.transport,
       source: this.sourceOf(name),
       fingerprint: entry.fingerprint,
-      lines: describeLaunch(entry.launch),
+      lines: this.#launchLines(entry),
       references: describeReferences(entry.launch),
     };
+  }
+
+  /** The exact launch lines, and for a local server without `cwd` the folder of its own it runs in. */
+  #launchLines(entry: ServerEntry): string[] {
+    const lines = describeLaunch(entry.launch);
+    if (isRemote(entry.config) || entry.config.cwd !== undefined) return lines;
+    const folder = workingFolder(entry.name, entry.config, this.home.data, this.#platform);
+    return [...lines, `runs in: ${displayText(folder)} (its own folder)`];
   }
 
   /**
@@ -302,7 +310,7 @@ export class Core {
     this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
     this.#gates.delete(name); // the next tool list is this approval's pin
     this.#apply();
-    return { name, fingerprint: entry.fingerprint, launch: describeLaunch(entry.launch) };
+    return { name, fingerprint: entry.fingerprint, launch: this.#launchLines(entry) };
   }
 
   /** Keeps the server from running until its config changes. */
@@ -575,6 +583,7 @@ export class Core {
       commandPath: this.#commandPath,
       platform: this.#platform,
       home: this.home.root,
+      data: this.home.data,
     };
   }
 
@@ -698,6 +707,9 @@ export class Core {
       nextRetryAt: null,
       toolCount: null,
       fingerprint: entry.fingerprint,
+      ...(isRemote(entry.config)
+        ? {}
+        : { folder: workingFolder(name, entry.config, this.home.data, this.#platform) }),
     };
     if (!entry.config.enabled) return { ...base, state: 'disabled' };
     if (entry.refusal) return { ...base, state: 'error', lastError: displayText(entry.refusal) };
@@ -709,6 +721,7 @@ export class Core {
     const held = this.#gates.get(name)?.gate.held.size ?? 0;
     return {
       ...live,
+      ...(base.folder === undefined ? {} : { folder: base.folder }),
       // lastError is shown to people and may quote a command or a server's own words.
       lastError: live.lastError === null ? null : displayText(live.lastError),
       fingerprint: entry.fingerprint,

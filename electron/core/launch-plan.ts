@@ -1,5 +1,7 @@
 import { isRemote } from '../../shared/schema/servers.ts';
 import { UserError } from './errors.ts';
+import { makePrivateDir } from './fs/private-home.ts';
+import { serverDataDir } from './home.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
@@ -19,8 +21,23 @@ export interface LaunchDeps {
   env: NodeJS.ProcessEnv;
   commandPath: string | undefined;
   platform: NodeJS.Platform;
-  /** where a server without `cwd` runs */
+  /** the home's root: where a relative command of a server without `cwd` is looked up (as at approval) */
   home: string;
+  /** the home's data/ folder: a server without `cwd` runs in its own folder there (serverDataDir) */
+  data: string;
+}
+
+/**
+ * The folder a local server runs in: its `cwd`, or else its own folder under the home's data/ (never
+ * the home itself, where state.json and tokens/ are).
+ */
+export function workingFolder(
+  name: string,
+  config: { cwd?: string | undefined },
+  data: string,
+  platform: NodeJS.Platform,
+): string {
+  return config.cwd ?? serverDataDir({ data }, name, platform);
 }
 
 /**
@@ -41,11 +58,10 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
       redact: [...new Set([...headers.secrets, ...url.secrets])],
     };
   }
-  const cwd = config.cwd ?? deps.home;
   const command = resolveCommand(config.command, {
     path: deps.commandPath,
     pathExt: deps.env.PATHEXT,
-    cwd,
+    cwd: config.cwd ?? deps.home,
     platform: deps.platform,
   });
   if (!command) {
@@ -73,6 +89,9 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
     Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
   );
   if (deps.commandPath) inherited.PATH = deps.commandPath;
+  const cwd = workingFolder(name, config, deps.data, deps.platform);
+  // Its own folder is made on first use, private like the rest of the home.
+  if (config.cwd === undefined) makePrivateDir(cwd, deps.platform);
   return {
     transport: 'stdio',
     command,
