@@ -17,8 +17,8 @@ import { formatProblems, readServersFile, type ConfigProblem } from './config/se
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
-import type { HomePaths } from './home.ts';
-import { CommandChangedError, prepareLaunch, workingFolder } from './launch-plan.ts';
+import { serverDataDir, type HomePaths } from './home.ts';
+import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
@@ -289,12 +289,14 @@ export class Core {
     };
   }
 
-  /** The exact launch lines, and for a local server without `cwd` the folder of its own it runs in. */
+  /** The exact launch lines, with the folder of its own a local server without `cwd` runs in. */
   #launchLines(entry: ServerEntry): string[] {
-    const lines = describeLaunch(entry.launch);
-    if (isRemote(entry.config) || entry.config.cwd !== undefined) return lines;
-    const folder = workingFolder(entry.name, entry.config, this.home.data, this.#platform);
-    return [...lines, `runs in: ${displayText(folder)} (its own folder)`];
+    return describeLaunch(entry.launch, this.ownFolder(entry.name));
+  }
+
+  /** A server's own folder (data/<name>): where it runs when its entry gives no `cwd`. */
+  ownFolder(name: string): string {
+    return serverDataDir(this.home, name, this.#platform);
   }
 
   /**
@@ -707,9 +709,7 @@ export class Core {
       nextRetryAt: null,
       toolCount: null,
       fingerprint: entry.fingerprint,
-      ...(isRemote(entry.config)
-        ? {}
-        : { folder: workingFolder(name, entry.config, this.home.data, this.#platform) }),
+      ...(isRemote(entry.config) ? {} : { folder: entry.config.cwd ?? this.ownFolder(name) }),
     };
     if (!entry.config.enabled) return { ...base, state: 'disabled' };
     if (entry.refusal) return { ...base, state: 'error', lastError: displayText(entry.refusal) };

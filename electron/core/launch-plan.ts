@@ -28,19 +28,6 @@ export interface LaunchDeps {
 }
 
 /**
- * The folder a local server runs in: its `cwd`, or else its own folder under the home's data/ (never
- * the home itself, where state.json and tokens/ are).
- */
-export function workingFolder(
-  name: string,
-  config: { cwd?: string | undefined },
-  data: string,
-  platform: NodeJS.Platform,
-): string {
-  return config.cwd ?? serverDataDir({ data }, name, platform);
-}
-
-/**
  * Resolves an approved server into what to spawn or connect to, at the last moment and only in
  * memory: the command's absolute path, ${secret:…} from the keychain and ${env:…} from the environment.
  */
@@ -89,8 +76,8 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
     Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
   );
   if (deps.commandPath) inherited.PATH = deps.commandPath;
-  const cwd = workingFolder(name, config, deps.data, deps.platform);
-  // Its own folder is made on first use, private like the rest of the home.
+  // Without `cwd`, its own folder (never the home), made on first use, private like the rest of it.
+  const cwd = config.cwd ?? serverDataDir({ data: deps.data }, name, deps.platform);
   if (config.cwd === undefined) makePrivateDir(cwd, deps.platform);
   return {
     transport: 'stdio',

@@ -344,7 +344,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     const card = page.locator('article[data-approval="everything"]');
     await card.waitFor();
     expect(await card.getByTestId('approval-command').textContent()).toBe(
-      `command: ${command} ${args.join(' ')}`,
+      `command: ${command} ${args.join(' ')}\nruns in: ${join(t.home.data, 'everything')} (its own folder)`,
     );
     await card.getByText('this window (added or changed here)').waitFor();
     await shot('03-approvals');

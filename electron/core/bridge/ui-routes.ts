@@ -293,7 +293,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
         envKeys: Object.keys(record ?? {}).map(displayText),
         approved: previous
           ? {
-              lines: describeLaunch(previous.config),
+              lines: describeLaunch(previous.config, core.ownFolder(status.name)),
               approvedAt: previous.approvedAt,
               source: previous.source,
             }

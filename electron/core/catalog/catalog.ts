@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { readServerValue, setServer } from '../config/edit.ts';
 import { readServersFile } from '../config/servers-file.ts';
 import { UserError } from '../errors.ts';
-import type { HomePaths } from '../home.ts';
+import { serverDataDir, type HomePaths } from '../home.ts';
 import { findLiteralSecrets } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { defaultSecretName } from '../secrets/move.ts';
@@ -222,7 +222,7 @@ export class Catalog {
       const checked = validateServerConfig(config);
       if (checked.ok) {
         const entry = serverEntry(nameProblem ? 'server' : name, checked.config, this.#options.lookup);
-        lines = describeLaunch(entry.launch);
+        lines = describeLaunch(entry.launch, serverDataDir(this.#options.home, entry.name));
         references = describeReferences(entry.launch);
       } else if (issues.length === 0) {
         const issue = checked.issues[0];

@@ -110,7 +110,8 @@ describe('the fingerprint pins what runs', () => {
     t.writeServers({ mcpServers: { linked: { command: link } } });
     await startCore();
     const shown = core.review('linked');
-    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`]);
+    const runsIn = `runs in: ${join(t.home.data, 'linked')} (its own folder)`;
+    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, runsIn]);
     core.approve('linked', shown.fingerprint);
     await reached('linked', 'running');
 
@@ -119,7 +120,7 @@ describe('the fingerprint pins what runs', () => {
     symlinkSync(b, link);
     await core.restartServer('linked').catch(() => undefined);
     await reached('linked', 'pending-approval');
-    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`]);
+    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, runsIn]);
     expect(core.state.approval('linked')?.fingerprint).toBe(shown.fingerprint);
 
     // A fresh start (the next `switchboard serve`) asks too, and never runs it.

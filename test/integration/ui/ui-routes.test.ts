@@ -387,13 +387,14 @@ describe('the UI routes', () => {
     const echo = fixtureServer('env-echo-server.mjs');
     t.writeServers({ mcpServers: { echo } });
     h.core.reload();
+    const runsIn = `runs in: ${join(t.home.data, 'echo')} (its own folder)`;
     const first = await api('GET', UiRoutes.approvals);
     expect(first.body.approvals).toEqual([
       expect.objectContaining({
         name: 'echo',
         state: 'pending-approval',
         source: 'hand-edit',
-        lines: [`command: ${echo.command} ${echo.args.join(' ')}`],
+        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn],
         envKeys: [],
         approved: null,
       }),
@@ -424,9 +425,9 @@ describe('the UI routes', () => {
       expect.objectContaining({
         name: 'echo',
         source: 'ui',
-        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, 'env DEBUG=1'],
+        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn, 'env DEBUG=1'],
         envKeys: ['DEBUG'],
-        approved: expect.objectContaining({ lines: [`command: ${echo.command} ${echo.args.join(' ')}`] }),
+        approved: expect.objectContaining({ lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn] }),
       }),
     ]);
   });
