@@ -498,7 +498,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     // npx as PATH resolves it: the exact program that would run (and the real file, where npx is a
     // symlink, as it is in most installs).
     expect(await card.getByTestId('approval-command').textContent()).toMatch(
-      /^command: \/\S*\/npx -y @modelcontextprotocol\/server-github\n(?:real file: \/\S+\n)?env GITHUB_PERSONAL_ACCESS_TOKEN=\$\{secret:github-token\}$/,
+      /^command: \/\S*\/npx -y @modelcontextprotocol\/server-github\n(?:real file: \/\S+\n)?runs in: \/\S+\/data\/github \(its own folder\)\nenv GITHUB_PERSONAL_ACCESS_TOKEN=\$\{secret:github-token\}$/,
     );
     expect(await card.getByTestId('approval-references').textContent()).toMatch(
       /^gives your keychain secret "github-token" to \/\S+ in env GITHUB_PERSONAL_ACCESS_TOKEN$/,
