@@ -31,7 +31,7 @@ import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { describeLaunch, describeReferences } from '../trust/command-line.ts';
 import { resolveCommand, type CommandLookup } from '../trust/resolve-command.ts';
-import { buildConfig, fieldIssue, installOptions, type OptionPlan } from './install-options.ts';
+import { buildConfig, fieldIssue, installOptions, refusedAsFilled, type OptionPlan } from './install-options.ts';
 import { checkRegistryUrl, registryAddress } from './registry-address.ts';
 import { RegistryCache } from './registry-cache.ts';
 import { RegistryClient, RegistryError } from './registry-client.ts';
@@ -207,6 +207,8 @@ export class Catalog {
     // The entry as built, then with any literal secret in it moved to references: planned against a
     // keychain that is only read, and done for real only once the install goes ahead.
     const built = plan.template ? buildConfig(plan.template, (id) => answers.get(id)) : {};
+    const refusedFilled = plan.template ? refusedAsFilled(plan.template, (id) => answers.get(id)) : undefined;
+    if (refusedFilled) problems.push(refusedFilled);
     const owner = nameProblem ? 'server' : name;
     const sweep = async (target: Keychain): Promise<Record<string, unknown>> => {
       const copy = structuredClone(built);

@@ -12,6 +12,7 @@ import { displayText, hasHiddenCharacters } from '../../../shared/display-text.t
 import { secretKeyKind } from '../../../shared/secrets.ts';
 import {
   packageSpec,
+  refusedRuntimeSettings,
   RUNTIME_SOURCES,
   RUNTIMES,
   runtimeFlagNotes,
@@ -149,6 +150,12 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
       `The entry suggests running it with "${displayText(clip(pkg.runtimeHint, 40))}"; Switchboard runs ${KIND_LABEL[kind]}s with ${runtime}.`,
     );
   }
+  // Flags and variables that would change where the code comes from are refused outright.
+  const refusedSettings = refusedRuntimeSettings(runtime, literalWords(runtimeArgs.groups), [
+    ...env.map((e) => e.name),
+    ...runtimeArgs.env.map((e) => e.name),
+  ]);
+  if (refusedSettings.length) problems.push(refusal(refusedSettings));
   notes.push(...runtimeFlagNotes(runtime, literalWords(runtimeArgs.groups)));
   const runtimePath = context.findRuntime(runtime) ?? null;
   const problem =
@@ -435,6 +442,27 @@ export function buildConfig(
     ...words(template.packageArgs),
   ];
   return { command: template.runtime, args, ...(Object.keys(env).length ? { env } : {}) };
+}
+
+/**
+ * Why the entry as filled in is refused (a field's default or answer that makes a refused runtime
+ * setting, e.g. a volume of `/`), or undefined.
+ */
+export function refusedAsFilled(
+  template: StdioTemplate | RemoteTemplate,
+  answer: Answer,
+): string | undefined {
+  if (template.kind === 'remote') return undefined;
+  const filled = (parts: Part[]) =>
+    parts.map((p) => ('text' in p ? p.text : (answer(p.field) ?? ''))).join('');
+  const present = (dependsOn: string[]) => dependsOn.every((f) => answer(f) !== undefined);
+  const words = template.runtimeArgs.filter((g) => present(g.dependsOn)).flatMap((g) => g.words.map(filled));
+  const reasons = refusedRuntimeSettings(template.runtime, words, []);
+  return reasons.length ? refusal(reasons) : undefined;
+}
+
+function refusal(reasons: string[]): string {
+  return `Switchboard will not run this from a registry entry: ${reasons.join('; ')}`;
 }
 
 /** What is wrong with one answer, or undefined. `value` undefined or '' means not given. */
