@@ -21,7 +21,8 @@ export function authorizationUrlProblem(address: string): string | undefined {
 /** A sign-in page's address, as the API may hand it out (see authorizationUrlProblem). */
 const SignInPageSchema = z.string().superRefine((url, ctx) => {
   const problem = authorizationUrlProblem(url);
-  if (problem) ctx.addIssue({ code: 'custom', message: `a sign-in page Switchboard will not open: ${problem}` });
+  if (problem)
+    ctx.addIssue({ code: 'custom', message: `a sign-in page Switchboard will not open: ${problem}` });
 });
 
 /**
@@ -98,4 +99,3 @@ export function clientMetadataUrlProblem(url: string): string | undefined {
   if (parsed.username || parsed.password) return 'it may not carry a user name or password';
   return undefined;
 }
-

@@ -177,7 +177,9 @@ export class InstanceClient {
   async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
     const start = SignInStartSchema.safeParse(await this.#request('POST', ApiRoutes.signIn(name), request));
     if (start.success) return start.data;
-    throw new UserError(`cannot sign in to "${name}": ${start.error.issues[0]?.message ?? 'unexpected answer'}`);
+    throw new UserError(
+      `cannot sign in to "${name}": ${start.error.issues[0]?.message ?? 'unexpected answer'}`,
+    );
   }
 
   async signInInfo(name: string): Promise<SignInInfo> {

@@ -318,8 +318,7 @@ async function signIn(server: string): Promise<void> {
   if (start?.status === 'browser') {
     const page = signInPageToOpen(start.url);
     if (page) await shell.openExternal(page);
-  }
-  else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
+  } else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
 }
 
 async function runAction(action: TrayAction): Promise<void> {

@@ -312,7 +312,9 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       await tab.close();
       await new Promise<void>((resolve) => attacker.close(() => resolve()));
     }
-    expect(existsSync(t.home.serversFile) ? readFileSync(t.home.serversFile, 'utf8') : '').not.toContain('pwned');
+    expect(existsSync(t.home.serversFile) ? readFileSync(t.home.serversFile, 'utf8') : '').not.toContain(
+      'pwned',
+    );
     // and the person's own page is still signed in and shows nothing new
     await page.reload();
     await page.getByText('No servers yet').waitFor();

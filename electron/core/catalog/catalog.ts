@@ -31,7 +31,13 @@ import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { describeLaunch, describeReferences } from '../trust/command-line.ts';
 import { resolveCommand, type CommandLookup } from '../trust/resolve-command.ts';
-import { buildConfig, fieldIssue, installOptions, refusedAsFilled, type OptionPlan } from './install-options.ts';
+import {
+  buildConfig,
+  fieldIssue,
+  installOptions,
+  refusedAsFilled,
+  type OptionPlan,
+} from './install-options.ts';
 import { checkRegistryUrl, registryAddress } from './registry-address.ts';
 import { RegistryCache } from './registry-cache.ts';
 import { RegistryClient, RegistryError } from './registry-client.ts';

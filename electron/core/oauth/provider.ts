@@ -186,7 +186,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
         // with: the SDK would register a new client there and replace this one. Only the person,
         // signing in, decides to trust the new address.
         const moved = this.#movedFrom(stored);
-        if (moved) throw this.#need(new SignInRequired('new-authorization-server', { ...this.#issuer(), was: moved }));
+        if (moved)
+          throw this.#need(new SignInRequired('new-authorization-server', { ...this.#issuer(), was: moved }));
         return stored;
       }
       if (namesNoAuthorizationServer) throw new Error(NO_SIGN_IN_OFFERED);

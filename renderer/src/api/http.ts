@@ -81,10 +81,7 @@ export interface Transport {
     body?: unknown,
   ): Promise<{ status: number; body: unknown }>;
   /** starts the event stream; `onEvent` gets each event's JSON, `onState` how the stream is doing */
-  events(
-    onEvent: (data: unknown) => void,
-    onState: (state: 'live' | 'closed') => void,
-  ): () => void;
+  events(onEvent: (data: unknown) => void, onState: (state: 'live' | 'closed') => void): () => void;
   /** desktop-only actions; undefined in headless mode */
   setStartAtLogin?: (enabled: boolean) => Promise<void>;
   /** the desktop app opens web pages in the system browser; a browser tab opens them itself */

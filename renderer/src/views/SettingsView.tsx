@@ -470,9 +470,9 @@ function BrowserSignIns() {
     <section className="card" aria-labelledby={`${id}-browsers`} data-testid="browser-sign-ins">
       <h2 id={`${id}-browsers`}>Browser sign-ins</h2>
       <p className="muted">
-        A browser opened with a sign-in link from <code>switchboard serve</code> keeps a key that works
-        only at this address (this port), for 30 days, also after Switchboard restarts. It is never a
-        cookie, so no other page on this computer can use it.
+        A browser opened with a sign-in link from <code>switchboard serve</code> keeps a key that works only
+        at this address (this port), for 30 days, also after Switchboard restarts. It is never a cookie, so no
+        other page on this computer can use it.
       </p>
       {sessions.isPending ? <Loading what="browser sign-ins" /> : null}
       {sessions.error ? <ErrorText error={sessions.error} /> : null}

@@ -605,7 +605,12 @@ describe('what one request can make the bridge hold', () => {
     home.writeServers({
       mcpServers: { big: fixtureServer('mini-server.mjs', `--prompt-bytes=${2 * 1024 * 1024}`) },
     });
-    const h = await startHeadless({ home: home.home, keychain: new MemoryKeychain(), env: home.env, port: 0 });
+    const h = await startHeadless({
+      home: home.home,
+      keychain: new MemoryKeychain(),
+      env: home.env,
+      port: 0,
+    });
     try {
       h.core.approve('big', h.core.review('big').fingerprint);
       await waitFor(
@@ -614,7 +619,11 @@ describe('what one request can make the bridge hold', () => {
         'big running',
       );
       const token = h.tokens.create('zed').token;
-      const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'prompts/list' }));
+      const batch = Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'prompts/list',
+      }));
       const res = await call(h.port, 'POST', '/mcp/big', {
         headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-03-26', ...bearer(token) },
         body: JSON.stringify(batch),

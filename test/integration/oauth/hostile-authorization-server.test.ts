@@ -194,11 +194,20 @@ describe('a hostile authorization server', () => {
     const name = `moved-${suffix}`;
     const store = new SignInStore(new MemoryKeychain());
     const url = `${resource.origin}/mcp`;
-    const kept = { client_id: 'kept-client', redirect_uris: ['http://127.0.0.1:1/callback'], issuer: as1.origin };
+    const kept = {
+      client_id: 'kept-client',
+      redirect_uris: ['http://127.0.0.1:1/callback'],
+      issuer: as1.origin,
+    };
     await store.write(name, { url, client: kept, tokens: { access_token: 'old', token_type: 'Bearer' } });
 
     // The SDK's own client over the provider a server's connection uses, in the background.
-    const provider = new SwitchboardOAuthProvider({ server: name, serverUrl: url, store, clock: new ManualClock() });
+    const provider = new SwitchboardOAuthProvider({
+      server: name,
+      serverUrl: url,
+      store,
+      clock: new ManualClock(),
+    });
     const told: SignInRequired[] = [];
     provider.onSignInNeeded((need) => told.push(need));
     const client = new Client({ name: 'test', version: '1' });
@@ -211,7 +220,11 @@ describe('a hostile authorization server', () => {
     expect((await store.read(name, url)).client).toEqual(kept);
 
     // The same through a running Switchboard: the server waits in needs-sign-in with the reason.
-    await new SignInStore(oauthKeychain).write(name, { url, client: kept, tokens: { access_token: 'old', token_type: 'Bearer' } });
+    await new SignInStore(oauthKeychain).write(name, {
+      url,
+      client: kept,
+      tokens: { access_token: 'old', token_type: 'Bearer' },
+    });
     addRemote(name);
     headless.core.approve(name, headless.core.review(name).fingerprint);
     const status = await waitFor(

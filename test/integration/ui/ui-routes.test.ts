@@ -88,7 +88,9 @@ describe('browser sign-in', () => {
       headers: { cookie: `switchboard_session_${h.port}=${body.session}` },
     });
     expect(asCookie.status).toBe(401);
-    const foreign = await fetch(`${base}/api/status`, { headers: { ...session, origin: 'http://evil.example' } });
+    const foreign = await fetch(`${base}/api/status`, {
+      headers: { ...session, origin: 'http://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     // A browser session cannot mint sign-in links for other browsers; the control token can.
     const mint = await fetch(`${base}${UiRoutes.loginLink}`, { method: 'POST', headers: session });
@@ -104,7 +106,9 @@ describe('browser sign-in', () => {
 
   it('refuses wrong codes, forged secrets, and a code sent in any other form than JSON', async () => {
     expect((await exchange(`${base}/login?code=not-a-code`)).res.status).toBe(403);
-    const forged = await fetch(`${base}/api/status`, { headers: { authorization: 'Bearer forged-forged-forged-forged' } });
+    const forged = await fetch(`${base}/api/status`, {
+      headers: { authorization: 'Bearer forged-forged-forged-forged' },
+    });
     expect(forged.status).toBe(401);
     // A form or text/plain body is what another page could send without a preflight: refused, code kept.
     const link = h.bridge.sessions.issueLoginLink();
@@ -152,11 +156,16 @@ describe('browser sign-in', () => {
 
   it('a browser that signs in again with a new link gives up its old secret', async () => {
     const old = (await exchange(h.bridge.sessions.issueLoginLink().url)).body.session ?? '';
-    const renewed = await exchange(h.bridge.sessions.issueLoginLink().url, { authorization: `Bearer ${old}` });
+    const renewed = await exchange(h.bridge.sessions.issueLoginLink().url, {
+      authorization: `Bearer ${old}`,
+    });
     expect(renewed.res.status).toBe(200);
-    expect((await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${old}` } })).status).toBe(401);
+    expect((await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${old}` } })).status).toBe(
+      401,
+    );
     expect(
-      (await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${renewed.body.session}` } })).status,
+      (await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${renewed.body.session}` } }))
+        .status,
     ).toBe(200);
   });
 });
@@ -427,7 +436,9 @@ describe('the UI routes', () => {
         source: 'ui',
         lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn, 'env DEBUG=1'],
         envKeys: ['DEBUG'],
-        approved: expect.objectContaining({ lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn] }),
+        approved: expect.objectContaining({
+          lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn],
+        }),
       }),
     ]);
   });

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../../shared/logs.ts';
-import { DEFAULT_RING_BYTES, formatLogLine, parseLogLine, ServerLog } from '../../../electron/core/logs/server-log.ts';
+import {
+  DEFAULT_RING_BYTES,
+  formatLogLine,
+  parseLogLine,
+  ServerLog,
+} from '../../../electron/core/logs/server-log.ts';
 import { RotatingFile } from '../../../electron/core/logs/rotating-file.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
