@@ -446,7 +446,11 @@ function wireIpc(): void {
     if (!window || event.sender !== window.webContents) throw new Error('not Switchboard’s window');
     const request = IpcShellRequestSchema.parse(raw);
     if (request.type === 'set-start-at-login') setStartAtLogin(request.enabled);
-    else void shell.openExternal(request.url);
+    else {
+      // The window opens sign-in pages this way: the same rule as the tray's sign-in.
+      const page = signInPageToOpen(request.url);
+      if (page) void shell.openExternal(page);
+    }
   });
   // Everything the browser UI gets on /api/events, so the window is live the same way.
   bridge.onEvent((event: ApiEvent) => {
