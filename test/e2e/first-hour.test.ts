@@ -483,6 +483,7 @@ describe('the first hour in the UI', () => {
     serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('heading', { name: 'Sign in to Switchboard' }).count()).toBe(0);
+    await page.evaluate("window.location.hash = '#/servers'");
     // Running again, or idle until an editor needs it (its tools are known from its first run).
     await row('everything')
       .locator('.state[data-state="running"], .state[data-state="idle"]')
