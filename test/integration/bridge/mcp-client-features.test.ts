@@ -330,7 +330,8 @@ describe('the aggregate /mcp', () => {
 
     const answer = await call(e, 'web__ask', { message: 'via the aggregate' });
     expect(JSON.parse(answer)).toEqual({ action: 'accept', content: { answer: 'aggregate says yes' } });
-    expect(e.elicitations).toEqual(['via the aggregate']);
+    // On /mcp the person reads which server asks (docs/decisions.md, "A server's request names it").
+    expect(e.elicitations).toEqual(['[server web] via the aggregate']);
   });
 });
 
