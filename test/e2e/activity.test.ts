@@ -132,7 +132,7 @@ describe('changed tools in Approvals', () => {
     ]);
     await page.screenshot({ path: join(ARTIFACTS, 'approvals-tool-change.png') });
 
-    await card.getByRole('button', { name: 'Accept the tools of shifty' }).click();
+    await card.getByRole('button', { name: 'Accept the changes of shifty' }).click();
     await card.waitFor({ state: 'detached' });
     await waitFor(
       async () => (await zed.listTools()).tools.some((tool) => tool.name === 'search'),
