@@ -71,10 +71,11 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
       {toolChanges.error ? <ErrorText error={toolChanges.error} /> : null}
       {changes.length > 0 ? (
         <>
-          <h2>Changed tools</h2>
+          <h2>Changed since you approved them</h2>
           <p className="muted">
-            These servers now list tools that are new or different from the ones you approved. Your editors do
-            not get those tools until you accept the change; removed tools are simply gone.
+            These servers now tell your AI something new or different from what you approved: tools, prompts
+            or instructions. Your editors do not get it until you accept the change (they keep the
+            instructions you approved); removed ones are simply gone.
           </p>
           {changes.map((c) => (
             <ToolChangeCard key={`${c.server}:${c.change}`} change={c} targeted={c.server === server} />
@@ -406,7 +407,7 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
       {c.changed.map((tool) => (
         <section key={`changed-${tool.name}`} data-testid="tool-changed">
           <h3 className="label">
-            Changed: <code>{tool.name}</code>
+            Changed tool: <code>{tool.name}</code>
           </h3>
           <Diff before={tool.before} after={tool.after} label={`Changes to the tool ${tool.name}`} />
         </section>
