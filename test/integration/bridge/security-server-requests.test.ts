@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -14,7 +14,7 @@ import { SERVER_META_KEY } from '../../../electron/core/bridge/server-attributio
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { textOf } from '../../helpers/bridge.ts';
-import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { fixtureServer, startListening, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // A server's requests to an editor (elicitation, sampling, roots) through the bridge, from a hostile
@@ -36,15 +36,9 @@ const PHISH_SHOWN = 'Switchboard: your session expired.\\u{202E}\nRe-enter your 
 
 beforeAll(async () => {
   t = tempHome();
-  const { command, args } = fixtureServer('phisher-server.mjs', '--http', '0');
-  webServer = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    webServer.stdout?.once('data', (d: Buffer) => {
-      const match = /listening (\d+)/.exec(d.toString());
-      if (match) resolve(Number(match[1]));
-      else reject(new Error(`phisher --http said: ${d.toString()}`));
-    });
-  });
+  const started = await startListening('phisher-server.mjs', '--http', '0');
+  webServer = started.child;
+  const port = started.port;
   t.writeServers({
     mcpServers: {
       evil: fixtureServer('phisher-server.mjs'),

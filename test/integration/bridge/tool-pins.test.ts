@@ -229,6 +229,32 @@ async function pinned(h: Headless): Promise<void> {
   await waitFor(() => h.core.toolReview('shifty').prompts.length > 0, 10_000, 'its prompts listed');
 }
 
+/**
+ * Rewrites the home as a Switchboard from before version-2 pins left it: pins/shifty.json holding
+ * these tools only (their version-1 parts), and the approval with their toolsHash instead of pinsHash.
+ */
+function asOldSwitchboardLeftIt(tools: Record<string, unknown>[]): void {
+  const oldTools = JSON.parse(JSON.stringify(tools)) as { name: string }[]; // undefined parts dropped
+  const pinFile = join(t.home.pins, 'shifty.json');
+  const pin = JSON.parse(readFileSync(pinFile, 'utf8')) as { fingerprint: string; approvedAt: number };
+  writeFileSync(
+    pinFile,
+    JSON.stringify({
+      fingerprint: pin.fingerprint,
+      approvedAt: pin.approvedAt,
+      pinnedAt: 1,
+      tools: oldTools,
+    }),
+  );
+  const state = JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as {
+    approvals: Record<string, { pinsHash?: string; toolsHash?: string }>;
+  };
+  const approval = defined(state.approvals.shifty, 'the approval');
+  delete approval.pinsHash;
+  approval.toolsHash = toolListHash(oldTools);
+  writeFileSync(t.home.stateFile, JSON.stringify(state));
+}
+
 describe('pinning instructions, prompts, output schemas', () => {
   it('holds back changed instructions, prompts and a changed outputSchema on /mcp/<server> and /mcp, shows them in `switchboard tools`, until accepted', async () => {
     setTools(BEFORE);
@@ -343,41 +369,16 @@ describe('pinning instructions, prompts, output schemas', () => {
     // The home as an older Switchboard left it: pins/shifty.json with tools only (their name, title,
     // description, input schema and annotations), and the approval with that list's toolsHash.
     const pinFile = join(t.home.pins, 'shifty.json');
-    const pin = JSON.parse(readFileSync(pinFile, 'utf8')) as {
-      fingerprint: string;
-      approvedAt: number;
-      pinnedAt: number;
-      tools: {
-        name: string;
-        title?: string;
-        description?: string;
-        inputSchema?: unknown;
-        annotations?: unknown;
-      }[];
-    };
-    const oldTools = pin.tools.map(({ name, title, description, inputSchema, annotations }) => ({
-      name,
-      ...(title === undefined ? {} : { title }),
-      ...(description === undefined ? {} : { description }),
-      ...(inputSchema === undefined ? {} : { inputSchema }),
-      ...(annotations === undefined ? {} : { annotations }),
-    }));
-    writeFileSync(
-      pinFile,
-      JSON.stringify({
-        fingerprint: pin.fingerprint,
-        approvedAt: pin.approvedAt,
-        pinnedAt: pin.pinnedAt,
-        tools: oldTools,
-      }),
+    const pin = JSON.parse(readFileSync(pinFile, 'utf8')) as { tools: Record<string, unknown>[] };
+    asOldSwitchboardLeftIt(
+      pin.tools.map(({ name, title, description, inputSchema, annotations }) => ({
+        name,
+        title,
+        description,
+        inputSchema,
+        annotations,
+      })),
     );
-    const state = JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as {
-      approvals: Record<string, { pinsHash?: string; toolsHash?: string }>;
-    };
-    const approval = defined(state.approvals.shifty, 'the approval');
-    delete approval.pinsHash;
-    approval.toolsHash = toolListHash(oldTools);
-    writeFileSync(t.home.stateFile, JSON.stringify(state));
 
     // Upgraded in place, with the server as it was: nothing is held back, and the log says why.
     h = await serve({ idleTimeout: 0 });
@@ -424,20 +425,10 @@ describe('pinning instructions, prompts, output schemas', () => {
     await pinned(h);
     await h.stop();
     headless = undefined;
-    const pinFile = join(t.home.pins, 'shifty.json');
-    const pin = JSON.parse(readFileSync(pinFile, 'utf8')) as { fingerprint: string; approvedAt: number };
-    const oldTools = [
+    asOldSwitchboardLeftIt([
       { name: 'reload', description: 'lists the file anew', inputSchema: { type: 'object' } },
       { name: 'search', description: 'Searches the web', inputSchema: { type: 'object' } },
-    ];
-    writeFileSync(pinFile, JSON.stringify({ ...pin, pinnedAt: 1, tools: oldTools }));
-    const state = JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as {
-      approvals: Record<string, { pinsHash?: string; toolsHash?: string }>;
-    };
-    const approval = defined(state.approvals.shifty, 'the approval');
-    delete approval.pinsHash;
-    approval.toolsHash = toolListHash(oldTools);
-    writeFileSync(t.home.stateFile, JSON.stringify(state));
+    ]);
 
     // Meanwhile the tool's description changed (a new version of the server): that is held back.
     setTools({ ...BEFORE, tools: [{ ...BEFORE.tools[0], description: 'Searches the web and more' }] });
