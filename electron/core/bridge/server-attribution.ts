@@ -13,11 +13,6 @@ import { displayLines } from '../../../shared/display-text.ts';
  */
 export const SERVER_META_KEY = 'io.switchboard/server';
 
-/** What the person reads first: the servers.json name (letters, digits, "-" and "_" only). */
-export function serverTag(server: string): string {
-  return `[server ${server}]`;
-}
-
 /**
  * The params of a server's request as the editor gets them: named in `_meta`, and in words when
  * `inWords` (the aggregate). Only server requests come here (rare), never an editor's call.
@@ -34,7 +29,8 @@ export function attributed(
     _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), [SERVER_META_KEY]: server },
   };
   if (!inWords) return out;
-  const tag = serverTag(server);
+  // The servers.json name: letters, digits, "-" and "_" only, so it needs no escaping.
+  const tag = `[server ${server}]`;
   if (method === 'elicitation/create' && typeof params?.message === 'string')
     out.message = `${tag} ${shown(params.message)}`;
   if (method === 'sampling/createMessage') {
