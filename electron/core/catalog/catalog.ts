@@ -32,6 +32,7 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { describeLaunch, describeReferences } from '../trust/command-line.ts';
 import { resolveCommand, type CommandLookup } from '../trust/resolve-command.ts';
 import {
+  borrowedByEntry,
   buildConfig,
   fieldIssue,
   installOptions,
@@ -213,6 +214,14 @@ export class Catalog {
     // The entry as built, then with any literal secret in it moved to references: planned against a
     // keychain that is only read, and done for real only once the install goes ahead.
     const built = plan.template ? buildConfig(plan.template, (id) => answers.get(id)) : {};
+    // Refused on what the values make once filled in, not only on the entry's parts.
+    const secretFields = new Set(secrets.map((s) => s.field));
+    const borrowed =
+      plan.template &&
+      borrowedByEntry(plan.template, (id) =>
+        secretFields.has(id) ? (answers.has(id) ? '' : undefined) : answers.get(id),
+      );
+    if (borrowed) problems.push(borrowed);
     const refusedFilled = plan.template ? refusedAsFilled(plan.template, (id) => answers.get(id)) : undefined;
     if (refusedFilled) problems.push(refusedFilled);
     const owner = nameProblem ? 'server' : name;
