@@ -3,6 +3,7 @@ import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
 import { ServerSourceSchema } from './schema/state.ts';
 import { SignInOutcomeSchema } from './sign-in.ts';
+import { PackageReviewSchema } from './store.ts';
 import { ServerStateSchema, ServerStatusSchema, StatusReportSchema } from './status.ts';
 
 export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
@@ -49,6 +50,10 @@ export const ApprovalPreviewSchema = z.object({
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
+  /** a package-run server: the exact package it installs and runs from the store, and what changed */
+  package: PackageReviewSchema.nullable().default(null),
+  /** a package run the store cannot pin, and why (it runs as written) */
+  packageNote: z.string().nullable().default(null),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 
