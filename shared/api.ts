@@ -14,7 +14,10 @@ export const ApiRoutes = {
   events: '/api/events',
   serverAction: (name: string, action: ServerAction) => `/api/servers/${encodeURIComponent(name)}/${action}`,
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
-  /** GET: what approving the server would allow now, with the fingerprint to approve it by */
+  /**
+   * GET: what approving the server would allow now, with the fingerprint to approve it by (a package
+   * run is resolved at its registry first); `?fresh=1`: resolved again for an update
+   */
   approval: (name: string) => `/api/servers/${encodeURIComponent(name)}/approval`,
   /** GET: the server's tools as pinned, and the change to them that waits for a decision (ToolReview) */
   toolReview: (name: string) => `/api/servers/${encodeURIComponent(name)}/tool-review`,
@@ -23,6 +26,12 @@ export const ApiRoutes = {
   /** GET: the sign-in (never tokens); POST SignInRequest: start one; DELETE: sign out */
   signIn: (name: string) => `/api/servers/${encodeURIComponent(name)}/sign-in`,
   tokens: '/api/tokens',
+  /** GET: the package store's disk use (StoreUsage) */
+  store: '/api/store',
+  /** POST: removes installs and lockfiles no approval uses (StorePruneResult) */
+  storePrune: '/api/store/prune',
+  /** GET: approved package-run servers with newer releases, checked at their registries (OutdatedReport) */
+  outdated: '/api/store/outdated',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
 

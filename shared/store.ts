@@ -107,3 +107,11 @@ export type StoreUsage = z.infer<typeof StoreUsageSchema>;
 
 export const StorePruneResultSchema = z.object({ removed: z.array(z.string()), freedBytes: z.number() });
 export type StorePruneResult = z.infer<typeof StorePruneResultSchema>;
+
+/** "12.3 MB": a size for people. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
+}

@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import {
+  StorePruneResultSchema,
+  StoreUsageSchema,
+  type StorePruneResult,
+  type StoreUsage,
+} from '../../../shared/store.ts';
 import type { SwitchboardBridge } from '../../../shared/ipc.ts';
 import type { ServerActivity } from '../../../shared/activity.ts';
 import {
@@ -189,6 +195,14 @@ export class ControlApiClient implements UiApi {
 
   async approvals(): Promise<ApprovalView[]> {
     return (await this.#request('GET', UiRoutes.approvals, ApprovalsResponseSchema)).approvals;
+  }
+
+  storeUsage(): Promise<StoreUsage> {
+    return this.#request('GET', ApiRoutes.store, StoreUsageSchema);
+  }
+
+  pruneStore(): Promise<StorePruneResult> {
+    return this.#request('POST', ApiRoutes.storePrune, StorePruneResultSchema);
   }
 
   secrets(): Promise<SecretsResponse> {
