@@ -140,7 +140,7 @@ export class Core {
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
     this.activity = new CallActivity(this.#clock);
-    this.packages = new PackageService(new PackageStore(options.home.store), this.#env);
+    this.packages = new PackageService(new PackageStore(options.home.store), this.#env, this.#platform);
     this.#packageTrust = new PackageApprovals(this.packages);
     this.#signIns = new SignInService({
       keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),

@@ -24,13 +24,19 @@ export async function installNpm(
   writeFileSync(join(dir, 'package-lock.json'), lock.text);
   const run = { command: tools.npm, cwd: dir, env: tools.env, timeoutMs: tools.timeoutMs ?? 600_000 };
   await runTool(
-    { ...run, args: ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'] },
+    {
+      ...run,
+      args: [...tools.npmArgs, 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
+    },
     'installing into the package store (npm ci)',
   );
   if (scripts.length > 0) {
     const names = scripts.map((s) => s.slice(0, s.lastIndexOf('@') > 0 ? s.lastIndexOf('@') : s.length));
     await runTool(
-      { ...run, args: ['rebuild', ...names, '--ignore-scripts=false', '--foreground-scripts'] },
+      {
+        ...run,
+        args: [...tools.npmArgs, 'rebuild', ...names, '--ignore-scripts=false', '--foreground-scripts'],
+      },
       `running the install scripts of ${scripts.join(', ')}`,
     );
   }

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { PackagePin } from '../../../shared/store.ts';
 import { UserError } from '../errors.ts';
 import { realCommand, resolveCommand, type CommandLookup } from '../trust/resolve-command.ts';
@@ -19,14 +19,32 @@ export interface NpmContext {
   lookup: CommandLookup;
 }
 
-/** npm, found on the same PATH as the npx the person wrote. */
+/**
+ * The npm the person's npx belongs to: npx is npm's own `npx-cli.js`, so its `npm-cli.js` beside it
+ * (run with the node on PATH, as npx's `#!/usr/bin/env node` is), else an `npm` beside npx, else the
+ * first npm on PATH (`npm exec`, `pnpm dlx`, `bunx`).
+ */
 function npmTools(ctx: NpmContext): NpmTools {
+  const env = npmEnv(ctx.env, ctx.lookup.path);
+  const base = { env, staging: ctx.store.staging };
+  const npx = resolveCommand('npx', ctx.lookup);
+  if (npx) {
+    const real = realCommand(npx);
+    const script = join(dirname(real), 'npm-cli.js');
+    const node = resolveCommand('node', ctx.lookup);
+    if (basename(real) === 'npx-cli.js' && node && existsSync(script))
+      return { ...base, npm: node, npmArgs: [script] };
+    for (const dir of new Set([dirname(npx), dirname(real)])) {
+      const npm = resolveCommand('npm', { ...ctx.lookup, path: dir });
+      if (npm) return { ...base, npm, npmArgs: [] };
+    }
+  }
   const npm = resolveCommand('npm', ctx.lookup);
   if (!npm)
     throw new UserError('npm was not found on PATH', {
       hint: 'install Node.js (it brings npm and npx): https://nodejs.org/',
     });
-  return { npm, env: npmEnv(ctx.env, ctx.lookup.path), staging: ctx.store.staging };
+  return { ...base, npm, npmArgs: [] };
 }
 
 /** The program that runs a stored package is no longer the approved one: it must be approved again. */

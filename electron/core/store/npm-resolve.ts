@@ -6,8 +6,10 @@ import { runTool } from './run-tool.ts';
 import type { StoredPackage } from '../../../shared/store.ts';
 
 export interface NpmTools {
-  /** absolute path of npm (found on the same PATH as the server's npx) */
+  /** absolute path of npm (found beside the server's npx), or of node when npm is its script */
   npm: string;
+  /** words before npm's own arguments (npm's script, when `npm` is node) */
+  npmArgs: string[];
   env: NodeJS.ProcessEnv;
   /** where temporary folders go (inside the store, so a rename into place stays on one disk) */
   staging: string;
@@ -45,12 +47,19 @@ export async function resolveNpm(
       join(dir, 'package.json'),
       JSON.stringify({ name: STORE_ROOT_NAME, private: true, dependencies: { [spec.name]: spec.range } }),
     );
-    const run = { command: tools.npm, cwd: dir, env: tools.env, timeoutMs: tools.timeoutMs ?? 300_000 };
+    const run = {
+      command: tools.npm,
+      npmArgs: tools.npmArgs,
+      cwd: dir,
+      env: tools.env,
+      timeoutMs: tools.timeoutMs ?? 300_000,
+    };
     const [, times] = await Promise.all([
       runTool(
         {
           ...run,
           args: [
+            ...tools.npmArgs,
             'install',
             '--package-lock-only',
             '--ignore-scripts',
@@ -86,11 +95,11 @@ export async function resolveNpm(
 /** The registry's publish dates (packument `time`) and `latest` tag; nothing when it will not say. */
 async function registryTimes(
   name: string,
-  run: { command: string; cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
+  run: { command: string; npmArgs: string[]; cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
 ): Promise<{ time: Record<string, string>; latest: string | null }> {
   try {
     const { stdout } = await runTool(
-      { ...run, args: ['view', name, 'time', 'dist-tags', '--json'] },
+      { ...run, args: [...run.npmArgs, 'view', name, 'time', 'dist-tags', '--json'] },
       `asking the registry about ${name}`,
     );
     const parsed = JSON.parse(stdout || '{}') as { time?: unknown; 'dist-tags'?: { latest?: unknown } };

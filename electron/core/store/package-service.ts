@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { displayText } from '../../../shared/display-text.ts';
 import { isRemote, type ServerConfig } from '../../../shared/schema/servers.ts';
 import type { PackagePin, PackageReview, StoredPackage } from '../../../shared/store.ts';
@@ -6,6 +7,8 @@ import { shellQuote } from '../trust/command-line.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import type { Candidate } from './candidate.ts';
 import { npmLaunch, npmPackagesOf, resolveNpmCandidate } from './npm-package.ts';
+import { ociLaunch, resolveOciCandidate } from './oci-package.ts';
+import { pypiLaunch, pypiPackagesOf, resolvePypiCandidate } from './pypi-package.ts';
 import { packageChanges } from './package-diff.ts';
 import { packageRunOf, type PackageRun, type PackageRunResult } from './package-run.ts';
 import type { PackageStore } from './package-store.ts';
@@ -27,10 +30,12 @@ export interface StoredLaunch {
 export class PackageService {
   readonly store: PackageStore;
   readonly #env: NodeJS.ProcessEnv;
+  readonly #platform: NodeJS.Platform;
 
-  constructor(store: PackageStore, env: NodeJS.ProcessEnv) {
+  constructor(store: PackageStore, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform) {
     this.store = store;
     this.#env = env;
+    this.#platform = platform;
   }
 
   runOf(config: ServerConfig): PackageRunResult {
@@ -42,8 +47,15 @@ export class PackageService {
     switch (run.kind) {
       case 'npm':
         return resolveNpmCandidate(run, { store: this.store, env: this.#env, lookup });
-      default:
-        throw new UserError(`${run.kind} packages are not stored yet`);
+      case 'pypi':
+        return resolvePypiCandidate(run, {
+          store: this.store,
+          env: this.#env,
+          lookup,
+          platform: this.#platform,
+        });
+      case 'oci':
+        return resolveOciCandidate(run, { env: this.#env, lookup, staging: this.#stagingDir() });
     }
   }
 
@@ -55,7 +67,16 @@ export class PackageService {
   /** The packages of an approved pin's tree, when its lockfile is kept. */
   packagesOf(pin: PackagePin): StoredPackage[] | undefined {
     if (pin.kind === 'npm') return npmPackagesOf(pin, this.store);
+    if (pin.kind === 'pypi') return pypiPackagesOf(pin, this.store);
+    if (pin.kind === 'oci')
+      return [{ name: pin.name, version: pin.version || pin.lock, installScript: false }];
     return undefined;
+  }
+
+  /** An existing folder for tools that need a working folder (never the user's). */
+  #stagingDir(): string {
+    mkdirSync(this.store.staging, { recursive: true, mode: 0o700 });
+    return this.store.staging;
   }
 
   async launch(
@@ -73,7 +94,16 @@ export class PackageService {
         pathPrefix: [launch.binDir],
       };
     }
-    throw new UserError(`${pin.kind} packages are not stored yet`);
+    if (pin.kind === 'pypi' && run.kind === 'pypi') {
+      const ctx = { store: this.store, env: this.#env, lookup, platform: this.#platform };
+      const launch = await pypiLaunch(pin, run.args, ctx, note);
+      return { command: launch.command, args: launch.args, folder: launch.folder, pathPrefix: [] };
+    }
+    if (pin.kind === 'oci' && run.kind === 'oci') {
+      const launch = ociLaunch(pin, run, { env: this.#env, lookup, staging: this.#stagingDir() });
+      return { command: launch.command, args: launch.args, folder: undefined, pathPrefix: [] };
+    }
+    throw new UserError(`a ${pin.kind} package cannot start a "${run.kind}" command line: approve it again`);
   }
 
   /** What the approval shows of a candidate (`pin`: with or without its install scripts). */
