@@ -1,5 +1,3 @@
-import { basename } from 'node:path';
-
 /**
  * What a server's command line asks a package runner to fetch and run, read from what the person
  * wrote (`npx -y pkg@1 --flag`, `uvx pkg`, `docker run -i --rm image`), or why Switchboard cannot
@@ -51,7 +49,8 @@ export type PackageRunResult =
  * then runs as written, and the approval says so).
  */
 export function packageRunOf(command: string, args: readonly string[]): PackageRunResult {
-  const program = basename(command)
+  // Either separator: a Windows path is read the same on any machine (servers.json travels).
+  const program = (command.split(/[\\/]/).pop() ?? '')
     .toLowerCase()
     .replace(/\.(cmd|exe|bat|ps1)$/, '');
   switch (program) {
