@@ -19,6 +19,7 @@ usage: switchboard <command> [options]
   outdated [--json] [NAME…]        package-run servers (npx, uvx, docker run) with newer releases
   update NAME [--yes | --fingerprint F]   show what a newer release changes, then approve exactly that
   store [--json] | store prune     the package store's disk use; remove what no server uses
+  install FILE.mcpb [--name N] [--set KEY=VALUE]…   add an MCP bundle (asks for its settings)
   tools NAME [--json] [--accept [--yes | --change ID]]
                                    NAME's tools, and those held back as new or changed since they
                                    were approved (with a diff); --accept gives editors the change shown
@@ -60,6 +61,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   update: async () => (await import('./commands/trust.ts')).updateCommand,
   outdated: async () => (await import('./commands/store.ts')).outdatedCommand,
   store: async () => (await import('./commands/store.ts')).storeCommand,
+  install: async () => (await import('./commands/install.ts')).installCommand,
   deny: async () => (await import('./commands/trust.ts')).denyCommand,
   tools: async () => (await import('./commands/tools.ts')).toolsCommand,
   start: lifecycle('start'),

@@ -181,7 +181,7 @@ export class Core {
     this.#entries = new Map(
       [...result.servers].map(([name, config]) => [
         name,
-        serverEntry(name, config, this.#lookup, approvals[name]?.config),
+        serverEntry(name, config, this.#lookup, approvals[name]?.config, this.home.store),
       ]),
     );
     // A server removed from a valid file loses its approval: adding it back asks again. A missing or
@@ -733,7 +733,7 @@ export class Core {
 
   /** The entry for a server's config, keeping the package its approval pinned. */
   #entryOf(name: string, config: ServerEntry['config']): ServerEntry {
-    return serverEntry(name, config, this.#lookup, this.state.approval(name)?.config);
+    return serverEntry(name, config, this.#lookup, this.state.approval(name)?.config, this.home.store);
   }
 
   /**

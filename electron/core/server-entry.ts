@@ -2,7 +2,7 @@ import { isRemote, type ServerConfig } from '../../shared/schema/servers.ts';
 import type { LaunchConfig } from '../../shared/schema/state.ts';
 import type { PackagePin } from '../../shared/store.ts';
 import { findLiteralSecrets, type SecretFinding } from './secrets/detect.ts';
-import { packageRunOf, type PackageRunResult } from './store/package-run.ts';
+import { bundleRunOf, packageRunOf, type PackageRunResult } from './store/package-run.ts';
 import { canonicalJson } from './trust/canonical-json.ts';
 import { fingerprintOf, launchConfigOf } from './trust/fingerprint.ts';
 import { realCommand, resolveCommand, type CommandLookup } from './trust/resolve-command.ts';
@@ -33,6 +33,7 @@ export function serverEntry(
   config: ServerConfig,
   lookup: (cwd: string | undefined) => CommandLookup,
   approved?: LaunchConfig,
+  storeRoot?: string,
 ): ServerEntry {
   const resolved = isRemote(config) ? undefined : resolveCommand(config.command, lookup(config.cwd));
   const written = launchConfigOf(
@@ -40,7 +41,10 @@ export function serverEntry(
     resolved,
     resolved === undefined ? undefined : realCommand(resolved),
   );
-  const packageRun = isRemote(config) ? {} : packageRunOf(config.command, config.args);
+  const packageRun = isRemote(config)
+    ? {}
+    : ((storeRoot === undefined ? undefined : bundleRunOf(config.args, storeRoot)) ??
+      packageRunOf(config.command, config.args));
   const pin = approved?.package;
   const keepsPin =
     packageRun.run !== undefined &&

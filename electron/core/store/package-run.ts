@@ -36,6 +36,13 @@ export type PackageRun =
       image: string;
       /** the container's command and arguments, after the image */
       after: string[];
+    }
+  | {
+      kind: 'mcpb';
+      /** the bundle's install in the store (`mcpb/<id>/`) */
+      id: string;
+      /** the command line as servers.json has it (the bundle's mcp_config, written at install) */
+      args: string[];
     };
 
 export type PackageRunResult =
@@ -50,9 +57,7 @@ export type PackageRunResult =
  */
 export function packageRunOf(command: string, args: readonly string[]): PackageRunResult {
   // Either separator: a Windows path is read the same on any machine (servers.json travels).
-  const program = (command.split(/[\\/]/).pop() ?? '')
-    .toLowerCase()
-    .replace(/\.(cmd|exe|bat|ps1)$/, '');
+  const program = (command.split(/[\\/]/).pop() ?? '').toLowerCase().replace(/\.(cmd|exe|bat|ps1)$/, '');
   switch (program) {
     case 'npx':
       return npmExec(args, 'npx');
@@ -81,6 +86,21 @@ export function packageRunOf(command: string, args: readonly string[]): PackageR
     default:
       return {};
   }
+}
+
+/**
+ * An installed MCP bundle's server: its command line runs files of `<store>/mcpb/<id>/` (the entry
+ * `switchboard install FILE.mcpb` wrote). Undefined for anything else.
+ */
+export function bundleRunOf(args: readonly string[], storeRoot: string): PackageRunResult | undefined {
+  const prefix = `${storeRoot}/mcpb/`.replaceAll('\\', '/');
+  for (const arg of args) {
+    const path = arg.replaceAll('\\', '/');
+    if (!path.startsWith(prefix)) continue;
+    const id = path.slice(prefix.length).split('/')[0] ?? '';
+    if (id && id !== '..' && id !== '.') return { run: { kind: 'mcpb', id, args: [...args] } };
+  }
+  return undefined;
 }
 
 /** npx's own flags that change nothing about what runs. */

@@ -6,6 +6,7 @@ import { UserError } from '../errors.ts';
 import { shellQuote } from '../trust/command-line.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import type { Candidate } from './candidate.ts';
+import { bundleCandidate, bundleLaunch } from './mcpb-bundle.ts';
 import { npmLaunch, npmPackagesOf, resolveNpmCandidate } from './npm-package.ts';
 import { ociLaunch, resolveOciCandidate } from './oci-package.ts';
 import { pypiLaunch, pypiPackagesOf, resolvePypiCandidate } from './pypi-package.ts';
@@ -15,7 +16,8 @@ import type { PackageStore } from './package-store.ts';
 
 /** How a stored package starts: the program, its arguments, and the install it runs from. */
 export interface StoredLaunch {
-  command: string;
+  /** undefined: the command servers.json names (a bundle's own) */
+  command: string | undefined;
   args: string[];
   /** the install's folder (read-only for the server; the sandbox keeps it so) */
   folder: string | undefined;
@@ -56,6 +58,8 @@ export class PackageService {
         });
       case 'oci':
         return resolveOciCandidate(run, { env: this.#env, lookup, staging: this.#stagingDir() });
+      case 'mcpb':
+        return bundleCandidate(run, this.store);
     }
   }
 
@@ -68,7 +72,7 @@ export class PackageService {
   packagesOf(pin: PackagePin): StoredPackage[] | undefined {
     if (pin.kind === 'npm') return npmPackagesOf(pin, this.store);
     if (pin.kind === 'pypi') return pypiPackagesOf(pin, this.store);
-    if (pin.kind === 'oci')
+    if (pin.kind === 'oci' || pin.kind === 'mcpb')
       return [{ name: pin.name, version: pin.version || pin.lock, installScript: false }];
     return undefined;
   }
@@ -102,6 +106,11 @@ export class PackageService {
     if (pin.kind === 'oci' && run.kind === 'oci') {
       const launch = ociLaunch(pin, run, { env: this.#env, lookup, staging: this.#stagingDir() });
       return { command: launch.command, args: launch.args, folder: undefined, pathPrefix: [] };
+    }
+    if (pin.kind === 'mcpb' && run.kind === 'mcpb') {
+      // The command line is the bundle's own (servers.json), run once its files check out.
+      const folder = await bundleLaunch(pin, this.store);
+      return { command: undefined, args: run.args, folder, pathPrefix: [] };
     }
     throw new UserError(`a ${pin.kind} package cannot start a "${run.kind}" command line: approve it again`);
   }

@@ -206,7 +206,7 @@ export function describePin(pin: PackagePin): string {
 }
 
 function installIds(root: string, kind: FolderKind): string[] {
-  return safeList(join(root, kind)).filter((name) => !name.endsWith('.stamp.json'));
+  return safeList(join(root, kind)).filter((name) => !name.endsWith('.json'));
 }
 
 function safeList(dir: string): string[] {
@@ -220,6 +220,7 @@ function safeList(dir: string): string[] {
 function removeInstall(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   rmSync(`${dir}.stamp.json`, { force: true });
+  rmSync(`${dir}.bundle.json`, { force: true });
 }
 
 function readStamp(file: string): TreeStamp | undefined {
