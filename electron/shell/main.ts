@@ -38,7 +38,6 @@ import { readServerValue, setServer } from '../core/config/edit.ts';
 import { describeError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
-import { describeLaunch, describeReferences } from '../core/trust/command-line.ts';
 import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
 import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
@@ -46,6 +45,7 @@ import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../deskto
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
 import {
+  approvalBody,
   approvalNotifications,
   signInNotifications,
   toolChangeNotifications,
@@ -219,31 +219,38 @@ function watchSessionEnd(): void {
 function notifyApprovals(): void {
   if (!headless || !Notification.isSupported()) return;
   const core = headless.core;
-  // The command line, and every secret or env variable it would pass on: an Approve button is there.
-  const describe = (name: string) => {
-    const entry = core.entries().get(name);
-    return entry
-      ? [describeLaunch(entry.launch)[0] ?? name, ...describeReferences(entry.launch)].join('\n')
-      : name;
-  };
   const { raise, notified: next } = approvalNotifications(
     core.status(),
     notified,
-    describe,
+    (name) => name,
     process.platform,
   );
   notified = next;
   for (const spec of raise) {
-    show(
-      spec,
-      (choice) =>
-        void runAction(
-          choice === 'Approve'
-            ? // the config this notification described; a later change is refused and asks again
-              { type: 'approve', server: spec.server, fingerprint: spec.fingerprint }
-            : { type: 'deny', server: spec.server },
+    // The command line, the package it installs (resolved at its registry first), and every secret or
+    // env variable it would pass on: an Approve button is there, bound to exactly what is shown.
+    void core.preview(spec.server).then(
+      (preview) => {
+        const shown = { ...spec, fingerprint: preview.fingerprint, body: approvalBody(preview) };
+        show(
+          shown,
+          (choice) =>
+            void runAction(
+              choice === 'Approve'
+                ? // the config this notification described; a later change is refused and asks again
+                  { type: 'approve', server: shown.server, fingerprint: shown.fingerprint }
+                : { type: 'deny', server: shown.server },
+            ),
+          () => showWindow('approvals', shown.server),
+        );
+      },
+      // Not resolvable now (offline): the notification opens the approval, which says why.
+      (err: unknown) =>
+        show(
+          { ...spec, body: `${spec.server}: ${describeError(err)}`, actions: [] },
+          () => showWindow('approvals', spec.server),
+          () => showWindow('approvals', spec.server),
         ),
-      () => showWindow('approvals', spec.server),
     );
   }
 }
