@@ -115,3 +115,49 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   return `${(bytes / 1024 ** 3).toFixed(2)} GB`;
 }
+
+/** The UI's bundle routes: upload an .mcpb (base64 in JSON: it also crosses the desktop app's IPC), then add it. */
+export const BundleRoutes = {
+  /** POST {fileName, data (base64)}: unpacks and checks it into the store; answers a BundleView */
+  upload: '/api/bundles',
+  /** POST {name, values}: adds its server pending approval (sensitive values go to the keychain) */
+  add: (id: string) => `/api/bundles/${encodeURIComponent(id)}/add`,
+} as const;
+
+/** The largest bundle the UI uploads (the CLI takes any size). */
+export const MAX_BUNDLE_BYTES = 48 * 1024 * 1024;
+
+export const BundleUploadRequestSchema = z
+  .object({ fileName: z.string().max(255), data: z.string().max(Math.ceil((MAX_BUNDLE_BYTES * 4) / 3) + 8) })
+  .strict();
+
+/** An unpacked bundle as the UI shows it before adding (every text display-safe). */
+export const BundleViewSchema = z.object({
+  id: z.string(),
+  /** a server name made from the bundle's */
+  suggestedName: z.string(),
+  displayName: z.string(),
+  version: z.string(),
+  author: z.string(),
+  description: z.string(),
+  signature: z.enum(['signed', 'unsigned', 'self-signed']),
+  entryPoint: z.string(),
+  fields: z.array(
+    z.object({
+      key: z.string(),
+      title: z.string(),
+      description: z.string(),
+      required: z.boolean(),
+      sensitive: z.boolean(),
+      /** the default as text, or null */
+      default: z.string().nullable(),
+    }),
+  ),
+});
+export type BundleView = z.infer<typeof BundleViewSchema>;
+
+export const BundleAddRequestSchema = z
+  .object({ name: z.string(), values: z.record(z.string(), z.string()) })
+  .strict();
+export const BundleAddedSchema = z.object({ name: z.string(), secrets: z.array(z.string()) });
+export type BundleAdded = z.infer<typeof BundleAddedSchema>;

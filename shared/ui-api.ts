@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PackageReviewSchema, type StorePruneResult, type StoreUsage } from './store.ts';
+import {
+  PackageReviewSchema,
+  type BundleAdded,
+  type BundleView,
+  type StorePruneResult,
+  type StoreUsage,
+} from './store.ts';
 import { ServerActivitySchema, type ServerActivity } from './activity.ts';
 import {
   ApiEventSchema,
@@ -427,6 +433,10 @@ export interface UiApi {
   removeServer(name: string): Promise<void>;
   /** removes store installs no server uses */
   pruneStore(): Promise<StorePruneResult>;
+  /** unpacks and checks an MCP bundle (.mcpb, its bytes in base64) into the store; nothing is added yet */
+  uploadBundle(fileName: string, base64: string): Promise<BundleView>;
+  /** adds an uploaded bundle's server, pending approval; sensitive values go to the keychain */
+  addBundle(id: string, name: string, values: Record<string, string>): Promise<BundleAdded>;
   setSecret(name: string, value: string): Promise<SecretSetResult>;
   deleteSecret(name: string): Promise<void>;
   moveSecret(server: string, key: string, secretName?: string): Promise<string>;

@@ -1,7 +1,12 @@
 import type { z } from 'zod';
 import {
+  BundleAddedSchema,
+  BundleRoutes,
+  BundleViewSchema,
   StorePruneResultSchema,
   StoreUsageSchema,
+  type BundleAdded,
+  type BundleView,
   type StorePruneResult,
   type StoreUsage,
 } from '../../../shared/store.ts';
@@ -203,6 +208,14 @@ export class ControlApiClient implements UiApi {
 
   pruneStore(): Promise<StorePruneResult> {
     return this.#request('POST', ApiRoutes.storePrune, StorePruneResultSchema);
+  }
+
+  uploadBundle(fileName: string, data: string): Promise<BundleView> {
+    return this.#request('POST', BundleRoutes.upload, BundleViewSchema, { fileName, data });
+  }
+
+  addBundle(id: string, name: string, values: Record<string, string>): Promise<BundleAdded> {
+    return this.#request('POST', BundleRoutes.add(id), BundleAddedSchema, { name, values });
   }
 
   secrets(): Promise<SecretsResponse> {

@@ -82,4 +82,54 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
     );
     await client.close();
   });
+
+  it('takes a bundle dropped in the UI: upload, its settings, added pending approval', async () => {
+    const source = join(t.dir, 'bundle');
+    cpSync(join(import.meta.dirname, '../../fixtures/store/mcpb-echo'), source, { recursive: true });
+    const file = join(t.dir, 'echo.mcpb');
+    expect(await packExtension({ extensionPath: source, outputPath: file, silent: true })).toBe(true);
+    t.writeServers({ mcpServers: {} });
+    const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    headless = h;
+    const control = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${h.port}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${control}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const uploaded = await post('/api/bundles', {
+      fileName: 'echo.mcpb',
+      data: readFileSync(file).toString('base64'),
+    });
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body).toMatchObject({
+      suggestedName: 'sb-bundle-echo',
+      displayName: 'Switchboard bundle echo',
+      signature: 'unsigned',
+      entryPoint: 'server/index.mjs',
+      fields: [
+        expect.objectContaining({ key: 'greeting', required: true, sensitive: false }),
+        expect.objectContaining({ key: 'api_key', required: true, sensitive: true }),
+      ],
+    });
+    const id = String(uploaded.body.id);
+    const missing = await post(`/api/bundles/${id}/add`, { name: 'echo', values: { greeting: 'hi' } });
+    expect(missing.status).toBe(400);
+    expect(String(missing.body.error)).toContain('needs a value for: api_key');
+    const added = await post(`/api/bundles/${id}/add`, {
+      name: 'echo',
+      values: { greeting: 'hi', api_key: KEY },
+    });
+    expect(added.body).toEqual({ name: 'echo', secrets: ['echo-api_key'] });
+    expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(KEY);
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'echo' && s.state === 'pending-approval'),
+      10_000,
+      'pending',
+    );
+    expect((await h.core.preview('echo')).source).toBe('ui');
+  });
 });
