@@ -307,10 +307,10 @@ export class Core {
    * What approving the server would allow now, as a person is to be shown it: the exact launch lines,
    * the secrets and env it passes on, and the fingerprint an approval of exactly this must carry.
    */
-  review(name: string): ApprovalPreview {
+  review(name: string, options: { fresh?: boolean } = {}): ApprovalPreview {
     const entry = this.#current(name);
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
-    const pkg = this.#packageTrust.view(entry, this.state.approval(name));
+    const pkg = this.#packageTrust.view(entry, this.state.approval(name), options.fresh === true);
     return {
       name,
       state: this.#withTrust(name)?.state ?? 'pending-approval',
@@ -337,7 +337,7 @@ export class Core {
         entry,
         this.#lookup(isRemote(entry.config) ? undefined : entry.config.cwd),
       );
-    return this.review(name);
+    return this.review(name, options);
   }
 
   /**

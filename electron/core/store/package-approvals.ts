@@ -1,12 +1,13 @@
 import { displayText } from '../../../shared/display-text.ts';
 import type { Approval, LaunchConfig } from '../../../shared/schema/state.ts';
-import type { OutdatedEntry, PackagePin, PackageReview } from '../../../shared/store.ts';
+import type { OutdatedEntry, PackagePin, PackageReview, StoredPackage } from '../../../shared/store.ts';
 import { describeError, UserError } from '../errors.ts';
 import type { ServerEntry } from '../server-entry.ts';
 import { fingerprintOf } from '../trust/fingerprint.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import { withScripts, type Candidate } from './candidate.ts';
 import { packageChanges } from './package-diff.ts';
+import type { PackageRun } from './package-run.ts';
 import type { PackageService } from './package-service.ts';
 
 /** A resolution waiting for a decision, bound to the servers.json config it was made for. */
@@ -78,9 +79,9 @@ export class PackageApprovals {
       this.#service.packagesOf(entry.launch.package)
     )
       return false;
-    const offer = this.#offers.get(entry.name);
-    if (fresh) return !offer || offer.configFingerprint !== entry.configFingerprint || offer.reinstall;
+    if (fresh) return true;
     if (entry.launch.package && !this.#changed.has(entry.name)) return false;
+    const offer = this.#offers.get(entry.name);
     return !offer || offer.configFingerprint !== entry.configFingerprint;
   }
 
@@ -122,19 +123,13 @@ export class PackageApprovals {
       if (packages) {
         const run = entry.packageRun.run;
         if (!run) return undefined;
-        const candidate: Candidate = {
-          run,
-          pin: { ...pin, scripts: undefined },
-          lockText: '',
-          packages,
-          publishedAt: null,
-          latest: null,
-          runs: [],
-          folder: this.#service.store.folderOf(pin),
-          notes: [
-            `${changed}; approving installs the approved ${pin.name}@${pin.version} afresh from its lockfile`,
-          ],
-        };
+        const again =
+          pin.kind === 'mcpb'
+            ? 'approving removes it; install the .mcpb again to run it'
+            : `approving installs the approved ${pin.name}@${pin.version} afresh from its lockfile`;
+        const candidate = this.#pinned(run, { ...pin, scripts: undefined }, packages, [
+          `${changed}; ${again}`,
+        ]);
         const offer = this.#offer(entry, candidate, true);
         // The same pin as approved: its own fingerprint (with its scripts choice) approves it again.
         if (pin.scripts?.length) offer.scriptsFingerprint = entry.fingerprint;
@@ -146,8 +141,14 @@ export class PackageApprovals {
     return offer && offer.configFingerprint === entry.configFingerprint ? offer : undefined;
   }
 
+  /** An approved pin shown again (nothing resolved: what it was approved as). */
+  #pinned(run: PackageRun, pin: PackagePin, packages: StoredPackage[], notes: string[]): Candidate {
+    const folder = this.#service.store.folderOf(pin);
+    return { run, pin, lockText: '', packages, publishedAt: null, latest: null, runs: [], folder, notes };
+  }
+
   /** What the approval shows of the entry's package (and the fingerprint that approves it). */
-  view(entry: ServerEntry, approval: Approval | undefined): PackageView {
+  view(entry: ServerEntry, approval: Approval | undefined, fresh = false): PackageView {
     const result = entry.packageRun;
     if (result.unsupported)
       return {
@@ -156,7 +157,9 @@ export class PackageApprovals {
         fingerprint: undefined,
       };
     if (!result.run) return { package: null, packageNote: null, fingerprint: undefined };
-    const offer = this.#currentOffer(entry);
+    // An approved, unchanged pin is shown as approved unless an update was asked for.
+    const approvedAsIs = entry.launch.package !== undefined && !this.#changed.has(entry.name) && !fresh;
+    const offer = approvedAsIs ? undefined : this.#currentOffer(entry);
     const previous = approval?.config.package;
     if (offer) {
       const pin =
@@ -175,18 +178,7 @@ export class PackageApprovals {
     const pin = entry.launch.package;
     if (pin) {
       // Approved and unchanged: what it was approved as.
-      const packages = this.#service.packagesOf(pin) ?? [];
-      const candidate: Candidate = {
-        run: result.run,
-        pin,
-        lockText: '',
-        packages,
-        publishedAt: null,
-        latest: null,
-        runs: [],
-        folder: this.#service.store.folderOf(pin),
-        notes: [],
-      };
+      const candidate = this.#pinned(result.run, pin, this.#service.packagesOf(pin) ?? [], []);
       return {
         package: this.#service.review(candidate, pin, undefined, null),
         packageNote: null,
