@@ -7,6 +7,7 @@ import { startHeadless, type Headless } from '../../../electron/headless/serve.t
 import type { ServerStatus } from '../../../shared/status.ts';
 import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { startNpmRegistry, type NpmRegistry } from '../../helpers/npm-registry.ts';
 import { defined, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -212,5 +213,54 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     );
     expect(existsSync(join(t.home.store, 'locks'))).toBe(true);
     expect(readdirSync(join(t.home.store, 'locks'))).toEqual([]);
+  });
+
+  it('from the command line: approve shows the package, outdated and update name the releases, store and store prune', async () => {
+    t.writeServers({ mcpServers: { pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] } } });
+    const env = { ...t.env, ...registry.npmEnv(cache) };
+    const approved = await runCli(['approve', 'pkg', '--yes'], env);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toMatch(
+      /It runs this package, installed in Switchboard’s store:\n {2}package: sb-store-pkg 1\.0\.0 \(published \d{4}-\d\d-\d\d\) from the npm registry\n {2}dependencies: 1\n {2}install scripts: none\n/,
+    );
+
+    const current = await runCli(['outdated'], env);
+    expect(current.stdout).toBe('Every stored package is the newest its servers.json entry allows.\n');
+    await publishWithMarker('sb-store-dep', '1.0.1');
+    const outdated = await runCli(['outdated', '--json'], env);
+    expect(JSON.parse(outdated.stdout)).toEqual({
+      servers: [
+        {
+          server: 'pkg',
+          kind: 'npm',
+          package: 'sb-store-pkg',
+          current: '1.0.0',
+          wanted: '1.0.0',
+          latest: '1.0.0',
+          changes: ['sb-store-dep 1.0.0 → 1.0.1'],
+          error: null,
+        },
+      ],
+    });
+    const update = await runCli(['update', 'pkg', '--yes'], env);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toContain('Changed since the approved version:\n  sb-store-dep 1.0.0 → 1.0.1\n');
+    expect((await runCli(['outdated'], env)).stdout).toContain('Every stored package is the newest');
+
+    // Installed at the next start (none ran here): the store holds what is approved, prune keeps it.
+    const serve = await startHeadless({
+      home: t.home,
+      keychain: new MemoryKeychain(),
+      env,
+      port: 0,
+      editorSync: false,
+    });
+    headless = serve;
+    expect(await greet(serve, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.1)');
+    const usage = JSON.parse((await runCli(['store', '--json'], env)).stdout) as {
+      installs: { servers: string[] }[];
+    };
+    expect(usage.installs.map((i) => i.servers)).toEqual([['pkg']]);
+    expect((await runCli(['store', 'prune'], env)).stdout).toBe('Nothing to remove.\n');
   });
 });
