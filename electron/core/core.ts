@@ -177,7 +177,14 @@ export class Core {
       return;
     }
     this.#problems = [];
-    const approvals = this.state.read().approvals;
+    // The pins of approved package runs; an unreadable state.json pins nothing (every trust decision
+    // then says what is wrong with it).
+    let approvals: ReturnType<AppStateStore['read']>['approvals'] = {};
+    try {
+      approvals = this.state.read().approvals;
+    } catch {
+      approvals = {};
+    }
     this.#entries = new Map(
       [...result.servers].map(([name, config]) => [
         name,
