@@ -194,7 +194,9 @@ function useBringIntoView(
           ? document.querySelector<HTMLElement>(`article[data-tool-change="${CSS.escape(server)}"]`)
           : null;
     const element = card ?? notice.current;
-    element?.scrollIntoView({ block: card ? 'center' : 'nearest' });
+    // A card taller than the window (a package's details) starts at its top, never cut above it.
+    const tall = card !== null && card.getBoundingClientRect().height > window.innerHeight * 0.8;
+    element?.scrollIntoView({ block: card ? (tall ? 'start' : 'center') : 'nearest' });
     element?.focus({ preventScroll: true });
   }, [server, kind, notice]);
 }
