@@ -325,7 +325,10 @@ export class Core {
       source: this.sourceOf(name),
       fingerprint: pkg.fingerprint ?? entry.fingerprint,
       lines: describeLaunch({ ...entry.launch, package: undefined }),
-      references: describeReferences(entry.launch),
+      // Env and arguments go to what runs from the store (node), not to the npx that was written.
+      references: describeReferences(
+        pkg.program ? { ...entry.launch, command: pkg.program, realCommand: undefined } : entry.launch,
+      ),
       package: pkg.package,
       packageNote: pkg.packageNote,
     };

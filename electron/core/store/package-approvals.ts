@@ -29,6 +29,8 @@ export interface PackageView {
   packageNote: string | null;
   /** the fingerprint that approves what is shown (overrides the entry's when there is an offer) */
   fingerprint: string | undefined;
+  /** the program that gets the server's env when it runs from the store (node, its venv's script) */
+  program?: string | undefined;
 }
 
 /**
@@ -173,6 +175,7 @@ export class PackageApprovals {
         ),
         packageNote: null,
         fingerprint: offer.fingerprint,
+        program: offer.candidate.runs[0],
       };
     }
     const pin = entry.launch.package;
