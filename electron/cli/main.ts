@@ -21,8 +21,9 @@ usage: switchboard <command> [options]
   store [--json] | store prune     the package store's disk use; remove what no server uses
   install FILE.mcpb [--name N] [--set KEY=VALUE]…   add an MCP bundle (asks for its settings)
   tools NAME [--json] [--accept [--yes | --change ID]]
-                                   NAME's tools, and those held back as new or changed since they
-                                   were approved (with a diff); --accept gives editors the change shown
+                                   NAME's tools, prompts and instructions, and those held back as
+                                   new or changed since they were approved (with a diff); --accept
+                                   gives editors the change shown
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] [--json]   a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
