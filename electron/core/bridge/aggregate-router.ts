@@ -10,6 +10,7 @@ import {
 } from './json-rpc.ts';
 import { aggregateNames } from './tool-names.ts';
 import type { McpSession } from './mcp-sessions.ts';
+import { refusal, type ToolAccess } from './tool-access.ts';
 import type { Reply } from './server-relay.ts';
 import type { Listed, Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
@@ -40,11 +41,13 @@ const RESOURCE_NOT_FOUND = -32002;
  */
 export class AggregateRouter {
   readonly #upstreams: Upstreams;
+  readonly #access: ToolAccess;
   readonly #tools: AggregateCatalog;
 
-  constructor(upstreams: Upstreams) {
+  constructor(upstreams: Upstreams, access: ToolAccess) {
     this.#upstreams = upstreams;
-    this.#tools = new AggregateCatalog(upstreams);
+    this.#access = access;
+    this.#tools = new AggregateCatalog(upstreams, access);
   }
 
   /** Call when a server's tools or running state changed. */
@@ -57,12 +60,16 @@ export class AggregateRouter {
     const { allowed, relay } = ctx;
     switch (request.method) {
       case 'tools/list':
-        return resultResponse(id, this.#tools.listTools(allowed));
+        return resultResponse(id, this.#tools.listTools(ctx.session.editor, allowed));
       case 'tools/call': {
         const name = params?.name;
-        const route = typeof name === 'string' ? this.#tools.routeTool(name) : undefined;
+        const token = ctx.session.editor;
+        const route = typeof name === 'string' ? this.#tools.routeTool(token, name) : undefined;
         if (!route || !allowed(route.server)) return unknownName(request, 'tool', name);
-        const refused = this.#upstreams.refusedTool(route.server, route.original);
+        const offer = this.#access.offer(token, route.server);
+        const refused = offer
+          ? refusal(offer, route.server, token, route.original, name)
+          : this.#access.check(token, route.server, route.original);
         if (refused) return errorResponse(id, ErrorCodes.InvalidParams, refused);
         return relay(route.server, { ...params, name: route.original });
       }

@@ -5,6 +5,7 @@ import {
   type ClientCapabilities,
   type Implementation,
   type LoggingLevel,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
 import type { Core } from '../core.ts';
@@ -23,6 +24,8 @@ import { addStream, deliver, SessionStore, type McpSession } from './mcp-session
 import { PostReply } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import type { Reply } from './server-relay.ts';
+import { refusal, ToolAccess } from './tool-access.ts';
+import { toolFilterKey } from '../../../shared/tool-filter.ts';
 import { Upstreams } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
 
@@ -54,6 +57,7 @@ export class McpEndpoint {
   readonly #sessions: SessionStore;
   readonly #hub: RelayHub;
   readonly #access: ClientAccess;
+  readonly #tools: ToolAccess;
   readonly #version: string;
 
   constructor(core: Core, options: McpEndpointOptions = {}) {
@@ -72,7 +76,17 @@ export class McpEndpoint {
     core.upstreamPeer = this.#hub;
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
-    this.#aggregate = new AggregateRouter(this.#upstreams);
+    this.#tools = new ToolAccess({
+      listing: (server) => {
+        const gate = this.#upstreams.gate(server);
+        if (gate) return { all: gate.tools, gate };
+        const lists = this.#upstreams.lists(server);
+        return lists ? { all: lists.tools, gate: undefined } : undefined;
+      },
+      serverFilter: (server) => core.entries().get(server)?.config.tools,
+      selection: (token, server) => this.#access.selection(token, server),
+    });
+    this.#aggregate = new AggregateRouter(this.#upstreams, this.#tools);
     this.#version = options.version ?? '0.1.0';
     // Only list_changed reaches here (the relays take every other notification): it goes to all,
     // after the supervisor fetched the list anew (so the lists editors are answered from are new).
@@ -99,6 +113,21 @@ export class McpEndpoint {
       const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
       for (const session of this.#sessions.on(name)) deliver(session, message);
       this.#toAggregate(message.method, name);
+    });
+    // A server's "tools" filter in servers.json changed (applied live, nothing restarts): its editors
+    // list again.
+    let filters = new Map<string, string>();
+    core.events.on('config', () => {
+      const now = new Map([...core.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
+      const changed = [...now].filter(([name, key]) => (filters.get(name) ?? '') !== key).map(([n]) => n);
+      filters = now;
+      if (changed.length === 0) return;
+      this.#aggregate.toolsChanged();
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+      for (const name of changed) {
+        for (const session of this.#sessions.on(name)) deliver(session, message);
+        this.#toAggregate(message.method, name);
+      }
     });
     let wasRunning = new Set<string>();
     let wasListed = new Set<string>();
@@ -414,9 +443,24 @@ export class McpEndpoint {
     const early = this.#fromLists(request, target, session);
     if (early) return early;
     if (request.method === 'tools/call') {
-      const refused = this.#upstreams.refusedTool(target, request.params?.name);
+      const name = request.params?.name;
+      const offer = this.#tools.offer(session.editor, target);
+      // The name this editor's client sees may be a shortened one (a client with a name limit).
+      const own = offer && typeof name === 'string' ? offer.byExposed.get(name) : undefined;
+      const refused = offer
+        ? refusal(offer, target, session.editor, own, name)
+        : typeof name === 'string'
+          ? this.#tools.check(session.editor, target, name)
+          : this.#upstreams.refusedTool(target, name);
       if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
-      return this.#relay(target, request, request.params, session, reply, signal);
+      return this.#relay(
+        target,
+        request,
+        own === undefined ? request.params : { ...request.params, name: own },
+        session,
+        reply,
+        signal,
+      );
     }
     const found = await this.#upstreams.acquire(target, session);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
@@ -436,7 +480,11 @@ export class McpEndpoint {
         );
       }
       case 'tools/list':
-        return this.#gated(target, await relay.request(session, request, request.params, reply, signal));
+        return this.#gated(
+          target,
+          session.editor,
+          await relay.request(session, request, request.params, reply, signal),
+        );
       default:
         return relay.request(session, request, request.params, reply, signal);
     }
@@ -454,7 +502,7 @@ export class McpEndpoint {
       if (!lists) return undefined; // not listed yet: the server answers (tools filtered, #gated)
       if (request.params?.cursor !== undefined)
         return errorResponse(request.id, ErrorCodes.InvalidParams, 'Invalid cursor: this list has one page');
-      const items = kind === 'tools' ? (this.#upstreams.gate(target)?.listed ?? lists.tools) : lists[kind];
+      const items = kind === 'tools' ? (this.#tools.offer(session.editor, target)?.tools ?? []) : lists[kind];
       return resultResponse(request.id, { [kind]: items });
     }
     const idleAsk =
@@ -467,15 +515,19 @@ export class McpEndpoint {
     return resultResponse(request.id, {});
   }
 
-  /** A tools/list answer with only the tools editors get (new and changed ones are held back). */
-  #gated(server: string, response: JsonRpcResponse): JsonRpcResponse {
-    const gate = this.#upstreams.gate(server);
+  /**
+   * A tools/list answer the server gave with only the tools this token gets (new and changed ones held
+   * back, filtered-out and unselected ones left out), under the names its client sees.
+   */
+  #gated(server: string, token: string, response: JsonRpcResponse): JsonRpcResponse {
     const result = response.result as { tools?: unknown } | undefined;
-    if (!gate || !result || !Array.isArray(result.tools)) return response;
-    const tools = result.tools.filter(
-      (t: unknown) => typeof t === 'object' && t !== null && gate.callable.has((t as { name: string }).name),
+    if (!result || !Array.isArray(result.tools)) return response;
+    const listed = result.tools.filter(
+      (t: unknown): t is Tool =>
+        typeof t === 'object' && t !== null && typeof (t as { name?: unknown }).name === 'string',
     );
-    return { ...response, result: { ...result, tools } };
+    const offer = this.#tools.offerFrom(token, server, listed, this.#upstreams.gate(server));
+    return { ...response, result: { ...result, tools: offer.tools } };
   }
 
   /**
@@ -495,7 +547,9 @@ export class McpEndpoint {
     // Checked again once the server runs: a cold start lists its tools anew, and one may have changed.
     const refused =
       found.ok && request.method === 'tools/call'
-        ? this.#upstreams.refusedTool(server, params?.name)
+        ? typeof params?.name === 'string'
+          ? this.#tools.check(session.editor, server, params.name)
+          : this.#upstreams.refusedTool(server, params?.name)
         : undefined;
     const response = !found.ok
       ? errorResponse(request.id, found.code, found.message, { state: found.state })
