@@ -40,8 +40,13 @@ export const UiRoutes = {
   serverConfig: (name: string) => `/api/servers/${seg(name)}/config`,
   /** POST {enabled} */
   serverEnabled: (name: string) => `/api/servers/${seg(name)}/enabled`,
-  /** GET: the tools the server exposes (while running, or as its last run listed them) */
+  /**
+   * GET: the tools the server exposes (while running, or as its last run listed them); POST
+   * ServerToolsChange: turn one on or off, or set its whole "tools" filter in servers.json
+   */
   serverTools: (name: string) => `/api/servers/${seg(name)}/tools`,
+  /** GET: what an editor gets of tools (EditorToolsView); POST EditorToolsChange: change it */
+  editorTools: (editor: string) => `/api/editors/${seg(editor)}/tools`,
   /** GET: the server's calls of the last hour (ActivityResponse) */
   serverActivity: (name: string) => `/api/servers/${seg(name)}/activity`,
   /** GET: every server whose tools changed since they were pinned, with the change (ToolChangesResponse) */

@@ -8,7 +8,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './json-rpc.ts';
-import { aggregateNames } from './tool-names.ts';
+import { aggregateNames } from '../tools/tool-names.ts';
 import type { McpSession } from './mcp-sessions.ts';
 import { refusal, type ToolAccess } from './tool-access.ts';
 import type { Reply } from './server-relay.ts';

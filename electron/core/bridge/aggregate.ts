@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { API_NAME_MAX, limitsOf } from '../../../shared/tool-limits.ts';
 import { AGGREGATE_ENTRY } from '../../../shared/bridge.ts';
 import type { ToolAccess, ToolOffer } from './tool-access.ts';
-import { aggregateNames } from './tool-names.ts';
+import { aggregateNames } from '../tools/tool-names.ts';
 import type { Upstreams } from './upstreams.ts';
 
 export interface Route {

@@ -15,6 +15,9 @@ import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
+import { createToolRoutes } from './tool-routes.ts';
+import { syncServers } from '../editors/desired.ts';
+import { serversForEditor } from '../editors/engine.ts';
 import { serveUi } from './ui-static.ts';
 
 export interface BridgeOptions {
@@ -49,6 +52,7 @@ export class BridgeServer {
   readonly sessions = new UiSessions();
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
+  readonly #tools: ReturnType<typeof createToolRoutes>;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #local: Server | undefined;
@@ -72,6 +76,28 @@ export class BridgeServer {
         })
       : undefined;
     this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
+    const core = options.core;
+    this.#tools = createToolRoutes({
+      serversFile: core.home.serversFile,
+      state: core.state,
+      hasServer: (name) => core.entries().has(name),
+      serversOf: (editor) => serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
+      listing: (server) => {
+        const gate = core.toolGate(server);
+        if (gate) return { all: gate.tools, gate };
+        const tools = core.lists(server)?.tools;
+        return tools ? { all: tools, gate: undefined } : undefined;
+      },
+      filter: (server) => core.entries().get(server)?.config.tools,
+      calledBy: (editor) => core.activity.calledBy(editor),
+      reload: () => (core.running ? core.reload() : core.load()),
+      editorChanged: async (editor, discovery) => {
+        core.events.emit('editorTools', editor);
+        // Discovery mode changes the editor's entries (one for /mcp instead of one per server).
+        if (discovery && core.state.autoSync() && core.state.editorSettings(editor).enabled)
+          await this.#editors?.syncNow(editor);
+      },
+    });
     // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
     this.#stopTokenWatch = options.tokens.onInvalidated((names) => {
       for (const name of names) this.#mcp.closeEditor(name);
@@ -161,6 +187,7 @@ export class BridgeServer {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
         if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
+        if (await this.#tools.handle(req, res, url.pathname)) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }

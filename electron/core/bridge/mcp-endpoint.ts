@@ -129,6 +129,12 @@ export class McpEndpoint {
         this.#toAggregate(message.method, name);
       }
     });
+    // An editor's selection of tools (or discovery mode) changed: its sessions list again.
+    core.events.on('editorTools', (editor) => {
+      this.#access.refresh();
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+      for (const session of this.#sessions.ofEditor(editor)) deliver(session, message);
+    });
     let wasRunning = new Set<string>();
     let wasListed = new Set<string>();
     const listedChanged = (name: string) => {

@@ -4,7 +4,9 @@ import type { ToolFilter } from '../../../shared/schema/servers.ts';
 import { compileToolFilter } from '../../../shared/tool-filter.ts';
 import { limitsOf } from '../../../shared/tool-limits.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
-import { serverToolNames } from './tool-names.ts';
+import { makeOffer, type ToolOffer, type Withheld } from '../tools/tool-offer.ts';
+
+export type { ToolOffer } from '../tools/tool-offer.ts';
 
 /** What the bridge needs to know to say which tools a token gets of a server. */
 export interface ToolAccessSources {
@@ -17,23 +19,6 @@ export interface ToolAccessSources {
   serverFilter(server: string): ToolFilter | undefined;
   /** the token's editor's selection for the server (the same object until its settings change) */
   selection(token: string, server: string): ToolFilter | undefined;
-}
-
-/** Why a tool is not offered, when it is listed by the server. */
-type Withheld = 'held-new' | 'held-changed' | 'server-filter' | 'editor-selection';
-
-/** What one token gets of one server's tools. */
-export interface ToolOffer {
-  /** the tools it lists on /mcp/<server>, under the names this token's client sees there */
-  tools: Tool[];
-  /** the same tools under their own names (the aggregate renames them its own way) */
-  own: Tool[];
-  /** own names it may call */
-  callable: ReadonlySet<string>;
-  /** a name this client sees on /mcp/<server> → the tool's own name (every tool the server lists) */
-  byExposed: ReadonlyMap<string, string>;
-  /** why a listed tool is kept from this token, by own name */
-  withheld: ReadonlyMap<string, Withheld>;
 }
 
 interface Cached {
@@ -73,7 +58,7 @@ export class ToolAccess {
     const cached = byServer.get(server);
     if (cached?.source === source && cached.filter === filter && cached.selection === selection)
       return cached.offer;
-    const offer = makeOffer(token, server, listing.all, listing.gate, filter, selection);
+    const offer = makeOffer(listing.all, listing.gate, filter, selection, budgetOf(token, server));
     byServer.set(server, { source, filter, selection, offer });
     return offer;
   }
@@ -81,12 +66,11 @@ export class ToolAccess {
   /** The same for a list the server just gave (before its lists are kept): not cached. */
   offerFrom(token: string, server: string, tools: readonly Tool[], gate: ToolGate | undefined): ToolOffer {
     return makeOffer(
-      token,
-      server,
       tools,
       gate,
       this.#sources.serverFilter(server),
       this.#sources.selection(token, server),
+      budgetOf(token, server),
     );
   }
 
@@ -109,52 +93,6 @@ export class ToolAccess {
     if (server === undefined) this.#cache.clear();
     else for (const byServer of this.#cache.values()) byServer.delete(server);
   }
-}
-
-function makeOffer(
-  token: string,
-  server: string,
-  all: readonly Tool[],
-  gate: ToolGate | undefined,
-  filter: ToolFilter | undefined,
-  selection: ToolFilter | undefined,
-): ToolOffer {
-  const byFilter = compileToolFilter(filter);
-  const bySelection = compileToolFilter(selection);
-  const budget = limitsOf(token).names?.budget(server);
-  // Names are made over every tool the server lists, so turning one on or off renames no other.
-  const byExposed = serverToolNames(
-    all.map((t) => t.name),
-    budget,
-  );
-  const exposedOf = new Map([...byExposed].map(([exposed, own]) => [own, exposed]));
-  const tools: Tool[] = [];
-  const own: Tool[] = [];
-  const callable = new Set<string>();
-  const withheld = new Map<string, Withheld>();
-  for (const tool of all) {
-    const held = gate?.held.get(tool.name);
-    const why: Withheld | undefined =
-      held === 'new'
-        ? 'held-new'
-        : held === 'changed' || (gate !== undefined && !gate.callable.has(tool.name))
-          ? 'held-changed'
-          : !byFilter(tool.name)
-            ? 'server-filter'
-            : !bySelection(tool.name)
-              ? 'editor-selection'
-              : undefined;
-    if (why) {
-      withheld.set(tool.name, why);
-      continue;
-    }
-    if (callable.has(tool.name)) continue; // a server that lists a name twice: once
-    callable.add(tool.name);
-    own.push(tool);
-    const exposed = exposedOf.get(tool.name) ?? tool.name;
-    tools.push(exposed === tool.name ? tool : { ...tool, name: exposed });
-  }
-  return { tools, own, callable, byExposed, withheld };
 }
 
 /**
@@ -190,4 +128,9 @@ function withheldWords(why: Withheld | undefined, server: string, token: string,
 
 function clientName(token: string): string {
   return (EDITOR_LABELS as Record<string, string | undefined>)[token as EditorId] ?? `token "${token}"`;
+}
+
+/** The longest tool name `token`'s client can use on /mcp/<server> (undefined: no known limit). */
+function budgetOf(token: string, server: string): number | undefined {
+  return limitsOf(token).names?.budget(server);
 }

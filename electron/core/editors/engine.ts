@@ -129,6 +129,19 @@ export interface EditorSyncOptions {
 
 class Conflict extends Error {}
 
+/** The servers an editor gets: its own `editors` lists allow it and its settings do not exclude it. */
+export function serversForEditor(
+  editor: EditorId,
+  servers: readonly SyncServer[],
+  settings: EditorSettings,
+): string[] {
+  const exclude = new Set(settings.exclude);
+  return servers
+    .filter((s) => (s.editors === undefined || s.editors.includes(editor)) && !exclude.has(s.name))
+    .map((s) => s.name)
+    .sort();
+}
+
 /** One sync over several editors: state changes to save once, backups already taken. */
 interface Run {
   changes: [EditorId, (settings: EditorSettings) => void][];
@@ -206,11 +219,7 @@ export class EditorSync {
     servers: readonly SyncServer[],
     settings: EditorSettings = this.#settings()(editor),
   ): string[] {
-    const exclude = new Set(settings.exclude);
-    return servers
-      .filter((s) => (s.editors === undefined || s.editors.includes(editor)) && !exclude.has(s.name))
-      .map((s) => s.name)
-      .sort();
+    return serversForEditor(editor, servers, settings);
   }
 
   ownership(editor: EditorId, settings: EditorSettings = this.#settings()(editor)): OwnershipContext {

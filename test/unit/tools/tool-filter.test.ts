@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ServersFileSchema } from '../../../shared/schema/servers.ts';
-import { compileToolFilter, toolPattern, unmatchedPatterns } from '../../../shared/tool-filter.ts';
+import {
+  compileToolFilter,
+  exactPattern,
+  toggleTool,
+  toolPattern,
+  unmatchedPatterns,
+} from '../../../shared/tool-filter.ts';
 
 describe('tool filters (servers.json "tools")', () => {
   it('globs: * any run, ? one character, everything else itself', () => {
@@ -42,5 +48,31 @@ describe('tool filters (servers.json "tools")', () => {
       mcpServers: { s: { command: 'x', tools: { include: ['a*'], exclude: ['a_b'] } } },
     });
     expect(good.mcpServers.s?.tools).toEqual({ include: ['a*'], exclude: ['a_b'] });
+  });
+});
+
+describe('switching one tool (the UI\u2019s switches, `editors tools … --off/--on`)', () => {
+  it('off adds its exact name to exclude; on takes it out again, leaving no empty field', () => {
+    const off = toggleTool(undefined, 'delete_repo', false);
+    expect(off).toEqual({ filter: { exclude: ['delete_repo'] } });
+    expect(toggleTool({ exclude: ['delete_repo'] }, 'delete_repo', true)).toEqual({ filter: undefined });
+  });
+
+  it('on under an include that misses it adds it to include', () => {
+    expect(toggleTool({ include: ['search*'] }, 'read', true)).toEqual({
+      filter: { include: ['search*', 'read'] },
+    });
+  });
+
+  it('on for a tool a wider pattern turns off names that pattern instead', () => {
+    expect(toggleTool({ exclude: ['delete_*'] }, 'delete_repo', true)).toEqual({ blockedBy: 'delete_*' });
+  });
+
+  it('a tool whose name has glob characters is matched exactly, not as a glob', () => {
+    const result = toggleTool(undefined, 'a*b?', false);
+    expect(result).toEqual({ filter: { exclude: [exactPattern('a*b?')] } });
+    const offered = compileToolFilter('filter' in result ? result.filter : undefined);
+    expect(offered('a*b?')).toBe(false);
+    expect(offered('axxbz')).toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import {
   serverToolNames,
   TOOL_NAME_PATTERN,
   type NamePair,
-} from '../../../electron/core/bridge/tool-names.ts';
+} from '../../../electron/core/tools/tool-names.ts';
 
 const key = (p: NamePair) => `${p.server}\0${p.tool}`;
 const sorted = (names: Map<string, NamePair>) =>
