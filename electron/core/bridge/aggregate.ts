@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { API_NAME_MAX, limitsOf } from '../../../shared/tool-limits.ts';
 import { AGGREGATE_ENTRY } from '../../../shared/bridge.ts';
 import type { ToolAccess, ToolOffer } from './tool-access.ts';
+import { ToolIndex } from '../tools/discovery.ts';
 import { aggregateNames } from '../tools/tool-names.ts';
 import type { Upstreams } from './upstreams.ts';
 
@@ -17,6 +18,15 @@ interface Names {
   routes: Map<string, Route>;
   /** `server\0tool` → name */
   byPair: Map<string, string>;
+}
+
+/** What find_tools gives for one tool: the name to call it by (call_tool, or tools/call on /mcp) and how. */
+export interface FoundTool {
+  name: string;
+  server: string;
+  title?: string;
+  description?: string;
+  inputSchema: Tool['inputSchema'];
 }
 
 interface Listing {
@@ -39,6 +49,7 @@ export class AggregateCatalog {
   #servers: string[] | undefined;
   readonly #names = new Map<number, Names>();
   readonly #listings = new Map<string, Listing>();
+  #index: ToolIndex | undefined;
 
   constructor(upstreams: Upstreams, access: ToolAccess) {
     this.#upstreams = upstreams;
@@ -50,6 +61,44 @@ export class AggregateCatalog {
     this.#servers = undefined;
     this.#names.clear();
     this.#listings.clear();
+    this.#index = undefined;
+  }
+
+  /**
+   * find_tools: the `limit` tools that best match `query` among those `token` may call (held-back,
+   * filtered-out and unselected tools are never found), from the lists servers gave on their last
+   * run: searching starts no server.
+   */
+  find(token: string, allowed: (server: string) => boolean, query: string, limit: number): FoundTool[] {
+    this.#index ??= new ToolIndex(
+      this.#upstreams.listed().flatMap(({ name, tools }) => tools.map((tool) => ({ server: name, tool }))),
+    );
+    const index = this.#index;
+    const offers = new Map<string, ToolOffer | undefined>();
+    const offerOf = (server: string) => {
+      if (!offers.has(server))
+        offers.set(server, allowed(server) ? this.#access.offer(token, server) : undefined);
+      return offers.get(server);
+    };
+    const callable = (doc: number) => {
+      const entry = index.docs[doc];
+      return entry !== undefined && offerOf(entry.server)?.callable.has(entry.tool.name) === true;
+    };
+    const found: FoundTool[] = [];
+    for (const { doc } of index.search(query, limit, callable)) {
+      const entry = index.docs[doc];
+      const name = entry && this.nameOf(token, entry.server, entry.tool.name);
+      if (!entry || name === undefined) continue;
+      const { title, description, inputSchema } = entry.tool;
+      found.push({
+        name,
+        server: entry.server,
+        ...(title !== undefined ? { title } : {}),
+        ...(description !== undefined ? { description } : {}),
+        inputSchema,
+      });
+    }
+    return found;
   }
 
   /** The tools `token` gets of the servers it may reach. */

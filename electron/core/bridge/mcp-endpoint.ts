@@ -444,6 +444,7 @@ export class McpEndpoint {
         acquire: (server) => this.#upstreams.acquire(server, session),
         relay: (server, params) => this.#relay(server, request, params, session, reply, signal),
         answer,
+        discovery: this.#access.discovery(session.editor),
       });
     }
     const early = this.#fromLists(request, target, session);
