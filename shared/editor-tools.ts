@@ -87,3 +87,6 @@ export const ServerToolsChangeSchema = z.union([
   z.object({ filter: ToolFilterSchema.nullable() }).strict(),
 ]);
 export type ServerToolsChange = z.infer<typeof ServerToolsChangeSchema>;
+
+/** The answer to a ServerToolsChange: the server's filter as now written (null: none). */
+export const ServerToolsResultSchema = z.object({ filter: ToolFilterSchema.nullable() });

@@ -10,6 +10,7 @@ export const keys = {
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
   editors: ['editors'] as const,
+  editorTools: (editor: string) => ['editor-tools', editor] as const,
   signIn: (name: string) => ['sign-in', name] as const,
   /** the MCP Registry catalog: registry answers (the core caches them too) and the registry address */
   catalog: ['catalog'] as const,
