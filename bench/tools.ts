@@ -59,18 +59,15 @@ function catalogOf(servers: { name: string; tools: Tool[] }[], filters: Record<s
     resources: [],
     resourceTemplates: [],
   } as unknown as ServerLists;
-  const listed: Listed[] = servers.map((s) => ({
-    name: s.name,
-    lists: emptyLists,
-    tools: s.tools,
-    gate: undefined,
-  }));
-  const byName = new Map(servers.map((s) => [s.name, s.tools]));
+  // Read at each call: a server whose tools change gets a new array, as the core's lists do.
+  const listed = (): Listed[] =>
+    servers.map((s) => ({ name: s.name, lists: emptyLists, tools: s.tools, gate: undefined }));
+  const byName = new Map(servers.map((s) => [s.name, s]));
   // AggregateCatalog reads only listed() of Upstreams.
-  const upstreams = { listed: () => listed } as unknown as Upstreams;
+  const upstreams = { listed } as unknown as Upstreams;
   const access = new ToolAccess({
     listing: (server) => {
-      const all = byName.get(server);
+      const all = byName.get(server)?.tools;
       return all ? { all, gate: undefined } : undefined;
     },
     serverFilter: (server) => filters[server],

@@ -58,6 +58,11 @@ export class AggregateRouter {
     this.#tools.invalidate();
   }
 
+  /** A discovery-mode editor arrived: find_tools' index is made now, not during its first search. */
+  prepareDiscovery(): void {
+    setImmediate(() => this.#tools.prepareIndex());
+  }
+
   async dispatch(request: JsonRpcRequest, ctx: AggregateRequest): Promise<JsonRpcResponse> {
     const { id, params } = request;
     const { allowed, relay } = ctx;

@@ -49,7 +49,9 @@ export class AggregateCatalog {
   #servers: string[] | undefined;
   readonly #names = new Map<number, Names>();
   readonly #listings = new Map<string, Listing>();
-  #index: ToolIndex | undefined;
+  /** find_tools' index: kept across changes, each server's part made again only when its tools change */
+  readonly #index = new ToolIndex();
+  #indexed = false;
 
   constructor(upstreams: Upstreams, access: ToolAccess) {
     this.#upstreams = upstreams;
@@ -61,7 +63,18 @@ export class AggregateCatalog {
     this.#servers = undefined;
     this.#names.clear();
     this.#listings.clear();
-    this.#index = undefined;
+    this.#indexed = false;
+  }
+
+  /**
+   * Brings find_tools' index up to date (each server's part made again only if its tools changed):
+   * the first search after Switchboard starts would otherwise make it whole (~70 ms of CPU for 2,000
+   * tools, docs/performance.md), so a discovery-mode session's initialize makes it beforehand.
+   */
+  prepareIndex(): ToolIndex {
+    if (!this.#indexed) this.#index.update(this.#upstreams.listed());
+    this.#indexed = true;
+    return this.#index;
   }
 
   /**
@@ -70,10 +83,7 @@ export class AggregateCatalog {
    * run: searching starts no server.
    */
   find(token: string, allowed: (server: string) => boolean, query: string, limit: number): FoundTool[] {
-    this.#index ??= new ToolIndex(
-      this.#upstreams.listed().flatMap(({ name, tools }) => tools.map((tool) => ({ server: name, tool }))),
-    );
-    const index = this.#index;
+    const index = this.#indexed ? this.#index : this.prepareIndex();
     const offers = new Map<string, ToolOffer | undefined>();
     const offerOf = (server: string) => {
       if (!offers.has(server))

@@ -300,6 +300,7 @@ export class McpEndpoint {
                   const hello = helloOf(request.params);
                   this.#sessions.helloImplicit(editor, target, hello);
                   if (!session) newSession = this.#sessions.create(editor, target, version, hello);
+                  if (target === null && this.#access.discovery(editor)) this.#aggregate.prepareDiscovery();
                 }
                 return response;
               }),

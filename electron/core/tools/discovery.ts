@@ -134,48 +134,84 @@ const STEMMED_SYNONYMS = new Map(
 );
 
 interface Posting {
+  /** the document's index within its server's part */
   doc: number;
   /** the word's weighted count in the document */
   tf: number;
 }
 
+/** One server's share of the index: its tools' words, kept until that server's tools change. */
+interface Part {
+  server: string;
+  tools: readonly Tool[];
+  postings: Map<string, Posting[]>;
+  lengths: Float64Array;
+  total: number;
+}
+
+function partOf(server: string, tools: readonly Tool[]): Part {
+  const postings = new Map<string, Posting[]>();
+  const lengths = new Float64Array(tools.length);
+  const ofServer = words(server);
+  let total = 0;
+  tools.forEach((tool, i) => {
+    const counts = new Map<string, number>();
+    const add = (text: string | undefined, weight: number) => {
+      if (!text) return;
+      for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + weight);
+    };
+    add(tool.name, WEIGHTS.name);
+    add(tool.title, WEIGHTS.title);
+    add(tool.description, WEIGHTS.description);
+    add(Object.keys(tool.inputSchema.properties ?? {}).join(' '), WEIGHTS.params);
+    for (const word of ofServer) counts.set(word, (counts.get(word) ?? 0) + WEIGHTS.server);
+    let length = 0;
+    for (const [word, tf] of counts) {
+      length += tf;
+      let list = postings.get(word);
+      if (!list) postings.set(word, (list = []));
+      list.push({ doc: i, tf });
+    }
+    lengths[i] = length;
+    total += length;
+  });
+  return { server, tools, postings, lengths, total };
+}
+
 /**
  * A lexical index (BM25 over weighted fields) of every listed tool: words of its name (split at `_`,
- * `-` and camelCase), its server's name, title, description and parameter names. Built once per
- * change of any server's tools; a search scores only the documents the asker may have.
+ * `-` and camelCase), its server's name, title, description and parameter names. Kept in one part
+ * per server: `update` reads again only the servers whose tools changed (the same objects in the same
+ * order are the same tools), so the first search after one server's list changed costs that server.
+ * A search scores only the documents the asker may have.
  */
 export class ToolIndex {
-  readonly docs: readonly IndexedTool[];
-  readonly #postings = new Map<string, Posting[]>();
-  readonly #lengths: Float64Array;
-  readonly #averageLength: number;
+  #parts: Part[] = [];
+  /** every document, in part order: a document's number is its place here */
+  #docs: IndexedTool[] = [];
+  #offsets: number[] = [];
+  #averageLength = 1;
 
-  constructor(docs: readonly IndexedTool[]) {
-    this.docs = docs;
-    this.#lengths = new Float64Array(docs.length);
-    let total = 0;
-    docs.forEach((doc, i) => {
-      const counts = new Map<string, number>();
-      const add = (text: string | undefined, weight: number) => {
-        if (!text) return;
-        for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + weight);
-      };
-      add(doc.tool.name, WEIGHTS.name);
-      add(doc.server, WEIGHTS.server);
-      add(doc.tool.title, WEIGHTS.title);
-      add(doc.tool.description, WEIGHTS.description);
-      add(Object.keys(doc.tool.inputSchema.properties ?? {}).join(' '), WEIGHTS.params);
-      let length = 0;
-      for (const [word, tf] of counts) {
-        length += tf;
-        let list = this.#postings.get(word);
-        if (!list) this.#postings.set(word, (list = []));
-        list.push({ doc: i, tf });
-      }
-      this.#lengths[i] = length;
-      total += length;
+  /** Makes the index be of these servers' tools (in this order), reusing the parts that did not change. */
+  update(servers: readonly { name: string; tools: readonly Tool[] }[]): void {
+    const old = new Map(this.#parts.map((p) => [p.server, p]));
+    this.#parts = servers.map(({ name, tools }) => {
+      const kept = old.get(name);
+      return kept && sameTools(kept.tools, tools) ? kept : partOf(name, tools);
     });
-    this.#averageLength = docs.length ? total / docs.length : 1;
+    this.#docs = [];
+    this.#offsets = [];
+    let total = 0;
+    for (const part of this.#parts) {
+      this.#offsets.push(this.#docs.length);
+      for (const tool of part.tools) this.#docs.push({ server: part.server, tool });
+      total += part.total;
+    }
+    this.#averageLength = this.#docs.length ? total / this.#docs.length : 1;
+  }
+
+  get docs(): readonly IndexedTool[] {
+    return this.#docs;
   }
 
   /**
@@ -190,21 +226,30 @@ export class ToolIndex {
         terms.set(other, Math.max(terms.get(other) ?? 0, SYNONYM_WEIGHT));
     }
     const scores = new Map<number, number>();
-    const n = this.docs.length;
+    const n = this.#docs.length;
     for (const [term, weight] of terms) {
-      const postings = this.#postings.get(term);
-      if (!postings) continue;
-      const idf = Math.log(1 + (n - postings.length + 0.5) / (postings.length + 0.5));
-      for (const { doc, tf } of postings) {
-        if (!allowed(doc)) continue;
-        const norm = K1 * (1 - B + (B * (this.#lengths[doc] ?? 0)) / this.#averageLength);
-        const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
-        scores.set(doc, (scores.get(doc) ?? 0) + score);
-      }
+      let df = 0;
+      for (const part of this.#parts) df += part.postings.get(term)?.length ?? 0;
+      if (df === 0) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      this.#parts.forEach((part, p) => {
+        const offset = this.#offsets[p] ?? 0;
+        for (const { doc, tf } of part.postings.get(term) ?? []) {
+          const id = offset + doc;
+          if (!allowed(id)) continue;
+          const norm = K1 * (1 - B + (B * (part.lengths[doc] ?? 0)) / this.#averageLength);
+          const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
+          scores.set(id, (scores.get(id) ?? 0) + score);
+        }
+      });
     }
     return [...scores]
       .map(([doc, score]) => ({ doc, score }))
       .sort((a, b) => b.score - a.score || a.doc - b.doc)
       .slice(0, limit);
   }
+}
+
+function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
+  return a.length === b.length && a.every((tool, i) => tool === b[i]);
 }
