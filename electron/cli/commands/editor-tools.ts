@@ -4,7 +4,7 @@ import { syncServers } from '../../core/editors/desired.ts';
 import { serversForEditor } from '../../core/editors/engine.ts';
 import { isEditorId } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
-import { editorToolsView } from '../../core/tools/editor-tools.ts';
+import { editorToolsView, listingOf } from '../../core/tools/editor-tools.ts';
 import { changeEditorTools } from '../../core/tools/tool-settings.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
@@ -54,12 +54,7 @@ export async function editorToolsCommand(ctx: CliContext, argv: string[]): Promi
     for (const change of changes) changeEditorTools(core.state, editor, change);
     view = editorToolsView(editor, {
       servers: serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
-      listing: (name) => {
-        const gate = core.toolGate(name);
-        if (gate) return { all: gate.tools, gate };
-        const tools = core.lists(name)?.tools;
-        return tools ? { all: tools, gate: undefined } : undefined;
-      },
+      listing: (name) => listingOf(core, name),
       filter: (name) => core.entries().get(name)?.config.tools,
       settings: core.state.editorSettings(editor),
       called: new Map(), // calls are known only to a running Switchboard

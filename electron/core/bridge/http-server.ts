@@ -18,6 +18,7 @@ import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { createToolRoutes } from './tool-routes.ts';
 import { syncServers } from '../editors/desired.ts';
 import { serversForEditor } from '../editors/engine.ts';
+import { listingOf } from '../tools/editor-tools.ts';
 import { serveUi } from './ui-static.ts';
 
 export interface BridgeOptions {
@@ -82,12 +83,7 @@ export class BridgeServer {
       state: core.state,
       hasServer: (name) => core.entries().has(name),
       serversOf: (editor) => serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
-      listing: (server) => {
-        const gate = core.toolGate(server);
-        if (gate) return { all: gate.tools, gate };
-        const tools = core.lists(server)?.tools;
-        return tools ? { all: tools, gate: undefined } : undefined;
-      },
+      listing: (server) => listingOf(core, server),
       filter: (server) => core.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
       reload: () => (core.running ? core.reload() : core.load()),

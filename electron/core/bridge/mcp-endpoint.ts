@@ -26,6 +26,7 @@ import { RelayHub } from './relay-hub.ts';
 import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
 import { toolFilterKey } from '../../../shared/tool-filter.ts';
+import { listingOf } from '../tools/editor-tools.ts';
 import { Upstreams } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
 
@@ -77,12 +78,12 @@ export class McpEndpoint {
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
     this.#tools = new ToolAccess({
-      listing: (server) => {
-        const gate = this.#upstreams.gate(server);
-        if (gate) return { all: gate.tools, gate };
-        const lists = this.#upstreams.lists(server);
-        return lists ? { all: lists.tools, gate: undefined } : undefined;
-      },
+      // The lists an editor is served from: a server's own state decides (Upstreams.lists).
+      listing: (server) =>
+        listingOf(
+          { toolGate: (s) => this.#upstreams.gate(s), lists: (s) => this.#upstreams.lists(s) },
+          server,
+        ),
       serverFilter: (server) => core.entries().get(server)?.config.tools,
       selection: (token, server) => this.#access.selection(token, server),
     });

@@ -15,6 +15,23 @@ import { DISCOVERY_TOOLS } from './discovery.ts';
 import { toolTokens } from './token-cost.ts';
 import { makeOffer } from './tool-offer.ts';
 
+/** Where a server's current tools are known from: its pin gate, else its last run's lists (the core). */
+export interface ToolListSource {
+  toolGate(server: string): ToolGate | undefined;
+  lists(server: string): { tools: readonly Tool[] } | undefined;
+}
+
+/** A server's tools now, held-back ones too, with its gate; undefined while it has not listed them. */
+export function listingOf(
+  source: ToolListSource,
+  server: string,
+): { all: readonly Tool[]; gate: ToolGate | undefined } | undefined {
+  const gate = source.toolGate(server);
+  if (gate) return { all: gate.tools, gate };
+  const tools = source.lists(server)?.tools;
+  return tools ? { all: tools, gate: undefined } : undefined;
+}
+
 /** What the view of an editor's tools is made from. */
 export interface EditorToolFacts {
   /** the servers the editor gets (approved, enabled, selected for it), by name */
