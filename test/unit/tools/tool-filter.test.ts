@@ -32,9 +32,9 @@ describe('tool filters (servers.json "tools")', () => {
   });
 
   it('names the patterns that match no tool (a likely typo)', () => {
-    expect(unmatchedPatterns({ include: ['read*'], exclude: ['delte_*'] }, ['read_file', 'delete_file'])).toEqual([
-      'delte_*',
-    ]);
+    expect(
+      unmatchedPatterns({ include: ['read*'], exclude: ['delte_*'] }, ['read_file', 'delete_file']),
+    ).toEqual(['delte_*']);
   });
 
   it('is checked in servers.json: an empty pattern or an unknown key is an error at its path', () => {
