@@ -122,9 +122,11 @@ export class McpEndpoint {
     });
     // A server's "tools" filter in servers.json changed (applied live, nothing restarts): its editors
     // list again.
-    let filters = new Map<string, string>();
+    const filterKeys = () =>
+      new Map([...core.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
+    let filters = filterKeys();
     core.events.on('config', () => {
-      const now = new Map([...core.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
+      const now = filterKeys();
       const changed = [...now].filter(([name, key]) => (filters.get(name) ?? '') !== key).map(([n]) => n);
       filters = now;
       if (changed.length === 0) return;
