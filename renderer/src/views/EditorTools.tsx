@@ -118,8 +118,8 @@ function ServerTools({
   const on = server.tools.filter((t) => t.on).length;
   return (
     <div data-server={server.server}>
-      <h3 className="small">
-        <span className="mono">{server.server}</span>{' '}
+      <h3 className="small mono-name">
+        {server.server}{' '}
         <span className="muted">
           {server.known
             ? `${on} of ${server.tools.length}`

@@ -446,20 +446,22 @@ function ToolList({
           className={tool.held ? 'held' : tool.off ? 'off' : undefined}
           data-tool={tool.name}
         >
-          <h3 className="mono tool-head">
+          <div className="tool-head">
             <ToolSwitch
               label={`Offer ${tool.name} to editors`}
               on={!tool.off}
               busy={busy}
               onChange={(on) => onSwitch(tool.name, on)}
             />
-            {tool.name}
-            {tool.held ? (
-              <span className="held-tag">
-                {tool.held === 'new' ? 'new' : 'changed'}: held back until you accept it
-              </span>
-            ) : null}
-          </h3>
+            <h3 className="mono">
+              {tool.name}
+              {tool.held ? (
+                <span className="held-tag">
+                  {tool.held === 'new' ? 'new' : 'changed'}: held back until you accept it
+                </span>
+              ) : null}
+            </h3>
+          </div>
           {tool.off ? <p className="small muted">Turned off: no editor gets it.</p> : null}
           {tool.title && tool.title !== tool.name ? <p className="tool-title">{tool.title}</p> : null}
           {tool.description ? <p className="muted">{tool.description}</p> : null}
