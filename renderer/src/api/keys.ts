@@ -9,6 +9,7 @@ export const keys = {
   secrets: ['secrets'] as const,
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
+  store: ['store'] as const,
   editors: ['editors'] as const,
   editorTools: (editor: string) => ['editor-tools', editor] as const,
   signIn: (name: string) => ['sign-in', name] as const,
