@@ -161,6 +161,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config'), report: StatusReportSchema }),
   /** editor sync wrote, failed, or found drift: the editors' sync state changed */
   z.object({ type: z.literal('editors') }),
+  /** which tools an editor gets changed (its selection or discovery mode) */
+  z.object({ type: z.literal('editor-tools'), editor: z.string() }),
   /** a server's tools changed from what was pinned, or such a change was accepted or went away */
   z.object({ type: z.literal('tool-change'), server: z.string() }),
   /** editors called these servers' tools (sent at most once a second) */

@@ -78,6 +78,8 @@ export interface CoreEvents {
   lists: [name: string];
   /** a sign-in to a remote server ended */
   signIn: [SignInOutcome];
+  /** which tools an editor gets changed (its selection of tools, or discovery mode) */
+  editorTools: [editor: string];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;

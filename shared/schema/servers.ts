@@ -33,6 +33,35 @@ export const MAX_IDLE_TIMEOUT_S = 7 * 24 * 3600;
 /** The idle timeout of servers that set none, unless Settings say otherwise (docs/decisions.md). */
 export const DEFAULT_IDLE_TIMEOUT_S = 600;
 
+/**
+ * A glob on a server's own tool names: `*` any run of characters, `?` one character, everything else
+ * itself (case-sensitive). Tool names are free text, so the pattern may be too.
+ */
+export const ToolPatternSchema = z
+  .string()
+  .min(1, 'a tool pattern is a tool name or a glob such as "search*" (it cannot be empty)');
+
+/**
+ * Which of a server's tools editors get: `include` (when present) only those matching one of its
+ * patterns, and never those matching `exclude` (exclude wins). Excluded tools are neither listed nor
+ * callable, on /mcp/<server> and /mcp alike.
+ */
+export const ToolFilterSchema = z
+  .object({
+    include: z
+      .array(ToolPatternSchema)
+      .optional()
+      .describe('Only tools whose names match one of these globs ("search*", "read_file"); default: all'),
+    exclude: z
+      .array(ToolPatternSchema)
+      .optional()
+      .describe(
+        'Tools whose names match one of these globs ("delete_*") are never offered; wins over include',
+      ),
+  })
+  .strict();
+export type ToolFilter = z.infer<typeof ToolFilterSchema>;
+
 const common = {
   $comment: z.string().optional(),
   enabled: z.boolean().default(true).describe('false keeps the server configured but never started'),
@@ -52,6 +81,9 @@ const common = {
     .describe(
       'Seconds without requests after which the server is stopped until the next request (0: always running); default: the idle timeout in Settings',
     ),
+  tools: ToolFilterSchema.optional().describe(
+    'Which of its tools editors get: {"include": [globs]} and/or {"exclude": [globs]} on the server\'s own tool names; default: all',
+  ),
   isolated: z
     .boolean()
     .optional()

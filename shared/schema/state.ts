@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolFilterSchema } from './servers.ts';
 import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
@@ -121,6 +122,16 @@ export const EditorSettingsSchema = z.object({
   enabled: z.boolean().default(true),
   /** servers this editor does not get */
   exclude: z.array(z.string()).default([]),
+  /**
+   * The tools this editor gets of each server (by server name), on top of the server's own `tools` in
+   * servers.json; a server not named here gives it every tool it offers
+   */
+  tools: z.record(z.string(), ToolFilterSchema).optional(),
+  /**
+   * Discovery mode: the editor gets one entry for the aggregate /mcp, which offers it find_tools and
+   * call_tool instead of every tool (for clients with a small tool limit)
+   */
+  discovery: z.boolean().optional(),
   layout: EditorFileLayoutSchema.optional(),
   /** the user's entries import replaced in this editor's file, oldest import first (unsync gives them back) */
   imported: z.array(ImportRecordSchema).optional(),

@@ -12,6 +12,7 @@ export const keys = {
   browserSessions: ['browser-sessions'] as const,
   store: ['store'] as const,
   editors: ['editors'] as const,
+  editorTools: (editor: string) => ['editor-tools', editor] as const,
   signIn: (name: string) => ['sign-in', name] as const,
   /** the MCP Registry catalog: registry answers (the core caches them too) and the registry address */
   catalog: ['catalog'] as const,
