@@ -23,6 +23,11 @@ import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
 import { SignInService } from './oauth/sign-in-service.ts';
+import type { SandboxPolicy } from './sandbox/policy.ts';
+import { Sandboxes, type Program } from './sandbox/sandboxes.ts';
+import { serverPolicy } from './sandbox/server-policy.ts';
+import { sandboxSupportFor, type SandboxSupport } from './sandbox/support.ts';
+import { describeAccess, summarizeAccess } from './sandbox/words.ts';
 import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
 import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { listReferences } from './secrets/references.ts';
@@ -118,6 +123,10 @@ export class Core {
    * messages for editors and answers the servers' requests to their client.
    */
   upstreamPeer: UpstreamPeer | undefined;
+  /** servers' OS sandboxes and their network proxies (made at start) */
+  #sandboxes: Sandboxes | undefined;
+  /** each entry's sandbox as shown (status, approval), computed once per entry */
+  readonly #policies = new WeakMap<ServerEntry, SandboxPolicy>();
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -189,6 +198,7 @@ export class Core {
   async start(): Promise<void> {
     if (this.#supervisor) return;
     mkdirSync(this.home.root, { recursive: true });
+    this.#sandboxes = new Sandboxes({ support: this.sandboxSupport() });
     writeSchemaFile(this.home.serversFile);
     this.#supervisor = new Supervisor({
       clock: this.#clock,
@@ -283,7 +293,34 @@ export class Core {
       fingerprint: entry.fingerprint,
       lines: describeLaunch(entry.launch),
       references: describeReferences(entry.launch),
+      access: this.access(name),
     };
+  }
+
+  /** What this machine offers to sandbox local servers with (looked at once). */
+  sandboxSupport(): SandboxSupport {
+    return sandboxSupportFor(this.#platform, this.#commandPath);
+  }
+
+  /** A local server's access in its sandbox, in plain words (empty for a remote server). */
+  access(name: string): string[] {
+    const policy = this.#policyOf(this.#entry(name));
+    return policy ? describeAccess(policy) : [];
+  }
+
+  /** The sandbox policy of a local server (shown: computed once per entry). */
+  #policyOf(entry: ServerEntry, fresh = false): SandboxPolicy | undefined {
+    if (isRemote(entry.config)) return undefined;
+    const known = fresh ? undefined : this.#policies.get(entry);
+    if (known) return known;
+    const policy = serverPolicy(entry.name, entry.config, entry.launch, {
+      support: this.sandboxSupport(),
+      home: this.home,
+      env: this.#env,
+      platform: this.#platform,
+    });
+    this.#policies.set(entry, policy);
+    return policy;
   }
 
   /**
@@ -572,6 +609,13 @@ export class Core {
       commandPath: this.#commandPath,
       platform: this.#platform,
       home: this.home.root,
+      dataDir: this.home.data,
+      // Computed again at each start: what its arguments name may have appeared on disk since.
+      sandbox: async (entry: ServerEntry, program: Program) => {
+        const policy = this.#policyOf(entry, true);
+        if (!policy || !this.#sandboxes) return { program };
+        return this.#sandboxes.wrap(program, policy);
+      },
     };
   }
 
@@ -583,6 +627,7 @@ export class Core {
     const supervisor = this.#supervisor;
     this.#supervisor = undefined;
     await supervisor?.shutdown();
+    await this.#sandboxes?.dispose();
   }
 
   #apply(): void {
@@ -684,7 +729,10 @@ export class Core {
   #withTrust(name: string): ServerStatus | undefined {
     const entry = this.#entries.get(name);
     if (!entry) return undefined;
+    const policy = this.#policyOf(entry);
+    const access = policy ? { access: summarizeAccess(policy) } : {};
     const base: ServerStatus = {
+      ...access,
       name,
       state: 'stopped',
       transport: entry.launch.transport,
@@ -706,8 +754,10 @@ export class Core {
     const held = this.#gates.get(name)?.gate.held.size ?? 0;
     return {
       ...live,
+      ...access,
       // lastError is shown to people and may quote a command or a server's own words.
       lastError: live.lastError === null ? null : displayText(live.lastError),
+      ...(live.sandboxRefused ? { sandboxRefused: displayText(live.sandboxRefused) } : {}),
       fingerprint: entry.fingerprint,
       // An idle server's tools are those of its last run.
       toolCount: live.toolCount ?? (live.state === 'idle' ? (this.lists(name)?.tools.length ?? null) : null),

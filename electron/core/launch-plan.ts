@@ -1,9 +1,12 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { isRemote } from '../../shared/schema/servers.ts';
 import { UserError } from './errors.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
-import type { LaunchPlan } from './supervisor/types.ts';
+import type { Program } from './sandbox/sandboxes.ts';
+import type { LaunchPlan, SandboxRun } from './supervisor/types.ts';
 import { realCommand, resolveCommand } from './trust/resolve-command.ts';
 
 /** The command would run another program than the approved one: it must be approved again. */
@@ -19,8 +22,12 @@ export interface LaunchDeps {
   env: NodeJS.ProcessEnv;
   commandPath: string | undefined;
   platform: NodeJS.Platform;
-  /** where a server without `cwd` runs */
+  /** where a relative command of a server without `cwd` is looked up */
   home: string;
+  /** HomePaths.data: a server without `cwd` runs in its own folder there (made when missing) */
+  dataDir?: string;
+  /** puts the program into the server's OS sandbox (absent: it runs as is) */
+  sandbox?: (entry: ServerEntry, program: Program) => Promise<{ program: Program; run?: SandboxRun }>;
 }
 
 /**
@@ -41,11 +48,10 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
       redact: [...new Set([...headers.secrets, ...url.secrets])],
     };
   }
-  const cwd = config.cwd ?? deps.home;
   const command = resolveCommand(config.command, {
     path: deps.commandPath,
     pathExt: deps.env.PATHEXT,
-    cwd,
+    cwd: config.cwd ?? deps.home,
     platform: deps.platform,
   });
   if (!command) {
@@ -73,12 +79,23 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
     Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
   );
   if (deps.commandPath) inherited.PATH = deps.commandPath;
-  return {
-    transport: 'stdio',
+  let cwd = config.cwd ?? deps.home;
+  if (config.cwd === undefined && deps.dataDir !== undefined) {
+    // Its own folder: where it runs and, sandboxed, the one place it may write.
+    cwd = join(deps.dataDir, name);
+    mkdirSync(cwd, { recursive: true, mode: 0o700 });
+  }
+  const program: Program = {
     command,
     args: config.args.map((_, i) => args.values[`args[${i}]`] ?? ''),
     cwd,
     env: { ...inherited, ...env.values },
+  };
+  const sandboxed = deps.sandbox ? await deps.sandbox(entry, program) : { program };
+  return {
+    transport: 'stdio',
+    ...sandboxed.program,
     redact: [...new Set([...env.secrets, ...args.secrets])],
+    ...(sandboxed.run ? { sandbox: sandboxed.run } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { isRemote, type ServerConfig } from '../../shared/schema/servers.ts';
 import type { LaunchConfig } from '../../shared/schema/state.ts';
+import { sandboxGaps, sandboxSupportFor } from './sandbox/support.ts';
 import { findLiteralSecrets, type SecretFinding } from './secrets/detect.ts';
 import { fingerprintOf, launchConfigOf } from './trust/fingerprint.ts';
 import { realCommand, resolveCommand, type CommandLookup } from './trust/resolve-command.ts';
@@ -19,8 +20,15 @@ export function serverEntry(
   config: ServerConfig,
   lookup: (cwd: string | undefined) => CommandLookup,
 ): ServerEntry {
-  const resolved = isRemote(config) ? undefined : resolveCommand(config.command, lookup(config.cwd));
-  const launch = launchConfigOf(config, resolved, resolved === undefined ? undefined : realCommand(resolved));
+  const where = lookup(isRemote(config) ? undefined : config.cwd);
+  const resolved = isRemote(config) ? undefined : resolveCommand(config.command, where);
+  const gaps = isRemote(config) ? [] : sandboxGaps(config.sandbox, sandboxSupportFor(where.platform, where.path));
+  const launch = launchConfigOf(
+    config,
+    resolved,
+    resolved === undefined ? undefined : realCommand(resolved),
+    gaps,
+  );
   const findings = findLiteralSecrets(config);
   const refusal =
     findings.length === 0

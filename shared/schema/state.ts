@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxSchema } from './servers.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
 export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
@@ -15,6 +16,13 @@ export const LaunchConfigSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** servers.json's `sandbox`, as written (absent: the default sandbox) */
+  sandbox: SandboxSchema.optional(),
+  /**
+   * what this machine could not enforce of the sandbox when the config was read ("no-sandbox",
+   * "network-unfiltered"); absent when everything is enforced
+   */
+  sandboxGaps: z.array(z.string()).optional(),
 });
 export type LaunchConfig = z.infer<typeof LaunchConfigSchema>;
 

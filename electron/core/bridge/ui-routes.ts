@@ -283,6 +283,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
         fingerprint: shown.fingerprint,
         lines: shown.lines,
         references: shown.references,
+        access: shown.access,
         launch,
         envKeys: Object.keys(record ?? {}).map(displayText),
         approved: previous
