@@ -219,11 +219,17 @@ function watchSessionEnd(): void {
 function notifyApprovals(): void {
   if (!headless || !Notification.isSupported()) return;
   const core = headless.core;
-  // The command line, and every secret or env variable it would pass on: an Approve button is there.
+  // The command line, its sandbox in a line ("sandboxed; writes only its own folder; network: …" or
+  // "NOT sandboxed (…)"), and every secret or env variable it would pass on: an Approve button is there.
   const describe = (name: string) => {
     const entry = core.entries().get(name);
+    const access = core.status().servers.find((s) => s.name === name)?.access;
     return entry
-      ? [describeLaunch(entry.launch)[0] ?? name, ...describeReferences(entry.launch)].join('\n')
+      ? [
+          describeLaunch(entry.launch)[0] ?? name,
+          ...(access ? [access] : []),
+          ...describeReferences(entry.launch),
+        ].join('\n')
       : name;
   };
   const { raise, notified: next } = approvalNotifications(

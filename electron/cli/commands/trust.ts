@@ -109,6 +109,11 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
     `"${shown.name}" (${status}; from ${SOURCES[shown.source]}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
   );
   for (const line of shown.lines) ctx.output.out(`  ${line}`);
+  if (shown.access.length) {
+    const unsandboxed = shown.access[0]?.startsWith('NOT sandboxed') ?? false;
+    ctx.output.out(unsandboxed ? 'It is not sandboxed:' : 'In its sandbox it:');
+    for (const line of shown.access) ctx.output.out(`  ${unsandboxed ? '! ' : ''}${line}`);
+  }
   if (shown.references.length) {
     ctx.output.out('It passes on:');
     for (const line of shown.references) ctx.output.out(`  ! ${line}`);

@@ -35,7 +35,8 @@ export class NetworkGate {
     this.#resolve = resolve;
   }
 
-  async decide(host: string, port: number): Promise<GateAnswer> {
+  async decide(asked: string, port: number): Promise<GateAnswer> {
+    const host = asked.toLowerCase().replace(/\.$/, '');
     const target = hostPort(host, port);
     const entry = this.#entries.find((e) => entryMatches(e, host, port));
     if (this.#rules.kind === 'list' && !entry) {
@@ -49,7 +50,8 @@ export class NetworkGate {
     if (isLocalName(host) && !listedLocal) return this.#local(target);
     let addresses: string[];
     try {
-      addresses = isIP(host) ? [host] : await this.#resolve(host);
+      // "localhost" is this computer by definition (RFC 6761), whatever a resolver says.
+      addresses = isIP(host) ? [host] : isLocalName(host) ? ['127.0.0.1'] : await this.#resolve(host);
     } catch (err) {
       return {
         allowed: false,
