@@ -24,6 +24,7 @@ import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
 import { SignInService } from './oauth/sign-in-service.ts';
 import type { SandboxPolicy } from './sandbox/policy.ts';
+import type { Resolve } from './sandbox/network-gate.ts';
 import { Sandboxes, type Program } from './sandbox/sandboxes.ts';
 import { serverPolicy } from './sandbox/server-policy.ts';
 import { sandboxSupportFor, type SandboxSupport } from './sandbox/support.ts';
@@ -59,6 +60,8 @@ export interface CoreOptions {
    * tests); without it they only go back to whoever asked (the UI, `switchboard login`).
    */
   signInOpener?: SignInOpener;
+  /** name lookups of sandboxed servers' network proxies (default: the OS resolver; tests map names) */
+  networkLookup?: Resolve;
 }
 
 export interface CoreEvents {
@@ -127,6 +130,7 @@ export class Core {
   #sandboxes: Sandboxes | undefined;
   /** each entry's sandbox as shown (status, approval), computed once per entry */
   readonly #policies = new WeakMap<ServerEntry, SandboxPolicy>();
+  readonly #networkLookup: Resolve | undefined;
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -137,6 +141,7 @@ export class Core {
     this.#timings = options.timings ?? {};
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
+    this.#networkLookup = options.networkLookup;
     this.state = new AppStateStore(options.home.stateFile);
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
@@ -198,7 +203,7 @@ export class Core {
   async start(): Promise<void> {
     if (this.#supervisor) return;
     mkdirSync(this.home.root, { recursive: true });
-    this.#sandboxes = new Sandboxes({ support: this.sandboxSupport() });
+    this.#sandboxes = new Sandboxes({ support: this.sandboxSupport(), resolve: this.#networkLookup });
     writeSchemaFile(this.home.serversFile);
     this.#supervisor = new Supervisor({
       clock: this.#clock,

@@ -24,7 +24,7 @@ export interface SandboxesOptions {
   /** where the private folder for sockets goes (default: the OS temp folder; Unix socket paths are short) */
   tempRoot?: string;
   /** name lookups for the network proxy (tests) */
-  resolve?: Resolve;
+  resolve?: Resolve | undefined;
 }
 
 /**
