@@ -144,7 +144,15 @@ export class Sandboxes {
   /** Closes every run's proxy and removes the private folder (Switchboard is stopping). */
   async dispose(): Promise<void> {
     await Promise.all([...this.#runs].map((r) => r.release()));
-    if (this.#folder) rmSync(this.#folder, { recursive: true, force: true });
+    if (this.#folder) {
+      // An unreadable folder cannot be emptied, not even an empty one, by anyone but root.
+      try {
+        chmodSync(join(this.#folder, 'denied-dir'), 0o700);
+      } catch {
+        // not made yet
+      }
+      rmSync(this.#folder, { recursive: true, force: true });
+    }
     this.#folder = undefined;
   }
 
