@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { withPreload } from './node-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -15,6 +16,8 @@ export interface BwrapNetwork {
   proxySocket: string;
   /** listed ports on this computer, each with the host path of its forwarding socket */
   ports: { port: number; socket: string }[];
+  /** host path of the Node preload that sends HTTP(S) through the proxy (node-proxy.ts) */
+  nodePreload: string;
 }
 
 export interface BwrapInput {
@@ -29,6 +32,8 @@ export interface BwrapInput {
   network?: BwrapNetwork | undefined;
   /** Switchboard runs as root: drop every capability so masks cannot be unmounted */
   root: boolean;
+  /** the server's own NODE_OPTIONS, kept before the proxy preload */
+  nodeOptions?: string | undefined;
   /** 'file', 'dir' or undefined when the host path does not exist (a stat by default) */
   kind?: (path: string) => 'file' | 'dir' | undefined;
 }
@@ -125,6 +130,8 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
     for (const f of net.ports)
       relays.push({ port: f.port, inside: `${SANDBOX_SOCKET_DIR}/port-${f.port}.sock`, host: f.socket });
     for (const r of relays) args.push('--ro-bind', r.host, r.inside);
+    const preload = `${SANDBOX_SOCKET_DIR}/node-proxy.cjs`;
+    args.push('--ro-bind', net.nodePreload, preload);
     program = ['/bin/sh', '-c', relayScript(net.socat, relays), 'switchboard-sandbox', ...program];
     const proxy = `http://127.0.0.1:${proxyPort}`;
     Object.assign(env, {
@@ -132,8 +139,8 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
       HTTPS_PROXY: proxy,
       http_proxy: proxy,
       https_proxy: proxy,
-      // Node's fetch and http follow HTTP(S)_PROXY only when asked (Node 22.21+, 24.5+)
-      NODE_USE_ENV_PROXY: '1',
+      // Node follows HTTP(S)_PROXY only when asked: this preload asks, lazily (node-proxy.ts)
+      NODE_OPTIONS: withPreload(input.nodeOptions, preload),
       // everything goes through the proxy, which forwards only what the network list allows
       NO_PROXY: '',
       no_proxy: '',
@@ -145,9 +152,11 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
 }
 
 /**
- * The shell that starts socat's relays on the sandbox's loopback, waits until they listen (reading
- * /proc/net/tcp with shell built-ins only), then becomes the server. Backgrounded jobs of a
- * non-interactive shell stay in its process group, so stopping the server's group stops them too.
+ * The shell that starts socat's relays on the sandbox's loopback, then becomes the server. It does
+ * not wait for them to listen (that cost ~40 ms per start on a busy machine): socat binds within a few
+ * milliseconds, while a server first boots its runtime and answers initialize before any tool call
+ * that reaches out. Backgrounded jobs of a non-interactive shell stay in its process group, so
+ * stopping the server's group stops them too.
  */
 function relayScript(socat: string, relays: { port: number; inside: string }[]): string {
   const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -155,16 +164,8 @@ function relayScript(socat: string, relays: { port: number; inside: string }[]):
     (r) =>
       `${q(socat)} TCP-LISTEN:${r.port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${q(r.inside)} 2>/dev/null &`,
   );
-  const hex = relays.map((r) => r.port.toString(16).toUpperCase().padStart(4, '0'));
-  // One line (it shows in the server's log): "&" already separates the background jobs.
-  return [
-    starts.join(' '),
-    'up() { while read -r _ l _ s _; do case "$l:$s" in *:$1:0A) return 0;; esac; done </proc/net/tcp; return 1; }',
-    `n=0; until ${hex.map((h) => `up ${h}`).join(' && ')}; do n=$((n+1)); [ $n -gt 400 ] && break; sleep 0.005 2>/dev/null || sleep 1; done`,
-    'exec "$@"',
-  ]
-    .join('; ')
-    .replace('&;', '&');
+  // One line (it shows in the server's log): "&" already separates the jobs.
+  return `${starts.join(' ')} exec "$@"`;
 }
 
 function isHidden(path: string, policy: Sandboxed): boolean {

@@ -5,6 +5,7 @@ import { bwrapCommand, type BwrapNetwork } from './bwrap.ts';
 import { parseHostEntry, isLocalName } from './host-rules.ts';
 import { NetworkGate, type GateRules, type Resolve } from './network-gate.ts';
 import { startPortForward, startProxy, type Listening } from './network-proxy.ts';
+import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
 import { explainRefusal } from './refusals.ts';
 import { seatbeltCommand } from './seatbelt.ts';
@@ -98,7 +99,7 @@ export class Sandboxes {
             open.push(await startPortForward({ path: socket }, local.port, local.host));
             ports.push({ port: local.port, socket });
           }
-          network = { socat: filter.path, proxySocket, ports };
+          network = { socat: filter.path, proxySocket, ports, nodePreload: join(folder, 'node-proxy.cjs') };
         }
         wrapped = bwrapCommand({
           bwrap: engine.path,
@@ -109,6 +110,7 @@ export class Sandboxes {
           denied: { file: join(folder, 'denied-file'), dir: join(folder, 'denied-dir') },
           network,
           root: this.support.root,
+          nodeOptions: program.env.NODE_OPTIONS,
         });
       } else {
         let proxyPort: number | undefined;
@@ -124,6 +126,8 @@ export class Sandboxes {
           args: program.args,
           proxyPort,
           localPorts: localPorts.map((p) => p.port),
+          nodePreload: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'node-proxy.cjs'),
+          nodeOptions: program.env.NODE_OPTIONS,
         });
       }
       return {
@@ -164,6 +168,7 @@ export class Sandboxes {
     chmodSync(join(folder, 'denied-file'), 0);
     mkdirSync(join(folder, 'denied-dir'));
     chmodSync(join(folder, 'denied-dir'), 0);
+    writeFileSync(join(folder, 'node-proxy.cjs'), NODE_PROXY_PRELOAD, { mode: 0o644 });
     this.#folder = folder;
     return folder;
   }

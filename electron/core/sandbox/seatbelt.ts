@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
+import { withPreload } from './node-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -13,6 +14,10 @@ export interface SeatbeltInput {
   proxyPort: number | undefined;
   /** listed ports on this computer, reachable directly */
   localPorts: readonly number[];
+  /** path of the Node preload that sends HTTP(S) through the proxy (node-proxy.ts) */
+  nodePreload?: string | undefined;
+  /** the server's own NODE_OPTIONS, kept before the preload */
+  nodeOptions?: string | undefined;
   /** real path of a path (Seatbelt sees paths with symlinks resolved: /tmp is /private/tmp) */
   realPath?: (path: string) => string;
 }
@@ -42,10 +47,10 @@ export function seatbeltCommand(input: SeatbeltInput): {
       HTTPS_PROXY: proxy,
       http_proxy: proxy,
       https_proxy: proxy,
-      NODE_USE_ENV_PROXY: '1',
       NO_PROXY: '',
       no_proxy: '',
     });
+    if (input.nodePreload) env.NODE_OPTIONS = withPreload(input.nodeOptions, input.nodePreload);
   }
   return { command: input.sandboxExec, args: ['-p', profile, input.command, ...input.args], env };
 }

@@ -125,7 +125,9 @@ describe('bubblewrap command line', () => {
         socat: '/usr/bin/socat',
         proxySocket: '/run/sb/1.sock',
         ports: [{ port: 5432, socket: '/run/sb/1-5432.sock' }],
+        nodePreload: '/run/sb/node-proxy.cjs',
       },
+      nodeOptions: '--max-old-space-size=512',
     });
     const o = ops(args);
     expect(o).toContain('--ro-bind /run/sb/1.sock /tmp/.switchboard/proxy.sock');
@@ -139,10 +141,12 @@ describe('bubblewrap command line', () => {
     expect(script).toContain('TCP-LISTEN:5432,bind=127.0.0.1');
     expect(script).not.toContain('\n');
     expect(program.slice(3)).toEqual(['switchboard-sandbox', '/usr/bin/node', 'server.js']);
+    expect(o).toContain('--ro-bind /run/sb/node-proxy.cjs /tmp/.switchboard/node-proxy.cjs');
     expect(env).toMatchObject({
       HTTPS_PROXY: 'http://127.0.0.1:3128',
       http_proxy: 'http://127.0.0.1:3128',
-      NODE_USE_ENV_PROXY: '1',
+      // Node servers follow the proxy through a lazy preload, after their own options
+      NODE_OPTIONS: '--max-old-space-size=512 --require "/tmp/.switchboard/node-proxy.cjs"',
       NO_PROXY: '',
     });
   });

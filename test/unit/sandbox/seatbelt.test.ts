@@ -90,7 +90,7 @@ describe('Seatbelt profile (macOS)', () => {
     expect(profile).toContain(
       '(deny network-outbound)\n(allow network-outbound (remote ip "localhost:4321"))\n(allow network-outbound (remote ip "localhost:5432"))',
     );
-    expect(env).toMatchObject({ HTTPS_PROXY: 'http://127.0.0.1:4321', NODE_USE_ENV_PROXY: '1' });
+    expect(env).toMatchObject({ HTTPS_PROXY: 'http://127.0.0.1:4321' });
     const open = seatbeltProfile({
       sandboxExec: 'x',
       policy: policy({ network: 'all' }),
