@@ -249,7 +249,7 @@ const figures: Figure[] = [
     unit: 'ms',
   },
   {
-    name: "added per start, of which not Node's env proxy",
+    name: 'added per start, with NODE_USE_ENV_PROXY=1 instead',
     value: median(starts['node env proxy']) - median(starts.unsandboxed),
     unit: 'ms',
   },
