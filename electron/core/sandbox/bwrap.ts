@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { bwrapBase } from './bwrap-base.ts';
 import { withPreload } from './node-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
@@ -63,22 +64,7 @@ const ORDER = { hide: 0, grant: 1, mask: 2 } as const;
 export function bwrapCommand(input: BwrapInput): Wrapped {
   const { policy } = input;
   const kind = input.kind ?? statKind;
-  const args: string[] = [
-    '--die-with-parent',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    '--unshare-cgroup-try',
-    ...(policy.network.kind === 'open' ? [] : ['--unshare-net']),
-    ...(input.root ? ['--cap-drop', 'ALL'] : []),
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-  ];
+  const args = bwrapBase({ network: policy.network.kind !== 'open', root: input.root });
   for (const temp of policy.temp) args.push('--tmpfs', temp);
 
   const grants = [

@@ -3,6 +3,7 @@ import { accessSync, constants, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
+import { bwrapBase } from './bwrap-base.ts';
 
 /**
  * What this machine offers to sandbox servers with: the engine (bubblewrap on Linux, Seatbelt's
@@ -100,22 +101,7 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
 
 /** Runs bubblewrap once with the namespaces servers get; the first line of its complaint, if any. */
 function tryBwrap(bwrap: string, root: boolean): string | undefined {
-  const args = [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-net',
-    '--die-with-parent',
-    ...(root ? ['--cap-drop', 'ALL'] : []),
-    '--',
-    '/bin/true',
-  ];
+  const args = [...bwrapBase({ network: true, root }), '--', '/bin/true'];
   const result = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (result.status === 0) return undefined;
   const said = result.stderr?.toString('utf8').trim().split('\n')[0];

@@ -1,15 +1,14 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { fixtureServer } from '../../helpers/servers.ts';
+import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // What `switchboard approve` and `status` say of a server's sandbox, with and without bubblewrap and
 // socat on the machine (PATH decides what Switchboard finds; the server's command is absolute).
-const support = sandboxSupportFor(process.platform, process.env.PATH);
-const skip = support.engine?.kind !== 'bwrap' || support.networkFilter === null;
+const skip = sandboxUnavailable() !== undefined;
 
 let t: TempHome;
 beforeEach(() => {

@@ -5,18 +5,16 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
-import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // A hostile server (test/fixtures/hostile-server.mjs) under the default sandbox and with the access
 // declared, run by a real Core: real bubblewrap, real socat, real files in a temp HOME.
 type Attempts = Record<string, { ok: boolean; said: string }>;
 
-const support = sandboxSupportFor(process.platform, process.env.PATH);
-const skip = support.engine === null || support.networkFilter === null;
-if (skip) console.log(`sandbox tests skipped: ${support.missing || support.networkFilterMissing}`);
+const skip = sandboxUnavailable() !== undefined;
 
 let t: TempHome;
 let core: Core | undefined;

@@ -7,17 +7,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
 import { serverDataDir } from '../../../electron/core/home.ts';
-import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { everythingServer, fixtureServer, NODE, waitFor } from '../../helpers/servers.ts';
+import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // Real MCP servers from npm, each sandboxed by default, each answering a call; and the sandbox
 // composed with lazy start, restart backoff, isolated processes and the process-group stop.
 const require = createRequire(import.meta.url);
-const support = sandboxSupportFor(process.platform, process.env.PATH);
-const skip = support.engine === null || support.networkFilter === null;
-if (skip) console.log(`sandbox tests skipped: ${support.missing || support.networkFilterMissing}`);
+const skip = sandboxUnavailable() !== undefined;
 
 let t: TempHome;
 let core: Core | undefined;

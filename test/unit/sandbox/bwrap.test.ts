@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bwrapCommand, type BwrapInput } from '../../../electron/core/sandbox/bwrap.ts';
-import { sandboxPolicy, type SandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
-import { LINUX_SUPPORT } from '../../helpers/sandbox.ts';
+import type { SandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
+import type { SandboxSetting } from '../../../shared/schema/servers.ts';
+import { LINUX_SUPPORT, sandboxedPolicy } from '../../helpers/sandbox.ts';
 
 const HOME = '/home/ada';
 const SB = `${HOME}/.config/switchboard`;
@@ -13,23 +14,12 @@ const EXISTING = new Map<string, 'file' | 'dir'>([
   ['/media', 'dir'],
 ]);
 
-function policy(
-  setting?: Parameters<typeof sandboxPolicy>[0]['setting'],
-): Extract<SandboxPolicy, { sandboxed: true }> {
-  const p = sandboxPolicy({
-    name: 'x',
+function policy(setting?: SandboxSetting): Extract<SandboxPolicy, { sandboxed: true }> {
+  return sandboxedPolicy(
+    LINUX_SUPPORT,
+    { home: HOME, switchboardHome: SB, command: '/usr/bin/node' },
     setting,
-    command: '/usr/bin/node',
-    args: [],
-    env: {},
-    cwd: undefined,
-    ownFolder: `${SB}/data/x`,
-    switchboardHome: SB,
-    userHome: HOME,
-    support: LINUX_SUPPORT,
-  });
-  if (!p.sandboxed) throw new Error('expected a sandbox');
-  return p;
+  );
 }
 
 function build(p: Extract<SandboxPolicy, { sandboxed: true }>, over: Partial<BwrapInput> = {}) {

@@ -1,30 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxPolicy, type SandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
+import type { SandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
+import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { seatbeltCommand, seatbeltProfile } from '../../../electron/core/sandbox/seatbelt.ts';
-import { MAC_SUPPORT } from '../../helpers/sandbox.ts';
+import { MAC_SUPPORT, sandboxedPolicy } from '../../helpers/sandbox.ts';
 
 // macOS cannot run here: these check the profile text sandbox-exec would get (docs/decisions.md,
 // "Sandbox", says what it does and does not cover, untested on a Mac).
 const HOME = '/Users/ada';
 const SB = `${HOME}/Library/Application Support/Switchboard`;
 
-function policy(
-  setting?: Parameters<typeof sandboxPolicy>[0]['setting'],
-): Extract<SandboxPolicy, { sandboxed: true }> {
-  const p = sandboxPolicy({
-    name: 'x',
+function policy(setting?: SandboxSetting): Extract<SandboxPolicy, { sandboxed: true }> {
+  return sandboxedPolicy(
+    MAC_SUPPORT,
+    { home: HOME, switchboardHome: SB, command: '/opt/homebrew/bin/node' },
     setting,
-    command: '/opt/homebrew/bin/node',
-    args: [],
-    env: {},
-    cwd: undefined,
-    ownFolder: `${SB}/data/x`,
-    switchboardHome: SB,
-    userHome: HOME,
-    support: MAC_SUPPORT,
-  });
-  if (!p.sandboxed) throw new Error('expected a sandbox');
-  return p;
+  );
 }
 
 const same = (p: string) => p;
