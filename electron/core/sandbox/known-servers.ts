@@ -75,12 +75,38 @@ const KNOWN: KnownServer[] = [
   },
 ];
 
+/**
+ * Package runners write their caches in the home, which the sandbox keeps read-only: each gets a
+ * cache in the server's own folder instead (a download once per server; one server cannot plant
+ * code in a cache another runs from).
+ */
+const RUNNER_CACHES: Record<string, (own: string) => Record<string, string>> = {
+  npx: (own) => ({ npm_config_cache: join(own, '.npm') }),
+  npm: (own) => ({ npm_config_cache: join(own, '.npm') }),
+  pnpm: (own) => ({ npm_config_cache: join(own, '.npm'), XDG_CACHE_HOME: join(own, '.cache') }),
+  bunx: (own) => ({ BUN_INSTALL_CACHE_DIR: join(own, '.bun-cache') }),
+  uvx: (own) => ({ UV_CACHE_DIR: join(own, '.cache/uv') }),
+  uv: (own) => ({ UV_CACHE_DIR: join(own, '.cache/uv') }),
+  pipx: (own) => ({ PIPX_HOME: join(own, '.pipx') }),
+};
+
+function runnerEnv(
+  command: string,
+  env: Readonly<Record<string, string>>,
+  own: string,
+): Record<string, string> {
+  const name = command.slice(command.lastIndexOf('/') + 1).replace(/\.(?:cmd|exe)$/i, '');
+  const cache = RUNNER_CACHES[name]?.(own) ?? {};
+  return Object.fromEntries(Object.entries(cache).filter(([key]) => env[key] === undefined));
+}
+
 export function argumentAccess(
   command: string,
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   ownFolder: string,
 ): ArgumentAccess {
+  const runner = runnerEnv(command, env, ownFolder);
   const words = [command, ...args];
   for (const server of KNOWN) {
     const at = words.findIndex((w) => server.matches(w));
@@ -88,11 +114,11 @@ export function argumentAccess(
     const access = server.access(words.slice(at + 1), env, ownFolder);
     return {
       write: access.write.filter(isAbsoluteish),
-      env: access.env ?? {},
+      env: { ...runner, ...access.env },
       known: server.name,
     };
   }
-  return { write: [], env: {}, known: undefined };
+  return { write: [], env: runner, known: undefined };
 }
 
 function isAbsoluteish(path: string): boolean {

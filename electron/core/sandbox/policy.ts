@@ -75,7 +75,7 @@ export interface PolicyInput {
   ownFolder: string;
   /** Switchboard's home (tokens, state.json, other servers' folders): hidden */
   switchboardHome: string;
-  /** the stored package folder it runs from, when it runs from the store */
+  /** HomePaths.store: packages servers run from; readable when its program or an argument is there */
   storeFolder?: string | undefined;
   /** $HOME */
   userHome: string | undefined;
@@ -128,7 +128,12 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     for (const path of pathArguments(input.args, expand)) read.push({ path, why: 'argument' });
   }
   if (input.cwd) read.push({ path: expand(input.cwd), why: 'cwd' });
-  if (input.storeFolder) read.push({ path: input.storeFolder, why: 'store' });
+  const store = input.storeFolder;
+  if (
+    store &&
+    [input.command, input.realCommand ?? '', ...input.args].some((w) => isInside(expand(w), store))
+  )
+    read.push({ path: store, why: 'store' });
   for (const program of new Set([input.command, input.realCommand ?? input.command])) {
     // A program installed under a hidden folder (~/bin/tool, ~/dev/venv/bin/python): its prefix.
     if (program.startsWith('/')) read.push({ path: posix.dirname(posix.dirname(program)), why: 'program' });

@@ -6,7 +6,7 @@ import type { SandboxSupport } from './support.ts';
 
 export interface PolicyContext {
   support: SandboxSupport;
-  home: Pick<HomePaths, 'root' | 'data'>;
+  home: Pick<HomePaths, 'root' | 'data' | 'store'>;
   /** Switchboard's environment: HOME, XDG_RUNTIME_DIR */
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
@@ -18,7 +18,6 @@ export function serverPolicy(
   config: StdioServerConfig,
   launch: LaunchConfig,
   context: PolicyContext,
-  storeFolder?: string,
 ): SandboxPolicy {
   return sandboxPolicy({
     name,
@@ -30,7 +29,7 @@ export function serverPolicy(
     cwd: config.cwd,
     ownFolder: serverDataDir(context.home, name, context.platform),
     switchboardHome: context.home.root,
-    storeFolder,
+    storeFolder: context.home.store,
     userHome: context.env.HOME,
     runtimeDir: context.env.XDG_RUNTIME_DIR,
     support: context.support,

@@ -7,7 +7,7 @@ const WHY: Record<GrantReason, string> = {
   'own folder': 'its own folder',
   program: 'where its program is installed',
   cwd: 'its working folder',
-  store: 'its installed package',
+  store: 'the packages servers run from',
   toolchain: '',
 };
 
