@@ -42,7 +42,8 @@ export function explainRefusal(
   const readOnly = READ_ONLY.test(line);
   const missing = MISSING.test(line);
   if (denied || readOnly || missing) {
-    for (const match of line.matchAll(PATHS)) {
+    // Last first: messages name the path last ("open '/x'"), a program name may come first ("/bin/sh: …").
+    for (const match of [...line.matchAll(PATHS)].reverse()) {
       const raw = (match[1] ?? '').replace(/[.)\]]+$/, '');
       if (raw.length < 2) continue;
       const path = raw.startsWith('~') && policy.userHome ? `${policy.userHome}${raw.slice(1)}` : raw;

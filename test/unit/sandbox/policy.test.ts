@@ -114,6 +114,25 @@ describe('the default sandbox policy', () => {
     expect(policy.read.filter((g) => g.why === 'argument')).toEqual([{ path: project, why: 'argument' }]);
   });
 
+  it("gives package runners a cache in the server's own folder, and lets a stored package be read", () => {
+    const own = join(home, '.config/switchboard/data/x');
+    const npx = sandboxPolicy(input({ command: '/usr/bin/npx', args: ['-y', 'some-server'] }));
+    expect(npx).toMatchObject({ env: { npm_config_cache: `${own}/.npm` } });
+    const uvx = sandboxPolicy(
+      input({ command: '/usr/bin/uvx', args: ['x'], env: { UV_CACHE_DIR: '/srv/uv' } }),
+    );
+    expect(uvx).toMatchObject({ env: {} }); // its own setting wins
+    const store = join(home, '.config/switchboard/store');
+    const stored = sandboxPolicy(
+      input({ args: [join(store, 'npm/pkg@1.0.0/dist/index.js')], storeFolder: store }),
+    );
+    if (!stored.sandboxed) throw new Error('expected a sandbox');
+    expect(stored.read).toContainEqual({ path: store, why: 'store' });
+    const plain = sandboxPolicy(input({ storeFolder: store }));
+    if (!plain.sandboxed) throw new Error('expected a sandbox');
+    expect(plain.read.map((g) => g.path)).not.toContain(store);
+  });
+
   it('runs without a sandbox when servers.json says false, or the OS has none, and says why', () => {
     expect(sandboxPolicy(input({ setting: false }))).toMatchObject({
       sandboxed: false,
