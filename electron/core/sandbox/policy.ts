@@ -192,18 +192,18 @@ function networkPolicy(
   return asked;
 }
 
-/** Absolute (or ~/) paths among the arguments that exist: a script's project, a folder, a file. */
+/** Absolute (or ~/) paths among the arguments: a script's whole project, a folder, a file. */
 function pathArguments(args: readonly string[], expand: (p: string) => string): string[] {
   const out: string[] = [];
   for (const arg of args) {
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
     if (!(value.startsWith('/') || value.startsWith('~/'))) continue;
     const path = expand(value);
-    let isFile: boolean;
+    let isFile = false;
     try {
       isFile = statSync(path).isFile();
     } catch {
-      continue;
+      // Not there yet: the path itself, so what is shown now is what it may read once it is.
     }
     out.push(isFile && SCRIPT.test(path) ? projectOf(path) : path);
   }
