@@ -22,7 +22,9 @@ export function serverEntry(
 ): ServerEntry {
   const where = lookup(isRemote(config) ? undefined : config.cwd);
   const resolved = isRemote(config) ? undefined : resolveCommand(config.command, where);
-  const gaps = isRemote(config) ? [] : sandboxGaps(config.sandbox, sandboxSupportFor(where.platform, where.path));
+  const gaps = isRemote(config)
+    ? []
+    : sandboxGaps(config.sandbox, sandboxSupportFor(where.platform, where.path));
   const launch = launchConfigOf(
     config,
     resolved,
