@@ -70,7 +70,12 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toContain(`command: ${command} ${args.join(' ')}`);
 
-    const first = await serverState('everything', (s) => s.state === 'running', 'running');
+    // running is reported as soon as initialize answered; its tools come right after
+    const first = await serverState(
+      'everything',
+      (s) => s.state === 'running' && s.toolCount !== null,
+      'running',
+    );
     expect(first.toolCount).toBeGreaterThan(3);
     process.kill(defined(first.pid, 'first pid'), 'SIGKILL');
     const second = await serverState(
