@@ -194,7 +194,10 @@ function useBringIntoView(
           ? document.querySelector<HTMLElement>(`article[data-tool-change="${CSS.escape(server)}"]`)
           : null;
     const element = card ?? notice.current;
-    element?.scrollIntoView({ block: card ? 'center' : 'nearest' });
+    // Centred when it fits; a card taller than the window (a sandbox's access, many secrets) shows
+    // from its top, so its name and what it runs are what the person sees first.
+    const fits = card !== null && card.getBoundingClientRect().height <= window.innerHeight;
+    element?.scrollIntoView({ block: card ? (fits ? 'center' : 'start') : 'nearest' });
     element?.focus({ preventScroll: true });
   }, [server, kind, notice]);
 }
