@@ -118,8 +118,9 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     expect(status?.sandboxRefused).toMatch(
       /^sandbox refused connecting to 127\.0\.0\.1:\d+ on this computer/,
     );
-    expect(status?.access).toBe(
-      "sandboxed; writes only its own folder; network: any host on the internet over HTTP(S), through Switchboard's proxy; nothing on this computer",
+    // (a checkout under /tmp, CI's, is private there: the fixture's project is then readable too)
+    expect(status?.access).toMatch(
+      /^sandboxed; writes only its own folder; (?:reads [^;]+; )?network: any host on the internet over HTTP\(S\), through Switchboard's proxy; nothing on this computer$/,
     );
   });
 
