@@ -83,7 +83,16 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
   if (!client) throw new Error('no client');
   const result = await client.callTool({ name: 'attempt', arguments: {} });
   const text = (result.content as { text: string }[])[0]?.text ?? '{}';
-  return { fromCall: JSON.parse(text) as Attempts, log: c.logs('hostile').map((l) => l.text), core: c };
+  const fromCall = JSON.parse(text) as Attempts;
+  // Its stderr is read apart from its answer: wait for every attempt's line (what the sandbox refused
+  // is noted at once after the line that shows it).
+  const lines = () => c.logs('hostile').map((l) => l.text);
+  await waitFor(
+    () => lines().filter((l) => l.includes('(from a tool call)')).length === Object.keys(fromCall).length,
+    10_000,
+    'every attempt in the log',
+  );
+  return { fromCall, log: lines(), core: c };
 }
 
 describe.skipIf(skip)('a hostile server in the default sandbox', () => {
