@@ -6,6 +6,7 @@ import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
 import type { Program } from './sandbox/sandboxes.ts';
+import type { StoredLaunch } from './store/package-service.ts';
 import type { LaunchPlan, SandboxRun } from './supervisor/types.ts';
 import { realCommand, resolveCommand } from './trust/resolve-command.ts';
 
@@ -26,15 +27,25 @@ export interface LaunchDeps {
   home: string;
   /** HomePaths.data: a server without `cwd` runs in its own folder there (made when missing) */
   dataDir?: string;
-  /** puts the program into the server's OS sandbox (absent: it runs as is) */
-  sandbox?: (entry: ServerEntry, program: Program) => Promise<{ program: Program; run?: SandboxRun }>;
+  /** puts the program into the server's OS sandbox (absent: it runs as is); `stored`: its store install */
+  sandbox?: (
+    entry: ServerEntry,
+    program: Program,
+    stored?: string,
+  ) => Promise<{ program: Program; run?: SandboxRun }>;
 }
 
 /**
  * Resolves an approved server into what to spawn or connect to, at the last moment and only in
  * memory: the command's absolute path, ${secret:…} from the keychain and ${env:…} from the environment.
+ * `stored`: a package-run server's install in the store, which runs instead of the package runner
+ * (its own arguments stay as written).
  */
-export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promise<LaunchPlan> {
+export async function prepareLaunch(
+  entry: ServerEntry,
+  deps: LaunchDeps,
+  stored?: StoredLaunch,
+): Promise<LaunchPlan> {
   const { config, name } = entry;
   const context = { keychain: deps.keychain, env: deps.env, server: name };
   if (isRemote(config)) {
@@ -71,7 +82,8 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
   const env = await resolveRecord(config.env, { ...context, field: 'env' });
   // A secret in args is on the child's command line while it runs (visible to `ps` on this machine);
   // env is the better place when the server reads one, but a reference beats the literal in a file.
-  const args = await resolveRecord(Object.fromEntries(config.args.map((arg, i) => [`args[${i}]`, arg])), {
+  const words = stored?.args ?? config.args;
+  const args = await resolveRecord(Object.fromEntries(words.map((arg, i) => [`args[${i}]`, arg])), {
     ...context,
     field: 'arg',
   });
@@ -79,6 +91,10 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
     Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
   );
   if (deps.commandPath) inherited.PATH = deps.commandPath;
+  if (stored?.pathPrefix.length) {
+    const separator = deps.platform === 'win32' ? ';' : ':';
+    inherited.PATH = [...stored.pathPrefix, inherited.PATH ?? ''].filter(Boolean).join(separator);
+  }
   let cwd = config.cwd ?? deps.home;
   if (config.cwd === undefined && deps.dataDir !== undefined) {
     // Its own folder: where it runs and, sandboxed, the one place it may write.
@@ -86,16 +102,17 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
     mkdirSync(cwd, { recursive: true, mode: 0o700 });
   }
   const program: Program = {
-    command,
-    args: config.args.map((_, i) => args.values[`args[${i}]`] ?? ''),
+    command: stored?.command ?? command,
+    args: words.map((_, i) => args.values[`args[${i}]`] ?? ''),
     cwd,
     env: { ...inherited, ...env.values },
   };
-  const sandboxed = deps.sandbox ? await deps.sandbox(entry, program) : { program };
+  const sandboxed = deps.sandbox ? await deps.sandbox(entry, program, stored?.folder) : { program };
   return {
     transport: 'stdio',
     ...sandboxed.program,
     redact: [...new Set([...env.secrets, ...args.secrets])],
     ...(sandboxed.run ? { sandbox: sandboxed.run } : {}),
+    storeFolder: stored?.folder,
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SandboxSchema } from './servers.ts';
+import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
 export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
@@ -23,6 +24,11 @@ export const LaunchConfigSchema = z.object({
    * "network-unfiltered"); absent when everything is enforced
    */
   sandboxGaps: z.array(z.string()).optional(),
+  /**
+   * a package-run server (npx, uvx, docker run, an .mcpb bundle): the exact package the approval pins,
+   * which the store installs and the server starts from (servers.json keeps what the person wrote)
+   */
+  package: PackagePinSchema.optional(),
 });
 export type LaunchConfig = z.infer<typeof LaunchConfigSchema>;
 
@@ -36,6 +42,12 @@ export const ApprovalSchema = z.object({
    * accepted); the definitions themselves are in pins/<name>.json, which must match it
    */
   toolsHash: z.string().optional(),
+  /**
+   * sha256 of everything pinned for this approval — instructions, tools, prompts (see
+   * trust/tool-pins.ts); set from version 2 of pins/<name>.json on, which must match it. An approval
+   * with only toolsHash has a version-1 pin (tools only), upgraded at its next sight.
+   */
+  pinsHash: z.string().optional(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

@@ -77,6 +77,8 @@ export interface PolicyInput {
   switchboardHome: string;
   /** HomePaths.store: packages servers run from; readable when its program or an argument is there */
   storeFolder?: string | undefined;
+  /** the store install this start runs from (its code, read-only) */
+  storedAt?: string | undefined;
   /** $HOME */
   userHome: string | undefined;
   /** $XDG_RUNTIME_DIR (sockets of the keyring, ssh-agent, D-Bus): hidden */
@@ -134,6 +136,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     [input.command, input.realCommand ?? '', ...input.args].some((w) => isInside(expand(w), store))
   )
     read.push({ path: store, why: 'store' });
+  if (input.storedAt) read.push({ path: input.storedAt, why: 'store' });
   for (const program of new Set([input.command, input.realCommand ?? input.command])) {
     // A program installed under a hidden folder (~/bin/tool, ~/dev/venv/bin/python): its prefix.
     if (program.startsWith('/')) read.push({ path: posix.dirname(posix.dirname(program)), why: 'program' });

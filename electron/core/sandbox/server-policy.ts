@@ -18,6 +18,7 @@ export function serverPolicy(
   config: StdioServerConfig,
   launch: LaunchConfig,
   context: PolicyContext,
+  storedAt?: string,
 ): SandboxPolicy {
   return sandboxPolicy({
     name,
@@ -30,6 +31,7 @@ export function serverPolicy(
     ownFolder: serverDataDir(context.home, name, context.platform),
     switchboardHome: context.home.root,
     storeFolder: context.home.store,
+    storedAt,
     userHome: context.env.HOME,
     runtimeDir: context.env.XDG_RUNTIME_DIR,
     support: context.support,

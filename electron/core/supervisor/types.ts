@@ -43,6 +43,11 @@ export type LaunchPlan =
       redact: string[];
       /** the OS sandbox it runs in, if any: explains refusals, and is released when the process is gone */
       sandbox?: SandboxRun;
+      /**
+       * the package-store install it starts from (npm, PyPI, bundle), if any: its code, which the
+       * server must not change (the sandbox keeps it read-only)
+       */
+      storeFolder?: string | undefined;
     }
   | {
       transport: 'http';
@@ -64,7 +69,8 @@ export interface DesiredServer {
   name: string;
   fingerprint: string;
   transport: 'stdio' | 'http';
-  prepare(): Promise<LaunchPlan>;
+  /** `note`: says what a long preparation is doing in the server's log (installing its package) */
+  prepare(note?: (text: string) => void): Promise<LaunchPlan>;
   /**
    * How long the server may go without a request before it is stopped until the next one (`idle`);
    * 0 or absent: always running.

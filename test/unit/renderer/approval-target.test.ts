@@ -14,6 +14,9 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     access: [],
     launch: { transport: 'stdio', command: '/usr/bin/npx', args: ['-y', 'pkg'] },
     envKeys: [],
+    package: null,
+    packageNote: null,
+    packageError: null,
     approved: null,
   };
 }
