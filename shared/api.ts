@@ -59,6 +59,8 @@ export const ApprovalPreviewSchema = z.object({
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
+  /** what a local server may read, write and reach in its OS sandbox, in plain words ([] for remote) */
+  access: z.array(z.string()).default([]),
   /** a package-run server: the exact package it installs and runs from the store, and what changed */
   package: PackageReviewSchema.nullable().default(null),
   /** a package run the store cannot pin, and why (it runs as written) */

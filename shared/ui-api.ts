@@ -174,6 +174,8 @@ export const ApprovalViewSchema = z.object({
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
+  /** what a local server may read, write and reach in its OS sandbox, in plain words ([] for remote) */
+  access: z.array(z.string()).default([]),
   /** data, not for display: show `lines` */
   launch: LaunchConfigSchema,
   /** env (stdio) or header (remote) names, escaped for display like `lines` */

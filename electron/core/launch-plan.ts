@@ -5,8 +5,9 @@ import { serverDataDir } from './home.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
+import type { Program } from './sandbox/sandboxes.ts';
 import type { StoredLaunch } from './store/package-service.ts';
-import type { LaunchPlan } from './supervisor/types.ts';
+import type { LaunchPlan, SandboxRun } from './supervisor/types.ts';
 import { realCommand, resolveCommand } from './trust/resolve-command.ts';
 
 /** The command would run another program than the approved one: it must be approved again. */
@@ -24,8 +25,14 @@ export interface LaunchDeps {
   platform: NodeJS.Platform;
   /** the home's root: where a relative command of a server without `cwd` is looked up (as at approval) */
   home: string;
-  /** the home's data/ folder: a server without `cwd` runs in its own folder there (serverDataDir) */
+  /** HomePaths.data: a server without `cwd` runs in its own folder there (serverDataDir, made 0700) */
   data: string;
+  /** puts the program into the server's OS sandbox (absent: it runs as is); `stored`: its store install */
+  sandbox?: (
+    entry: ServerEntry,
+    program: Program,
+    stored?: string,
+  ) => Promise<{ program: Program; run?: SandboxRun }>;
 }
 
 /**
@@ -88,16 +95,22 @@ export async function prepareLaunch(
     const separator = deps.platform === 'win32' ? ';' : ':';
     inherited.PATH = [...stored.pathPrefix, inherited.PATH ?? ''].filter(Boolean).join(separator);
   }
-  // Without `cwd`, its own folder (never the home), made on first use, private like the rest of it.
+  // Without `cwd`, its own folder (never the home), made on first use, private like the rest of it:
+  // where it runs and, sandboxed, the one place it may write.
   const cwd = config.cwd ?? serverDataDir({ data: deps.data }, name, deps.platform);
   if (config.cwd === undefined) makePrivateDir(cwd, deps.platform);
-  return {
-    transport: 'stdio',
+  const program: Program = {
     command: stored?.command ?? command,
     args: words.map((_, i) => args.values[`args[${i}]`] ?? ''),
     cwd,
     env: { ...inherited, ...env.values },
+  };
+  const sandboxed = deps.sandbox ? await deps.sandbox(entry, program, stored?.folder) : { program };
+  return {
+    transport: 'stdio',
+    ...sandboxed.program,
     redact: [...new Set([...env.secrets, ...args.secrets])],
+    ...(sandboxed.run ? { sandbox: sandboxed.run } : {}),
     storeFolder: stored?.folder,
   };
 }

@@ -92,6 +92,56 @@ const common = {
     ),
 };
 
+/**
+ * A path in a sandbox's `read`/`write`: absolute, or `~/…` (your home folder). A relative path would
+ * depend on the folder Switchboard started in.
+ */
+export const SANDBOX_PATH_PATTERN = /^(?:~(?:[\\/]|$)|\/|[A-Za-z]:[\\/]|\\\\)/;
+export const SANDBOX_PATH_NOT_ABSOLUTE =
+  'sandbox paths are absolute ("/srv/data") or start with "~/" (your home folder), like "~/projects"';
+
+/**
+ * A `network` entry: a host name (`api.github.com`), every subdomain of one (`*.github.com`), an IP
+ * address, each optionally with a port (`localhost:5432`, `[::1]:8080`). No scheme, no path.
+ */
+export const NETWORK_ENTRY_PATTERN =
+  /^(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+export const NETWORK_ENTRY_INVALID =
+  'a network entry is a host name ("api.github.com"), "*.example.com", or an address with an optional port ("localhost:5432", "[::1]:8080"): no "https://", no path';
+
+const SandboxPathSchema = z.string().min(1).regex(SANDBOX_PATH_PATTERN, SANDBOX_PATH_NOT_ABSOLUTE);
+
+/**
+ * What a local server may touch beyond the default (docs/decisions.md, "Sandbox"): the system
+ * read-only, its own folder and a private temp folder writable, your secret-bearing places hidden,
+ * the internet but not this computer's own services. `false` runs it without a sandbox.
+ */
+export const SandboxSchema = z.union([
+  z.literal(false),
+  z
+    .object({
+      read: z
+        .array(SandboxPathSchema)
+        .optional()
+        .describe('Folders or files it may read besides the system and its own folder ("~/docs")'),
+      write: z
+        .array(SandboxPathSchema)
+        .optional()
+        .describe('Folders or files it may read and write besides its own folder ("~/projects")'),
+      network: z
+        .union([
+          z.enum(['all', 'none']),
+          z.array(z.string().regex(NETWORK_ENTRY_PATTERN, NETWORK_ENTRY_INVALID)),
+        ])
+        .optional()
+        .describe(
+          'Hosts it may reach ("api.github.com", "*.github.com", "localhost:5432"); "none": no network; "all": any connection, this computer\'s own services included; default: any host on the internet over HTTP(S), nothing on this computer',
+        ),
+    })
+    .strict(),
+]);
+export type SandboxSetting = z.infer<typeof SandboxSchema>;
+
 export const StdioServerSchema = z
   .object({
     type: z.literal('stdio').optional(),
@@ -110,6 +160,9 @@ export const StdioServerSchema = z
       .regex(ABSOLUTE_PATH_PATTERN, CWD_NOT_ABSOLUTE)
       .optional()
       .describe('Folder the server runs in: an absolute path'),
+    sandbox: SandboxSchema.optional().describe(
+      'What the server may read, write and reach in its OS sandbox; false: no sandbox. Default: the system read-only, its own folder, the internet',
+    ),
     ...common,
   })
   .strict();

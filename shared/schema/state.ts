@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolFilterSchema } from './servers.ts';
+import { SandboxSchema, ToolFilterSchema } from './servers.ts';
 import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
@@ -17,6 +17,13 @@ export const LaunchConfigSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** servers.json's `sandbox`, as written (absent: the default sandbox) */
+  sandbox: SandboxSchema.optional(),
+  /**
+   * what this machine could not enforce of the sandbox when the config was read ("no-sandbox",
+   * "network-unfiltered"); absent when everything is enforced
+   */
+  sandboxGaps: z.array(z.string()).optional(),
   /**
    * a package-run server (npx, uvx, docker run, an .mcpb bundle): the exact package the approval pins,
    * which the store installs and the server starts from (servers.json keeps what the person wrote)

@@ -317,6 +317,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       fingerprint: shown?.fingerprint ?? entry.fingerprint,
       lines: shown?.lines ?? describeLaunch(launch, core.ownFolder(name)),
       references: shown?.references ?? [],
+      access: shown?.access ?? core.access(name),
       launch,
       envKeys: Object.keys(record ?? {}).map(displayText),
       package: shown?.package ?? null,

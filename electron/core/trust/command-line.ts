@@ -24,6 +24,9 @@ export function describeLaunch(launch: LaunchConfig, ownFolder?: string): string
   else if (ownFolder) lines.push(`runs in: ${displayText(ownFolder)} (its own folder)`);
   for (const [key, value] of Object.entries(launch.env ?? {}))
     lines.push(`env ${displayText(key)}=${displayText(value)}`);
+  if (launch.sandbox !== undefined) lines.push(`sandbox: ${displayText(JSON.stringify(launch.sandbox))}`);
+  if (launch.sandboxGaps?.length)
+    lines.push(`not enforced here: ${launch.sandboxGaps.map(displayText).join(', ')}`);
   return lines;
 }
 

@@ -154,6 +154,15 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
         <div className="banner error" role="status">
           <strong>Last error:</strong> {server.lastError}
         </div>
+      ) : server?.sandboxRefused ? (
+        <div className="banner warn" role="status" data-testid="sandbox-refused">
+          <strong>Sandbox:</strong> {server.sandboxRefused}
+        </div>
+      ) : null}
+      {server?.access ? (
+        <p className="muted" data-testid="server-access">
+          {server.access}
+        </p>
       ) : null}
       {server ? <SignInPanel server={server} /> : null}
 
