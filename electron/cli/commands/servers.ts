@@ -12,10 +12,9 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
+import { usageOf } from '../help.ts';
 
-const ADD_USAGE =
-  'usage: switchboard add NAME [--env KEY=VALUE]… -- COMMAND [ARGS…]\n' +
-  '       switchboard add NAME --url URL [--header KEY=VALUE]…';
+const ADD_USAGE = usageOf('add');
 
 /** Adds (or replaces) a server in servers.json; it then waits for approval like any other change. */
 export async function addCommand(ctx: CliContext, argv: string[]): Promise<number> {

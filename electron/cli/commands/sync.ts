@@ -18,15 +18,9 @@ import { findInstance, InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { displayLines } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
+import { EDITORS_LINE, usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard sync [--editor E]… [--dry-run] [--json]\n' +
-  '       switchboard sync --all [--dry-run] [--json]   (every installed editor, turning sync back on where it is off)\n' +
-  '       switchboard sync --editor E --exclude SERVER   (that editor stops getting that server)\n' +
-  '       switchboard sync --editor E --include SERVER   (undo an --exclude)\n' +
-  `editors: ${allEditors()
-    .map((a) => a.id)
-    .join(', ')}`;
+const USAGE = `${usageOf('sync')}\n${EDITORS_LINE}`;
 
 /**
  * Writes managed entries (URL + this editor's bridge token, or the relay for Claude Desktop) for every

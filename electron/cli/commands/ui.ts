@@ -8,7 +8,7 @@ import { UsageError } from '../output.ts';
 
 /** `switchboard ui`: a fresh one-time sign-in link for the browser UI of the running instance. */
 export async function uiCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  if (argv.length) throw new UsageError('usage: switchboard ui');
+  if (argv.length) throw new UsageError(usageOf('ui'));
   const info = findInstance(ctx.home);
   if (!info)
     throw new UserError('Switchboard is not running', {
