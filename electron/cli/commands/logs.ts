@@ -8,6 +8,7 @@ import { parseLogLine } from '../../core/logs/server-log.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
 export async function logsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({

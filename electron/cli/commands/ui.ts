@@ -5,6 +5,7 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../instance.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
 /** `switchboard ui`: a fresh one-time sign-in link for the browser UI of the running instance. */
 export async function uiCommand(ctx: CliContext, argv: string[]): Promise<number> {
