@@ -13,7 +13,7 @@ import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../.
 import type { z } from 'zod';
 import { CallActivity } from './activity/call-activity.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
+import { formatProblem, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
@@ -245,10 +245,14 @@ export class Core {
     this.#sources.delete(name);
   }
 
-  /** Shown to people (CLI, UI, tray): characters that could hide part of it are escaped. */
+  /**
+   * Shown to people (CLI, UI, tray): one problem a line. Each problem is escaped on its own (it may
+   * quote the file's text), and the line breaks between them are ours, so they stay line breaks.
+   */
   configError(): string | null {
+    const file = basename(this.home.serversFile);
     return this.#problems.length
-      ? displayText(formatProblems(this.#problems, basename(this.home.serversFile)))
+      ? this.#problems.map((p) => displayText(formatProblem(p, file))).join('\n')
       : null;
   }
 
