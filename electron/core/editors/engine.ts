@@ -503,7 +503,12 @@ export class EditorSync {
         ),
       ].sort();
     const given = secretsOf(plan.restored);
+    // What the file has of Switchboard's once this sync is done: every desired entry but those whose
+    // name a user's entry has. Recorded also when the file was already right (a record-less home).
+    const own = [...desired.keys()].filter((name) => !plan.clashes.includes(name)).sort();
     const summary = {
+      // the servers this editor gets: not those a user's own entry of the same name keeps out
+      servers: own,
       added: plan.added,
       updated: plan.updated,
       removed: plan.removed,
@@ -545,9 +550,6 @@ export class EditorSync {
         },
       ]);
     };
-    // What the file has of Switchboard's once this sync is done: every desired entry but those whose
-    // name a user's entry has. Recorded also when the file was already right (a record-less home).
-    const own = [...desired.keys()].filter((name) => !plan.clashes.includes(name)).sort();
     // Saved at once, under the file's lock, so that the next sync of this file knows its entries.
     const recordOwn = () => {
       if (!request.dryRun)
