@@ -9,6 +9,7 @@ import {
 } from './catalog.ts';
 import {
   AddServerRequestSchema,
+  EditorExcludeRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
   EditorUnsyncRequestSchema,
@@ -84,6 +85,7 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
   route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
   route('POST', `/api/editors/${S}/restart`),
+  route('POST', `/api/editors/${S}/exclude`, { body: EditorExcludeRequestSchema }),
   route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),
   route('POST', '/api/catalog/server', { body: CatalogServerRequestSchema }),
   route('POST', '/api/catalog/install', { body: CatalogInstallRequestSchema }),

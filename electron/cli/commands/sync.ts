@@ -16,7 +16,7 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance, InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
-import { displayLines } from '../../../shared/display-text.ts';
+import { displayLines, displayText } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
 import { EDITORS_LINE, usageOf } from '../help.ts';
 
@@ -60,6 +60,19 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
     else ctx.output.out(noEditorFound(engine));
     return 0;
   }
+  // A name that is no server here would be stored and silently do nothing (a typo, a removed server).
+  // --include may still name one an earlier --exclude left behind: that takes it off the list.
+  const servers = core.entries();
+  const stale = new Set((named ?? []).flatMap((e) => core.state.editorSettings(e).exclude));
+  const unknown = [
+    ...values.exclude.filter((n) => !servers.has(n)),
+    ...values.include.filter((n) => !servers.has(n) && !stale.has(n)),
+  ];
+  if (unknown.length)
+    throw new UsageError(
+      `no server named ${unknown.map((n) => `"${displayText(n)}"`).join(', ')} in ${ctx.home.serversFile}` +
+        (servers.size ? ` (its servers: ${[...servers.keys()].join(', ')})` : ' (it has no servers)'),
+    );
   for (const editor of named ?? []) {
     if (dryRun) break;
     core.state.updateEditorSettings(editor, (s) => {
