@@ -31,6 +31,8 @@ import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
+import { configHash } from './trust/fingerprint.ts';
+import { recordSource } from './trust/source-record.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
 import { ToolPins, type ToolGate } from './trust/tool-pins.ts';
@@ -232,13 +234,21 @@ export class Core {
     this.events.emit('config', this.status());
   }
 
-  /** Records where a server's current config came from, to show on its approval. */
+  /**
+   * Records where a server's current config came from, to show on its approval: here, and in
+   * state.json bound to the entry servers.json has now, for a restart or another process.
+   */
   noteSource(name: string, source: ServerSource): void {
     this.#sources.set(name, source);
+    recordSource(this.home, name, source, this.state);
   }
 
+  /** In this process's memory, else as another process recorded it for this config, else a hand edit. */
   sourceOf(name: string): ServerSource {
-    return this.#sources.get(name) ?? 'hand-edit';
+    const remembered = this.#sources.get(name);
+    if (remembered) return remembered;
+    const entry = this.#entries.get(name);
+    return (entry && this.state.sourceOf(name, configHash(entry.config))) ?? 'hand-edit';
   }
 
   forgetSource(name: string): void {

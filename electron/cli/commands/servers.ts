@@ -9,6 +9,7 @@ import { addServers } from '../../core/config/add-servers.ts';
 import { removeServer } from '../../core/config/edit.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
+import { recordSource } from '../../core/trust/source-record.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
@@ -64,6 +65,8 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
     servers: [{ name, config }],
     replace: true,
   });
+  // The approval says where this came from, also when a running serve (another process) shows it.
+  recordSource(ctx.home, name, 'cli');
   ctx.output.out(`${added?.replaced ? 'Updated' : 'Added'} "${name}" in ${ctx.home.serversFile}.`);
   for (const s of added?.secrets ?? []) {
     ctx.output.out(`${s.key} looked like a secret: stored in the keychain as \${secret:${s.name}}.`);
