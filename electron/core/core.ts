@@ -74,6 +74,8 @@ export interface CoreEvents {
   lists: [name: string];
   /** a sign-in to a remote server ended */
   signIn: [SignInOutcome];
+  /** shutdown() began: every server is about to be stopped */
+  stopping: [at: number];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -591,6 +593,7 @@ export class Core {
 
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
+    if (this.#supervisor) this.events.emit('stopping', this.#clock.now());
     await this.#signIns.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;

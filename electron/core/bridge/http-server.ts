@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { Core } from '../core.ts';
 import { createControlApi } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
@@ -46,7 +47,7 @@ export class BridgeServer {
   readonly #api: ReturnType<typeof createControlApi>;
   readonly #mcp: McpEndpoint;
   /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
-  readonly sessions = new UiSessions();
+  readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
   #editors: EditorSyncService | undefined;
@@ -60,6 +61,7 @@ export class BridgeServer {
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
+    this.sessions = new UiSessions({ file: join(options.core.home.run, 'ui-sessions.json') });
     this.#api = createControlApi(options.core, options.tokens);
     this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
     this.#ui = options.keychain
