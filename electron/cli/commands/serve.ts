@@ -86,10 +86,10 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
  */
 async function buildUiIfMissing(ctx: CliContext): Promise<void> {
   if (ctx.env.SWITCHBOARD_SKIP_UI_BUILD) return;
-  const { buildUiIfStale, isSourceCheckout, uiBuilt } = await import('../../headless/ui-build.ts');
+  const { buildUiInChild, isSourceCheckout, uiBuilt } = await import('../../headless/ui-build.ts');
   if (uiBuilt() || !isSourceCheckout()) return;
   ctx.output.out('Building the UI first (this checkout has no build yet)…');
-  const done = await buildUiIfStale();
+  const done = await buildUiInChild();
   if (done) ctx.output.out(done);
 }
 
