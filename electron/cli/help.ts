@@ -1,4 +1,4 @@
-import { EDITOR_IDS } from '../../shared/editors.ts';
+import { EDITOR_IDS } from '../../shared/editor-ids.ts';
 
 /**
  * What `switchboard help`, `switchboard help CMD` and `switchboard CMD --help` print, and the usage
@@ -206,6 +206,17 @@ export const COMMAND_HELP = {
     summary: 'editor files as they were before Switchboard changed them',
     details: '  --json   print the list as JSON',
   },
+  'install-cli': {
+    usage: ['switchboard install-cli [--dir DIR] [--remove]'],
+    summary: 'put a fast `switchboard` command on your PATH (no npx in between)',
+    details:
+      'Writes a small launcher that runs this Switchboard with its own Node: ~/.local/bin/switchboard\n' +
+      '(or $XDG_BIN_HOME), %LOCALAPPDATA%\\Microsoft\\WindowsApps\\switchboard.cmd on Windows. Says how to\n' +
+      'put that folder on PATH when it is not. A file of that name that is not a Switchboard launcher is\n' +
+      'left alone.\n' +
+      '  --dir DIR   write it into DIR instead\n' +
+      '  --remove    take it away again',
+  },
   catalog: {
     usage: [
       'switchboard catalog search TERM [--json] [--refresh] [--cursor C]',
@@ -281,6 +292,7 @@ usage: switchboard <command> [options]
   catalog add NAME [--version V]   add it, pending approval (secrets: asked for, or read from stdin)
   catalog registry [URL|--default] the registry the catalog asks
 
+  install-cli [--remove]           a fast \`switchboard\` on your PATH (instead of npx switchboard)
   help [COMMAND] | COMMAND --help  what a command does, and its options
   --version                        the version of Switchboard
 

@@ -34,6 +34,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   import: async () => (await import('./commands/import.ts')).importCommand,
   backups: async () => (await import('./commands/backups.ts')).backupsCommand,
   catalog: async () => (await import('./commands/catalog.ts')).catalogCommand,
+  'install-cli': async () => (await import('./commands/install-cli.ts')).installCliCommand,
 };
 
 function lifecycle(action: 'start' | 'stop' | 'restart'): () => Promise<Command> {

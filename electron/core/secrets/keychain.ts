@@ -1,4 +1,5 @@
-import { AsyncEntry, findCredentialsAsync, type EntryOptions } from '@napi-rs/keyring';
+import { createRequire } from 'node:module';
+import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import { UserError } from '../errors.ts';
 
@@ -105,7 +106,7 @@ export class OsKeychain implements Keychain {
   async list(): Promise<string[]> {
     // findCredentials hands back passwords too: keep only the account names, at once.
     const credentials = await this.#call('list', undefined, (signal) =>
-      findCredentialsAsync(this.#service, undefined, signal),
+      keyring().findCredentialsAsync(this.#service, undefined, signal),
     );
     const names = new Set<string>();
     for (const credential of credentials) names.add(credential.account);
@@ -114,7 +115,7 @@ export class OsKeychain implements Keychain {
 
   #entry(name: string): AsyncEntry {
     const options: EntryOptions = { linux: { store: 'secret-service' } };
-    return new AsyncEntry(this.#service, name, options);
+    return new (keyring().AsyncEntry)(this.#service, name, options);
   }
 
   async #call<T>(
@@ -134,6 +135,15 @@ export class OsKeychain implements Keychain {
       });
     }
   }
+}
+
+/**
+ * The native keychain module, loaded at the first keychain call: every CLI command builds a context
+ * with a keychain, and most (`status`, `help`) never touch it.
+ */
+function keyring(): typeof import('@napi-rs/keyring') {
+  // require, not import(): the desktop app's main bundle is CommonJS and keeps this module external.
+  return createRequire(import.meta.url)('@napi-rs/keyring') as typeof import('@napi-rs/keyring');
 }
 
 /**
