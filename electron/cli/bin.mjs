@@ -12,15 +12,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
-// `switchboard status | head -3`: the reader went away, which is not an error of ours. A command stops
-// quietly; serve ignores it and runs on (its servers must stop cleanly, not because a pipe closed).
 const command = process.argv[2];
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err) => {
-    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
-    if (command !== 'serve') process.exit(process.exitCode ?? 0);
-  });
-}
+const { endQuietlyOnClosedPipe } = await import('./closed-pipe.mjs');
+endQuietlyOnClosedPipe(command);
 // Before anything heavy loads: cached compiled code makes every later start faster.
 const { enableHomeCompileCache } = await import('../core/compile-cache.mjs');
 const cacheDir = enableHomeCompileCache(process.env, { create: command === 'serve' });

@@ -99,7 +99,5 @@ export function buildUiInChild(): Promise<string | undefined> {
 
 const UP_TO_DATE = 'the UI is up to date';
 
-if (import.meta.main) {
-  const done = await buildUiIfStale();
-  console.log(`ui-build: ${done ?? UP_TO_DATE}`);
-}
+// No top-level await: the desktop app's CLI bundle (CommonJS) carries this module too.
+if (import.meta.main) void buildUiIfStale().then((done) => console.log(`ui-build: ${done ?? UP_TO_DATE}`));

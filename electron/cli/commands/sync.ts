@@ -140,6 +140,7 @@ export function editorSync(ctx: CliContext, core: Core): EditorSync {
     state: core.state,
     tokens: new TokenStore(ctx.home.tokens),
     port: bridgePort(ctx, core),
+    ...(ctx.relay ? { relay: ctx.relay } : {}),
   });
 }
 
