@@ -59,11 +59,13 @@ import {
 
 const READY_LINE = 'Switchboard is running';
 const READY_BUDGET: Budget = { op: '<=', limit: 300, text: 'headless start to bridge ready ≤ 300 ms' };
-const RSS_BUDGET: Budget = { op: '<=', limit: 100, text: 'core RSS ≤ 100 MB idle (100 servers)' };
-const LAZY_BUDGET: Budget = {
+// Issue 24 (decided): Switchboard's core ≤ 100 MB RSS with 100 servers of which 5 are in use, and a
+// server under Switchboard no bigger than the same server started directly. The old "total ≤ 400 MB"
+// counted the servers' own size, which Switchboard does not control: the total is still printed.
+const RSS_BUDGET: Budget = {
   op: '<=',
-  limit: 400,
-  text: '100 servers, 5 in use, the rest idle: Switchboard + every server process ≤ 400 MB RSS',
+  limit: 100,
+  text: "Switchboard's core ≤ 100 MB RSS (100 servers, 5 in use)",
 };
 /** The idle timeout of the lazy runs: short, so that the 95 unused servers go idle within the run. */
 const LAZY_IDLE_S = 10;
@@ -564,7 +566,6 @@ for (const second of [false, true]) {
       `lazy, ${when}: Switchboard + server processes RSS (${SERVERS} servers, ${USED} in use)`,
       total,
       'MB',
-      LAZY_BUDGET,
     ),
     medianFigure(
       `  lazy, ${when}: the same as PSS (shared pages split between the processes sharing them)`,
@@ -607,7 +608,6 @@ for (const second of [false, true]) {
     `${median(core).toFixed(1)} / ${median(lazy.map((r) => r.corePssMb)).toFixed(1)}`,
     `${median(lazy.map((r) => r.childrenRssMb)).toFixed(0)} / ${median(lazy.map((r) => r.childrenPssMb)).toFixed(0)}`,
     `${median(total).toFixed(0)} / ${median(totalPss).toFixed(0)}`,
-    over(median(total), LAZY_BUDGET.limit),
     over(median(core), RSS_BUDGET.limit),
   ]);
   perServer.push({
@@ -627,7 +627,6 @@ say(
       'core',
       `${USED} servers`,
       'total',
-      `total RSS ≤ ${LAZY_BUDGET.limit} MB`,
       `core RSS ≤ ${RSS_BUDGET.limit} MB`,
     ],
     ...summaryRows,

@@ -1,8 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --expose-gc
 // The `switchboard` command. Switchboard's sources are TypeScript that Node >= 22.18 runs directly;
 // inside `npm run`/`npx` the project's Node 24 (optionalDependencies node-<os>-<cpu>) comes first on PATH.
 // --max-semi-space-size=2 (MiB) caps V8's young generation, which otherwise grows to ~64 MiB during a
 // busy start (100 servers) and stays: ~58 MB less idle memory for `serve` (docs/performance.md).
+// --expose-gc: serve runs one full GC once a burst of server starts has settled (core/memory/).
 // Keep package.json's "start"/"serve" scripts on the same flags.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {

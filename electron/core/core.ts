@@ -22,7 +22,7 @@ import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
-import { SignInService } from './oauth/sign-in-service.ts';
+import type { SignInService, SignInServiceOptions } from './oauth/sign-in-service.ts';
 import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
 import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { listReferences } from './secrets/references.ts';
@@ -116,7 +116,13 @@ export class Core {
   /** editors' tool calls through the bridge, per server, tool and editor (the last hour) */
   readonly activity: CallActivity;
   /** OAuth for remote servers: their connections' providers and the sign-ins people start */
-  readonly #signIns: SignInService;
+  /**
+   * OAuth for remote servers, loaded at its first use (a remote server starting, a sign-in): the SDK's
+   * auth client, its transports and our sign-in code are ~5 MB of a serve's memory that a person with
+   * local servers only never needs (docs/performance.md).
+   */
+  #signIns: Promise<SignInService> | undefined;
+  readonly #signInOptions: SignInServiceOptions;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -136,13 +142,20 @@ export class Core {
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
     this.activity = new CallActivity(this.#clock);
-    this.#signIns = new SignInService({
+    this.#signInOptions = {
       keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
       clock: this.#clock,
       clientMetadataUrl: () => this.state.clientMetadataUrl(),
       open: options.signInOpener,
       onDone: (outcome) => void this.#signInDone(outcome),
-    });
+    };
+  }
+
+  #signInService(): Promise<SignInService> {
+    this.#signIns ??= import('./oauth/sign-in-service.ts').then(
+      ({ SignInService }) => new SignInService(this.#signInOptions),
+    );
+    return this.#signIns;
   }
 
   get running(): boolean {
@@ -524,14 +537,15 @@ export class Core {
    * the server restarts with its new tokens.
    */
   async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
-    return this.#signIns.start(name, await this.#remotePlan(name), request);
+    const plan = await this.#remotePlan(name);
+    return (await this.#signInService()).start(name, plan, request);
   }
 
   /** Forgets a remote server's sign-in (tokens and client); it then waits for a new one. */
   async signOut(name: string): Promise<boolean> {
     const entry = this.#entry(name);
     if (!isRemote(entry.config)) throw new UserError(`"${name}" is a local server: it has no sign-in`);
-    const had = await this.#signIns.forget(name);
+    const had = await (await this.#signInService()).forget(name);
     const state = this.#supervisor?.statusOf(name)?.state;
     if (state && state !== 'stopped') await this.#supervisor?.restart(name);
     return had;
@@ -547,7 +561,7 @@ export class Core {
           () => undefined,
         )
       : undefined;
-    return this.#signIns.info(name, url);
+    return (await this.#signInService()).info(name, url);
   }
 
   async #signInDone(outcome: SignInOutcome): Promise<void> {
@@ -594,7 +608,7 @@ export class Core {
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
     if (this.#supervisor) this.events.emit('stopping', this.#clock.now());
-    await this.#signIns.closeAll();
+    await (await this.#signIns)?.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;
     const supervisor = this.#supervisor;
@@ -622,7 +636,7 @@ export class Core {
             if (err instanceof CommandChangedError) setImmediate(() => this.#recheckCommands());
             throw err;
           });
-          return this.#signIns.withAuth(entry.name, plan);
+          return plan.transport === 'http' ? (await this.#signInService()).withAuth(entry.name, plan) : plan;
         },
       });
     }

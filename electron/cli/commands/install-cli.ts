@@ -10,13 +10,14 @@ import {
   type LauncherTarget,
 } from '../../core/cli-launcher.ts';
 import { sourceNode } from '../../core/editors/relay-command.ts';
+import { BIN_PATH, binFlags } from '../bin-flags.ts';
 import type { CliContext } from '../context.ts';
 import { usageOf } from '../help.ts';
 import { UsageError } from '../output.ts';
 
 /**
  * `switchboard install-cli`: puts a `switchboard` on PATH that runs this Switchboard's CLI with the
- * project's Node directly, with the same Node flags as bin.mjs's shebang: no npm in between (1.4 s
+ * project's Node directly, with the Node flags of bin.mjs's shebang: no npm in between (1.4 s
  * and engine warnings per command through npx). `--remove` takes it away again.
  */
 export async function installCliCommand(ctx: CliContext, argv: string[]): Promise<number> {
@@ -58,8 +59,5 @@ export async function installCliCommand(ctx: CliContext, argv: string[]): Promis
 
 /** This checkout's CLI, run by the project's Node with bin.mjs's own flags (its shebang's). */
 function sourceTarget(): LauncherTarget {
-  return {
-    command: sourceNode(),
-    args: ['--max-semi-space-size=2', join(import.meta.dirname, '..', 'bin.mjs')],
-  };
+  return { command: sourceNode(), args: [...binFlags(), BIN_PATH] };
 }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { startHeadless } from '../../headless/serve.ts';
 import { EDITORS } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
-import { missingKeychain } from '../../core/secrets/keychain-check.ts';
+import { missingKeychainInChild } from '../../core/secrets/keychain-check.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../instance.ts';
 import { UsageError } from '../output.ts';
@@ -49,7 +49,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   }
   // Linux without a Secret Service: said at start, with what to install, not at the first secret.
   if (process.platform === 'linux')
-    void missingKeychain(ctx.keychain()).then((err) => {
+    void missingKeychainInChild().then((err) => {
       if (err)
         ctx.output.err(
           `No keychain: ${err.reason}. Servers that use \${secret:…} cannot start, and secrets cannot be stored.\n` +

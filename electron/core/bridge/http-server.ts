@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Core } from '../core.ts';
+import { http } from '../node-http.ts';
 import { createControlApi } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
 import { listenLocal } from './local-listener.ts';
@@ -14,7 +15,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
-import { createCatalogRoutes } from './catalog-routes.ts';
+import type { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { serveUi } from './ui-static.ts';
 
@@ -34,8 +35,11 @@ export interface BridgeOptions {
    * owner-only folder) or a Windows named pipe (local-endpoint.ts).
    */
   localSocket?: string | undefined;
-  /** the MCP Registry catalog's routes (/api/catalog/…), where the composition root made one */
-  catalog?: Catalog | undefined;
+  /**
+   * the MCP Registry catalog's routes (/api/catalog/…), where the composition root has one: made at
+   * the first catalog request (the registry client and install planning are not loaded before)
+   */
+  catalog?: (() => Promise<Catalog>) | undefined;
 }
 
 /**
@@ -49,7 +53,7 @@ export class BridgeServer {
   /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
   readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
-  readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
+  #catalog: Promise<ReturnType<typeof createCatalogRoutes>> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #local: Server | undefined;
@@ -57,6 +61,15 @@ export class BridgeServer {
   readonly #localConnections = new WeakSet<object>();
   #port: number;
   readonly #stopTokenWatch: () => void;
+
+  #catalogRoutes(): Promise<ReturnType<typeof createCatalogRoutes>> | undefined {
+    const make = this.#options.catalog;
+    if (!make) return undefined;
+    this.#catalog ??= Promise.all([import('./catalog-routes.ts'), make()]).then(([routes, catalog]) =>
+      routes.createCatalogRoutes(this.#options.core, catalog),
+    );
+    return this.#catalog;
+  }
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -73,7 +86,6 @@ export class BridgeServer {
           port: () => this.#port,
         })
       : undefined;
-    this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
     // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
     this.#stopTokenWatch = options.tokens.onInvalidated((names) => {
       for (const name of names) this.#mcp.closeEditor(name);
@@ -103,7 +115,7 @@ export class BridgeServer {
   }
 
   async listen(): Promise<number> {
-    const server = createServer((req, res) => void this.#handle(req, res));
+    const server = http.createServer((req, res) => void this.#handle(req, res));
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
@@ -121,7 +133,7 @@ export class BridgeServer {
     this.sessions.setPort(this.#port);
     this.#server = server;
     if (this.#options.localSocket) {
-      const local = createServer((req, res) => void this.#handle(req, res));
+      const local = http.createServer((req, res) => void this.#handle(req, res));
       local.keepAliveTimeout = 60_000;
       local.on('connection', (socket) => this.#localConnections.add(socket));
       try {
@@ -162,7 +174,8 @@ export class BridgeServer {
       if (url.pathname.startsWith('/api/')) {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
-        if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
+        const catalog = url.pathname.startsWith('/api/catalog/') ? this.#catalogRoutes() : undefined;
+        if (catalog && (await (await catalog).handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }

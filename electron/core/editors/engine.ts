@@ -9,7 +9,6 @@ import {
   constants,
 } from 'node:fs';
 import { join } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { withoutSecrets } from './diff-secrets.ts';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
@@ -566,6 +565,8 @@ export class EditorSync {
       return unchanged;
     }
     if (request.dryRun) {
+      // Loaded by the first dry run (a preview, the Editors view): a serve that only syncs never needs it.
+      const { createTwoFilesPatch } = await import('diff');
       const diff = createTwoFilesPatch(
         file,
         file,

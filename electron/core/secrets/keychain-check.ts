@@ -1,4 +1,7 @@
-import { KeychainError, type Keychain } from './keychain.ts';
+import { execFile } from 'node:child_process';
+import { getCompileCacheDir } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { KeychainError, OsKeychain, type Keychain } from './keychain.ts';
 
 /** A name no secret has: looking it up touches the keychain without reading anything of the person's. */
 const PROBE_NAME = 'switchboard-keychain-check';
@@ -30,3 +33,39 @@ export async function missingKeychain(
     clearTimeout(timer);
   }
 }
+
+/** What missingKeychain found, as the child process reports it. */
+export interface MissingKeychain {
+  reason: string;
+  hint: string | undefined;
+}
+
+/**
+ * missingKeychain(OsKeychain) in a short-lived child process: serve itself then loads the native
+ * keychain module (~1.5 MB resident, with its D-Bus connection) only when a secret is needed, and a
+ * wedged D-Bus cannot hold anything of serve's.
+ */
+export function missingKeychainInChild(timeoutMs = 10_000): Promise<MissingKeychain | undefined> {
+  const cache = getCompileCacheDir();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [fileURLToPath(import.meta.url)],
+      { timeout: timeoutMs, env: cache ? { ...process.env, NODE_COMPILE_CACHE: cache } : process.env },
+      (err, stdout) => {
+        if (err || stdout.trim() === '') return resolve(undefined);
+        try {
+          resolve(JSON.parse(stdout) as MissingKeychain);
+        } catch {
+          resolve(undefined);
+        }
+      },
+    );
+  });
+}
+
+if (import.meta.main)
+  void missingKeychain(new OsKeychain()).then((err) => {
+    if (err)
+      process.stdout.write(JSON.stringify({ reason: err.reason, hint: err.hint } satisfies MissingKeychain));
+  });
