@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { CJS_IMPORT_META } from './cjs-import-meta.ts';
 
 /**
  * The desktop app's CLI (electron/shell/cli-main.ts) as CommonJS at .vite/cli/main.cjs, run by the
@@ -9,11 +10,7 @@ import { defineConfig } from 'vite';
  * source checkout builds its UI (electron/headless/ui-build.ts), an installed app ships it built.
  */
 export default defineConfig({
-  define: {
-    'import.meta.dirname': '__dirname',
-    'import.meta.filename': '__filename',
-    'import.meta.url': 'require("node:url").pathToFileURL(__filename).href',
-  },
+  define: CJS_IMPORT_META,
   build: {
     outDir: '.vite/cli',
     emptyOutDir: true,

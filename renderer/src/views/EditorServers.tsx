@@ -35,19 +35,14 @@ export function EditorServers({
         {editor.servers.length ? (
           <ul className="chips" aria-labelledby={listId}>
             {editor.servers.map((s) => (
-              <li key={s} className="chip mono">
-                {s}
-                <button
-                  type="button"
-                  className="chip-action"
-                  aria-label={`Exclude ${s} from ${editor.label}`}
-                  title={`Exclude ${s} from ${editor.label}`}
-                  disabled={change.isPending}
-                  onClick={() => set(s, true)}
-                >
-                  ×
-                </button>
-              </li>
+              <ServerChip
+                key={s}
+                name={s}
+                action={`Exclude ${s} from ${editor.label}`}
+                symbol="×"
+                busy={change.isPending}
+                onClick={() => set(s, true)}
+              />
             ))}
           </ul>
         ) : (
@@ -63,24 +58,46 @@ export function EditorServers({
           </span>
           <ul className="chips" aria-labelledby={excludedId}>
             {editor.excluded.map((s) => (
-              <li key={s} className="chip mono excluded">
-                {s}
-                <button
-                  type="button"
-                  className="chip-action"
-                  aria-label={`Include ${s} in ${editor.label} again`}
-                  title={`Include ${s} in ${editor.label} again`}
-                  disabled={change.isPending}
-                  onClick={() => set(s, false)}
-                >
-                  +
-                </button>
-              </li>
+              <ServerChip
+                key={s}
+                name={s}
+                excluded
+                action={`Include ${s} in ${editor.label} again`}
+                symbol="+"
+                busy={change.isPending}
+                onClick={() => set(s, false)}
+              />
             ))}
           </ul>
         </div>
       ) : null}
       {change.error ? <ErrorText error={change.error} /> : null}
     </>
+  );
+}
+
+/** A server's name with the one thing to do about it (its label said to screen readers and on hover). */
+function ServerChip(props: {
+  name: string;
+  action: string;
+  symbol: string;
+  busy: boolean;
+  excluded?: boolean;
+  onClick: () => void;
+}) {
+  return (
+    <li className={props.excluded ? 'chip mono excluded' : 'chip mono'}>
+      {props.name}
+      <button
+        type="button"
+        className="chip-action"
+        aria-label={props.action}
+        title={props.action}
+        disabled={props.busy}
+        onClick={props.onClick}
+      >
+        {props.symbol}
+      </button>
+    </li>
   );
 }
