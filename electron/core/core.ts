@@ -115,11 +115,10 @@ export class Core {
   readonly #announced = new Map<string, string | null>();
   /** editors' tool calls through the bridge, per server, tool and editor (the last hour) */
   readonly activity: CallActivity;
-  /** OAuth for remote servers: their connections' providers and the sign-ins people start */
   /**
-   * OAuth for remote servers, loaded at its first use (a remote server starting, a sign-in): the SDK's
-   * auth client, its transports and our sign-in code are ~5 MB of a serve's memory that a person with
-   * local servers only never needs (docs/performance.md).
+   * OAuth for remote servers (their connections' providers, the sign-ins people start), loaded at its
+   * first use (a remote server starting, a sign-in): a serve of local servers never carries the SDK's
+   * auth client and our sign-in code (docs/decisions.md, "What serve loads only when it is used").
    */
   #signIns: Promise<SignInService> | undefined;
   readonly #signInOptions: SignInServiceOptions;
