@@ -30,6 +30,7 @@ const BENCHES = [
   { name: 'cold-call', timeoutMs: 10 * 60_000 },
   { name: 'relay-startup', timeoutMs: 5 * 60_000 },
   { name: 'editor-sync', timeoutMs: 5 * 60_000 },
+  { name: 'cli-status', timeoutMs: 10 * 60_000 },
 ] as const;
 
 const { values: opts } = parseArgs({
