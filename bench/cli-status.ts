@@ -146,6 +146,18 @@ figures.push(...(await measure('serve running')));
 serve.kill('SIGTERM');
 await new Promise((resolve) => serve.once('exit', resolve));
 
+// For scale on this machine now: a Node that starts and exits at once.
+const bare = { wall: [] as number[], cpu: [] as number[] };
+for (let i = 0; i < runs; i++) {
+  const t = await timed(NODE, ['-e', '0']);
+  bare.wall.push(t.ms);
+  bare.cpu.push(t.cpu);
+}
+figures.push(
+  medianFigure('context: node -e 0 (start and exit)', bare.wall, 'ms'),
+  medianFigure('  its CPU time', bare.cpu, 'ms'),
+);
+
 cleanup();
 finish({
   bench: 'cli-status',
