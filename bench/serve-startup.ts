@@ -627,18 +627,7 @@ for (const second of [false, true]) {
 }
 say('');
 say(`lazy, ${SERVERS} servers, ${USED} in use (medians, MB; RSS / PSS):`);
-say(
-  table([
-    [
-      '',
-      'core',
-      `${USED} servers`,
-      'total',
-      `core RSS ≤ ${RSS_BUDGET.limit} MB`,
-    ],
-    ...summaryRows,
-  ]),
-);
+say(table([['', 'core', `${USED} servers`, 'total', `core RSS ≤ ${RSS_BUDGET.limit} MB`], ...summaryRows]));
 for (const p of perServer)
   say(
     `one server, ${p.when}: under Switchboard ${p.underRss.toFixed(1)} / ${p.underPss.toFixed(1)}, spawned directly by the bench ${p.directRss.toFixed(1)} / ${p.directPss.toFixed(1)}`,

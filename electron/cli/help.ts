@@ -38,14 +38,43 @@ export const COMMAND_HELP = {
       '  --json   print the report as JSON (shapes: docs/cli-json.md)',
   },
   approve: {
-    usage: ['switchboard approve NAME [--yes | --fingerprint SHA256] [--json]'],
+    usage: ['switchboard approve NAME [--yes | --fingerprint SHA256] [--allow-scripts] [--json]'],
     summary: 'show exactly what NAME would run, then approve exactly that',
     details:
       'Shows the exact command line, its environment and secrets, and what changed since the last\n' +
-      'approval, then asks y/N in a terminal. A config changed in between is refused.\n' +
+      'approval (for npx, uvx and docker run: the exact package version it resolves to), then asks\n' +
+      'y/N in a terminal. A config changed in between is refused.\n' +
       '  --yes, -y               approve what this run shows, without asking (scripts)\n' +
       '  --fingerprint SHA256    approve only the config shown earlier with this fingerprint\n' +
+      "  --allow-scripts         let the package's install scripts run (they stay off otherwise)\n" +
       '  --json                  print {approved, preview}; never asks',
+  },
+  update: {
+    usage: ['switchboard update NAME [--yes | --fingerprint SHA256] [--allow-scripts] [--json]'],
+    summary: 'show what a newer release of a stored package changes, then approve exactly that',
+    details:
+      'Resolves the newest release servers.json allows, shows what changed since the approved version,\n' +
+      'and approves it as approve does (same options).',
+  },
+  outdated: {
+    usage: ['switchboard outdated [--json] [NAME…]'],
+    summary: 'package-run servers (npx, uvx, docker run) with newer releases',
+    details:
+      'Nothing updates by itself: switchboard update NAME shows and approves a new release.\n  --json   print JSON',
+  },
+  store: {
+    usage: ['switchboard store [--json]', 'switchboard store prune [--json]'],
+    summary: "the package store's disk use; prune removes what no server uses",
+    details: '  --json   print JSON',
+  },
+  install: {
+    usage: ['switchboard install FILE.mcpb [--name NAME] [--set KEY=VALUE]…'],
+    summary: 'add an MCP bundle (.mcpb), pending approval',
+    details:
+      'Unpacks it into the store, checks its manifest and asks for its settings (secrets go to the\n' +
+      'keychain).\n' +
+      '  --name NAME       its name in servers.json\n' +
+      '  --set KEY=VALUE   a setting (repeatable)',
   },
   deny: {
     usage: ['switchboard deny NAME'],
@@ -54,10 +83,10 @@ export const COMMAND_HELP = {
   },
   tools: {
     usage: ['switchboard tools NAME [--json] [--accept [--yes | --change ID]]'],
-    summary: "NAME's tools, and those held back as new or changed since they were approved",
+    summary: "NAME's tools, prompts and instructions, and those held back since they were approved",
     details:
-      'Lists the tools editors get, and the ones held back because they changed since approval (with a\n' +
-      'diff).\n' +
+      'Lists what editors get, and what is held back because it is new or changed since approval (with\n' +
+      'a diff).\n' +
       '  --accept        give editors the change shown (asks y/N in a terminal)\n' +
       '  --yes, -y       with --accept: accept what this run shows, without asking\n' +
       '  --change ID     with --accept: accept only the change an earlier run showed\n' +
@@ -264,10 +293,16 @@ usage: switchboard <command> [options]
   status [--json]                  every server's state, pid, restarts, tools, last error
   approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
+  approve … --allow-scripts        approve with the package's install scripts running (they stay off otherwise)
   deny NAME                        keep NAME from running until its config changes
+  outdated [--json] [NAME…]        package-run servers (npx, uvx, docker run) with newer releases
+  update NAME [--yes | --fingerprint F]   show what a newer release changes, then approve exactly that
+  store [--json] | store prune     the package store's disk use; remove what no server uses
+  install FILE.mcpb [--name N] [--set KEY=VALUE]…   add an MCP bundle (asks for its settings)
   tools NAME [--json] [--accept [--yes | --change ID]]
-                                   NAME's tools, and those held back as new or changed since they
-                                   were approved (with a diff); --accept gives editors the change shown
+                                   NAME's tools, prompts and instructions, and those held back as
+                                   new or changed since they were approved (with a diff); --accept
+                                   gives editors the change shown
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] [--json]   a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)

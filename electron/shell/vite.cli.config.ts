@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { CJS_IMPORT_META } from './cjs-import-meta.ts';
+import { BUNDLE_ALIAS, CJS_IMPORT_META } from './node-bundle.ts';
 
 /**
  * The desktop app's CLI (electron/shell/cli-main.ts) as CommonJS at .vite/cli/main.cjs, run by the
@@ -11,6 +11,7 @@ import { CJS_IMPORT_META } from './cjs-import-meta.ts';
  */
 export default defineConfig({
   define: CJS_IMPORT_META,
+  resolve: { alias: BUNDLE_ALIAS },
   build: {
     outDir: '.vite/cli',
     emptyOutDir: true,

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vite';
-import { CJS_IMPORT_META } from './cjs-import-meta.ts';
+import { BUNDLE_ALIAS, CJS_IMPORT_META } from './node-bundle.ts';
 
 /**
  * The main process bundle (electron/shell/main.ts and the core it composes), built by Forge's Vite
@@ -12,10 +12,14 @@ import { CJS_IMPORT_META } from './cjs-import-meta.ts';
  */
 export default defineConfig({
   define: CJS_IMPORT_META,
+  resolve: { alias: BUNDLE_ALIAS },
   build: {
     rollupOptions: {
       // Forge adds electron and Node's built-ins.
       external: ['@napi-rs/keyring'],
+      // One file: modules the core loads only when needed (the .mcpb tooling) are imported
+      // dynamically, and a split chunk beside main.cjs would not be packaged.
+      output: { inlineDynamicImports: true },
     },
   },
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
 export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
@@ -16,6 +17,11 @@ export const LaunchConfigSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * a package-run server (npx, uvx, docker run, an .mcpb bundle): the exact package the approval pins,
+   * which the store installs and the server starts from (servers.json keeps what the person wrote)
+   */
+  package: PackagePinSchema.optional(),
 });
 export type LaunchConfig = z.infer<typeof LaunchConfigSchema>;
 
@@ -29,6 +35,12 @@ export const ApprovalSchema = z.object({
    * accepted); the definitions themselves are in pins/<name>.json, which must match it
    */
   toolsHash: z.string().optional(),
+  /**
+   * sha256 of everything pinned for this approval — instructions, tools, prompts (see
+   * trust/tool-pins.ts); set from version 2 of pins/<name>.json on, which must match it. An approval
+   * with only toolsHash has a version-1 pin (tools only), upgraded at its next sight.
+   */
+  pinsHash: z.string().optional(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

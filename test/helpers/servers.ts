@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +19,26 @@ export function everythingServer(): { command: string; args: string[] } {
 /** A fixture script in test/fixtures, run with node. */
 export function fixtureServer(name: string, ...args: string[]): { command: string; args: string[] } {
   return { command: NODE, args: [fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)), ...args] };
+}
+
+/**
+ * Starts a fixture that serves HTTP on a free port and prints "listening <port>" (probe-server.mjs
+ * and phisher-server.mjs with `--http 0`); resolves once it does.
+ */
+export async function startListening(
+  name: string,
+  ...args: string[]
+): Promise<{ child: ChildProcess; port: number }> {
+  const { command, args: argv } = fixtureServer(name, ...args);
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once('data', (d: Buffer) => {
+      const match = /listening (\d+)/.exec(d.toString());
+      if (match) resolve(Number(match[1]));
+      else reject(new Error(`${name} ${args.join(' ')} said: ${d.toString()}`));
+    });
+  });
+  return { child, port };
 }
 
 /** Polls until check() returns a value (not undefined/null/false) or the timeout passes. */

@@ -15,6 +15,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import { createBundleRoutes } from './bundle-routes.ts';
 import type { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { serveUi } from './ui-static.ts';
@@ -54,6 +55,7 @@ export class BridgeServer {
   readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   #catalog: Promise<ReturnType<typeof createCatalogRoutes>> | undefined;
+  readonly #bundles: ReturnType<typeof createBundleRoutes> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #local: Server | undefined;
@@ -84,6 +86,19 @@ export class BridgeServer {
           sessions: this.sessions,
           editors: () => this.#editors,
           port: () => this.#port,
+        })
+      : undefined;
+    const core = options.core;
+    this.#bundles = options.keychain
+      ? createBundleRoutes({
+          store: core.packages.store,
+          keychain: options.keychain,
+          serversFile: core.home.serversFile,
+          added: (name) => {
+            core.noteSource(name, 'ui');
+            if (core.running) core.reload();
+            else core.load();
+          },
         })
       : undefined;
     // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
@@ -176,6 +191,7 @@ export class BridgeServer {
         if (!caller) return unauthorized(res);
         const catalog = url.pathname.startsWith('/api/catalog/') ? this.#catalogRoutes() : undefined;
         if (catalog && (await (await catalog).handle(req, res, url.pathname))) return;
+        if (this.#bundles && (await this.#bundles.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }

@@ -44,6 +44,8 @@ export class UpstreamLink implements Transport {
   #closed = false;
   /** set by the runner once the server runs: marks the server in use (see ServerRunner.hold) */
   holder: (() => () => void) | undefined;
+  /** set by the runner: a line in the server's log (what the bridge refused of the server, and why) */
+  note: ((text: string, level: 'info' | 'warn' | 'error') => void) | undefined;
 
   /** `tagKey`: the key under which an HTTP transport's fetch marks related messages (related-streams.ts). */
   constructor(inner: Transport, tagKey?: string) {
@@ -53,6 +55,14 @@ export class UpstreamLink implements Transport {
 
   set receiver(receiver: LinkReceiver | undefined) {
     this.#receiver = receiver;
+  }
+
+  /**
+   * Whether the server's messages say which request they belong to (Streamable HTTP: those on a POST's
+   * stream are marked, so one without a mark came on the standalone stream and belongs to none).
+   */
+  get marksRelated(): boolean {
+    return this.#tagKey !== undefined;
   }
 
   get sessionId(): string | undefined {
