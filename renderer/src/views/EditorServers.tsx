@@ -87,7 +87,7 @@ function ServerChip(props: {
 }) {
   return (
     <li className={props.excluded ? 'chip mono excluded' : 'chip mono'}>
-      {props.name}
+      <span>{props.name}</span>
       <button
         type="button"
         className="chip-action"
