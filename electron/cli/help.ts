@@ -182,10 +182,15 @@ export const COMMAND_HELP = {
     usage: [
       'switchboard editors [--json]',
       'switchboard editors restart EDITOR [--json]   (editors that read their settings only at start: claude-desktop)',
+      'switchboard editors tools EDITOR [--json]',
+      'switchboard editors tools EDITOR SERVER [--off TOOL]… [--on TOOL]… | --only GLOB… [--except GLOB…] | --all',
+      'switchboard editors tools EDITOR --discovery on|off',
     ],
-    summary: 'every supported editor: its file, whether installed, sync state; restart one',
+    summary: 'every supported editor: its file, whether installed, sync state; restart one; choose its tools',
     details:
       'restart quits and reopens an editor so it reads its new settings (only if it is running).\n' +
+      "tools shows the tools EDITOR gets (count, estimated tokens, its client's limits) and chooses which of\n" +
+      "SERVER's tools it gets; --discovery on gives it find_tools and call_tool instead of every tool.\n" +
       '  --json   print JSON',
   },
   sync: {
@@ -316,6 +321,10 @@ usage: switchboard <command> [options]
   editors [--json]                 every supported editor: its file, whether installed, sync state
   editors restart claude-desktop [--json]   quit and reopen Claude Desktop so it reads its new
                                    settings (only if it is running; Linux, macOS, Windows)
+  editors tools EDITOR [--json]    the tools EDITOR gets: count, estimated tokens, its client's limits
+  editors tools EDITOR SERVER [--off TOOL]… [--on TOOL]… | --only GLOB… [--except GLOB…] | --all
+                                   choose which of SERVER's tools EDITOR gets
+  editors tools EDITOR --discovery on|off   find_tools and call_tool instead of every tool
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get

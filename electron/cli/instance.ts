@@ -20,6 +20,11 @@ import {
   type TokenInfo,
 } from '../../shared/api.ts';
 import type { EditorId } from '../../shared/editors.ts';
+import {
+  EditorToolsViewSchema,
+  type EditorToolsChange,
+  type EditorToolsView,
+} from '../../shared/editor-tools.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import {
   EditorRestartResultSchema,
@@ -189,6 +194,14 @@ export class InstanceClient {
   }
 
   /** Restarts Claude Desktop through the running instance (its Editors view updates at once). */
+  async editorTools(editor: EditorId): Promise<EditorToolsView> {
+    return EditorToolsViewSchema.parse(await this.#request('GET', UiRoutes.editorTools(editor)));
+  }
+
+  async changeEditorTools(editor: EditorId, change: EditorToolsChange): Promise<EditorToolsView> {
+    return EditorToolsViewSchema.parse(await this.#request('POST', UiRoutes.editorTools(editor), change));
+  }
+
   async restartEditor(editor: EditorId): Promise<EditorRestartResult> {
     return EditorRestartResultSchema.parse(await this.#request('POST', UiRoutes.editorRestart(editor)));
   }

@@ -18,6 +18,10 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { createBundleRoutes } from './bundle-routes.ts';
 import type { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
+import { createToolRoutes } from './tool-routes.ts';
+import { syncServers } from '../editors/desired.ts';
+import { serversForEditor } from '../editors/engine.ts';
+import { listingOf } from '../tools/editor-tools.ts';
 import { serveUi } from './ui-static.ts';
 
 export interface BridgeOptions {
@@ -55,6 +59,7 @@ export class BridgeServer {
   readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   #catalog: Promise<ReturnType<typeof createCatalogRoutes>> | undefined;
+  readonly #tools: ReturnType<typeof createToolRoutes>;
   readonly #bundles: ReturnType<typeof createBundleRoutes> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
@@ -89,6 +94,22 @@ export class BridgeServer {
         })
       : undefined;
     const core = options.core;
+    this.#tools = createToolRoutes({
+      serversFile: core.home.serversFile,
+      state: core.state,
+      hasServer: (name) => core.entries().has(name),
+      serversOf: (editor) => serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
+      listing: (server) => listingOf(core, server),
+      filter: (server) => core.entries().get(server)?.config.tools,
+      calledBy: (editor) => core.activity.calledBy(editor),
+      reload: () => (core.running ? core.reload() : core.load()),
+      editorChanged: async (editor, discovery) => {
+        core.events.emit('editorTools', editor);
+        // Discovery mode changes the editor's entries (one for /mcp instead of one per server).
+        if (discovery && core.state.autoSync() && core.state.editorSettings(editor).enabled)
+          await this.#editors?.syncNow(editor);
+      },
+    });
     this.#bundles = options.keychain
       ? createBundleRoutes({
           store: core.packages.store,
@@ -191,6 +212,7 @@ export class BridgeServer {
         if (!caller) return unauthorized(res);
         const catalog = url.pathname.startsWith('/api/catalog/') ? this.#catalogRoutes() : undefined;
         if (catalog && (await (await catalog).handle(req, res, url.pathname))) return;
+        if (await this.#tools.handle(req, res, url.pathname)) return;
         if (this.#bundles && (await this.#bundles.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);

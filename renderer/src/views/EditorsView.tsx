@@ -11,6 +11,7 @@ import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { EditorRestart } from './EditorRestart.tsx';
 import { EditorServers } from './EditorServers.tsx';
+import { EditorTools } from './EditorTools.tsx';
 import { EditorUnsync } from './EditorUnsync.tsx';
 
 const STATES: Record<EditorSyncState, { label: string; symbol: string; tone: string }> = {
@@ -50,8 +51,9 @@ export default function EditorsView() {
       </ViewTitle>
       <p className="muted">
         Switchboard writes one entry per approved server into each editor’s config file, pointing at the
-        bridge. Your own entries there are never changed, except those you import, which unsync gives back as
-        they were.
+        bridge (or, in discovery mode, one entry for all of them). Each editor shows how many tools it gets,
+        what they cost it, and its known limit; choose its tools there. Your own entries there are never
+        changed, except those you import, which unsync gives back as they were.
       </p>
       {editors.isPending ? <Loading what="editors" /> : null}
       {editors.error ? <ErrorText error={editors.error} /> : null}
@@ -157,6 +159,7 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
       ) : null}
       <EditorRestart editor={editor} />
       <EditorServers editor={editor} onSynced={onSynced} />
+      {editor.state !== 'not-installed' ? <EditorTools editor={editor.id} label={editor.label} /> : null}
       {editor.diff ? (
         <details open>
           <summary>What a sync would change</summary>
