@@ -276,7 +276,11 @@ export class EditorSync {
         const names = this.serversFor(editor, servers, own);
         // Discovery mode: one entry for the aggregate /mcp instead of one per server.
         const entries = own.discovery && names.length ? [AGGREGATE_ENTRY] : names;
-        reports.push(await this.#syncFile(adapter, file, entries, request, own, run));
+        const report = await this.#syncFile(adapter, file, entries, request, own, run);
+        // Counted and shown as the servers the editor gets: through the one entry, every one of them
+        // (none when a user's own entry of that name keeps it out).
+        if (entries !== names) report.servers = report.servers.includes(AGGREGATE_ENTRY) ? names : [];
+        reports.push(report);
       }
     } finally {
       this.#saveRun(run);
