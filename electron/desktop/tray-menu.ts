@@ -1,5 +1,6 @@
 import type { ToolChange } from '../../shared/api.ts';
-import { heldBack, wordList, type ServerStatus, type StatusReport } from '../../shared/status.ts';
+import { heldBack, type ServerStatus, type StatusReport } from '../../shared/status.ts';
+import { wordList } from '../../shared/word-list.ts';
 import { toolChangeLines } from './tool-change-summary.ts';
 
 /** What the tray icon shows at a glance. */

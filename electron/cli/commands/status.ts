@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { wordList, type ServerStatus, type StatusReport } from '../../../shared/status.ts';
+import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
+import { wordList } from '../../../shared/word-list.ts';
 import type { CliContext } from '../context.ts';
 import { table } from '../output.ts';
 import { quickGet } from '../quick-instance.ts';

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import type { ToolChange } from '../../../shared/api.ts';
-import { wordList } from '../../../shared/status.ts';
+import { wordList } from '../../../shared/word-list.ts';
 import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';

@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { ApiRoutes } from '../../../shared/api.ts';
 import { STATUS_ROUTE } from '../../../electron/cli/commands/status.ts';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
-import { fixtureServer } from '../../helpers/servers.ts';
+import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
+import { fixtureServer, NODE } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // Issue 24 item 17: `switchboard install-cli` puts a `switchboard` on PATH that runs this checkout's CLI
@@ -52,6 +52,20 @@ describe.runIf(process.platform !== 'win32')('switchboard install-cli', () => {
       const text = (await run('switchboard', ['status'], { env: onPath })).stdout;
       expect(text).toMatch(/^Switchboard is running\.\n/);
       expect(text).toMatch(/\na\s+pending-approval/);
+      // The quick way loads none of what costs a command its start-up: zod, node:http, the core.
+      const trace = join(t.dir, 'modules.txt');
+      await run(
+        NODE,
+        ['--import', join(import.meta.dirname, '../../fixtures/module-trace.mjs'), BIN, 'status'],
+        {
+          env: { ...onPath, MODULE_TRACE_FILE: trace },
+        },
+      );
+      const loaded = readFileSync(trace, 'utf8').split('\n');
+      expect(loaded).toContainEqual(expect.stringMatching(/cli\/quick-instance\.ts$/));
+      expect(
+        loaded.filter((url) => /\/zod\/|^node:http$|\/core\/core\.ts$|\/cli\/instance\.ts$/.test(url)),
+      ).toEqual([]);
     } finally {
       serve.child.kill('SIGTERM');
       await exited(serve.child);
