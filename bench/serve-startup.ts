@@ -255,9 +255,12 @@ async function followStates(
   } catch (err) {
     const tally = new Map<string, number>();
     for (const s of states.values()) tally.set(s, (tally.get(s) ?? 0) + 1);
-    throw new Error(`${(err as Error).message}; states: ${JSON.stringify(Object.fromEntries(tally))}`, {
-      cause: err,
-    });
+    throw new Error(
+      `${(err as Error).message}; states: ${JSON.stringify(Object.fromEntries(tally))}; seen running: ${everRunning.size}`,
+      {
+        cause: err,
+      },
+    );
   } finally {
     abort.abort();
     await work.catch(() => {});
