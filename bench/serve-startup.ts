@@ -361,6 +361,15 @@ async function fullRun(
   };
 }
 
+/** A process's name (/proc/PID/comm): `node`, `bwrap`, `socat`. */
+function processName(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 interface LazyRun {
   /** spawn → every server ran once (to learn its lists) and all but the used ones are idle again */
   settledMs: number;
@@ -369,6 +378,10 @@ interface LazyRun {
   childrenRssMb: number;
   childrenPssMb: number;
   children: number;
+  /** of those, the servers' own processes (node), without the sandbox's (bubblewrap, socat) */
+  servers: number;
+  serversRssMb: number;
+  serversPssMb: number;
   /** the same fixture spawned by the bench itself (no Switchboard), used alike: does serve inflate it? */
   directRssMb: number;
   directPssMb: number;
@@ -485,6 +498,11 @@ async function lazyRun(count: number, used: number, second: boolean): Promise<La
   for (const pid of kids) serve.seen.add(pid);
   const childrenKb = kids.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
   const childrenPssKb = kids.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
+  // The servers themselves (node) apart from what runs them sandboxed (bubblewrap, socat): a server
+  // under Switchboard is compared with the same server spawned directly, the sandbox said on its own.
+  const nodes = kids.filter((pid) => processName(pid) === 'node');
+  const nodesKb = nodes.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
+  const nodesPssKb = nodes.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
   const coreRssMb = mb(procStatusKb(serve.pid, 'VmRSS'));
   const corePssMb = mb(procPssKb(serve.pid));
   if (coreRssMb === null || corePssMb === null) throw new Error('serve is gone');
@@ -503,6 +521,9 @@ async function lazyRun(count: number, used: number, second: boolean): Promise<La
     childrenRssMb: childrenKb / 1024,
     childrenPssMb: childrenPssKb / 1024,
     children: kids.length,
+    servers: nodes.length,
+    serversRssMb: nodesKb / 1024,
+    serversPssMb: nodesPssKb / 1024,
     directRssMb: direct.rssMb,
     directPssMb: direct.pssMb,
     idle: report.servers.filter((s) => s.state === 'idle').length,
@@ -547,6 +568,8 @@ const perServer: {
   when: string;
   underRss: number;
   underPss: number;
+  sandboxRss: number;
+  sandboxPss: number;
   directRss: number;
   directPss: number;
 }[] = [];
@@ -564,8 +587,10 @@ for (const second of [false, true]) {
         `total ${(run.coreRssMb + run.childrenRssMb).toFixed(0)} MB RSS (${(run.corePssMb + run.childrenPssMb).toFixed(0)} MB PSS); ` +
         `one server spawned directly ${run.directRssMb.toFixed(1)} MB RSS; ${run.idle} idle; ${run.calls} calls, ${run.failedCalls} failed`,
     );
-    if (run.children !== USED)
-      notes.push(`lazy run ${i + 1} (${when}): ${run.children} processes under serve, expected ${USED}`);
+    if (run.servers !== USED)
+      notes.push(
+        `lazy run ${i + 1} (${when}): ${run.servers} server processes under serve, expected ${USED}`,
+      );
     if (run.failedCalls > 0) notes.push(`lazy run ${i + 1} (${when}): ${run.failedCalls} calls failed`);
   }
   const total = lazy.map((r) => r.coreRssMb + r.childrenRssMb);
@@ -622,8 +647,10 @@ for (const second of [false, true]) {
   ]);
   perServer.push({
     when,
-    underRss: median(lazy.map((r) => r.childrenRssMb / Math.max(1, r.children))),
-    underPss: median(lazy.map((r) => r.childrenPssMb / Math.max(1, r.children))),
+    underRss: median(lazy.map((r) => r.serversRssMb / Math.max(1, r.servers))),
+    underPss: median(lazy.map((r) => r.serversPssMb / Math.max(1, r.servers))),
+    sandboxRss: median(lazy.map((r) => (r.childrenRssMb - r.serversRssMb) / Math.max(1, r.servers))),
+    sandboxPss: median(lazy.map((r) => (r.childrenPssMb - r.serversPssMb) / Math.max(1, r.servers))),
     directRss: median(lazy.map((r) => r.directRssMb)),
     directPss: median(lazy.map((r) => r.directPssMb)),
   });
@@ -633,7 +660,7 @@ say(`lazy, ${SERVERS} servers, ${USED} in use (medians, MB; RSS / PSS):`);
 say(table([['', 'core', `${USED} servers`, 'total', `core RSS ≤ ${RSS_BUDGET.limit} MB`], ...summaryRows]));
 for (const p of perServer)
   say(
-    `one server, ${p.when}: under Switchboard ${p.underRss.toFixed(1)} / ${p.underPss.toFixed(1)}, spawned directly by the bench ${p.directRss.toFixed(1)} / ${p.directPss.toFixed(1)}`,
+    `one server, ${p.when}: under Switchboard ${p.underRss.toFixed(1)} / ${p.underPss.toFixed(1)}, spawned directly by the bench ${p.directRss.toFixed(1)} / ${p.directPss.toFixed(1)}; its sandbox's processes (bubblewrap, socat) ${p.sandboxRss.toFixed(1)} / ${p.sandboxPss.toFixed(1)}`,
   );
 notes.push(
   `lazy, first start: a new home; every server runs once after serve starts (its lists are not known yet), an editor calls ${USED} of them every ${CALL_EVERY_MS / 1000} s, the rest go idle after ${LAZY_IDLE_S} s; memory read ${LAZY_SETTLE_MS / 1000} s after the last went idle`,
