@@ -361,7 +361,10 @@ async function fullRun(
   };
 }
 
-/** A process's name (/proc/PID/comm): `node`, `bwrap`, `socat`. */
+/** What the sandbox runs around a server (Node names its own process `MainThread`). */
+const SANDBOX_PROCESSES = new Set(['bwrap', 'socat']);
+
+/** A process's name (/proc/PID/comm): `bwrap`, `socat`, `MainThread` (Node 24). */
 function processName(pid: number): string | undefined {
   try {
     return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
@@ -500,7 +503,7 @@ async function lazyRun(count: number, used: number, second: boolean): Promise<La
   const childrenPssKb = kids.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
   // The servers themselves (node) apart from what runs them sandboxed (bubblewrap, socat): a server
   // under Switchboard is compared with the same server spawned directly, the sandbox said on its own.
-  const nodes = kids.filter((pid) => processName(pid) === 'node');
+  const nodes = kids.filter((pid) => !SANDBOX_PROCESSES.has(processName(pid) ?? ''));
   const nodesKb = nodes.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
   const nodesPssKb = nodes.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
   const coreRssMb = mb(procStatusKb(serve.pid, 'VmRSS'));
