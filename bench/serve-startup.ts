@@ -243,7 +243,9 @@ async function followStates(
               : [];
         for (const s of seen) {
           states.set(s.name, s.state);
-          if (s.state === 'running') everRunning.add(s.name);
+          // Ran at least once: seen running, or its tools known (learnt only from a run; a busy machine
+          // can coalesce a short run's status events, so `running` itself may never be seen).
+          if (s.state === 'running' || s.toolCount !== null) everRunning.add(s.name);
         }
         if (done(states, everRunning)) return performance.now();
       }
