@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { ApiEventSchema, ApiRoutes, InstanceInfoSchema } from '../shared/api.ts';
 import type { ServerState } from '../shared/status.ts';
 import { StatusReportSchema } from '../shared/status.ts';
-import { CONTROL_TOKEN, readToken } from '../electron/core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
 import { Core } from '../electron/core/core.ts';
 import type { HomePaths } from '../electron/core/home.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';

@@ -65,7 +65,7 @@ import {
   type StorePruneResult,
   type StoreUsage,
 } from '../../shared/store.ts';
-import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../core/tokens/token-file.ts';
 import { UserError } from '../core/errors.ts';
 import type { HomePaths } from '../core/home.ts';
 import type { z } from 'zod';

@@ -6,7 +6,7 @@ import { writeFileAtomic } from '../core/fs/atomic-write.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
 import { socketPathFor } from '../core/bridge/local-endpoint.ts';
 import { newPipeName } from '../core/bridge/local-listener.ts';
-import { TokenStore } from '../core/bridge/tokens.ts';
+import { TokenStore } from '../core/tokens/token-store.ts';
 import type { HomePaths } from '../core/home.ts';
 import type { Keychain } from '../core/secrets/keychain.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';

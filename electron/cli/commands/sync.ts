@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
-import { TokenStore } from '../../core/bridge/tokens.ts';
+import { TokenStore } from '../../core/tokens/token-store.ts';
 import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import { EditorSync, type EditorReport } from '../../core/editors/engine.ts';
