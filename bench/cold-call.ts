@@ -20,7 +20,7 @@ import { StatusReportSchema, type ServerState } from '../shared/status.ts';
 import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
 import { Core } from '../electron/core/core.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
-import { instanceFile } from '../electron/cli/instance.ts';
+import { instanceFile } from '../electron/core/instance-file.ts';
 import { tempHome } from '../test/helpers/temp-home.ts';
 import {
   benchArgs,

@@ -28,7 +28,7 @@ import { Core } from '../electron/core/core.ts';
 import type { HomePaths } from '../electron/core/home.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
 import { AppStateStore } from '../electron/core/trust/app-state.ts';
-import { instanceFile } from '../electron/cli/instance.ts';
+import { instanceFile } from '../electron/core/instance-file.ts';
 import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
 import {
   benchArgs,

@@ -14,7 +14,8 @@ import {
 } from '../../../shared/editor-report.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
-import { findInstance, InstanceClient } from '../instance.ts';
+import { findInstance } from '../../core/instance-file.ts';
+import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { displayLines } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
