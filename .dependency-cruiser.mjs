@@ -85,6 +85,14 @@ export default {
       to: { circular: true },
     },
     {
+      name: 'not-to-unresolvable',
+      comment:
+        'a relative import of a file that is not there (moved or renamed without updating this import)',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, path: '^[.]' },
+    },
+    {
       name: 'core-not-electron',
       comment: 'the core is plain Node: it never imports electron (the shell wires it)',
       severity: 'error',

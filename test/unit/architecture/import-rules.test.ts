@@ -31,6 +31,7 @@ const tree: Record<string, string> = {
   'renderer/src/reach.ts': `import { edit } from '../../electron/core/config/edit.ts'; export const r = edit;`,
   'electron/headless/uses-cli.ts': `import { main } from '../cli/main.ts'; export const u = main;`,
   'electron/core/bridge/takes-core.ts': `import type { Core } from '../core.ts'; export type T = Core;`,
+  'electron/core/fs/gone.ts': `export { moved } from './moved-away.ts';`,
   'electron/core/newplace/thing.ts': `import { clock } from '../clock.ts'; export const t = clock;`,
 };
 
@@ -65,6 +66,7 @@ describe('import rules (.dependency-cruiser.mjs)', () => {
         'core-secrets: electron/core/secrets/move.ts -> electron/core/config/edit.ts',
         'core-file-without-layer: electron/core/newplace/thing.ts -> electron/core/clock.ts',
         'core-only-in-roots: electron/core/bridge/takes-core.ts -> electron/core/core.ts',
+        'not-to-unresolvable: electron/core/fs/gone.ts -> ./moved-away.ts',
         'no-circular: electron/core/editors/changes.ts -> electron/core/editors/plan.ts',
         'renderer-through-shared: renderer/src/reach.ts -> electron/core/config/edit.ts',
         'shared-only-shared: shared/leak.ts -> electron/core/clock.ts',
