@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../core/tokens/token-file.ts';
 import { Http1Client } from '../core/bridge/http1-client.ts';
 import type { HomePaths } from '../core/home.ts';
 

@@ -850,7 +850,9 @@ export class Core {
               }
               throw err;
             });
-          return plan.transport === 'http' ? (await this.#signInService()).withAuth(entry.name, plan) : plan;
+          if (plan.transport !== 'http') return plan;
+          const auth = (await this.#signInService()).authFor(entry.name, plan);
+          return auth ? { ...plan, auth } : plan;
         },
       });
     }

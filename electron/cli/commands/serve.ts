@@ -4,7 +4,7 @@ import { EDITORS } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
 import { missingKeychainInChild } from '../../core/secrets/keychain-check.ts';
 import type { CliContext } from '../context.ts';
-import { findInstance } from '../instance.ts';
+import { findInstance } from '../../core/instance-file.ts';
 import { UsageError } from '../output.ts';
 import { watchParent } from '../parent-watch.ts';
 

@@ -1,7 +1,7 @@
 import type { SecretFinding } from './detect.ts';
 import { UserError } from '../errors.ts';
 import { KeychainError, type Keychain } from './keychain.ts';
-import { argNameHint, defaultSecretName, freeSecretName } from './move.ts';
+import { argNameHint, defaultSecretName, freeSecretName } from './secret-names.ts';
 import { secretReference } from './references.ts';
 
 export interface StoredSecret {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SyncCliResultSchema } from '../../../shared/editor-report.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { EditorSyncService } from '../../../electron/core/editors/service.ts';
-import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
+import { TokenStore } from '../../../electron/core/tokens/token-store.ts';
 import { Core } from '../../../electron/core/core.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
