@@ -6,16 +6,8 @@ import type {
   LoggingLevel,
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerRunner } from '../supervisor/server-runner.ts';
 import type { JsonRpcId, JsonRpcMessage } from './json-rpc.ts';
 import { sseEvent, type PostReply } from './post-reply.ts';
-import type { ServerRelay } from './server-relay.ts';
-
-/** An isolated server's own process for one session, and the relay of its current connection. */
-export interface Isolate {
-  runner: ServerRunner;
-  relay: ServerRelay | undefined;
-}
 
 /**
  * One editor's MCP session on one endpoint (`target` is a server name, or null for the aggregate
@@ -39,8 +31,6 @@ export interface McpSession {
   subscriptions: Map<string, Set<string>>;
   /** the editor's roots, asked once and kept until it says they changed */
   roots: Promise<Root[]> | undefined;
-  /** processes of `isolated` servers that serve this session alone, by server */
-  isolates: Map<string, Isolate>;
   /** called once streams appear, for requests waiting to reach this editor */
   streamWaiters: Set<() => void>;
   lastSeen: number;
@@ -271,7 +261,6 @@ function newSession(
     logLevel: undefined,
     subscriptions: new Map(),
     roots: undefined,
-    isolates: new Map(),
     streamWaiters: new Set(),
     lastSeen: Date.now(),
     closed: false,

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, LoggingLevel, RequestId, Root } from '@modelcontextprotocol/sdk/types.js';
 import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/server-runner.ts';
@@ -10,11 +10,36 @@ import {
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
-import type { RelayHub } from './relay-hub.ts';
 import { attributed } from './server-attribution.ts';
 
 /** An answer without its id: what a request came back with. */
 export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
+
+/** What came of a request Switchboard put to an editor: its answer, or withdrawn by the server. */
+export type AskReply = Reply | 'cancelled';
+
+/**
+ * What a relay needs of the bridge around it (RelayHub): the sessions of its server, and a way to put
+ * a server's requests to an editor. A relay never reaches the other relays or the session store.
+ */
+export interface RelayPeer {
+  readonly requestTimeoutMs: number;
+  /** every session that may reach the server */
+  sessionsOf(server: string): McpSession[];
+  /** roots/list for the server: the union of these sessions' roots */
+  rootsOf(sessions: McpSession[], server: string): Promise<Root[]>;
+  /** sends a request to an editor, on `via` when that answer stream is still open */
+  ask(
+    session: McpSession,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    via?: PostReply,
+  ): { id: string; done: Promise<AskReply> };
+  /** the server withdrew its request: the editor is told, and nothing goes back */
+  cancelAsk(id: string, reason: unknown): void;
+  /** this relay's connection ended */
+  detach(relay: ServerRelay): void;
+}
 
 interface Pending {
   /** the editor session that asked; undefined for Switchboard's own requests (setLevel, subscribe) */
@@ -65,7 +90,7 @@ const LEVELS: readonly LoggingLevel[] = [
 export class ServerRelay implements LinkReceiver {
   readonly server: string;
   readonly link: UpstreamLink;
-  readonly #hub: RelayHub;
+  readonly #hub: RelayPeer;
   readonly #pending = new Map<string, Pending>();
   /** the server's requests now with an editor: server id → the hub's ask id (for its cancellations) */
   readonly #asked = new Map<RequestId, string>();
@@ -82,11 +107,16 @@ export class ServerRelay implements LinkReceiver {
   /** the one session an isolated server's own process serves; undefined for a shared server */
   readonly #only: McpSession | undefined;
 
-  constructor(server: string, link: UpstreamLink, hub: RelayHub, only?: McpSession) {
+  constructor(server: string, link: UpstreamLink, hub: RelayPeer, only?: McpSession) {
     this.server = server;
     this.link = link;
     this.#hub = hub;
     this.#only = only;
+  }
+
+  /** The one session an isolated server's own process serves; undefined for a shared server. */
+  get only(): McpSession | undefined {
+    return this.#only;
   }
 
   /** Every session this connection serves. */
