@@ -48,34 +48,28 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
     let size = 0;
-    const done = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onGone);
-      req.off('close', onGone);
-    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        done();
-        req.destroy();
+        // The rest is read and dropped, so that the 413 can still be answered on this connection.
+        req.off('data', onData);
+        req.resume();
         reject(new HttpError(413, 'request body too large'));
       } else if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };
+    // The listeners stay: the request ends with its answer, and a settled promise ignores the rest.
     const onEnd = () => {
-      done();
       resolve(chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0)));
     };
     // The client went away mid-body (aborted, reset): nothing to answer, nothing to log.
     const onGone = () => {
-      done();
       reject(new HttpError(400, 'incomplete request body'));
     };
     req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onGone);
-    req.once('close', onGone);
+    req.on('end', onEnd);
+    req.on('error', onGone);
+    req.on('close', onGone);
   });
 }
 
