@@ -10,6 +10,7 @@ import {
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
+import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
 
 /** An answer without its id: what a request came back with. */
@@ -135,9 +136,9 @@ export class ServerRelay implements LinkReceiver {
     request: JsonRpcRequest,
     params: Record<string, unknown> | undefined,
     reply: PostReply,
-    signal: AbortSignal,
+    cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
-    const answer = await this.#send(request.method, params, { session, reply, signal });
+    const answer = await this.#send(request.method, params, { session, reply, cancel });
     return { jsonrpc: '2.0', id: request.id, ...answer };
   }
 
@@ -348,7 +349,7 @@ export class ServerRelay implements LinkReceiver {
   #send(
     method: string,
     params: Record<string, unknown> | undefined,
-    from: { session?: McpSession; reply?: PostReply; signal?: AbortSignal } = {},
+    from: { session?: McpSession; reply?: PostReply; cancel?: RequestCancel } = {},
   ): Promise<Reply> {
     if (this.#closed) {
       return Promise.resolve({
@@ -363,9 +364,8 @@ export class ServerRelay implements LinkReceiver {
     // The server sees a token of ours (editors' tokens could clash on the one connection).
     const sent = progressToken === undefined ? params : withProgressToken(params, id);
     return new Promise<Reply>((resolve) => {
-      const { signal } = from;
-      const onAbort = () => {
-        const reason = String(signal?.reason ?? 'cancelled');
+      const { cancel } = from;
+      const onAbort = (reason: string) => {
         void this.link
           .post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
           .catch(() => {});
@@ -397,12 +397,12 @@ export class ServerRelay implements LinkReceiver {
         timer,
         release: this.link.hold(),
         settle: (reply) => {
-          signal?.removeEventListener('abort', onAbort);
+          stopListening?.();
           resolve(reply);
         },
       });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (cancel?.reason !== undefined) return onAbort(cancel.reason);
+      const stopListening = cancel?.onCancel(onAbort);
       this.link
         .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
         .catch((err: unknown) =>
