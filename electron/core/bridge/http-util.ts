@@ -48,22 +48,29 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
     let size = 0;
+    // The listeners stay on (the request ends with its answer); `settled` keeps the later 'close'
+    // from making an error (a stack trace per call) that nothing would read.
+    let settled = false;
     const onData = (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size > limit) {
         // The rest is read and dropped, so that the 413 can still be answered on this connection.
-        req.off('data', onData);
+        settled = true;
         req.resume();
         reject(new HttpError(413, 'request body too large'));
       } else if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };
-    // The listeners stay: the request ends with its answer, and a settled promise ignores the rest.
     const onEnd = () => {
+      if (settled) return;
+      settled = true;
       resolve(chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0)));
     };
     // The client went away mid-body (aborted, reset): nothing to answer, nothing to log.
     const onGone = () => {
+      if (settled) return;
+      settled = true;
       reject(new HttpError(400, 'incomplete request body'));
     };
     req.on('data', onData);
