@@ -5,6 +5,7 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
 /**
  * `switchboard ui`: a fresh one-time sign-in link for the browser UI of the running instance.
@@ -12,7 +13,7 @@ import { UsageError } from '../output.ts';
  */
 export async function uiCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const signOut = argv.length === 1 && argv[0] === '--sign-out';
-  if (argv.length && !signOut) throw new UsageError('usage: switchboard ui [--sign-out]');
+  if (argv.length && !signOut) throw new UsageError(usageOf('ui'));
   const client = InstanceClient.connect(ctx.home);
   if (signOut) {
     if (client) {

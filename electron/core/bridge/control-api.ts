@@ -11,7 +11,7 @@ import { SignInRequestSchema } from '../../../shared/sign-in.ts';
 import type { Core } from '../core.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
 import { decodePathSegment, HttpError, readBody, readJson, readJsonAs, sendJson } from './http-util.ts';
-import type { TokenStore } from './tokens.ts';
+import type { TokenStore } from '../tokens/token-store.ts';
 
 /**
  * /api/...: status, trust decisions, start/stop/restart, logs, and /api/events (server-sent events).
@@ -40,6 +40,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('editorTools', (editor) => broadcast({ type: 'editor-tools', editor }));
   core.activity.onCalls((servers) => broadcast({ type: 'activity', servers }));
   core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
+  core.events.on('stopping', (at) => broadcast({ type: 'stopping', at }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);

@@ -1,21 +1,23 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { rmSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Core } from '../core.ts';
+import { http } from '../node-http.ts';
 import { createControlApi } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
 import { listenLocal } from './local-listener.ts';
 import { McpEndpoint } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
-import type { TokenStore } from './tokens.ts';
+import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH, UiRoutes } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { BROWSER_SESSIONS_FILE, UiSessions } from './ui-auth.ts';
+import { BROWSER_SESSIONS_FILE, LEGACY_UI_SESSIONS_FILE, UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { createBundleRoutes } from './bundle-routes.ts';
-import { createCatalogRoutes } from './catalog-routes.ts';
+import type { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { createToolRoutes } from './tool-routes.ts';
 import { syncServers } from '../editors/desired.ts';
@@ -39,8 +41,11 @@ export interface BridgeOptions {
    * owner-only folder) or a Windows named pipe (local-endpoint.ts).
    */
   localSocket?: string | undefined;
-  /** the MCP Registry catalog's routes (/api/catalog/…), where the composition root made one */
-  catalog?: Catalog | undefined;
+  /**
+   * the MCP Registry catalog's routes (/api/catalog/…), where the composition root has one: made at
+   * the first catalog request (the registry client and install planning are not loaded before)
+   */
+  catalog?: (() => Promise<Catalog>) | undefined;
 }
 
 /**
@@ -54,7 +59,7 @@ export class BridgeServer {
   /** browser sign-in (one-time codes → session secrets the page keeps) for the UI in headless mode */
   readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
-  readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
+  #catalog: Promise<ReturnType<typeof createCatalogRoutes>> | undefined;
   readonly #tools: ReturnType<typeof createToolRoutes>;
   readonly #bundles: ReturnType<typeof createBundleRoutes> | undefined;
   #editors: EditorSyncService | undefined;
@@ -66,10 +71,22 @@ export class BridgeServer {
   readonly #stopTokenWatch: () => void;
   readonly #stopSessionWatch: () => void;
 
+  #catalogRoutes(): Promise<ReturnType<typeof createCatalogRoutes>> | undefined {
+    const make = this.#options.catalog;
+    if (!make) return undefined;
+    this.#catalog ??= Promise.all([import('./catalog-routes.ts'), make()]).then(([routes, catalog]) =>
+      routes.createCatalogRoutes(this.#options.core, catalog),
+    );
+    return this.#catalog;
+  }
+
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
     this.sessions = new UiSessions({ file: join(options.tokens.dir, BROWSER_SESSIONS_FILE) });
+    // Cookie sessions' digests from a home of an older build: nothing reads them any more (one sessions
+    // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
+    rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });
     this.#api = createControlApi(options.core, options.tokens);
     this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
     this.#ui = options.keychain
@@ -81,7 +98,6 @@ export class BridgeServer {
           port: () => this.#port,
         })
       : undefined;
-    this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
     const core = options.core;
     this.#tools = createToolRoutes({
       serversFile: core.home.serversFile,
@@ -141,7 +157,7 @@ export class BridgeServer {
   }
 
   async listen(): Promise<number> {
-    const server = createServer((req, res) => void this.#handle(req, res));
+    const server = http.createServer((req, res) => void this.#handle(req, res));
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
@@ -159,7 +175,7 @@ export class BridgeServer {
     this.sessions.setPort(this.#port);
     this.#server = server;
     if (this.#options.localSocket) {
-      const local = createServer((req, res) => void this.#handle(req, res));
+      const local = http.createServer((req, res) => void this.#handle(req, res));
       local.keepAliveTimeout = 60_000;
       local.on('connection', (socket) => this.#localConnections.add(socket));
       try {
@@ -205,14 +221,15 @@ export class BridgeServer {
       if (url.pathname.startsWith('/api/')) {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
-        if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
+        const catalog = url.pathname.startsWith('/api/catalog/') ? this.#catalogRoutes() : undefined;
+        if (catalog && (await (await catalog).handle(req, res, url.pathname))) return;
         if (await this.#tools.handle(req, res, url.pathname)) return;
         if (this.#bundles && (await this.#bundles.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }
       if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
-        const editor = this.#options.tokens.verifyEditor(req.headers.authorization);
+        const editor = this.#options.tokens.verifyEditor(req.headers.authorization, req.socket);
         if (!editor) return unauthorized(res);
         return await this.#mcp.handle(req, res, url.pathname, editor);
       }

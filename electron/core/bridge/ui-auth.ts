@@ -19,6 +19,8 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 export const MAX_SESSIONS = 64;
 /** The file under tokens/ that keeps signed-in browsers across restarts (digests only, 0600). */
 export const BROWSER_SESSIONS_FILE = 'browser-sessions.json';
+/** Under run/: where builds with cookie sessions kept their digests; removed at start, never read. */
+export const LEGACY_UI_SESSIONS_FILE = 'ui-sessions.json';
 
 const key = (secret: string) => createHash('sha256').update(secret).digest('hex');
 

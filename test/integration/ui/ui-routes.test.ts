@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HIDDEN_SECRET, UiRoutes } from '../../../shared/ui-api.ts';
@@ -152,6 +153,27 @@ describe('browser sign-in', () => {
     // Every browser (`switchboard ui --sign-out` does this with the control token).
     expect(await api('DELETE', UiRoutes.sessions)).toEqual({ status: 200, body: { ok: true, signedOut: 1 } });
     expect((await fetch(`${base}/api/status`, as(second))).status).toBe(401);
+  });
+
+  it('keeps one sessions file: a run/ui-sessions.json left by a cookie build is removed at start and signs nobody in', async () => {
+    const signedIn = (await exchange(h.bridge.sessions.issueLoginLink().url)).body.session ?? '';
+    await h.stop();
+    // What a build with cookie sessions wrote (a digest of a session secret and its expiry).
+    const stale = join(t.home.run, 'ui-sessions.json');
+    const oldSecret = 'a'.repeat(43);
+    const digest = createHash('sha256').update(oldSecret).digest('hex');
+    writeFileSync(stale, JSON.stringify({ sessions: { [digest]: Date.now() + 60_000 } }));
+
+    h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    base = `http://127.0.0.1:${h.port}`;
+    expect(existsSync(stale)).toBe(false);
+    const status = (secret: string) =>
+      fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+    expect(await status(oldSecret)).toBe(401);
+    expect(await status(signedIn)).toBe(200);
+    // Signing in writes tokens/browser-sessions.json only.
+    await exchange(h.bridge.sessions.issueLoginLink().url);
+    expect(existsSync(stale)).toBe(false);
   });
 
   it('a browser that signs in again with a new link gives up its old secret', async () => {
