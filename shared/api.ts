@@ -32,6 +32,10 @@ export const ApiRoutes = {
   storePrune: '/api/store/prune',
   /** GET: approved package-run servers with newer releases, checked at their registries (OutdatedReport) */
   outdated: '/api/store/outdated',
+  /** GET: what the last check for updates found, without asking any registry (UpdatesReport) */
+  updates: '/api/store/updates',
+  /** POST: checks every approved package at its registry now (UpdatesReport) */
+  updatesCheck: '/api/store/updates/check',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
 
@@ -171,6 +175,10 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('activity'), servers: z.array(z.string()) }),
   /** a sign-in to a remote server ended (signed in, failed, cancelled) */
   z.object({ type: z.literal('sign-in'), outcome: SignInOutcomeSchema }),
+  /** a check for updates started or ended (GET ApiRoutes.updates has what it found) */
+  z.object({ type: z.literal('updates') }),
+  /** the package of a server waiting for approval was resolved at its registry, or could not be */
+  z.object({ type: z.literal('approval'), server: z.string() }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

@@ -25,6 +25,13 @@ export interface NpmRegistry {
   /** takes a package off the registry altogether (as an unpublish or a takedown would) */
   remove(name: string): void;
   /**
+   * Holds every answer to a package's metadata (a packument GET) until the returned function is
+   * called: a slow or hanging registry, for as long as a test needs it.
+   */
+  hold(): () => void;
+  /** packument GETs being held now */
+  readonly held: number;
+  /**
    * npm's settings for a process that installs from here and nowhere else: this registry, a token
    * for it (in a userconfig of its own), a cache folder of its own, no update checks
    */
@@ -42,6 +49,8 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
   const packages = new Map<string, Packument>();
   const requests: string[] = [];
   let base = '';
+  let gate: Promise<void> | undefined;
+  let held = 0;
   const server: Server = createServer((req, res) => {
     void handle(req).then(
       ({ status, body, type }) => {
@@ -101,6 +110,11 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
       packages.set(name, pkg);
       return json(201, { ok: true });
     }
+    if (req.method === 'GET' && gate) {
+      held++;
+      await gate;
+      held--;
+    }
     const pkg = packages.get(name);
     if (req.method !== 'GET' || !pkg) return json(404, { error: 'Not found' });
     return json(200, {
@@ -134,6 +148,20 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
     },
     remove(name) {
       packages.delete(name);
+    },
+    hold() {
+      let release: () => void = () => undefined;
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const opened = gate;
+      return () => {
+        if (gate === opened) gate = undefined;
+        release();
+      };
+    },
+    get held() {
+      return held;
     },
     npmEnv,
     close: async () => {
