@@ -13,7 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState } from '../../../shared/status.ts';
-import type { Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
 import { LIST_METHODS, LIST_PAGE_SCHEMAS, type ListKind, type ServerLists } from '../lists/server-lists.ts';
 import type { LogStream, ServerLog } from '../logs/server-log.ts';
@@ -473,7 +473,9 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       proc = await spawnProcess(
         { command: plan.command, args: plan.args, cwd: plan.cwd, env: plan.env },
         {
-          clock: this.#clock,
+          // The stop sequence waits on real processes, so its grace periods run on real time even
+          // when idle and retry timers run on a test's hand-moved clock (else a stop could wait forever).
+          clock: systemClock,
           timings: this.#timings,
           onStopStep: (step) => this.#note(`stop: ${step}`, 'warn'),
         },
