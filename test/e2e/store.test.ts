@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -105,15 +105,6 @@ function approvedVersion(): string | undefined {
   return state.approvals?.pkg?.config.package?.version;
 }
 
-async function publish(name: 'sb-store-pkg' | 'sb-store-dep', version: string): Promise<void> {
-  const dir = mkdtempSync(join(t.dir, `${name}-`));
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
-  manifest.version = version;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  await registry.publish(dir);
-}
-
 describe('the package store in the UI', { timeout: 240_000 }, () => {
   it('lists every waiting server while a package resolves, and approves that one once it is shown', async () => {
     await page.evaluate("window.location.hash = '#/approvals'");
@@ -143,8 +134,8 @@ describe('the package store in the UI', { timeout: 240_000 }, () => {
   });
 
   it('shows a newer release on Servers, reviews its diff, and updates to exactly what was shown', async () => {
-    await publish('sb-store-dep', '1.0.1');
-    await publish('sb-store-pkg', '1.1.0');
+    await registry.publishAs(join(FIXTURES, 'sb-store-dep'), '1.0.1');
+    await registry.publishAs(join(FIXTURES, 'sb-store-pkg'), '1.1.0');
     await page.evaluate("window.location.hash = '#/servers'");
     const bar = page.getByTestId('updates-bar');
     await bar.getByRole('button', { name: 'Check for updates' }).click();
@@ -168,7 +159,7 @@ describe('the package store in the UI', { timeout: 240_000 }, () => {
 
     // A newer release lands and a check resolves it before the click: what was shown is not what
     // approving would install any more. Refused, nothing changes, and the new one is shown instead.
-    await publish('sb-store-pkg', '1.2.0');
+    await registry.publishAs(join(FIXTURES, 'sb-store-pkg'), '1.2.0');
     await control('POST', ApiRoutes.updatesCheck);
     await card.getByRole('button', { name: 'Update to 1.1.0' }).click();
     await card.getByTestId('update-changed').waitFor();

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,8 @@ export interface NpmRegistry {
   readonly requests: string[];
   /** `npm publish` of a package folder against this registry (the real npm, a real tarball) */
   publish(dir: string): Promise<void>;
+  /** publishes a copy of a package folder under another version (its code as it is) */
+  publishAs(dir: string, version: string): Promise<void>;
   /** takes a package off the registry altogether (as an unpublish or a takedown would) */
   remove(name: string): void;
   /**
@@ -137,14 +139,22 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
     npm_config_audit: 'false',
     npm_config_fund: 'false',
   });
+  const publish = async (dir: string) => {
+    await run('npm', ['publish', '--ignore-scripts', '--access', 'public'], {
+      cwd: dir,
+      env: { ...process.env, ...npmEnv(join(work, 'publish-cache')) },
+    });
+  };
   return {
     url: base,
     requests,
-    async publish(dir) {
-      await run('npm', ['publish', '--ignore-scripts', '--access', 'public'], {
-        cwd: dir,
-        env: { ...process.env, ...npmEnv(join(work, 'publish-cache')) },
-      });
+    publish,
+    async publishAs(dir, version) {
+      const copy = mkdtempSync(join(work, 'package-'));
+      cpSync(dir, copy, { recursive: true });
+      const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string };
+      writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...manifest, version }, null, 2));
+      await publish(copy);
     },
     remove(name) {
       packages.delete(name);

@@ -1,5 +1,4 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
@@ -91,16 +90,6 @@ async function greet(h: Headless, name: string): Promise<string> {
   const client = await httpClient(`http://127.0.0.1:${h.port}/mcp/${name}`, editorToken(h.tokens));
   clients.push(client);
   return textOf(await client.callTool({ name: 'greet', arguments: { name: 'ada' } }));
-}
-
-/** Publishes a fixture package again under another version. */
-async function publish(name: 'sb-store-pkg' | 'sb-store-dep', version: string): Promise<void> {
-  const dir = mkdtempSync(join(t.dir, `${name}-`));
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
-  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
-  manifest.version = version;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-  await registry.publish(dir);
 }
 
 describe('approvals of package servers', { timeout: 180_000 }, () => {
@@ -214,8 +203,8 @@ describe('updates from the UI', { timeout: 180_000 }, () => {
     expect(none).toMatchObject({ checking: false, packages: 1, servers: [] });
     expect(none.checkedAt).toEqual(expect.any(Number));
 
-    await publish('sb-store-dep', '1.0.1');
-    await publish('sb-store-pkg', '1.1.0');
+    await registry.publishAs(join(FIXTURES, 'sb-store-dep'), '1.0.1');
+    await registry.publishAs(join(FIXTURES, 'sb-store-pkg'), '1.1.0');
     const found = UpdatesReportSchema.parse((await api(h, 'POST', ApiRoutes.updatesCheck)).body);
     expect(found.servers).toEqual([
       expect.objectContaining({
@@ -242,7 +231,7 @@ describe('updates from the UI', { timeout: 180_000 }, () => {
 
     // Another release lands and something resolves again (a check) before the click: the shown one
     // is not what approving would install any more, so it is refused and nothing changes.
-    await publish('sb-store-pkg', '1.2.0');
+    await registry.publishAs(join(FIXTURES, 'sb-store-pkg'), '1.2.0');
     await api(h, 'POST', ApiRoutes.updatesCheck);
     const stale = await api(h, 'POST', '/api/servers/pkg/approve', { fingerprint: shown.fingerprint });
     expect(stale.status).toBe(409);
