@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, LoggingLevel, RequestId, Root } from '@modelcontextprotocol/sdk/types.js';
 import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/server-runner.ts';
@@ -10,11 +10,37 @@ import {
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
-import type { RelayHub } from './relay-hub.ts';
+import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
 
 /** An answer without its id: what a request came back with. */
 export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
+
+/** What came of a request Switchboard put to an editor: its answer, or withdrawn by the server. */
+export type AskReply = Reply | 'cancelled';
+
+/**
+ * What a relay needs of the bridge around it (RelayHub): the sessions of its server, and a way to put
+ * a server's requests to an editor. A relay never reaches the other relays or the session store.
+ */
+export interface RelayPeer {
+  readonly requestTimeoutMs: number;
+  /** every session that may reach the server */
+  sessionsOf(server: string): McpSession[];
+  /** roots/list for the server: the union of these sessions' roots */
+  rootsOf(sessions: McpSession[], server: string): Promise<Root[]>;
+  /** sends a request to an editor, on `via` when that answer stream is still open */
+  ask(
+    session: McpSession,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    via?: PostReply,
+  ): { id: string; done: Promise<AskReply> };
+  /** the server withdrew its request: the editor is told, and nothing goes back */
+  cancelAsk(id: string, reason: unknown): void;
+  /** this relay's connection ended */
+  detach(relay: ServerRelay): void;
+}
 
 interface Pending {
   /** the editor session that asked; undefined for Switchboard's own requests (setLevel, subscribe) */
@@ -65,7 +91,7 @@ const LEVELS: readonly LoggingLevel[] = [
 export class ServerRelay implements LinkReceiver {
   readonly server: string;
   readonly link: UpstreamLink;
-  readonly #hub: RelayHub;
+  readonly #hub: RelayPeer;
   readonly #pending = new Map<string, Pending>();
   /** the server's requests now with an editor: server id → the hub's ask id (for its cancellations) */
   readonly #asked = new Map<RequestId, string>();
@@ -82,11 +108,16 @@ export class ServerRelay implements LinkReceiver {
   /** the one session an isolated server's own process serves; undefined for a shared server */
   readonly #only: McpSession | undefined;
 
-  constructor(server: string, link: UpstreamLink, hub: RelayHub, only?: McpSession) {
+  constructor(server: string, link: UpstreamLink, hub: RelayPeer, only?: McpSession) {
     this.server = server;
     this.link = link;
     this.#hub = hub;
     this.#only = only;
+  }
+
+  /** The one session an isolated server's own process serves; undefined for a shared server. */
+  get only(): McpSession | undefined {
+    return this.#only;
   }
 
   /** Every session this connection serves. */
@@ -105,9 +136,9 @@ export class ServerRelay implements LinkReceiver {
     request: JsonRpcRequest,
     params: Record<string, unknown> | undefined,
     reply: PostReply,
-    signal: AbortSignal,
+    cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
-    const answer = await this.#send(request.method, params, { session, reply, signal });
+    const answer = await this.#send(request.method, params, { session, reply, cancel });
     return { jsonrpc: '2.0', id: request.id, ...answer };
   }
 
@@ -318,7 +349,7 @@ export class ServerRelay implements LinkReceiver {
   #send(
     method: string,
     params: Record<string, unknown> | undefined,
-    from: { session?: McpSession; reply?: PostReply; signal?: AbortSignal } = {},
+    from: { session?: McpSession; reply?: PostReply; cancel?: RequestCancel } = {},
   ): Promise<Reply> {
     if (this.#closed) {
       return Promise.resolve({
@@ -333,9 +364,8 @@ export class ServerRelay implements LinkReceiver {
     // The server sees a token of ours (editors' tokens could clash on the one connection).
     const sent = progressToken === undefined ? params : withProgressToken(params, id);
     return new Promise<Reply>((resolve) => {
-      const { signal } = from;
-      const onAbort = () => {
-        const reason = String(signal?.reason ?? 'cancelled');
+      const { cancel } = from;
+      const onAbort = (reason: string) => {
         void this.link
           .post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
           .catch(() => {});
@@ -367,12 +397,12 @@ export class ServerRelay implements LinkReceiver {
         timer,
         release: this.link.hold(),
         settle: (reply) => {
-          signal?.removeEventListener('abort', onAbort);
+          stopListening?.();
           resolve(reply);
         },
       });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (cancel?.reason !== undefined) return onAbort(cancel.reason);
+      const stopListening = cancel?.onCancel(onAbort);
       this.link
         .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
         .catch((err: unknown) =>

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { editorTokenFile, TokenStore } from '../../../electron/core/bridge/tokens.ts';
+import { editorTokenFile, TokenStore } from '../../../electron/core/tokens/token-store.ts';
 import { waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -69,6 +69,23 @@ describe('TokenStore', () => {
     expect(store.verifyEditor(bearer(second.token))).toBe('zed');
     expect(store.ensure('zed')).toBe(second.token);
     expect(store.ensure('cursor')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('on one connection, a token rotated or revoked stops working at once, and another header is checked anew', () => {
+    store = new TokenStore(t.home.tokens);
+    const connection = {}; // a keep-alive socket, as the bridge passes it
+    const first = store.create('zed').token;
+    const other = store.create('cursor').token;
+    expect(store.verifyEditor(bearer(first), connection)).toBe('zed');
+    expect(store.verifyEditor(bearer(first), connection)).toBe('zed');
+    expect(store.verifyEditor(bearer(other), connection)).toBe('cursor');
+    expect(store.verifyEditor(bearer(other + 'x'), connection)).toBeUndefined();
+    expect(store.verifyEditor(bearer(first), connection)).toBe('zed');
+    const second = store.create('zed').token;
+    expect(store.verifyEditor(bearer(first), connection)).toBeUndefined();
+    expect(store.verifyEditor(bearer(second), connection)).toBe('zed');
+    store.revoke('zed');
+    expect(store.verifyEditor(bearer(second), connection)).toBeUndefined();
   });
 
   it('lists names and times, never token values; revoke removes at once', () => {
