@@ -177,6 +177,8 @@ export const AppSettingsSchema = z.object({
   idleTimeout: z.number().int().min(0).optional(),
   /** false: editors' files change only on an explicit sync (absent: automatic, the default) */
   autoSync: z.boolean().optional(),
+  /** false: approved packages are checked for newer releases only when asked (absent: once a day) */
+  updateChecks: z.boolean().optional(),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 

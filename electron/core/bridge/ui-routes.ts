@@ -78,7 +78,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     const method = req.method ?? 'GET';
     try {
       if (path === UiRoutes.servers && method === 'POST') return done(res, await addServer(req));
-      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: await approvals() });
+      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
       if (path === UiRoutes.toolChanges && method === 'GET')
         return done(res, { changes: core.toolChanges() });
       if (path === UiRoutes.secrets && method === 'GET') return done(res, await core.secrets());
@@ -279,30 +279,26 @@ export function createUiRoutes(options: UiRoutesOptions) {
     };
   }
 
-  async function approvals(): Promise<ApprovalView[]> {
+  /**
+   * Every server waiting for a trust decision, at once: a package run whose package is not resolved
+   * yet is listed as resolving (nothing it shows can be approved) while its registry is asked in the
+   * background, and an `approval` event tells the UI to ask again once it is in.
+   */
+  function approvals(): ApprovalView[] {
     const waiting = core
       .status()
       .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
-    // A package run is resolved at its registry first (once per config; in parallel for several).
-    const views = await Promise.all(
-      waiting.map((status) =>
-        approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'),
-      ),
-    );
-    return views.filter((v) => v !== undefined);
+    return waiting
+      .map((status) => approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'))
+      .filter((v) => v !== undefined);
   }
 
-  async function approvalView(name: string, state: ApprovalView['state']): Promise<ApprovalView | undefined> {
+  function approvalView(name: string, state: ApprovalView['state']): ApprovalView | undefined {
     if (!core.entries().get(name)) return undefined;
     // What approving allows now (the command looked up again), and the fingerprint to approve it by.
-    let shown: Awaited<ReturnType<typeof core.preview>> | undefined;
-    let packageError: string | null = null;
-    try {
-      shown = await core.preview(name);
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      packageError = displayText(describeError(err));
-    }
+    const now = core.reviewNow(name);
+    const shown = 'preview' in now ? now.preview : undefined;
+    const packageError = 'error' in now ? displayText(now.error) : null;
     const entry = core.entries().get(name);
     if (!entry) return undefined;
     const launch = { ...entry.launch, package: undefined };
@@ -321,6 +317,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       package: shown?.package ?? null,
       packageNote: shown?.packageNote ?? null,
       packageError,
+      resolving: 'resolving' in now,
       approved: previous
         ? {
             lines: describeLaunch({ ...previous.config, package: undefined }),
@@ -367,6 +364,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
       defaultIdleTimeout: DEFAULT_IDLE_TIMEOUT_S,
       clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
+      updateChecks: core.state.updateChecks(),
     };
   }
 
@@ -390,6 +388,10 @@ export function createUiRoutes(options: UiRoutesOptions) {
     if (patch.clientMetadataUrl !== undefined)
       core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
     if (patch.editorSyncNoticeRead) core.state.markEditorSyncNoticeRead(Date.now());
+    if (patch.updateChecks !== undefined) {
+      core.state.setUpdateChecks(patch.updateChecks);
+      core.updates.settingsChanged();
+    }
     return settings();
   }
 

@@ -163,6 +163,20 @@ export class AppStateStore {
     this.#write(state);
   }
 
+  /** Whether approved packages are checked for newer releases once a day (on by default). */
+  updateChecks(): boolean {
+    return this.settings().updateChecks !== false;
+  }
+
+  setUpdateChecks(on: boolean): void {
+    const state = this.read();
+    const settings: AppSettings = { ...state.settings };
+    delete settings.updateChecks;
+    if (!on) settings.updateChecks = false;
+    state.settings = settings;
+    this.#write(state);
+  }
+
   /**
    * Whether the person has read the first-run notice of automatic editor sync (which editors it
    * writes, and where to turn it off); until then the UI shows it.
