@@ -20,7 +20,8 @@ usage: switchboard <command> [options]
                                    were approved (with a diff); --accept gives editors the change shown
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] [--json]   a server's log
-  add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
+  add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…);
+                                   a name in use is refused, showing what would change (--replace)
   remove NAME                      remove a server from servers.json
   login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
   try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]
