@@ -210,5 +210,23 @@ describe('switchboard catalog', () => {
       );
       expect(await keychain.get('catalog-echo-echo_api_token')).toBe(TOKEN);
     });
+
+    it("honours the command's SWITCHBOARD_REGISTRY_URL though serve was started without it", async () => {
+      const plain = { ...env };
+      delete plain.SWITCHBOARD_REGISTRY_URL;
+      serve = await startServe(plain);
+      const shown = await runCli(['catalog', 'registry'], env);
+      expect(shown.stdout).toBe(`The catalog asks ${registry.url} (from SWITCHBOARD_REGISTRY_URL).\n`);
+      const found = await runCli(['catalog', 'search', 'context7', '--json'], env);
+      expect(found.code, found.stderr).toBe(0);
+      const page = CatalogPageSchema.parse(JSON.parse(found.stdout));
+      expect(page.registry).toBe(registry.url);
+      expect(page.entries.map((e) => e.name)).toContain('io.github.upstash/context7');
+      const added = await runCli(['catalog', 'add', ECHO, '--set', 'greeting=hi'], env, TOKEN);
+      expect(added.code, added.stderr).toBe(0);
+      expect(servers()['catalog-echo']).toBeDefined();
+      // serve's own setting is untouched: without the variable, the official registry.
+      expect((await runCli(['catalog', 'registry'], plain)).stdout).toContain('(the official registry)');
+    });
   });
 });
