@@ -37,6 +37,7 @@ afterEach(async () => {
     'echo-echo_api_token',
     'weather-weather_api_key',
     'db-db_password',
+    'gh020-token',
   ])
     await keychain.delete(name).catch(() => false);
   await registry.close();
@@ -139,6 +140,32 @@ describe('switchboard catalog', () => {
       env: { DB_USERNAME: 'app', DB_PASSWORD: '${secret:db-db_password}', SSL_MODE: 'prefer' },
     });
     expect(await keychain.get('db-db_password')).toBe('s3cr3t-pw');
+  });
+
+  it("builds the docker command the official GitHub server's entry means (it repeats run, -i, --rm and the image)", async () => {
+    const name = 'io.github.github/github-mcp-server';
+    const added = await runCli(
+      ['catalog', 'add', name, '--version', '0.20.0', '--name', 'gh020'],
+      env,
+      'ghp_' + 'Vb7Qm2Xk9LrTz4Wn8Hc1Yp6Ds3Ga5UeJoFi0',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(servers().gh020).toEqual({
+      command: 'docker',
+      args: [
+        'run',
+        '-i',
+        '--rm',
+        '-e',
+        'GITHUB_PERSONAL_ACCESS_TOKEN',
+        'ghcr.io/github/github-mcp-server:0.20.0',
+      ],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:gh020-token}' },
+    });
+    const shown = await runCli(['approve', 'gh020'], env);
+    expect(shown.stdout).toMatch(
+      /docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr\.io\/github\/github-mcp-server:0\.20\.0\n/,
+    );
   });
 
   it('says what is missing and how to give it, and adds nothing', async () => {
