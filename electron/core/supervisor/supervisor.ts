@@ -145,6 +145,8 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
         work.push(runner.update(server));
       } else {
         const runner = this.#add(server);
+        // Stopped by the person (before a restart of Switchboard too): it waits for them.
+        if (server.stopped === true) continue;
         // A server whose lists are known answers list requests from them: it starts when first used.
         if ((server.idleTimeoutMs ?? 0) > 0 && server.listsKnown === true) runner.park();
         else runner.start();

@@ -21,6 +21,7 @@ function without<T>(record: Record<string, T>, name: string): Record<string, T> 
 }
 
 const EditorsSchema = z.record(z.string(), EditorSettingsSchema);
+const StoppedSchema = z.record(z.string(), z.number());
 
 /**
  * state.json: approvals (name → fingerprint and the launch config approved), denials and app settings.
@@ -91,16 +92,39 @@ export class AppStateStore {
    */
   forgetAllExcept(configured: ReadonlySet<string>): string[] {
     const state = this.read();
-    const gone = [...new Set([...Object.keys(state.approvals), ...Object.keys(state.denials)])].filter(
-      (name) => !configured.has(name),
-    );
+    const gone = [
+      ...new Set([
+        ...Object.keys(state.approvals),
+        ...Object.keys(state.denials),
+        ...Object.keys(state.stopped ?? {}),
+      ]),
+    ].filter((name) => !configured.has(name));
     if (gone.length === 0) return [];
     for (const name of gone) {
       state.approvals = without(state.approvals, name);
       state.denials = without(state.denials, name);
+      if (state.stopped) state.stopped = without(state.stopped, name);
     }
+    if (state.stopped && Object.keys(state.stopped).length === 0) delete state.stopped;
     this.#write(state);
     return gone;
+  }
+
+  /** The servers the person stopped, which stay stopped until they start them. */
+  stopped(): ReadonlySet<string> {
+    const parsed = StoppedSchema.safeParse((this.#conf.store as { stopped?: unknown }).stopped ?? {});
+    return new Set(Object.keys(parsed.success ? parsed.data : (this.read().stopped ?? {})));
+  }
+
+  /** Records that the person stopped the server (`at`), or started it again (undefined). */
+  setStopped(name: string, at: number | undefined): void {
+    const state = this.read();
+    const stopped = without(state.stopped ?? {}, name);
+    if (at !== undefined) stopped[name] = at;
+    if (at === undefined && !state.stopped?.[name]) return;
+    if (Object.keys(stopped).length) state.stopped = stopped;
+    else delete state.stopped;
+    this.#write(state);
   }
 
   setToolsHash(name: string, toolsHash: string): void {

@@ -52,6 +52,53 @@ function allFiles(dir: string): string[] {
 }
 
 describe('switchboard CLI against a real `switchboard serve`', () => {
+  it('a server the person stopped stays stopped across restarts of serve until they start it', async () => {
+    const mini = fixtureServer('mini-server.mjs');
+    for (const name of ['keep', 'halt']) {
+      const add = await runCli(['add', name, '--', mini.command, ...mini.args], t.env);
+      expect(add.code, add.stderr).toBe(0);
+      expect((await runCli(['approve', name, '--yes'], t.env)).code).toBe(0);
+    }
+    const up = (s: ServerStatus) => s.state === 'running' || s.state === 'idle';
+    const restartServe = async (serve?: ChildProcess): Promise<ChildProcess> => {
+      if (serve) {
+        serve.kill('SIGTERM');
+        await exited(serve);
+      }
+      const next = await startServe(t.env);
+      children.push(next.child);
+      return next.child;
+    };
+    let serve = await restartServe();
+    await serverState('halt', (s) => s.state === 'running', 'halt running');
+    const stop = await runCli(['stop', 'halt'], t.env);
+    expect(stop.code, stop.stderr).toBe(0);
+    await serverState('halt', (s) => s.state === 'stopped' && s.pid === null, 'halt stopped');
+
+    serve = await restartServe(serve);
+    // Once "keep" came up, "halt" was decided too (one pass over the servers): it waits for the person.
+    await serverState('keep', up, 'keep up again');
+    expect((await status()).servers.find((s) => s.name === 'halt')).toMatchObject({
+      state: 'stopped',
+      pid: null,
+    });
+
+    expect((await runCli(['start', 'halt'], t.env)).code).toBe(0);
+    await serverState('halt', (s) => s.state === 'running', 'halt started by the person');
+    serve = await restartServe(serve);
+    await serverState('halt', up, 'halt up after a restart, as before the stop');
+
+    // Stopped while Switchboard is not running: kept for its next start.
+    serve.kill('SIGTERM');
+    await exited(serve);
+    const offline = await runCli(['stop', 'keep'], t.env);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toContain('"keep" stays stopped when it starts');
+    await restartServe(); // stopped in afterEach
+    await serverState('halt', up, 'halt up');
+    expect((await status()).servers.find((s) => s.name === 'keep')).toMatchObject({ state: 'stopped' });
+  });
+
   it('adds, approves and runs server-everything, restarts it after kill -9, and stops it on SIGTERM', async () => {
     const { command, args } = everythingServer();
     const add = await runCli(['add', 'everything', '--', command, ...args], t.env);
