@@ -52,6 +52,32 @@ function allFiles(dir: string): string[] {
 }
 
 describe('switchboard CLI against a real `switchboard serve`', () => {
+  it('after serve restarts, logs NAME (the UI reads the same) shows the history from logs/NAME.log', async () => {
+    const mini = fixtureServer('mini-server.mjs');
+    expect((await runCli(['add', 'mini', '--', mini.command, ...mini.args], t.env)).code).toBe(0);
+    expect((await runCli(['approve', 'mini', '--yes'], t.env)).code).toBe(0);
+    const first = await startServe(t.env);
+    children.push(first.child);
+    const running = await serverState('mini', (s) => s.state === 'running', 'mini running');
+    const pid = defined(running.pid, 'pid');
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+
+    const second = await startServe(t.env);
+    children.push(second.child);
+    await serverState('mini', (s) => s.state === 'idle' || s.state === 'running', 'mini up again');
+    const logs = await runCli(['logs', 'mini', '--json'], t.env);
+    expect(logs.code, logs.stderr).toBe(0);
+    const lines = (JSON.parse(logs.stdout) as { lines: { text: string; ts: number }[] }).lines;
+    const texts = lines.map((l) => l.text);
+    expect(texts.some((text) => text.startsWith(`spawned pid ${pid}: `))).toBe(true);
+    expect(texts).toContain('running: initialize answered by mini-server 1.0.0');
+    // Oldest first, the earlier run's lines before this run's.
+    expect(lines.map((l) => l.ts)).toEqual([...lines.map((l) => l.ts)].sort((a, b) => a - b));
+    const plain = await runCli(['logs', 'mini'], t.env);
+    expect(plain.stdout).toContain(`spawned pid ${pid}: `);
+  });
+
   it('a server the person stopped stays stopped across restarts of serve until they start it', async () => {
     const mini = fixtureServer('mini-server.mjs');
     for (const name of ['keep', 'halt']) {
