@@ -204,10 +204,19 @@ export class Catalog {
         continue;
       }
       const base = defaultSecretName(nameProblem ? 'server' : name, field.key);
-      const keychainName = await this.#secretName(base, usedElsewhere);
-      const stored = (await keychain.get(keychainName)) !== undefined;
-      secrets.push({ field: field.id, name: keychainName, stored });
       const given = request.secrets[field.id] ?? '';
+      // An optional secret left empty needs no keychain: were it unreachable, the server is added
+      // without it (only what really needs a secret may need the keychain).
+      const optionalAndEmpty = !given && !field.required && !field.default;
+      let keychainName = base;
+      let stored = false;
+      try {
+        keychainName = await this.#secretName(base, usedElsewhere);
+        stored = (await keychain.get(keychainName)) !== undefined;
+      } catch (err) {
+        if (!optionalAndEmpty) throw err;
+      }
+      secrets.push({ field: field.id, name: keychainName, stored });
       // A dry run gets a stand-in for what was typed: only whether one was given can be checked.
       const issue =
         given && request.dryRun
