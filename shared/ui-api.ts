@@ -333,7 +333,14 @@ export const EditorsSyncResultSchema = z.object({
   reports: z.array(EditorFileReportSchema).default([]),
 });
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
-export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();
+export const EditorsSyncRequestSchema = z
+  .object({
+    editor: EditorIdSchema.optional(),
+    /** with `editor`: servers that editor stops getting, or gets again (`sync --exclude/--include`) */
+    exclude: z.array(z.string()).optional(),
+    include: z.array(z.string()).optional(),
+  })
+  .strict();
 export const EditorRestoreRequestSchema = z.object({ backup: z.string() }).strict();
 /** restoreSecrets: put the secrets import moved into the keychain back into the entries (plain text) */
 export const EditorUnsyncRequestSchema = z.object({ restoreSecrets: z.boolean() }).strict();

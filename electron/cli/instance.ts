@@ -20,6 +20,17 @@ import {
   type TokenInfo,
 } from '../../shared/api.ts';
 import type { EditorId } from '../../shared/editors.ts';
+import {
+  BackupRestoreResultSchema,
+  EditorCliRoutes,
+  EditorsUnsyncResultSchema,
+  ImportDoneSchema,
+  type BackupRestoreResult,
+  type EditorsUnsyncRequest,
+  type EditorsUnsyncResult,
+  type ImportDone,
+  type ImportRequest,
+} from '../../shared/editor-report.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import {
   EditorRestartResultSchema,
@@ -153,11 +164,32 @@ export class InstanceClient {
     await this.#request('DELETE', ApiRoutes.token(name));
   }
 
-  /** Editor sync by the running instance (its own relay command and tokens), one editor or all. */
-  async syncEditors(editor?: EditorId): Promise<EditorsSyncResult> {
+  /**
+   * Editor sync by the running instance (its own relay command and tokens), one editor or all; with
+   * `selection`, that editor's excluded servers change first.
+   */
+  async syncEditors(
+    editor?: EditorId,
+    selection?: { exclude: string[]; include: string[] },
+  ): Promise<EditorsSyncResult> {
     return EditorsSyncResultSchema.parse(
-      await this.#request('POST', UiRoutes.editorsSync, editor ? { editor } : {}),
+      await this.#request('POST', UiRoutes.editorsSync, editor ? { editor, ...selection } : {}),
     );
+  }
+
+  /** Unsync by the running instance, in one run (its drift repair cannot interleave). */
+  async unsyncEditors(request: EditorsUnsyncRequest): Promise<EditorsUnsyncResult> {
+    return EditorsUnsyncResultSchema.parse(await this.#request('POST', EditorCliRoutes.unsync, request));
+  }
+
+  /** Import by the running instance, of exactly the listing shown (else 409, nothing done). */
+  async importEditors(request: ImportRequest): Promise<ImportDone> {
+    return ImportDoneSchema.parse(await this.#request('POST', EditorCliRoutes.import, request));
+  }
+
+  /** Restores an editor's backup through the running instance. */
+  async restoreBackup(backup: string): Promise<BackupRestoreResult> {
+    return BackupRestoreResultSchema.parse(await this.#request('POST', EditorCliRoutes.restore, { backup }));
   }
 
   /** Restarts Claude Desktop through the running instance (its Editors view updates at once). */

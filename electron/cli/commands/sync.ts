@@ -4,7 +4,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import { TokenStore } from '../../core/bridge/tokens.ts';
 import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
-import { EditorSync, type EditorReport } from '../../core/editors/engine.ts';
+import { changeExclusions, EditorSync, type EditorReport } from '../../core/editors/engine.ts';
 import { allEditors, isEditorId } from '../../core/editors/registry.ts';
 import { describeFileReport, fileReport } from '../../core/editors/report.ts';
 import {
@@ -66,22 +66,23 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
     else ctx.output.out(noEditorFound(engine));
     return 0;
   }
-  for (const editor of named ?? []) {
-    if (dryRun) break;
-    core.state.updateEditorSettings(editor, (s) => {
-      s.exclude = [
-        ...new Set([...s.exclude.filter((n) => !values.include.includes(n)), ...values.exclude]),
-      ].sort();
-    });
-  }
   // A running Switchboard does the writing: it owns the editors' entries (in the desktop app the
   // relay command is the app's own), and would otherwise see ours as drift and write its own back.
+  // It records the exclusions too: state.json has one writer while it runs.
   const running = dryRun ? undefined : InstanceClient.connect(ctx.home);
+  const selection =
+    values.exclude.length || values.include.length
+      ? { exclude: values.exclude, include: values.include }
+      : undefined;
   let reports: EditorFileReport[];
   if (running) {
-    const results = await Promise.all((editors ?? [undefined]).map((e) => running.syncEditors(e)));
+    const results = [];
+    for (const e of editors ?? [undefined]) results.push(await running.syncEditors(e, selection));
     reports = results.flatMap((r) => r.reports);
   } else {
+    if (!dryRun && selection)
+      for (const editor of named ?? [])
+        core.state.updateEditorSettings(editor, (s) => changeExclusions(s, selection));
     reports = (await engine.sync(syncServers(core), { editors, dryRun })).map(fileReport);
   }
   if (values.json) {
