@@ -1,6 +1,17 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  MessageExtraInfo,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { takeRelatedTag } from './related-streams.ts';
+
+const LIST_CHANGED = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
 
 /**
  * Requests the bridge relays carry string ids with this prefix; the SDK client's own (initialize,
@@ -44,6 +55,12 @@ export class UpstreamLink implements Transport {
   #closed = false;
   /** set by the runner once the server runs: marks the server in use (see ServerRunner.hold) */
   holder: (() => () => void) | undefined;
+  /**
+   * set by the runner: takes the server's `notifications/…/list_changed` (instead of the SDK client)
+   * with the id of the request on whose answer it came, when known — an announcement on the answer
+   * to Switchboard's own list request is no reason to list again (see ListRefresh)
+   */
+  onListChanged: ((notification: JSONRPCNotification, related: RequestId | undefined) => void) | undefined;
 
   /** `tagKey`: the key under which an HTTP transport's fetch marks related messages (related-streams.ts). */
   constructor(inner: Transport, tagKey?: string) {
@@ -115,6 +132,10 @@ export class UpstreamLink implements Transport {
       } else if (!('id' in message && message.method === 'ping') && receiver.receive(message, related)) {
         return;
       }
+    }
+    if (this.onListChanged && !('id' in message) && 'method' in message && LIST_CHANGED.has(message.method)) {
+      this.onListChanged(message, related);
+      return;
     }
     this.onmessage?.(message, extra);
   }
