@@ -235,7 +235,8 @@ export class McpEndpoint {
     let newSession: McpSession | undefined;
     for (const value of messages) {
       const msg = classify(value);
-      const owner = session ?? this.#sessions.implicit(editor, target);
+      // A sessionless client's own traffic only: an initialize makes no implicit session.
+      const owner = () => session ?? this.#sessions.implicit(editor, target);
       switch (msg.kind) {
         case 'invalid':
           responses.push(
@@ -246,10 +247,10 @@ export class McpEndpoint {
           break;
         case 'response':
           // The editor's answer to a server's sampling, elicitation or roots request.
-          this.#hub.answer(owner, msg.message);
+          this.#hub.answer(owner(), msg.message);
           break;
         case 'notification':
-          this.#notification(owner, msg.message.method, msg.message.params);
+          this.#notification(owner(), msg.message.method, msg.message.params);
           break;
         case 'request': {
           const request = msg.message;
@@ -273,10 +274,11 @@ export class McpEndpoint {
           }
           const controller = new AbortController();
           aborts.push(controller);
-          owner.inflight.add(request.id, controller);
+          const by = owner();
+          by.inflight.add(request.id, controller);
           responses.push(
-            this.#dispatch(request, target, owner, controller.signal, reply).finally(() =>
-              owner.inflight.delete(request.id, controller),
+            this.#dispatch(request, target, by, controller.signal, reply).finally(() =>
+              by.inflight.delete(request.id, controller),
             ),
           );
         }

@@ -33,6 +33,8 @@ export class RelayHub implements UpstreamPeer {
   readonly #sessions: SessionStore;
   readonly #allowed: (editor: string, server: string) => boolean;
   readonly #relays = new Map<string, ServerRelay>();
+  /** servers that asked their client for roots (on any connection since Switchboard started) */
+  readonly #rootsUsers = new Set<string>();
   /** requests sent to editors, by the id they were sent with, until the editor answers */
   readonly #asks = new Map<string, Ask>();
   #seq = 0;
@@ -150,6 +152,15 @@ export class RelayHub implements UpstreamPeer {
   rootsChanged(session: McpSession): void {
     session.roots = undefined;
     for (const relay of this.#reached(session)) relay.rootsChanged();
+  }
+
+  /** Whether the server asks for roots: then it is told of new ones before editors' calls go on. */
+  usesRoots(server: string): boolean {
+    return this.#rootsUsers.has(server);
+  }
+
+  markUsesRoots(server: string): void {
+    this.#rootsUsers.add(server);
   }
 
   /** roots/list for a server: the union of the roots of the editor sessions it serves. */

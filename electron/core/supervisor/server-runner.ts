@@ -117,6 +117,8 @@ interface Attempt {
   stderr: LogStream | null;
   /** gives back this attempt's start slot (no-op when it holds none) */
   releaseStart: () => void;
+  /** the bridge asked for a new start while requests were in flight: once they are done */
+  renewWhenFree?: boolean;
 }
 
 class InitializeTimeout extends Error {}
@@ -285,7 +287,12 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       if (released) return;
       released = true;
       this.#holds -= 1;
-      if (this.#holds === 0) this.#armIdleTimer();
+      if (this.#holds > 0) return;
+      const attempt = this.#attempt;
+      if (attempt?.renewWhenFree) {
+        attempt.renewWhenFree = false;
+        this.#renew(attempt);
+      } else this.#armIdleTimer();
     };
   }
 
@@ -344,6 +351,23 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (!this.#wanted) return;
     this.#note('config changed; restarting');
     await this.restart();
+  }
+
+  /**
+   * Starts the server anew (a wake, not a restart: no count, no backoff) as soon as nothing holds it:
+   * the bridge asks when the editors that gave it roots have left, so that it has the folders it was
+   * started with again, not theirs.
+   */
+  #renew(attempt: Attempt): void {
+    if (!this.#isCurrent(attempt) || this.#state !== 'running') return;
+    if (this.#holds > 0) {
+      attempt.renewWhenFree = true;
+      return;
+    }
+    this.#note(
+      'the editors that gave it folders (roots) have left: starting it anew with the folders it was started with',
+    );
+    this.#launch(true);
   }
 
   /** stop() for good. */
@@ -644,6 +668,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#client = client;
     this.#link = link;
     link.holder = () => this.hold();
+    link.renew = () => this.#renew(attempt);
     attempt.releaseStart();
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });

@@ -56,6 +56,11 @@ export class UpstreamLink implements Transport {
   /** set by the runner once the server runs: marks the server in use (see ServerRunner.hold) */
   holder: (() => () => void) | undefined;
   /**
+   * set by the runner: starts the server anew as soon as no request is in flight (the bridge asks
+   * when the editors that gave it roots left: it then has the folders it was started with again)
+   */
+  renew: (() => void) | undefined;
+  /**
    * set by the runner: takes the server's `notifications/…/list_changed` (instead of the SDK client)
    * with the id of the request on whose answer it came, when known — an announcement on the answer
    * to Switchboard's own list request is no reason to list again (see ListRefresh)
