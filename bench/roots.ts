@@ -1,9 +1,10 @@
 // Roots of a shared server: how long after an editor connects the server works in the editor's
 // folders, through the bridge against directly. @modelcontextprotocol/server-filesystem, started with
 // a folder of its own; an SDK client that gives another folder as its roots connects, then calls
-// list_allowed_directories until the answer names its folder. Rounds alternate the editors' folders
-// (each editor leaves with DELETE before the next connects), so each round is a change of roots.
-// Directly, the time counts from the end of initialize (the connect spawns the server).
+// list_allowed_directories until the answer names its folder. Each round: an editor with roots
+// connects and stays, a second joins (measured), both leave with DELETE and a client without roots
+// calls (measured: the server is started anew in its own folders). Directly, the time counts from
+// the end of initialize (the connect spawns the server).
 //
 //   node_modules/.bin/node bench/roots.ts [--runs 10]
 //
@@ -79,21 +80,45 @@ while (!h.core.status().servers.some((s) => s.state === 'running' && s.toolCount
 
 const bridged: number[] = [];
 const bridgedCalls: number[] = [];
+const back: number[] = [];
 const direct: number[] = [];
+const bridgeTransport = (name: string) =>
+  new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${h.port}/mcp/fs`), {
+    requestInit: { headers: { Authorization: `Bearer ${h.tokens.ensure(name)}` } },
+  });
 try {
   for (let i = 0; i < runs; i++) {
-    const root = folders[i % 2] as string;
-    const name = `editor-${i}`;
-    const client = editorClient(name, root);
-    const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${h.port}/mcp/fs`), {
-      requestInit: { headers: { Authorization: `Bearer ${h.tokens.ensure(name)}` } },
-    });
-    const [ms, calls] = await untilRoots(client, () => client.connect(transport), root);
+    // One editor stays while another joins: the server's roots change, it does not start anew.
+    const stay = editorClient(`stay-${i}`, folders[0] as string);
+    const stayTransport = bridgeTransport(`stay-${i}`);
+    await untilRoots(stay, () => stay.connect(stayTransport), folders[0] as string);
+    const name = `join-${i}`;
+    const client = editorClient(name, folders[1] as string);
+    const transport = bridgeTransport(name);
+    const [ms, calls] = await untilRoots(client, () => client.connect(transport), folders[1] as string);
     bridged.push(ms);
     bridgedCalls.push(calls);
     await transport.terminateSession();
     await client.close();
 
+    // The last editor with roots leaves: the server is started anew with its own folders.
+    const t0 = performance.now();
+    await stayTransport.terminateSession();
+    await stay.close();
+    const plain = new Client({ name: `plain-${i}`, version: '1.0.0' });
+    const plainTransport = bridgeTransport(`plain-${i}`);
+    await plain.connect(plainTransport);
+    const answer = await plain.callTool({ name: 'list_allowed_directories', arguments: {} });
+    if (
+      !JSON.stringify(answer.content).includes(started) ||
+      JSON.stringify(answer.content).includes(t.dir + '/editor')
+    )
+      throw new Error(`after the editors left the server works in ${JSON.stringify(answer.content)}`);
+    back.push(performance.now() - t0);
+    await plainTransport.terminateSession();
+    await plain.close();
+
+    const root = folders[i % 2] as string;
     const own = editorClient(`direct-${i}`, root);
     const stdio = new StdioClientTransport({ command: NODE, args: [SERVER, started], stderr: 'ignore' });
     direct.push((await untilRoots(own, () => own.connect(stdio), root, true))[0]);
@@ -105,8 +130,13 @@ try {
 }
 
 const figures: Figure[] = [
-  medianFigure('through the bridge: connect → a call sees its roots', bridged, 'ms'),
+  medianFigure('through the bridge: an editor joins → a call sees its roots', bridged, 'ms'),
   medianFigure('through the bridge: calls until one sees its roots', bridgedCalls, 'calls'),
+  medianFigure(
+    'through the bridge: the last editor with roots leaves → a call in its own folders',
+    back,
+    'ms',
+  ),
   medianFigure('directly (stdio): initialize answered → a call sees its roots', direct, 'ms'),
 ];
 finish({
@@ -115,6 +145,6 @@ finish({
   machine: machineInfo(load),
   figures,
   notes: [
-    'through the bridge the server runs already, unless the editor before left: then it starts anew (its own folders back) and the time includes that start',
+    'joining: another editor with roots stays connected, so the server changes roots without starting anew; leaving: the time includes the new start of the server',
   ],
 });
