@@ -263,6 +263,10 @@ export class ServerRelay implements LinkReceiver {
     return this.#notification(message as JsonRpcNotification, related);
   }
 
+  fromEditor(id: RequestId): boolean {
+    return this.#pending.get(String(id))?.session !== undefined;
+  }
+
   disconnected(): void {
     this.#closed = true;
     this.#rootsSynced(); // what waited for roots goes to the next connection

@@ -43,8 +43,9 @@ interface MethodState {
  * for each request, and each announces its tools as it starts — on the answer to the very list
  * request that was meant to read them. Fetching again for each announcement is an endless loop. So:
  *
- * - an announcement that came with the answer to one of Switchboard's own requests (initialize, ping,
- *   a list) is not a reason to list again: the list just fetched is the news (`own`);
+ * - an announcement that came with the answer to one of Switchboard's own requests (initialize, a
+ *   ping, a list: any request not relayed for an editor) is not a reason to list again: the list just
+ *   fetched is the news (`own`);
  * - announcements coalesce: one fetch per list at a time, and one more if more came meanwhile;
  * - the rate is bounded: while fetches find the same list, the least time between two doubles from
  *   1 s up to a minute; a fetch that finds a real change brings it back to none;

@@ -618,8 +618,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       const kinds = LIST_CHANGED_KINDS[notification.method];
       // Before the server runs, its lists are about to be fetched anyway.
       if (!kinds || !this.#isCurrent(attempt) || this.#state !== 'running') return;
-      // Switchboard's own requests carry the SDK client's numeric ids; editors' relayed ones strings.
-      refresh.changed(notification, kinds, typeof related === 'number');
+      // With the answer to one of Switchboard's own requests (not an editor's): no news.
+      refresh.changed(notification, kinds, related !== undefined && !link.fromEditor(related));
     };
     client.fallbackNotificationHandler = async (notification) => {
       if (this.#isCurrent(attempt)) this.emit('notification', notification);

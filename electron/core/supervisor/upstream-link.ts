@@ -30,6 +30,8 @@ export interface LinkReceiver {
   receive(message: JSONRPCMessage, related: RequestId | undefined): boolean;
   /** The connection ended (stopped, crashed, restarted). */
   disconnected(): void;
+  /** Whether this id is of an editor's request relayed now (not one of Switchboard's own). */
+  fromEditor?(id: RequestId): boolean;
 }
 
 /** The bridge: gets every new connection to a server before its initialize is sent. */
@@ -118,6 +120,14 @@ export class UpstreamLink implements Transport {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /**
+   * Whether a message that came with the answer to request `related` came with an editor's request
+   * (else: one of Switchboard's own, its SDK client's or the bridge's pings and settings).
+   */
+  fromEditor(related: RequestId | undefined): boolean {
+    return related !== undefined && this.#receiver?.fromEditor?.(related) === true;
   }
 
   close(): Promise<void> {
