@@ -20,6 +20,13 @@ export function fixtureServer(name: string, ...args: string[]): { command: strin
   return { command: NODE, args: [fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url)), ...args] };
 }
 
+/**
+ * The bound on a wait for something that will come (a process's answer, an exit, a state): only a
+ * hang should reach it, never a busy machine. A test that waits on events with this bound passes on
+ * a 2-core machine shared by eight, only slower.
+ */
+export const HANG_MS = 300_000;
+
 /** Polls until check() returns a value (not undefined/null/false) or the timeout passes. */
 export async function waitFor<T>(
   check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
