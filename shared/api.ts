@@ -80,9 +80,11 @@ export const ToolTextSchema = z.object({ name: z.string(), lines: z.array(z.stri
 export type ToolText = z.infer<typeof ToolTextSchema>;
 
 /**
- * How a running server's tools differ from the ones pinned for it (at approval, or when a change was
- * last accepted). New and changed tools are held back from editors until the person accepts this;
- * removed ones are simply gone. `change` (sha256 of the tool list shown) is what an acceptance carries.
+ * How what a server says that reaches a model (its instructions, tools and prompts) differs from what
+ * was pinned for it (at its first run after approval, or when a change was last accepted). New and
+ * changed tools and prompts are held back from editors until the person accepts this, changed
+ * instructions too (editors get the pinned ones); removed ones are simply gone. `change` (sha256 of
+ * everything shown) is what an acceptance carries. (The name is from when only tools were pinned.)
  */
 export const ToolChangeSchema = z.object({
   server: z.string(),
@@ -93,6 +95,17 @@ export const ToolChangeSchema = z.object({
   changed: z.array(z.object({ name: z.string(), before: z.array(z.string()), after: z.array(z.string()) })),
   /** names (display-safe) of pinned tools the server no longer lists */
   removed: z.array(z.string()),
+  /**
+   * the server's instructions differ from the pinned ones (before null: it had none), as lines;
+   * null when they are as pinned. Editors get the pinned ones meanwhile.
+   */
+  instructions: z.object({ before: z.array(z.string()).nullable(), after: z.array(z.string()) }).nullable(),
+  /** new and changed prompts (held back), and pinned ones the server no longer lists */
+  prompts: z.object({
+    added: z.array(ToolTextSchema),
+    changed: z.array(z.object({ name: z.string(), before: z.array(z.string()), after: z.array(z.string()) })),
+    removed: z.array(z.string()),
+  }),
   /** the pinned definitions are not on record (their file is missing or damaged): every tool counts as new */
   baselineMissing: z.boolean(),
 });
@@ -108,6 +121,10 @@ export const ToolReviewSchema = z.object({
   known: z.boolean(),
   /** every tool the server lists (names display-safe): editors get only the pinned ones */
   tools: z.array(z.object({ name: z.string(), pin: z.enum(TOOL_PIN_STATES) })),
+  /** every prompt the server lists (from its last list; names display-safe), the same way */
+  prompts: z.array(z.object({ name: z.string(), pin: z.enum(TOOL_PIN_STATES) })),
+  /** its instructions: none, as pinned, or new or changed (held back: editors get the pinned ones) */
+  instructions: z.enum(['none', ...TOOL_PIN_STATES]),
   change: ToolChangeSchema.nullable(),
 });
 export type ToolReview = z.infer<typeof ToolReviewSchema>;

@@ -41,6 +41,10 @@ export const ServerStatusSchema = z.object({
    * (at approval, or when a change was last accepted); absent or 0 when none wait
    */
   toolsHeld: z.number().int().optional(),
+  /** prompts held back the same way; absent or 0 when none wait */
+  promptsHeld: z.number().int().optional(),
+  /** its instructions changed since they were pinned: editors get the pinned ones until accepted */
+  instructionsHeld: z.boolean().optional(),
 });
 export type ServerStatus = z.infer<typeof ServerStatusSchema>;
 
@@ -56,3 +60,22 @@ export const StatusReportSchema = z.object({
   activity: z.record(z.string(), ServerActivitySchema).optional(),
 });
 export type StatusReport = z.infer<typeof StatusReportSchema>;
+
+/**
+ * What of a server is held back from editors until the person accepts it (its tools, prompts or
+ * instructions changed since they were pinned), in words: [] when nothing is.
+ */
+export function heldBack(
+  status: Pick<ServerStatus, 'toolsHeld' | 'promptsHeld' | 'instructionsHeld'>,
+): string[] {
+  return [
+    ...((status.toolsHeld ?? 0) > 0 ? ['tools'] : []),
+    ...((status.promptsHeld ?? 0) > 0 ? ['prompts'] : []),
+    ...(status.instructionsHeld ? ['instructions'] : []),
+  ];
+}
+
+/** ["tools", "prompts", "instructions"] → "tools, prompts and instructions". */
+export function wordList(words: readonly string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}

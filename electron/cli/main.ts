@@ -16,8 +16,9 @@ usage: switchboard <command> [options]
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
   deny NAME                        keep NAME from running until its config changes
   tools NAME [--json] [--accept [--yes | --change ID]]
-                                   NAME's tools, and those held back as new or changed since they
-                                   were approved (with a diff); --accept gives editors the change shown
+                                   NAME's tools, prompts and instructions, and those held back as
+                                   new or changed since they were approved (with a diff); --accept
+                                   gives editors the change shown
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] [--json]   a server's log
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…);

@@ -33,7 +33,7 @@ import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
-import { ToolPins, type ToolGate } from './trust/tool-pins.ts';
+import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
 
 export interface CoreOptions {
   home: HomePaths;
@@ -207,6 +207,7 @@ export class Core {
     });
     this.#supervisor.on('lists', (name, fingerprint, lists) => {
       this.#lists.put(name, fingerprint, lists);
+      this.#gates.delete(name); // its prompts (pinned too) may be new
       this.#toolsChanged(name);
       this.events.emit('lists', name);
     });
@@ -354,12 +355,13 @@ export class Core {
     this.#apply();
   }
 
-  // ─── tool pinning ──────────────────────────────────────────────────────────────────────────
+  // ─── pinning (instructions, tools, prompts) ──────────────────────────────────────────────────
 
   /**
-   * Which of the server's tools editors get (the pinned ones) and which are held back (new or changed
-   * since the pin); undefined while its tools are not known or it is not approved. The first tool list
-   * after an approval becomes its pin.
+   * What editors get of the server against its pin (trust/tool-pins.ts): its tools and prompts that
+   * match it, and its instructions (the pinned ones while they differ); undefined while its tools are
+   * not known or it is not approved. The first sight after an approval becomes its pin. Called on
+   * every tool call: a hit is the tools lookup it always was.
    */
   toolGate(name: string): ToolGate | undefined {
     const tools = this.#currentTools(name);
@@ -369,31 +371,45 @@ export class Core {
     if (cached?.tools === tools) return cached.gate;
     const approval = this.state.approval(name);
     if (!approval || approval.fingerprint !== entry.fingerprint) return undefined;
-    const gate = this.#pins.gate(name, approval, tools, this.#clock.now(), (hash) =>
-      this.state.setToolsHash(name, hash),
+    const gate = this.#pins.gate(
+      name,
+      approval,
+      this.#surface(name, tools),
+      this.#clock.now(),
+      (hash) => this.state.setPinsHash(name, hash),
+      (text) => this.#serverNote(name, text),
     );
     this.#gates.set(name, { tools, approvedAt: approval.approvedAt, gate });
     return gate;
   }
 
-  /** The server's tools as pinned and the change waiting for a decision (`switchboard tools NAME`). */
+  /** What the server pinned and the change waiting for a decision (`switchboard tools NAME`). */
   toolReview(name: string): ToolReview {
     const entry = this.#entry(name);
     const status = this.#withTrust(name);
     const gate = this.toolGate(name);
     const tools = this.#currentTools(name) ?? [];
+    const prompts = this.lists(name)?.prompts ?? [];
+    const known = gate !== undefined && entry !== undefined;
+    const instructions = !gate
+      ? 'none'
+      : (gate.instructionsHeld ?? (gate.instructions === undefined ? 'none' : 'pinned'));
     return {
       server: name,
       state: status?.state ?? 'pending-approval',
-      known: gate !== undefined && entry !== undefined,
+      known,
       tools: gate
         ? tools.map((t) => ({ name: displayText(t.name), pin: gate.held.get(t.name) ?? 'pinned' }))
         : [],
+      prompts: gate
+        ? prompts.map((p) => ({ name: displayText(p.name), pin: gate.prompts.held.get(p.name) ?? 'pinned' }))
+        : [],
+      instructions,
       change: gate?.change ?? null,
     };
   }
 
-  /** Every server whose tools wait for a decision, with what changed. */
+  /** Every server whose instructions, tools or prompts wait for a decision, with what changed. */
   toolChanges(): ToolChange[] {
     const changes: ToolChange[] = [];
     for (const name of this.#entries.keys()) {
@@ -404,9 +420,9 @@ export class Core {
   }
 
   /**
-   * Accepts the change to the server's tools that was shown (`change`, from toolReview or the
-   * approvals list): its tools become the pin and editors get them. A list that changed again since
-   * it was shown is refused (StaleToolChangeError).
+   * Accepts the change that was shown (`change`, from toolReview or the approvals list): what the
+   * server says now becomes its pin and editors get it. One that changed again since it was shown
+   * is refused (StaleToolChangeError).
    */
   acceptTools(name: string, change: string): void {
     this.#entry(name);
@@ -417,8 +433,13 @@ export class Core {
       throw new UserError(`the tools of "${name}" are not known yet`, {
         hint: 'it lists them once it has run since it was approved',
       });
-    const accepted = this.#pins.accept(name, approval, tools, change, this.#clock.now(), (hash) =>
-      this.state.setToolsHash(name, hash),
+    const accepted = this.#pins.accept(
+      name,
+      approval,
+      this.#surface(name, tools),
+      change,
+      this.#clock.now(),
+      (hash) => this.state.setPinsHash(name, hash),
     );
     if (!accepted) throw new StaleToolChangeError(name);
     this.#gates.delete(name);
@@ -432,7 +453,29 @@ export class Core {
     return this.lists(name)?.tools;
   }
 
-  /** The server's tools may have changed: pins on first sight, and says so if what is held changed. */
+  /**
+   * What the server says that reaches a model, with these tools (see #currentTools): its instructions
+   * from this run's initialize while it runs, else from its last run; its prompts from its last
+   * complete lists (the ones editors are answered from).
+   */
+  #surface(name: string, tools: readonly Tool[]): ServerSurface {
+    const runner = this.#supervisor?.runner(name);
+    const lists = this.lists(name);
+    const live = runner?.state === 'running' && runner.toolsKnown && runner.tools === tools;
+    return {
+      tools,
+      instructions: live ? runner.client?.getInstructions() : lists?.instructions,
+      prompts: lists?.prompts,
+    };
+  }
+
+  /** A line in the server's log; with no serve running (a CLI command on the files), on stderr. */
+  #serverNote(name: string, text: string): void {
+    if (this.#supervisor) this.#supervisor.note(name, text);
+    else console.error(`switchboard: "${name}": ${text}`);
+  }
+
+  /** The server's pinned surface may have changed: pins on first sight, and says so if what is held changed. */
   #toolsChanged(name: string): void {
     const change = this.toolGate(name)?.change?.change ?? null;
     if ((this.#announced.get(name) ?? null) === change) return;
@@ -712,7 +755,9 @@ export class Core {
     if (decision === 'pending') return { ...base, state: 'pending-approval' };
     const live = this.#supervisor?.statusOf(name);
     if (!live) return base;
-    const held = this.#gates.get(name)?.gate.held.size ?? 0;
+    const gate = this.#gates.get(name)?.gate;
+    const held = gate?.held.size ?? 0;
+    const promptsHeld = gate?.prompts.held.size ?? 0;
     return {
       ...live,
       // lastError is shown to people and may quote a command or a server's own words.
@@ -721,6 +766,8 @@ export class Core {
       // An idle server's tools are those of its last run.
       toolCount: live.toolCount ?? (live.state === 'idle' ? (this.lists(name)?.tools.length ?? null) : null),
       ...(held > 0 ? { toolsHeld: held } : {}),
+      ...(promptsHeld > 0 ? { promptsHeld } : {}),
+      ...(gate?.instructionsHeld ? { instructionsHeld: true } : {}),
     };
   }
 

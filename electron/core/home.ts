@@ -15,7 +15,7 @@ export interface HomePaths {
   run: string;
   /** what can be made again (servers' lists, Node's compile cache): safe to delete */
   cache: string;
-  /** each approved server's pinned tool list (pins/<name>.json) */
+  /** what each approved server said at its approval — instructions, tools, prompts (pins/<name>.json) */
   pins: string;
   /** each server's own working and data folder (data/<name>/): where it runs and may write */
   data: string;

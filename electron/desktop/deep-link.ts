@@ -5,6 +5,7 @@ import {
   ServerConfigSchema,
   type ServerConfigInput,
 } from '../../shared/schema/servers.ts';
+import { REFERENCE_LIKE } from '../core/secrets/references.ts';
 
 export const PROTOCOL = 'switchboard';
 /** Links arrive from web pages; a config larger than this is not a server config. */
@@ -158,7 +159,7 @@ function hiddenCharacters(text: string): string | undefined {
  * secrets, so any reference would borrow one of the person's.
  */
 function borrowedReference(text: string): string | undefined {
-  const match = /\$\{(?:secret|env):[^}]*\}?/.exec(text);
+  const match = REFERENCE_LIKE.exec(text);
   return match ? displayText(match[0].slice(0, 80)) : undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { ToolChange } from '../../shared/api.ts';
 import type { StatusReport } from '../../shared/status.ts';
-import { toolChangeLines } from './tool-change-summary.ts';
+import { changeWhat, toolChangeLines } from './tool-change-summary.ts';
 
 export interface ApprovalNotification {
   server: string;
@@ -49,9 +49,9 @@ export interface ToolChangeNotification {
 }
 
 /**
- * Which notifications about changed tools to raise now: one per server whose tools changed from their
- * pin in a way not notified yet (never twice for the same change). The body says what changed, tool
- * by tool, and that those tools wait. Returns the updated memory.
+ * Which notifications about changed tools, prompts or instructions to raise now: one per server whose
+ * pinned ones changed in a way not notified yet (never twice for the same change). The body says what
+ * changed, one by one, and that those wait. Returns the updated memory.
  */
 export function toolChangeNotifications(
   changes: readonly ToolChange[],
@@ -63,11 +63,11 @@ export function toolChangeNotifications(
   for (const change of changes) {
     next.set(change.server, change.change);
     if (notified.get(change.server) === change.change) continue;
-    const held = change.added.length + change.changed.length;
+    const { words, held } = changeWhat(change);
     raise.push({
       server: change.server,
       change: change.change,
-      title: `Tools of "${change.server}" changed`,
+      title: `${words.charAt(0).toUpperCase()}${words.slice(1)} of "${change.server}" changed`,
       body: [
         ...toolChangeLines(change, 5),
         `${held === 1 ? 'It is' : `These ${held} are`} held back from your editors until you accept.`,

@@ -1,11 +1,15 @@
 import type { ToolChange } from '../../shared/api.ts';
+import { wordList } from '../../shared/status.ts';
 
-/** The parts of a tool's text (see trust/tool-pins.ts toolText) a line belongs to, in words. */
+/** The parts of a tool's or prompt's text (trust/tool-pins.ts toolText, promptText), in words. */
 const PARTS: Record<string, string> = {
   title: 'title',
   description: 'description',
   input: 'inputs',
+  output: 'output',
+  arguments: 'arguments',
   annotations: 'annotations',
+  _meta: '_meta',
 };
 
 /** Which parts of a changed tool differ: "description and inputs". */
@@ -32,15 +36,34 @@ export function changedParts(before: readonly string[], after: readonly string[]
 }
 
 /**
- * A change to a server's tools in a few lines a person reads at a glance (a notification, the tray):
- * each new tool, each changed one with what changed in it, each removed one; at most `max` lines.
+ * A change to what a server gives (its instructions, tools and prompts) in a few lines a person reads
+ * at a glance (a notification, the tray): its instructions, each new tool or prompt, each changed one
+ * with what changed in it, each removed one; at most `max` lines.
  */
 export function toolChangeLines(change: ToolChange, max = 8): string[] {
   const lines = [
+    ...(change.instructions
+      ? [change.instructions.before === null ? '+ new instructions' : '~ instructions changed']
+      : []),
     ...change.added.map((t) => `+ new tool ${t.name}`),
     ...change.changed.map((t) => `~ ${t.name}: ${changedParts(t.before, t.after)} changed`),
+    ...change.prompts.added.map((p) => `+ new prompt ${p.name}`),
+    ...change.prompts.changed.map((p) => `~ prompt ${p.name}: ${changedParts(p.before, p.after)} changed`),
     ...change.removed.map((name) => `− ${name} removed`),
+    ...change.prompts.removed.map((name) => `− prompt ${name} removed`),
   ];
   if (lines.length <= max) return lines;
   return [...lines.slice(0, max - 1), `… and ${lines.length - max + 1} more`];
+}
+
+/** What a change holds back, in words ("tools and instructions"), and how many things. */
+export function changeWhat(change: ToolChange): { words: string; held: number } {
+  const tools = change.added.length + change.changed.length;
+  const prompts = change.prompts.added.length + change.prompts.changed.length;
+  const words = wordList([
+    ...(tools ? ['tools'] : []),
+    ...(prompts ? ['prompts'] : []),
+    ...(change.instructions ? ['instructions'] : []),
+  ]);
+  return { words: words || 'tools', held: tools + prompts + (change.instructions ? 1 : 0) };
 }

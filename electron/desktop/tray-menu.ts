@@ -1,5 +1,5 @@
 import type { ToolChange } from '../../shared/api.ts';
-import type { ServerStatus, StatusReport } from '../../shared/status.ts';
+import { heldBack, wordList, type ServerStatus, type StatusReport } from '../../shared/status.ts';
 import { toolChangeLines } from './tool-change-summary.ts';
 
 /** What the tray icon shows at a glance. */
@@ -57,14 +57,20 @@ const WAITING: ReadonlySet<ServerStatus['state']> = new Set(['pending-approval',
  */
 export function trayHealth(report: StatusReport): TrayHealth {
   if (report.configError || report.servers.some((s) => FAILING.has(s.state))) return 'error';
-  if (report.servers.some((s) => WAITING.has(s.state) || (s.toolsHeld ?? 0) > 0)) return 'attention';
+  if (report.servers.some((s) => WAITING.has(s.state) || heldBack(s).length > 0)) return 'attention';
   return report.servers.some((s) => READY.has(s.state)) ? 'ok' : 'idle';
 }
+
+/** tools, then prompts, then instructions: the order heldBack gives them in. */
+const PART_ORDER = ['tools', 'prompts', 'instructions'];
+const byPart = (a: string, b: string) => PART_ORDER.indexOf(a) - PART_ORDER.indexOf(b);
 
 export function trayTooltip(report: StatusReport): string {
   const health = trayHealth(report);
   const pending = report.servers.filter((s) => s.state === 'pending-approval').length;
-  const changed = report.servers.filter((s) => (s.toolsHeld ?? 0) > 0).length;
+  const changedServers = report.servers.filter((s) => heldBack(s).length > 0);
+  const changed = changedServers.length;
+  const what = wordList([...new Set(changedServers.flatMap(heldBack))].sort(byPart));
   const signIns = report.servers.filter((s) => s.state === 'needs-sign-in').length;
   const failing = report.servers.filter((s) => FAILING.has(s.state)).length;
   const running = report.servers.filter((s) => s.state === 'running').length;
@@ -75,7 +81,7 @@ export function trayTooltip(report: StatusReport): string {
     const parts = [
       ...(pending ? [`${pending} waiting for approval`] : []),
       ...(signIns ? [`${signIns} waiting for you to sign in`] : []),
-      ...(changed ? [`tools of ${changed} server${changed === 1 ? '' : 's'} changed`] : []),
+      ...(changed ? [`${what} of ${changed} server${changed === 1 ? '' : 's'} changed`] : []),
     ];
     return `Switchboard: ${parts.join(', ')}`;
   }
@@ -85,7 +91,7 @@ export function trayTooltip(report: StatusReport): string {
 
 /**
  * The tray menu, built from core state alone (rebuilt by the shell on every change): `toolChanges`
- * are the servers whose tools changed since they were pinned (Core.toolChanges()).
+ * are the servers whose tools, prompts or instructions changed since they were pinned (Core.toolChanges()).
  */
 export function buildTrayMenu(
   report: StatusReport,
@@ -114,7 +120,7 @@ export function buildTrayMenu(
 
   if (toolChanges.length > 0) {
     items.push({ label: '', kind: 'separator' });
-    items.push({ label: `Tools changed (${toolChanges.length})`, enabled: false });
+    items.push({ label: `Changed since approved (${toolChanges.length})`, enabled: false });
     for (const change of toolChanges) {
       items.push({
         label: change.server,
@@ -127,7 +133,7 @@ export function buildTrayMenu(
             action: { type: 'open', view: 'approvals', server: change.server },
           },
           {
-            label: 'Accept these tools',
+            label: 'Accept these changes',
             action: { type: 'accept-tools', server: change.server, change: change.change },
           },
         ],

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { heldBack } from '../../shared/status.ts';
 import { useConnection } from './api/context.tsx';
 import { useStatus } from './api/hooks.ts';
 import { EditorSyncNotice } from './components/EditorSyncNotice.tsx';
@@ -60,10 +61,11 @@ export function App() {
   if (connection === 'signed-out') return <SignedOut expired={expired} restarted={wasOffline} />;
   const offline = connection === 'offline';
 
-  // What waits for the person: approvals, sign-ins and servers whose changed tools wait for a decision.
+  // What waits for the person: approvals, sign-ins and servers whose changed tools, prompts or
+  // instructions wait for a decision.
   const pending =
     status.data?.servers.filter(
-      (s) => s.state === 'pending-approval' || s.state === 'needs-sign-in' || (s.toolsHeld ?? 0) > 0,
+      (s) => s.state === 'pending-approval' || s.state === 'needs-sign-in' || heldBack(s).length > 0,
     ).length ?? 0;
   const current = route.view === 'server' || route.view === 'add' ? 'servers' : route.view;
   const nav: { view: Exclude<Route['view'], 'server' | 'add'>; label: string; badge?: number }[] = [

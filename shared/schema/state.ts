@@ -28,6 +28,12 @@ export const ApprovalSchema = z.object({
    * accepted); the definitions themselves are in pins/<name>.json, which must match it
    */
   toolsHash: z.string().optional(),
+  /**
+   * sha256 of everything pinned for this approval — instructions, tools, prompts (see
+   * trust/tool-pins.ts); set from version 2 of pins/<name>.json on, which must match it. An approval
+   * with only toolsHash has a version-1 pin (tools only), upgraded at its next sight.
+   */
+  pinsHash: z.string().optional(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

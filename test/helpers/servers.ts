@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,26 @@ export function fixtureServer(name: string, ...args: string[]): { command: strin
  * a 2-core machine shared by eight, only slower.
  */
 export const HANG_MS = 300_000;
+
+/**
+ * Starts a fixture that serves HTTP on a free port and prints "listening <port>" (probe-server.mjs
+ * and phisher-server.mjs with `--http 0`); resolves once it does.
+ */
+export async function startListening(
+  name: string,
+  ...args: string[]
+): Promise<{ child: ChildProcess; port: number }> {
+  const { command, args: argv } = fixtureServer(name, ...args);
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout?.once('data', (d: Buffer) => {
+      const match = /listening (\d+)/.exec(d.toString());
+      if (match) resolve(Number(match[1]));
+      else reject(new Error(`${name} ${args.join(' ')} said: ${d.toString()}`));
+    });
+  });
+  return { child, port };
+}
 
 /** Polls until check() returns a value (not undefined/null/false) or the timeout passes. */
 export async function waitFor<T>(

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
+import { wordList, type ServerStatus, type StatusReport } from '../../../shared/status.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
@@ -46,8 +46,14 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
 export function statusDetail(s: ServerStatus): string {
   if (s.state === 'pending-approval') return `approve with: switchboard approve ${s.name}`;
   if (s.state === 'needs-sign-in') return `sign in with: switchboard login ${s.name}`;
-  if (s.toolsHeld)
-    return `${s.toolsHeld} tool${s.toolsHeld === 1 ? '' : 's'} changed, held back: switchboard tools ${s.name}`;
+  if (s.toolsHeld || s.promptsHeld || s.instructionsHeld) {
+    const what = wordList([
+      ...(s.toolsHeld ? [`${s.toolsHeld} tool${s.toolsHeld === 1 ? '' : 's'}`] : []),
+      ...(s.promptsHeld ? [`${s.promptsHeld} prompt${s.promptsHeld === 1 ? '' : 's'}`] : []),
+      ...(s.instructionsHeld ? ['its instructions'] : []),
+    ]);
+    return `${what} changed, held back: switchboard tools ${s.name}`;
+  }
   if (s.state === 'idle') return 'starts at the next request';
   if (s.state === 'backoff' && s.nextRetryAt)
     return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;

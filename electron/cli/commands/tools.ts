@@ -10,8 +10,9 @@ import { ask, interactive, isYes } from '../prompt.ts';
 const USAGE = 'usage: switchboard tools NAME [--json] [--accept [--yes | --change ID]]';
 
 /**
- * Shows a server's tools as editors get them: the pinned ones, and those held back because they are
- * new or changed since its tools were approved, with a readable diff. `--accept` accepts exactly the
+ * Shows what a server gives editors' models — its tools, prompts and instructions — as editors get
+ * them: the pinned ones, and those held back because they are new or changed since they were
+ * approved, with a readable diff. `--accept` accepts exactly the
  * change shown (its id): a person confirms at a [y/N] prompt; a script passes --yes (accept what this
  * run shows) or --change ID (only the change an earlier run showed). A change that changed again in
  * between is refused, like an approval of a config that changed.
@@ -49,15 +50,15 @@ export async function toolsCommand(ctx: CliContext, argv: string[]): Promise<num
 
   const change = review.change;
   if (!change) {
-    ctx.output.out(`\nNothing to accept: the tools of "${name}" are the ones approved.`);
+    ctx.output.out(`\nNothing to accept: what "${name}" gives is what was approved.`);
     return 0;
   }
   let id = values.change;
   if (id === undefined && values.yes) id = change.change;
   if (id === undefined && interactive(ctx)) {
-    const answer = await ask(ctx, `\nGive your editors the changed tools of "${name}" shown above? [y/N] `);
+    const answer = await ask(ctx, `\nGive your editors what "${name}" changed, as shown above? [y/N] `);
     if (!isYes(answer)) {
-      ctx.output.out('Not accepted: the changed tools stay held back.');
+      ctx.output.out('Not accepted: the changes stay held back.');
       return 1;
     }
     id = change.change;
@@ -71,7 +72,7 @@ export async function toolsCommand(ctx: CliContext, argv: string[]): Promise<num
     return 1;
   }
   await tools.accept(id);
-  ctx.output.out(`\nAccepted: editors now get the tools of "${name}" as shown.`);
+  ctx.output.out(`\nAccepted: editors now get what "${name}" gives, as shown.`);
   return 0;
 }
 
@@ -83,7 +84,7 @@ async function offlineTools(ctx: CliContext, name: string) {
   };
 }
 
-/** The tools, then the change (names and lines are display-safe already). */
+/** What is pinned, then the change (names and lines are display-safe already). */
 function show(ctx: CliContext, review: ToolReview): void {
   if (!review.known) {
     ctx.output.out(
@@ -91,13 +92,29 @@ function show(ctx: CliContext, review: ToolReview): void {
     );
     return;
   }
-  const held = review.tools.filter((t) => t.pin !== 'pinned').length;
+  const held =
+    review.tools.filter((t) => t.pin !== 'pinned').length +
+    review.prompts.filter((p) => p.pin !== 'pinned').length +
+    (review.instructions === 'new' || review.instructions === 'changed' ? 1 : 0);
+  const gives = [
+    count(review.tools.length, 'tool'),
+    ...(review.prompts.length ? [count(review.prompts.length, 'prompt')] : []),
+    ...(review.instructions !== 'none' ? ['instructions'] : []),
+  ];
   ctx.output.out(
-    `"${review.server}" (${review.state}) lists ${count(review.tools.length, 'tool')}` +
+    `"${review.server}" (${review.state}) gives ${listed(gives)}` +
       (held ? `; ${held} held back from your editors:` : ', all as approved:'),
   );
   for (const tool of review.tools)
     ctx.output.out(`  ${tool.name}${tool.pin === 'pinned' ? '' : `   (${tool.pin}: held back)`}`);
+  for (const prompt of review.prompts)
+    ctx.output.out(
+      `  prompt ${prompt.name}${prompt.pin === 'pinned' ? '' : `   (${prompt.pin}: held back)`}`,
+    );
+  if (review.instructions === 'pinned') ctx.output.out('  instructions');
+  if (review.instructions === 'new') ctx.output.out('  instructions   (new: held back, editors get none)');
+  if (review.instructions === 'changed')
+    ctx.output.out('  instructions   (changed: held back, editors get the approved ones)');
   if (review.change) showChange(ctx, review.change);
 }
 
@@ -107,22 +124,40 @@ function showChange(ctx: CliContext, change: ToolChange): void {
     : '';
   ctx.output.out(`\nChanged${since}:`);
   if (change.baselineMissing)
-    ctx.output.out('  (the approved tools are not on record any more, so every tool shows as new)');
-  for (const tool of change.added) {
-    ctx.output.out(`\n+ new tool ${tool.name}`);
-    for (const line of tool.lines) ctx.output.out(`    ${line}`);
+    ctx.output.out('  (what was approved is not on record any more, so everything shows as new)');
+  if (change.instructions) {
+    ctx.output.out(`\n${change.instructions.before === null ? '+ new' : '~ changed'} instructions`);
+    diff(ctx, change.instructions.before ?? [], change.instructions.after);
   }
-  for (const tool of change.changed) {
-    ctx.output.out(`\n~ changed ${tool.name}`);
-    for (const part of diffArrays(tool.before, tool.after)) {
-      const mark = part.added ? '  + ' : part.removed ? '  - ' : '    ';
-      for (const line of part.value) ctx.output.out(`${mark}${line}`);
+  for (const [kind, part] of [
+    ['tool', change],
+    ['prompt', change.prompts],
+  ] as const) {
+    for (const item of part.added) {
+      ctx.output.out(`\n+ new ${kind} ${item.name}`);
+      for (const line of item.lines) ctx.output.out(`    ${line}`);
     }
+    for (const item of part.changed) {
+      ctx.output.out(`\n~ changed ${kind} ${item.name}`);
+      diff(ctx, item.before, item.after);
+    }
+    for (const removed of part.removed)
+      ctx.output.out(`\n− ${kind} ${removed} is no longer listed (gone for editors too)`);
   }
-  for (const removed of change.removed)
-    ctx.output.out(`\n− ${removed} is no longer listed (gone for editors too)`);
   ctx.output.out(`\nChange id: ${change.change}`);
   ctx.output.out(`Accept it with: switchboard tools ${change.server} --accept`);
+}
+
+function diff(ctx: CliContext, before: string[], after: string[]): void {
+  for (const part of diffArrays(before, after)) {
+    const mark = part.added ? '  + ' : part.removed ? '  - ' : '    ';
+    for (const line of part.value) ctx.output.out(`${mark}${line}`);
+  }
+}
+
+/** "2 tools, 1 prompt and instructions" */
+function listed(parts: string[]): string {
+  return parts.length < 2 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 function count(n: number, word: string): string {

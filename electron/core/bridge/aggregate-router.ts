@@ -67,13 +67,17 @@ export class AggregateRouter {
         return relay(route.server, { ...params, name: route.original });
       }
       case 'prompts/list': {
-        const prompts = [...this.#prompts(allowed)].map(([name, { prompt }]) => ({ ...prompt, name }));
+        const prompts = [...this.#prompts(allowed)]
+          .filter(([, route]) => route.listed)
+          .map(([name, { prompt }]) => ({ ...prompt, name }));
         return resultResponse(id, { prompts });
       }
       case 'prompts/get': {
         const name = params?.name;
         const route = typeof name === 'string' ? this.#prompts(allowed).get(name) : undefined;
         if (!route) return unknownName(request, 'prompt', name);
+        const refused = this.#upstreams.refusedPrompt(route.server, route.prompt.name);
+        if (refused) return errorResponse(id, ErrorCodes.InvalidParams, refused);
         return relay(route.server, { ...params, name: route.prompt.name });
       }
       case 'resources/list':
@@ -105,6 +109,8 @@ export class AggregateRouter {
         if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
           const route = this.#prompts(allowed).get(ref.name);
           if (!route) return unknownName(request, 'prompt', ref.name);
+          const refused = this.#upstreams.refusedPrompt(route.server, route.prompt.name);
+          if (refused) return errorResponse(id, ErrorCodes.InvalidParams, refused);
           return relay(route.server, { ...params, ref: { ...ref, name: route.prompt.name } });
         }
         if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
@@ -152,15 +158,26 @@ export class AggregateRouter {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  #prompts(allowed: (server: string) => boolean): Map<string, { server: string; prompt: Prompt }> {
-    // Names are made over every server, so an editor's names do not depend on its selection.
-    const byPair = new Map<string, { server: string; prompt: Prompt }>();
-    for (const { name, lists } of this.#upstreams.listed())
-      for (const prompt of lists.prompts) byPair.set(`${name}\0${prompt.name}`, { server: name, prompt });
+  /**
+   * Every prompt by its aggregate name, with whether editors get it (`listed`: not held back by
+   * pinning). Held prompts keep their route, so that getting one says why it is held.
+   */
+  #prompts(
+    allowed: (server: string) => boolean,
+  ): Map<string, { server: string; prompt: Prompt; listed: boolean }> {
+    // Names are made over every server (and held prompts), so an editor's names do not depend on its
+    // selection, and accepting a change renames nothing.
+    const byPair = new Map<string, { server: string; prompt: Prompt; listed: boolean }>();
+    for (const { name, lists, gate } of this.#upstreams.listed()) {
+      for (const prompt of lists.prompts) {
+        const listed = !gate?.prompts.held.has(prompt.name);
+        byPair.set(`${name}\0${prompt.name}`, { server: name, prompt, listed });
+      }
+    }
     const names = aggregateNames(
       [...byPair.values()].map((p) => ({ server: p.server, tool: p.prompt.name })),
     );
-    const routes = new Map<string, { server: string; prompt: Prompt }>();
+    const routes = new Map<string, { server: string; prompt: Prompt; listed: boolean }>();
     for (const [name, pair] of names) {
       const route = byPair.get(`${pair.server}\0${pair.tool}`);
       if (route && allowed(route.server)) routes.set(name, route);

@@ -5,6 +5,7 @@ import {
   type ClientCapabilities,
   type Implementation,
   type LoggingLevel,
+  type Prompt,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
 import type { Core } from '../core.ts';
@@ -25,6 +26,7 @@ import { RelayHub } from './relay-hub.ts';
 import type { Reply } from './server-relay.ts';
 import { Upstreams } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
+import { promptAllowed } from '../trust/tool-pins.ts';
 
 /** How long one request may wait for its server by default; each progress notification resets it. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
@@ -93,12 +95,15 @@ export class McpEndpoint {
       this.#aggregate.toolsChanged();
       this.#toAggregate('notifications/tools/list_changed', name);
     });
-    // Accepting a change (or a new one) changes which tools editors get: they are told to list again.
+    // Accepting a change (or a new one) changes which tools and prompts editors get: they are told
+    // to list again.
     core.events.on('toolChange', (name) => {
       this.#aggregate.toolsChanged();
-      const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
-      for (const session of this.#sessions.on(name)) deliver(session, message);
-      this.#toAggregate(message.method, name);
+      for (const method of ['notifications/tools/list_changed', 'notifications/prompts/list_changed']) {
+        const message = { jsonrpc: '2.0' as const, method };
+        for (const session of this.#sessions.on(name)) deliver(session, message);
+        this.#toAggregate(method, name);
+      }
     });
     let wasRunning = new Set<string>();
     let wasListed = new Set<string>();
@@ -366,23 +371,30 @@ export class McpEndpoint {
     // What the server said on its last run: an editor connecting does not start an idle server.
     const lists = this.#upstreams.lists(target);
     if (lists) {
+      const instructions = this.#instructions(target, lists.instructions);
       return resultResponse(request.id, {
         protocolVersion,
         capabilities: lists.capabilities,
         serverInfo: lists.serverInfo,
-        ...(lists.instructions ? { instructions: lists.instructions } : {}),
+        ...(instructions ? { instructions } : {}),
       });
     }
     const found = await this.#upstreams.acquire(target);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
     const { client } = found.upstream;
-    const instructions = client.getInstructions();
+    const instructions = this.#instructions(target, client.getInstructions());
     return resultResponse(request.id, {
       protocolVersion,
       capabilities: client.getServerCapabilities() ?? {},
       serverInfo: client.getServerVersion() ?? { name: target, version: 'unknown' },
       ...(instructions ? { instructions } : {}),
     });
+  }
+
+  /** The server's instructions as editors get them: the pinned ones while the server's changed. */
+  #instructions(server: string, given: string | undefined): string | undefined {
+    const gate = this.#upstreams.gate(server);
+    return gate ? gate.instructions : given;
   }
 
   async #dispatch(
@@ -420,6 +432,11 @@ export class McpEndpoint {
       if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
       return this.#relay(target, request, request.params, session, reply, signal);
     }
+    const prompt = promptOf(request);
+    if (prompt !== undefined) {
+      const refused = this.#upstreams.refusedPrompt(target, prompt);
+      if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
+    }
     const found = await this.#upstreams.acquire(target, session);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
     const { relay } = found.upstream;
@@ -438,6 +455,7 @@ export class McpEndpoint {
         );
       }
       case 'tools/list':
+      case 'prompts/list':
         return this.#gated(target, await relay.request(session, request, request.params, reply, signal));
       default:
         return relay.request(session, request, request.params, reply, signal);
@@ -456,7 +474,13 @@ export class McpEndpoint {
       if (!lists) return undefined; // not listed yet: the server answers (tools filtered, #gated)
       if (request.params?.cursor !== undefined)
         return errorResponse(request.id, ErrorCodes.InvalidParams, 'Invalid cursor: this list has one page');
-      const items = kind === 'tools' ? (this.#upstreams.gate(target)?.listed ?? lists.tools) : lists[kind];
+      const gate = this.#upstreams.gate(target);
+      const items =
+        kind === 'tools'
+          ? (gate?.listed ?? lists.tools)
+          : kind === 'prompts'
+            ? (gate?.prompts.listed ?? lists.prompts)
+            : lists[kind];
       return resultResponse(request.id, { [kind]: items });
     }
     const idleAsk =
@@ -469,15 +493,25 @@ export class McpEndpoint {
     return resultResponse(request.id, {});
   }
 
-  /** A tools/list answer with only the tools editors get (new and changed ones are held back). */
+  /**
+   * A tools/list or prompts/list answer of the server's own (before its lists are kept) with only
+   * what editors get: new and changed tools and prompts are held back.
+   */
   #gated(server: string, response: JsonRpcResponse): JsonRpcResponse {
     const gate = this.#upstreams.gate(server);
-    const result = response.result as { tools?: unknown } | undefined;
-    if (!gate || !result || !Array.isArray(result.tools)) return response;
-    const tools = result.tools.filter(
-      (t: unknown) => typeof t === 'object' && t !== null && gate.callable.has((t as { name: string }).name),
-    );
-    return { ...response, result: { ...result, tools } };
+    const result = response.result as { tools?: unknown; prompts?: unknown } | undefined;
+    if (!gate || !result) return response;
+    const named = (item: unknown): item is { name: string } =>
+      typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string';
+    if (Array.isArray(result.tools)) {
+      const tools = result.tools.filter((t: unknown) => named(t) && gate.callable.has(t.name));
+      return { ...response, result: { ...result, tools } };
+    }
+    if (Array.isArray(result.prompts)) {
+      const prompts = result.prompts.filter((p: unknown) => named(p) && promptAllowed(gate, p as Prompt));
+      return { ...response, result: { ...result, prompts } };
+    }
+    return response;
   }
 
   /**
@@ -531,6 +565,13 @@ const LIST_REQUESTS = new Map<string, ListKind>([
   ['resources/list', 'resources'],
   ['resources/templates/list', 'resourceTemplates'],
 ]);
+
+/** The prompt a request is about (prompts/get, completion/complete of a prompt), if any. */
+function promptOf(request: JsonRpcRequest): unknown {
+  if (request.method === 'prompts/get') return request.params?.name;
+  const ref = request.params?.ref as { type?: unknown; name?: unknown } | undefined;
+  return request.method === 'completion/complete' && ref?.type === 'ref/prompt' ? ref.name : undefined;
+}
 
 /** What the editor said about itself in initialize. */
 function helloOf(params: Record<string, unknown> | undefined): {

@@ -3,6 +3,7 @@ import type { LinkReceiver, UpstreamLink, UpstreamPeer } from '../supervisor/ups
 import { ErrorCodes, type JsonRpcResponse } from './json-rpc.ts';
 import { deliver, whenStream, type McpSession, type SessionStore } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
+import { attributed } from './server-attribution.ts';
 import { ServerRelay, type Reply } from './server-relay.ts';
 
 /** How long a request for an editor waits for it to open an event stream it can go on. */
@@ -163,19 +164,23 @@ export class RelayHub implements UpstreamPeer {
     this.#rootsUsers.add(server);
   }
 
-  /** roots/list for a server: the union of the roots of the editor sessions it serves. */
-  async rootsOf(sessions: McpSession[]): Promise<Root[]> {
+  /**
+   * roots/list for a server: the union of the roots of the editor sessions it serves. A session not
+   * asked yet is asked now, its request naming the server that wanted them (`_meta`); its answer is
+   * kept and is what every server that session reaches gets (until the editor says they changed).
+   */
+  async rootsOf(sessions: McpSession[], server: string): Promise<Root[]> {
     const lists = await Promise.all(
-      sessions.filter((s) => s.capabilities.roots).map((s) => this.#rootsOf(s)),
+      sessions.filter((s) => s.capabilities.roots).map((s) => this.#rootsOf(s, server)),
     );
     const byUri = new Map<string, Root>();
     for (const roots of lists) for (const root of roots) if (!byUri.has(root.uri)) byUri.set(root.uri, root);
     return [...byUri.values()];
   }
 
-  #rootsOf(session: McpSession): Promise<Root[]> {
+  #rootsOf(session: McpSession, server: string): Promise<Root[]> {
     session.roots ??= (async () => {
-      const ask = this.ask(session, 'roots/list', undefined);
+      const ask = this.ask(session, 'roots/list', attributed('roots/list', undefined, server, false));
       let timer: NodeJS.Timeout | undefined;
       const reply = await Promise.race([
         ask.done,

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/server-runner.ts';
 import {
@@ -10,6 +11,7 @@ import {
 import { deliver, type McpSession } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
 import type { RelayHub } from './relay-hub.ts';
+import { attributed } from './server-attribution.ts';
 
 /** An answer without its id: what a request came back with. */
 export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
@@ -57,8 +59,9 @@ const LEVELS: readonly LoggingLevel[] = [
  * - the server's own requests (sampling, elicitation) and its logs: to the session whose request the
  *   server is handling. Over HTTP the server sends them on that request's stream, so the relay knows
  *   (`related`); where nothing says (stdio, or an HTTP server's standalone stream) they go to the
- *   editor whose request reached the server last, and with none in flight to the session used most
- *   recently (logs: to every session). Servers marked `isolated` need no such rule.
+ *   editor whose request reached the server last. With no editor's request in flight a sampling or
+ *   elicitation request is refused (and logged): nobody asked, so it would be unsolicited; a log line
+ *   goes to every session. Each request says which server sends it (server-attribution.ts).
  * - resource updates: to the sessions subscribed to that URI; `list_changed`: to all (the endpoint).
  * - roots/list: the union of every session's roots (RelayHub.rootsOf).
  *
@@ -291,7 +294,7 @@ export class ServerRelay implements LinkReceiver {
       this.#hub.markUsesRoots(this.server);
       this.#syncRoots(); // calls wait for this answer
       const asked = this.#rootsChanges;
-      const roots = await this.#hub.rootsOf(this.#sessions());
+      const roots = await this.#hub.rootsOf(this.#sessions(), this.server);
       await this.link
         .post({ jsonrpc: '2.0', id: request.id, result: { roots } } as JSONRPCMessage)
         .catch(() => {});
@@ -313,17 +316,25 @@ export class ServerRelay implements LinkReceiver {
       if (asked === this.#rootsChanges) this.#rootsSynced();
       return;
     }
-    const owner = this.#owner(related);
-    const session = owner?.session ?? mostRecent(this.#sessions(), (s) => !unsupported(s, request));
-    if (!session) {
+    const owner = this.#asker(related);
+    if (!owner?.session) {
+      // Nobody asked this server anything: whatever it wants of a person now (a password, a choice,
+      // the model's time) is unsolicited, and whichever editor it reached would have to guess who asks.
+      const quoted = typeof request.params?.message === 'string' ? request.params.message : undefined;
+      this.link.note?.(
+        `refused its ${request.method}: no editor's request to it was in flight, and Switchboard passes a ` +
+          `server's requests to an editor only during one${quoted === undefined ? '' : ` (it said: "${displayText(quoted.slice(0, 200))}${quoted.length > 200 ? '…' : ''}")`}`,
+        'warn',
+      );
       answer({
         error: {
-          code: ErrorCodes.MethodNotFound,
-          message: `Method not found: no editor that can answer ${request.method} is using "${this.server}" through Switchboard right now`,
+          code: ErrorCodes.InvalidRequest,
+          message: `Switchboard refused ${request.method}: no editor's request to "${this.server}" is in flight, and a server may ask an editor only while handling one`,
         },
       });
       return;
     }
+    const session = owner.session;
     const refusal = unsupported(session, request);
     if (refusal) {
       answer({ error: refusal });
@@ -332,7 +343,8 @@ export class ServerRelay implements LinkReceiver {
     const elicitationId = request.params?.elicitationId;
     if (request.method === 'elicitation/create' && typeof elicitationId === 'string')
       this.#elicitations.set(elicitationId, session);
-    const ask = this.#hub.ask(session, request.method, request.params, owner?.reply);
+    const params = attributed(request.method, request.params, this.server, session.target === null);
+    const ask = this.#hub.ask(session, request.method, params, owner.reply);
     this.#asked.set(request.id, ask.id);
     const reply = await ask.done;
     this.#asked.delete(request.id);
@@ -487,6 +499,18 @@ export class ServerRelay implements LinkReceiver {
   }
 
   /**
+   * The editor request a server's own request (sampling, elicitation) belongs to; undefined when no
+   * editor's request is in flight for it. Over Streamable HTTP that is exact: a request on a call's
+   * stream belongs to that call while it is in flight, and one on the standalone stream to none (the
+   * spec has servers send only what is unrelated to any request there). Elsewhere: see #owner.
+   */
+  #asker(related: RequestId | undefined): Pending | undefined {
+    if (!this.link.marksRelated) return this.#owner(related);
+    const pending = related === undefined ? undefined : this.#pending.get(String(related));
+    return pending?.session ? pending : undefined;
+  }
+
+  /**
    * The sessions a notification about "what the server is doing" concerns, each with the answer
    * stream it can go on: the request it came with or, when nothing says, the request that reached
    * the server last (as for the server's own requests); with no request in flight, every session.
@@ -553,14 +577,6 @@ function unsupported(
       };
   }
   return undefined;
-}
-
-/** The session used most recently that `can` answer. */
-function mostRecent(sessions: McpSession[], can: (session: McpSession) => boolean): McpSession | undefined {
-  let best: McpSession | undefined;
-  for (const session of sessions)
-    if (can(session) && (!best || session.lastSeen > best.lastSeen)) best = session;
-  return best;
 }
 
 function uris(session: McpSession, server: string): Set<string> {

@@ -98,6 +98,24 @@ export class Upstreams {
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /**
+   * Why editors may not get this prompt of the server now (undefined: they may): it is new or
+   * changed since it was pinned, or not among the pinned ones at all.
+   */
+  refusedPrompt(server: string, prompt: unknown): string | undefined {
+    const gate = this.gate(server);
+    if (!gate || typeof prompt !== 'string') return undefined;
+    const reason = gate.prompts.held.get(prompt);
+    // An AI agent reads this: the decision is the person's, never a command to run.
+    if (reason === 'new')
+      return `Prompt "${prompt}" of MCP server "${server}" is new since it was approved; Switchboard holds it back until the person accepts the change in Switchboard`;
+    if (reason === 'changed')
+      return `Prompt "${prompt}" of MCP server "${server}" changed since it was approved; Switchboard holds it back until the person accepts the change in Switchboard`;
+    if (gate.prompts.pinned !== null && !gate.prompts.pinned.has(prompt))
+      return `Unknown prompt "${prompt}": MCP server "${server}" does not list it; call prompts/list for the current names`;
+    return undefined;
+  }
+
   /** Which of the server's tools editors get (pinned) and which are held back. */
   gate(name: string): ToolGate | undefined {
     return this.#core.toolGate(name);

@@ -31,7 +31,13 @@ import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { describeLaunch, describeReferences } from '../trust/command-line.ts';
 import { resolveCommand, type CommandLookup } from '../trust/resolve-command.ts';
-import { buildConfig, fieldIssue, installOptions, type OptionPlan } from './install-options.ts';
+import {
+  borrowedByEntry,
+  buildConfig,
+  fieldIssue,
+  installOptions,
+  type OptionPlan,
+} from './install-options.ts';
 import { checkRegistryUrl, registryAddress } from './registry-address.ts';
 import { RegistryCache } from './registry-cache.ts';
 import { RegistryClient, RegistryError } from './registry-client.ts';
@@ -233,6 +239,14 @@ export class Catalog {
     // The entry as built, then with any literal secret in it moved to references: planned against a
     // keychain that is only read, and done for real only once the install goes ahead.
     const built = plan.template ? buildConfig(plan.template, (id) => answers.get(id)) : {};
+    // Refused on what the values make once filled in, not only on the entry's parts.
+    const secretFields = new Set(secrets.map((s) => s.field));
+    const borrowed =
+      plan.template &&
+      borrowedByEntry(plan.template, (id) =>
+        secretFields.has(id) ? (answers.has(id) ? '' : undefined) : answers.get(id),
+      );
+    if (borrowed) problems.push(borrowed);
     const owner = nameProblem ? 'server' : name;
     const sweep = async (target: Keychain): Promise<Record<string, unknown>> => {
       const copy = structuredClone(built);

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/catalog.ts';
 import { displayText, hasHiddenCharacters } from '../../../shared/display-text.ts';
 import { secretKeyKind } from '../../../shared/secrets.ts';
+import { REFERENCE_LIKE } from '../secrets/references.ts';
 import {
   packageSpec,
   RUNTIME_SOURCES,
@@ -165,6 +166,19 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
         .join(', ')}): Switchboard passes each once.`,
     );
   notes.push(...runtimeFlagNotes(runtime, literalWords(runtimeArgs.groups)));
+  const stdio: StdioTemplate = {
+    kind: 'stdio',
+    runtime,
+    prefix: PREFIX[kind],
+    runtimeArgs: runtimeArgs.groups,
+    spec: spec.spec.word,
+    packageArgs: packageArgs.groups,
+    env,
+    argEnv: runtimeArgs.env,
+    envFlags: kind === 'oci',
+  };
+  const borrowed = problems.length === 0 ? borrowedAsOffered(stdio, fields) : undefined;
+  if (borrowed) return broken(id, kind, label, borrowed);
   const runtimePath = context.findRuntime(runtime) ?? null;
   const problem =
     problems[0] ??
@@ -173,20 +187,7 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
       : null);
   return {
     view: { id, kind, label, runtime, runtimePath, problem, notes, fields: fields.list() },
-    template:
-      problems.length > 0
-        ? undefined
-        : {
-            kind: 'stdio',
-            runtime,
-            prefix: PREFIX[kind],
-            runtimeArgs: runtimeArgs.groups,
-            spec: spec.spec.word,
-            packageArgs: packageArgs.groups,
-            env,
-            argEnv: runtimeArgs.env,
-            envFlags: kind === 'oci',
-          },
+    template: problems.length > 0 ? undefined : stdio,
   };
 }
 
@@ -438,6 +439,14 @@ function remoteOption(raw: unknown, index: number): OptionPlan {
     }).id;
   }
   const headers = (remote.headers ?? []).map((header) => keyValue(header, 'header', fields));
+  const remoteTemplate: RemoteTemplate = {
+    kind: 'remote',
+    type: sse ? 'sse' : 'http',
+    url: template(remote.url, ids),
+    headers,
+  };
+  const borrowed = borrowedAsOffered(remoteTemplate, fields);
+  if (borrowed) return broken(id, 'remote', label, borrowed);
   return {
     view: {
       id,
@@ -449,7 +458,7 @@ function remoteOption(raw: unknown, index: number): OptionPlan {
       notes: [],
       fields: fields.list(),
     },
-    template: { kind: 'remote', type: sse ? 'sse' : 'http', url: template(remote.url, ids), headers },
+    template: remoteTemplate,
   };
 }
 
@@ -466,32 +475,108 @@ export function buildConfig(
   template: StdioTemplate | RemoteTemplate,
   answer: Answer,
 ): Record<string, unknown> {
-  const filled = (parts: Part[]) =>
-    parts.map((p) => ('text' in p ? p.text : (answer(p.field) ?? ''))).join('');
-  const present = (dependsOn: string[]) => dependsOn.every((f) => answer(f) !== undefined);
   const record = (items: KeyValueTemplate[]) =>
-    Object.fromEntries(items.filter((kv) => present(kv.dependsOn)).map((kv) => [kv.name, filled(kv.value)]));
+    Object.fromEntries(
+      items.filter((kv) => present(kv.dependsOn, answer)).map((kv) => [kv.name, filled(kv.value, answer)]),
+    );
   if (template.kind === 'remote') {
     const headers = record(template.headers);
     return {
       ...(template.type === 'sse' ? { type: 'sse' } : { type: 'http' }),
-      url: filled(template.url),
+      url: filled(template.url, answer),
       ...(Object.keys(headers).length ? { headers } : {}),
     };
   }
-  const words = (groups: ArgGroup[]) =>
-    groups.filter((g) => present(g.dependsOn)).flatMap((g) => g.words.map(filled));
   const own = record(template.env);
   const env = { ...record(template.argEnv), ...own };
   const args = [
     ...template.prefix,
-    ...words(template.runtimeArgs),
+    ...words(template.runtimeArgs, answer),
     // docker: each variable into the container by name; its value stays in the server's env
     ...(template.envFlags ? Object.keys(own).flatMap((name) => ['-e', name]) : []),
     template.spec,
-    ...words(template.packageArgs),
+    ...words(template.packageArgs, answer),
   ];
   return { command: template.runtime, args, ...(Object.keys(env).length ? { env } : {}) };
+}
+
+function filled(parts: Part[], answer: Answer): string {
+  return parts.map((p) => ('text' in p ? p.text : (answer(p.field) ?? ''))).join('');
+}
+
+function present(dependsOn: string[], answer: Answer): boolean {
+  return dependsOn.every((f) => answer(f) !== undefined);
+}
+
+function words(groups: ArgGroup[], answer: Answer): string[] {
+  return groups
+    .filter((g) => present(g.dependsOn, answer))
+    .flatMap((g) => g.words.map((w) => filled(w, answer)));
+}
+
+/**
+ * Why the entry an option makes would borrow one of the person's secrets or environment variables,
+ * or undefined. The refusal scan of the entry (refusedValues) sees its parts; this sees what they
+ * make once joined: `"${cfg}"` with cfg's default `{secret:x}` is `${secret:x}`, and so is a `$`
+ * followed by what a choice or a typed value holds. `answer` must give '' for a secret field that has
+ * an answer: the references Switchboard writes for secrets are its own, and a reference found with
+ * them left out was made of other parts. Docker's `-e NAME` without a value hands the container NAME
+ * from Switchboard's own environment: only the entry's own environment variables may be passed so.
+ */
+export function borrowedByEntry(
+  template: StdioTemplate | RemoteTemplate,
+  answer: Answer,
+): string | undefined {
+  const config = buildConfig(template, answer) as {
+    url?: string;
+    headers?: Record<string, string>;
+    args?: string[];
+    env?: Record<string, string>;
+  };
+  const values: [string, string][] = [
+    ...(config.url !== undefined ? [['its address', config.url] as [string, string]] : []),
+    ...Object.entries(config.headers ?? {}).map(([k, v]): [string, string] => [`header ${k}`, v]),
+    ...(config.args ?? []).map((v, i): [string, string] => [`args[${i}]`, v]),
+    ...Object.entries(config.env ?? {}).map(([k, v]): [string, string] => [`env ${k}`, v]),
+  ];
+  for (const [where, value] of values) {
+    const reference = REFERENCE_LIKE.exec(value);
+    if (reference)
+      return (
+        `Switchboard will not install it: filled in, ${displayText(clip(where, 60))} reads ` +
+        `${displayText(clip(reference[0], 60))}, which would hand the server one of your keychain secrets or ` +
+        'environment variables that you did not give it (a server from the catalog gets only the secrets you type for it)'
+      );
+  }
+  if (template.kind === 'stdio' && template.envFlags) {
+    const runtimeWords = words(template.runtimeArgs, answer);
+    for (let i = 0; i < runtimeWords.length; i++) {
+      const word = runtimeWords[i] ?? '';
+      const name =
+        word === '-e' || word === '--env'
+          ? runtimeWords[++i]
+          : word.startsWith('--env=')
+            ? word.slice('--env='.length)
+            : /^-e[^-]/.test(word)
+              ? word.slice(2)
+              : undefined;
+      if (name !== undefined && !name.includes('=') && !Object.hasOwn(config.env ?? {}, name))
+        return (
+          `Switchboard will not install it: its docker argument -e ${displayText(clip(name, 60))} would pass your ` +
+          `environment variable ${displayText(clip(name, 60))} into the container`
+        );
+    }
+  }
+  return undefined;
+}
+
+/** borrowedByEntry on the option as offered: defaults as given, secrets as Switchboard's own. */
+function borrowedAsOffered(template: StdioTemplate | RemoteTemplate, fields: FieldSet): string | undefined {
+  return borrowedByEntry(template, (id) => {
+    const field = fields.get(id);
+    if (!field) return undefined;
+    return field.secret ? '' : (field.default ?? undefined);
+  });
 }
 
 /** What is wrong with one answer, or undefined. `value` undefined or '' means not given. */
@@ -571,7 +656,7 @@ function scan(value: unknown, path: (string | number)[]): string | undefined {
         `Switchboard will not install it: it has control, bidi, line-break or invisible characters${where}: ` +
         `"${displayText(clip(value, 80))}". They can make what runs look like something else`
       );
-    const reference = /\$\{(?:secret|env):[^}]*\}?/.exec(value);
+    const reference = REFERENCE_LIKE.exec(value);
     if (reference)
       return (
         `Switchboard will not install it: it uses ${displayText(clip(reference[0], 60))}${where}, which would hand it ` +

@@ -28,6 +28,12 @@ export interface ServerReference {
 }
 
 const REFERENCE = /\$\{(secret|env):([^}]*)\}/g;
+/**
+ * Anything that reads as a `${secret:…}`/`${env:…}`, also malformed or unterminated: what a value
+ * from elsewhere (an install link, a registry entry) may never carry, since it would borrow one of
+ * the person's secrets or environment variables.
+ */
+export const REFERENCE_LIKE = /\$\{(?:secret|env):[^}]*\}?/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** the start of a reference whose closing brace never comes */
 const UNTERMINATED = /\$\{(secret|env):[^}]*$/;

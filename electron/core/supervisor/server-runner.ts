@@ -598,6 +598,9 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     attempt.link = link;
     // Before initialize: a server may ask its client (roots/list) as soon as it is initialized.
     link.receiver = this.#peer?.()?.attach(this.name, link);
+    link.note = (text, level) => {
+      if (this.#isCurrent(attempt)) this.#note(text, level);
+    };
     client.onerror = (err) => {
       if (this.#isCurrent(attempt)) this.#note(`protocol: ${firstLine(describeError(err))}`, 'warn');
     };

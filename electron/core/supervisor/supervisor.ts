@@ -275,6 +275,11 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     return runner;
   }
 
+  /** A line of Switchboard's in the server's log (what it decided about the server, and why). */
+  note(name: string, text: string, level: LogLine['level'] = 'info'): void {
+    this.#logFor(name).lifecycle(text, level);
+  }
+
   #logFor(name: string): ServerLog {
     let log = this.#logs.get(name);
     if (!log) {

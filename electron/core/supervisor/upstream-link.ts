@@ -68,6 +68,8 @@ export class UpstreamLink implements Transport {
    * to Switchboard's own list request is no reason to list again (see ListRefresh)
    */
   onListChanged: ((notification: JSONRPCNotification, related: RequestId | undefined) => void) | undefined;
+  /** set by the runner: a line in the server's log (what the bridge refused of the server, and why) */
+  note: ((text: string, level: 'info' | 'warn' | 'error') => void) | undefined;
 
   /** `tagKey`: the key under which an HTTP transport's fetch marks related messages (related-streams.ts). */
   constructor(inner: Transport, tagKey?: string) {
@@ -77,6 +79,14 @@ export class UpstreamLink implements Transport {
 
   set receiver(receiver: LinkReceiver | undefined) {
     this.#receiver = receiver;
+  }
+
+  /**
+   * Whether the server's messages say which request they belong to (Streamable HTTP: those on a POST's
+   * stream are marked, so one without a mark came on the standalone stream and belongs to none).
+   */
+  get marksRelated(): boolean {
+    return this.#tagKey !== undefined;
   }
 
   get sessionId(): string | undefined {

@@ -127,11 +127,12 @@ export class AppStateStore {
     this.#write(state);
   }
 
-  setToolsHash(name: string, toolsHash: string): void {
+  /** Records the hash of what was pinned for the server's approval (trust/tool-pins.ts). */
+  setPinsHash(name: string, pinsHash: string): void {
     const state = this.read();
     const approval = state.approvals[name];
-    if (!approval || approval.toolsHash === toolsHash) return;
-    approval.toolsHash = toolsHash;
+    if (!approval || approval.pinsHash === pinsHash) return;
+    approval.pinsHash = pinsHash;
     this.#write(state);
   }
 

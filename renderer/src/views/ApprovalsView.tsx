@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import type { ToolChange } from '../../../shared/api.ts';
+import { wordList } from '../../../shared/status.ts';
 import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';
@@ -70,10 +71,11 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
       {toolChanges.error ? <ErrorText error={toolChanges.error} /> : null}
       {changes.length > 0 ? (
         <>
-          <h2>Changed tools</h2>
+          <h2>Changed since you approved them</h2>
           <p className="muted">
-            These servers now list tools that are new or different from the ones you approved. Your editors do
-            not get those tools until you accept the change; removed tools are simply gone.
+            These servers now tell your AI something new or different from what you approved: tools, prompts
+            or instructions. Your editors do not get it until you accept the change (they keep the
+            instructions you approved); removed ones are simply gone.
           </p>
           {changes.map((c) => (
             <ToolChangeCard key={`${c.server}:${c.change}`} change={c} targeted={c.server === server} />
@@ -339,16 +341,23 @@ function ApprovalCard({
 }
 
 /**
- * A server whose tools changed since they were pinned: each new tool whole, each changed one as a
- * diff, the removed ones by name. Accept carries the change this card shows; if the tools changed
- * again meanwhile, the answer is 409 and the card is replaced by the new change.
+ * A server whose instructions, tools or prompts changed since they were pinned: changed instructions
+ * as a diff, each new tool or prompt whole, each changed one as a diff, the removed ones by name.
+ * Accept carries the change this card shows; if the server changed again meanwhile, the answer is 409
+ * and the card is replaced by the new change.
  */
 function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted: boolean }) {
   const api = useApi();
   const client = useQueryClient();
   const accept = useCommand(() => api.acceptTools(c.server, c.change), [keys.toolChanges, keys.status]);
   const titleId = `tool-change-${c.server}`;
-  const held = c.added.length + c.changed.length;
+  const tools = c.added.length + c.changed.length;
+  const prompts = c.prompts.added.length + c.prompts.changed.length;
+  const held = wordList([
+    ...(tools ? [tools === 1 ? '1 tool' : `${tools} tools`] : []),
+    ...(prompts ? [prompts === 1 ? '1 prompt' : `${prompts} prompts`] : []),
+    ...(c.instructions ? ['its instructions'] : []),
+  ]);
   return (
     <article
       className={targeted ? 'card approval targeted' : 'card approval'}
@@ -361,15 +370,31 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
           <a href={href({ view: 'server', name: c.server, tab: 'tools' })}>{c.server}</a>
         </h2>
         <span className="muted">
-          {held === 1 ? '1 tool' : `${held} tools`} held back
-          {c.pinnedAt ? ` · tools approved on ${formatDateTime(c.pinnedAt)}` : ''}
+          {held} held back
+          {c.pinnedAt ? ` · approved on ${formatDateTime(c.pinnedAt)}` : ''}
         </span>
       </header>
       {c.baselineMissing ? (
         <div className="banner warn" role="status">
-          The tools approved for {c.server} are not on record any more (their file in Switchboard’s home is
-          missing or damaged), so every tool it lists now is shown as new.
+          What was approved for {c.server} is not on record any more (its file in Switchboard’s home is
+          missing or damaged), so everything it gives now is shown as new.
         </div>
+      ) : null}
+      {c.instructions ? (
+        <section data-testid="instructions-changed">
+          <h3 className="label">
+            {c.instructions.before === null ? 'New instructions' : 'Changed instructions'}
+          </h3>
+          <p className="muted">
+            Editors put these in the model’s context. Until you accept, they get{' '}
+            {c.instructions.before === null ? 'none' : 'the ones you approved'}.
+          </p>
+          <Diff
+            before={c.instructions.before ?? []}
+            after={c.instructions.after}
+            label={`Changes to the instructions of ${c.server}`}
+          />
+        </section>
       ) : null}
       {c.added.map((tool) => (
         <section key={`added-${tool.name}`} data-testid="tool-added">
@@ -382,16 +407,35 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
       {c.changed.map((tool) => (
         <section key={`changed-${tool.name}`} data-testid="tool-changed">
           <h3 className="label">
-            Changed: <code>{tool.name}</code>
+            Changed tool: <code>{tool.name}</code>
           </h3>
           <Diff before={tool.before} after={tool.after} label={`Changes to the tool ${tool.name}`} />
         </section>
       ))}
-      {c.removed.length > 0 ? (
+      {c.prompts.added.map((prompt) => (
+        <section key={`prompt-added-${prompt.name}`} data-testid="prompt-added">
+          <h3 className="label">
+            New prompt <code>{prompt.name}</code>
+          </h3>
+          <pre className="command">{prompt.lines.join('\n')}</pre>
+        </section>
+      ))}
+      {c.prompts.changed.map((prompt) => (
+        <section key={`prompt-changed-${prompt.name}`} data-testid="prompt-changed">
+          <h3 className="label">
+            Changed prompt: <code>{prompt.name}</code>
+          </h3>
+          <Diff before={prompt.before} after={prompt.after} label={`Changes to the prompt ${prompt.name}`} />
+        </section>
+      ))}
+      {c.removed.length > 0 || c.prompts.removed.length > 0 ? (
         <p className="muted" data-testid="tool-removed">
           No longer listed:{' '}
           {c.removed.map((name) => (
             <code key={name}>{name} </code>
+          ))}
+          {c.prompts.removed.map((name) => (
+            <code key={`prompt-${name}`}>prompt {name} </code>
           ))}
         </p>
       ) : null}
@@ -402,7 +446,7 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
           disabled={accept.isPending}
           onClick={() =>
             accept.mutate(undefined, {
-              // The tools changed again since this card was drawn: show the new change.
+              // The server changed again since this card was drawn: show the new change.
               onError: (err) => {
                 if (err instanceof UiApiError && err.status === 409)
                   void client.invalidateQueries({ queryKey: keys.toolChanges });
@@ -410,7 +454,7 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
             })
           }
         >
-          {accept.isPending ? 'Accepting…' : `Accept the tools of ${c.server}`}
+          {accept.isPending ? 'Accepting…' : `Accept the changes of ${c.server}`}
         </button>
       </div>
       {accept.error ? <ErrorText error={accept.error} /> : null}

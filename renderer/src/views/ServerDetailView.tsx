@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { FieldIssue } from '../../../shared/server-validation.ts';
+import { heldBack, wordList, type ServerStatus } from '../../../shared/status.ts';
 import {
   UiApiError,
   type AddedServer,
@@ -134,12 +135,10 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
           <MovedSecrets server={added} />
         </div>
       ) : null}
-      {server?.toolsHeld ? (
+      {server && heldBack(server).length > 0 ? (
         <div className="banner warn" role="status" data-testid="tools-held">
-          <strong>
-            {server.toolsHeld === 1 ? '1 tool' : `${server.toolsHeld} tools`} changed since you approved them.
-          </strong>{' '}
-          Editors do not get {server.toolsHeld === 1 ? 'it' : 'them'} until you accept the change.{' '}
+          <strong>{heldSentence(server)}</strong> Editors do not get the changes until you accept them
+          {server.instructionsHeld ? ' (meanwhile they get the instructions you approved)' : ''}.{' '}
           <a className="button small" href={href({ view: 'approvals', server: name })}>
             Review the change
           </a>
@@ -449,4 +448,14 @@ function ActivityPanel({ name }: { name: string }) {
     );
   }
   return <ActivitySummary activity={activity.data} />;
+}
+
+/** "2 tools and its instructions changed since you approved them." */
+function heldSentence(s: ServerStatus): string {
+  const parts = [
+    ...(s.toolsHeld ? [s.toolsHeld === 1 ? '1 tool' : `${s.toolsHeld} tools`] : []),
+    ...(s.promptsHeld ? [s.promptsHeld === 1 ? '1 prompt' : `${s.promptsHeld} prompts`] : []),
+    ...(s.instructionsHeld ? ['its instructions'] : []),
+  ];
+  return `${wordList(parts)} changed since you approved them.`;
 }

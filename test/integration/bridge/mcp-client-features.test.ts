@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { textOf } from '../../helpers/bridge.ts';
-import { fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { fixtureServer, isAlive, startListening, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // What a server asks its client, and what it tells one client only, through the bridge: two editor
@@ -37,15 +37,9 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   t = tempHome();
-  const { command, args } = fixtureServer('probe-server.mjs', 'web', '--http', '0');
-  webServer = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    webServer.stdout?.once('data', (d: Buffer) => {
-      const match = /listening (\d+)/.exec(d.toString());
-      if (match) resolve(Number(match[1]));
-      else reject(new Error(`probe --http said: ${d.toString()}`));
-    });
-  });
+  const started = await startListening('probe-server.mjs', 'web', '--http', '0');
+  webServer = started.child;
+  const port = started.port;
   t.writeServers({
     mcpServers: {
       probe: fixtureServer('probe-server.mjs'),
@@ -330,7 +324,8 @@ describe('the aggregate /mcp', () => {
 
     const answer = await call(e, 'web__ask', { message: 'via the aggregate' });
     expect(JSON.parse(answer)).toEqual({ action: 'accept', content: { answer: 'aggregate says yes' } });
-    expect(e.elicitations).toEqual(['via the aggregate']);
+    // On /mcp the person reads which server asks (docs/decisions.md, "A server's request names it").
+    expect(e.elicitations).toEqual(['[server web] via the aggregate']);
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { editorToken, httpClient } from '../../helpers/bridge.ts';
-import { everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One headless Switchboard shared by the tests here: server-everything (resources, templates,
@@ -160,6 +160,16 @@ describe('bridge: resources and prompts', () => {
 
     await client.callTool({ name: 'alpha__add-prompt', arguments: { name: 'fresh' } });
     await waitFor(() => prompts > 0, 10_000, 'prompts/list_changed');
+    // A prompt new since the server's prompts were pinned waits for the person (tool-pins.test.ts)...
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('alpha__fresh');
+    await expect(client.getPrompt({ name: 'alpha__fresh' })).rejects.toThrow(/is new since it was approved/);
+    // ...and once accepted, editors are told to list again, and get it.
+    prompts = 0;
+    headless.core.acceptTools(
+      'alpha',
+      defined(headless.core.toolReview('alpha').change, 'the change').change,
+    );
+    await waitFor(() => prompts > 0, 10_000, 'prompts/list_changed after the acceptance');
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('alpha__fresh');
     expect(textOfMessages(await client.getPrompt({ name: 'alpha__fresh' }))).toBe('fresh from alpha');
 

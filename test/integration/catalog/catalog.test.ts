@@ -433,6 +433,62 @@ describe('install', () => {
     expect(await keychain.list()).toEqual([]);
   });
 
+  it('refuses a reference put together from parts, wherever the values are filled in', async () => {
+    const hostile = 'io.example.hostile/secret-from-parts';
+    await keychain.set('mysecret', 'the-person-s-secret');
+    const c = catalog();
+    const detail = await c.detail({ name: hostile });
+    const problems = Object.fromEntries(detail.options.map((o) => [o.id, o.problem]));
+    const made = (where: string, ref: string) =>
+      `Switchboard will not install it: filled in, ${where} reads ${ref}, which would hand the server one of ` +
+      'your keychain secrets or environment variables that you did not give it (a server from the catalog ' +
+      'gets only the secrets you type for it)';
+    expect(problems).toEqual({
+      // env CONFIG = "${cfg}", cfg's default "{secret:mysecret}"
+      'package:0': made('env CONFIG', '${secret:mysecret}'),
+      // a package argument "--home=${home}", home's default "{env:HOME}"
+      'package:1': made('args[2]', '${env:HOME}'),
+      // "{dollar}{rest}": "$" and "{secret:mysecret}", each harmless alone
+      'package:2': made('args[3]', '${secret:mysecret}'),
+      'package:3':
+        'Switchboard will not install it: its docker argument -e AWS_SECRET_ACCESS_KEY would pass your ' +
+        'environment variable AWS_SECRET_ACCESS_KEY into the container',
+      // the header of the issue: {"value": "${cfg}", "variables": {"cfg": {"default": "{secret:mysecret}"}}}
+      'remote:0': made('header X-Session', '${secret:mysecret}'),
+      'remote:1': made('its address', '${env:HOME}'),
+      // nothing wrong as offered: only what is typed makes the reference
+      'remote:2': null,
+    });
+    for (const option of ['package:0', 'package:1', 'package:2', 'package:3', 'remote:0', 'remote:1']) {
+      const err = await c.install({ server: hostile, option, name: 'parts' }).catch((e: unknown) => e);
+      expect(err, option).toBeInstanceOf(CatalogInstallError);
+      expect((err as Error).message, option).toContain(
+        '"parts" was not added: Switchboard will not install it',
+      );
+    }
+    // A value typed (or pre-filled by a page from the entry's text) is filled in the same way.
+    const typed = { server: hostile, option: 'remote:2', name: 'parts' };
+    const values = { 'var:header:X-Session:cfg': '{secret:mysecret}' };
+    const dry = await c.install({ ...typed, values, dryRun: true });
+    expect(dry.plan.problems).toEqual([made('header X-Session', '${secret:mysecret}')]);
+    await expect(c.install({ ...typed, values })).rejects.toThrow(
+      '"parts" was not added: Switchboard will not install it: filled in, header X-Session reads ${secret:mysecret}',
+    );
+    await expect(
+      c.install({ ...typed, values: { 'var:header:X-Session:cfg': '{env:HOME}' } }),
+    ).rejects.toThrow('header X-Session reads ${env:HOME}');
+    // Nothing was written, and the only secret in the keychain is the person's own.
+    expect(() => readFileSync(t.home.serversFile)).toThrow();
+    expect(await keychain.list()).toEqual(['mysecret']);
+    // A plain value there is fine.
+    const plain = await c.install({ ...typed, values: { 'var:header:X-Session:cfg': 'abc' } });
+    expect(plain.plan.config).toEqual({
+      type: 'http',
+      url: 'https://collect.evil.example/mcp',
+      headers: { 'X-Session': '$abc' },
+    });
+  });
+
   it('installs a remote with its header secret and its address variable filled in', async () => {
     const result = await catalog().install({
       server: 'io.github.user/remote-weather',
