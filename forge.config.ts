@@ -34,8 +34,19 @@ const config: ForgeConfig = {
     ignore: ignoredInPackage,
     extraResource: ['build/icons'],
     protocols,
-    // Tray-only on macOS: no Dock icon unless the window is open (the shell shows it then).
-    extendInfo: { LSUIElement: true },
+    // Tray-only on macOS: no Dock icon unless the window is open (the shell shows it then). MCP
+    // bundles (.mcpb) open with the app (open-file: electron/shell/main.ts).
+    extendInfo: {
+      LSUIElement: true,
+      CFBundleDocumentTypes: [
+        {
+          CFBundleTypeName: 'MCP bundle',
+          CFBundleTypeExtensions: ['mcpb', 'dxt'],
+          CFBundleTypeRole: 'Viewer',
+          LSHandlerRank: 'Alternate',
+        },
+      ],
+    },
   },
   makers: [
     new MakerZIP({}, ['darwin']),
@@ -47,7 +58,9 @@ const config: ForgeConfig = {
         productName: appIdentity.productName,
         icon: 'build/icons/icon.png',
         categories: ['Development'],
-        mimeType: [`x-scheme-handler/${appIdentity.protocol}`],
+        // switchboard:// links, and MCP bundles as application/x-mcpb (the desktop entry claims the
+        // type; no shared-mime-info glob mapping *.mcpb to it is shipped yet: docs/packaging.md).
+        mimeType: [`x-scheme-handler/${appIdentity.protocol}`, 'application/x-mcpb'],
       },
     }),
     // RPM: @electron-forge/maker-rpm has no Forge 8 release; 7.x does not install here (its

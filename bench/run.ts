@@ -28,6 +28,7 @@ const BENCHES = [
   { name: 'crash-cpu', timeoutMs: 10 * 60_000 },
   { name: 'bridge', timeoutMs: 20 * 60_000 },
   { name: 'cold-call', timeoutMs: 10 * 60_000 },
+  { name: 'store-cold-call', timeoutMs: 10 * 60_000 },
   { name: 'relay-startup', timeoutMs: 5 * 60_000 },
   { name: 'editor-sync', timeoutMs: 5 * 60_000 },
 ] as const;

@@ -3,6 +3,7 @@ import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
 import { ServerSourceSchema } from './schema/state.ts';
 import { SignInOutcomeSchema } from './sign-in.ts';
+import { PackageReviewSchema } from './store.ts';
 import { ServerStateSchema, ServerStatusSchema, StatusReportSchema } from './status.ts';
 
 export { DEFAULT_BRIDGE_PORT } from './bridge.ts';
@@ -13,7 +14,10 @@ export const ApiRoutes = {
   events: '/api/events',
   serverAction: (name: string, action: ServerAction) => `/api/servers/${encodeURIComponent(name)}/${action}`,
   logs: (name: string) => `/api/servers/${encodeURIComponent(name)}/logs`,
-  /** GET: what approving the server would allow now, with the fingerprint to approve it by */
+  /**
+   * GET: what approving the server would allow now, with the fingerprint to approve it by (a package
+   * run is resolved at its registry first); `?fresh=1`: resolved again for an update
+   */
   approval: (name: string) => `/api/servers/${encodeURIComponent(name)}/approval`,
   /** GET: the server's tools as pinned, and the change to them that waits for a decision (ToolReview) */
   toolReview: (name: string) => `/api/servers/${encodeURIComponent(name)}/tool-review`,
@@ -22,6 +26,12 @@ export const ApiRoutes = {
   /** GET: the sign-in (never tokens); POST SignInRequest: start one; DELETE: sign out */
   signIn: (name: string) => `/api/servers/${encodeURIComponent(name)}/sign-in`,
   tokens: '/api/tokens',
+  /** GET: the package store's disk use (StoreUsage) */
+  store: '/api/store',
+  /** POST: removes installs and lockfiles no approval uses (StorePruneResult) */
+  storePrune: '/api/store/prune',
+  /** GET: approved package-run servers with newer releases, checked at their registries (OutdatedReport) */
+  outdated: '/api/store/outdated',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
 
@@ -49,6 +59,10 @@ export const ApprovalPreviewSchema = z.object({
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
+  /** a package-run server: the exact package it installs and runs from the store, and what changed */
+  package: PackageReviewSchema.nullable().default(null),
+  /** a package run the store cannot pin, and why (it runs as written) */
+  packageNote: z.string().nullable().default(null),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 

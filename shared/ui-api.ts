@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  PackageReviewSchema,
+  type BundleAdded,
+  type BundleView,
+  type StorePruneResult,
+  type StoreUsage,
+} from './store.ts';
 import { ServerActivitySchema, type ServerActivity } from './activity.ts';
 import {
   ApiEventSchema,
@@ -149,6 +156,12 @@ export const ApprovalViewSchema = z.object({
   launch: LaunchConfigSchema,
   /** env (stdio) or header (remote) names, escaped for display like `lines` */
   envKeys: z.array(z.string()),
+  /** a package-run server: the exact package it would install and run from the store */
+  package: PackageReviewSchema.nullable().default(null),
+  /** a package run the store cannot pin, and why (it runs as written) */
+  packageNote: z.string().nullable().default(null),
+  /** its package could not be resolved (offline, removed from its registry): it cannot be approved now */
+  packageError: z.string().nullable().default(null),
   /** the last approved config of this server, to diff against; null if it never was approved */
   approved: z
     .object({ lines: z.array(z.string()), approvedAt: z.number(), source: ServerSourceSchema })
@@ -395,6 +408,8 @@ export interface UiApi {
   toolChanges(): Promise<ToolChange[]>;
   logs(name: string, limit?: number): Promise<LogLine[]>;
   approvals(): Promise<ApprovalView[]>;
+  /** the package store's disk use, per install */
+  storeUsage(): Promise<StoreUsage>;
   secrets(): Promise<SecretsResponse>;
   settings(): Promise<Settings>;
   tokens(): Promise<TokenInfo[]>;
@@ -423,6 +438,12 @@ export interface UiApi {
   /** adds several servers at once, all or none (each pending approval) */
   addServers(servers: { name: string; config: unknown }[]): Promise<AddedServer[]>;
   removeServer(name: string): Promise<void>;
+  /** removes store installs no server uses */
+  pruneStore(): Promise<StorePruneResult>;
+  /** unpacks and checks an MCP bundle (.mcpb, its bytes in base64) into the store; nothing is added yet */
+  uploadBundle(fileName: string, base64: string): Promise<BundleView>;
+  /** adds an uploaded bundle's server, pending approval; sensitive values go to the keychain */
+  addBundle(id: string, name: string, values: Record<string, string>): Promise<BundleAdded>;
   setSecret(name: string, value: string): Promise<SecretSetResult>;
   deleteSecret(name: string): Promise<void>;
   moveSecret(server: string, key: string, secretName?: string): Promise<string>;

@@ -63,6 +63,14 @@ import {
   type CatalogSearchRequest,
   type CatalogServerRequest,
 } from '../../shared/catalog.ts';
+import {
+  OutdatedReportSchema,
+  StorePruneResultSchema,
+  StoreUsageSchema,
+  type OutdatedReport,
+  type StorePruneResult,
+  type StoreUsage,
+} from '../../shared/store.ts';
 import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
 import { UserError } from '../core/errors.ts';
 import type { HomePaths } from '../core/home.ts';
@@ -125,9 +133,29 @@ export class InstanceClient {
     return ActionResultSchema.parse(await this.#request('POST', ApiRoutes.serverAction(name, action)));
   }
 
-  /** What approving the server would allow now, and the fingerprint to approve exactly that by. */
-  async review(name: string): Promise<ApprovalPreview> {
-    return ApprovalPreviewSchema.parse(await this.#request('GET', ApiRoutes.approval(name)));
+  /**
+   * What approving the server would allow now, and the fingerprint to approve exactly that by
+   * (`fresh`: its package resolved again, for an update).
+   */
+  async review(name: string, fresh = false): Promise<ApprovalPreview> {
+    return ApprovalPreviewSchema.parse(
+      await this.#request('GET', `${ApiRoutes.approval(name)}${fresh ? '?fresh=1' : ''}`),
+    );
+  }
+
+  async outdated(names: string[]): Promise<OutdatedReport> {
+    const query = names.map((n) => `server=${encodeURIComponent(n)}`).join('&');
+    return OutdatedReportSchema.parse(
+      await this.#request('GET', `${ApiRoutes.outdated}${query ? `?${query}` : ''}`),
+    );
+  }
+
+  async storeUsage(): Promise<StoreUsage> {
+    return StoreUsageSchema.parse(await this.#request('GET', ApiRoutes.store));
+  }
+
+  async pruneStore(): Promise<StorePruneResult> {
+    return StorePruneResultSchema.parse(await this.#request('POST', ApiRoutes.storePrune));
   }
 
   /** Approves the server if its config still has the fingerprint that was shown. */

@@ -14,7 +14,12 @@ usage: switchboard <command> [options]
   status [--json]                  every server's state, pid, restarts, tools, last error
   approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
+  approve … --allow-scripts        approve with the package's install scripts running (they stay off otherwise)
   deny NAME                        keep NAME from running until its config changes
+  outdated [--json] [NAME…]        package-run servers (npx, uvx, docker run) with newer releases
+  update NAME [--yes | --fingerprint F]   show what a newer release changes, then approve exactly that
+  store [--json] | store prune     the package store's disk use; remove what no server uses
+  install FILE.mcpb [--name N] [--set KEY=VALUE]…   add an MCP bundle (asks for its settings)
   tools NAME [--json] [--accept [--yes | --change ID]]
                                    NAME's tools, prompts and instructions, and those held back as
                                    new or changed since they were approved (with a diff); --accept
@@ -55,6 +60,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
   status: async () => (await import('./commands/status.ts')).statusCommand,
   approve: async () => (await import('./commands/trust.ts')).approveCommand,
+  update: async () => (await import('./commands/trust.ts')).updateCommand,
+  outdated: async () => (await import('./commands/store.ts')).outdatedCommand,
+  store: async () => (await import('./commands/store.ts')).storeCommand,
+  install: async () => (await import('./commands/install.ts')).installCommand,
   deny: async () => (await import('./commands/trust.ts')).denyCommand,
   tools: async () => (await import('./commands/tools.ts')).toolsCommand,
   start: lifecycle('start'),

@@ -10,6 +10,7 @@ import type { ServerSourceSchema } from '../../shared/schema/state.ts';
 import type { ServerStatus, StatusReport } from '../../shared/status.ts';
 import type { SecretInfo, SecretsResponse } from '../../shared/ui-api.ts';
 import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
+import type { OutdatedEntry, PackagePin, StorePruneResult, StoreUsage } from '../../shared/store.ts';
 import type { z } from 'zod';
 import { CallActivity } from './activity/call-activity.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -27,6 +28,10 @@ import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
 import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { listReferences } from './secrets/references.ts';
 import { serverEntry, type ServerEntry } from './server-entry.ts';
+import { RuntimeChangedError } from './store/npm-package.ts';
+import { PackageApprovals } from './store/package-approvals.ts';
+import { PackageService, type StoredLaunch } from './store/package-service.ts';
+import { PackageStore, StoreChangedError } from './store/package-store.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
@@ -113,6 +118,9 @@ export class Core {
   readonly activity: CallActivity;
   /** OAuth for remote servers: their connections' providers and the sign-ins people start */
   readonly #signIns: SignInService;
+  /** the package store (`<home>/store`) and the packages offered for approval */
+  readonly packages: PackageService;
+  readonly #packageTrust: PackageApprovals;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -132,6 +140,8 @@ export class Core {
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
     this.activity = new CallActivity(this.#clock);
+    this.packages = new PackageService(new PackageStore(options.home.store), this.#env, this.#platform);
+    this.#packageTrust = new PackageApprovals(this.packages);
     this.#signIns = new SignInService({
       keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
       clock: this.#clock,
@@ -167,13 +177,27 @@ export class Core {
       return;
     }
     this.#problems = [];
+    // The pins of approved package runs; an unreadable state.json pins nothing (every trust decision
+    // then says what is wrong with it).
+    let approvals: ReturnType<AppStateStore['read']>['approvals'] = {};
+    try {
+      approvals = this.state.read().approvals;
+    } catch {
+      approvals = {};
+    }
     this.#entries = new Map(
-      [...result.servers].map(([name, config]) => [name, serverEntry(name, config, this.#lookup)]),
+      [...result.servers].map(([name, config]) => [
+        name,
+        serverEntry(name, config, this.#lookup, approvals[name]?.config, this.home.store),
+      ]),
     );
     // A server removed from a valid file loses its approval: adding it back asks again. A missing or
     // empty file forgets nothing (more likely a mistake or a save in progress than a wish).
     if (result.text.trim() !== '') {
-      for (const name of this.state.forgetAllExcept(new Set(this.#entries.keys()))) this.#forgetServer(name);
+      const forgotten = this.state.forgetAllExcept(new Set(this.#entries.keys()));
+      for (const name of forgotten) this.#forgetServer(name);
+      // Removing a server removes its install from the store (unless another server uses it).
+      if (forgotten.length > 0) this.#removeUnusedInstalls();
     }
   }
 
@@ -184,6 +208,24 @@ export class Core {
     this.#gates.delete(name);
     this.#announced.delete(name);
     this.activity.forget(name);
+    this.#packageTrust.forget(name);
+  }
+
+  /** The package pins of every approval on record (what the store must keep). */
+  #approvedPins(): Map<string, PackagePin> {
+    const pins = new Map<string, PackagePin>();
+    for (const [name, approval] of Object.entries(this.state.read().approvals))
+      if (approval.config.package) pins.set(name, approval.config.package);
+    return pins;
+  }
+
+  /** Removes installs no approval uses any more (a removed server, a version an update replaced). */
+  #removeUnusedInstalls(): void {
+    try {
+      this.packages.store.removeUnused([...this.#approvedPins().values()]);
+    } catch {
+      // A busy or vanished folder: `switchboard store prune` tries again.
+    }
   }
 
   async start(): Promise<void> {
@@ -273,18 +315,67 @@ export class Core {
    * What approving the server would allow now, as a person is to be shown it: the exact launch lines,
    * the secrets and env it passes on, and the fingerprint an approval of exactly this must carry.
    */
-  review(name: string): ApprovalPreview {
+  review(name: string, options: { fresh?: boolean } = {}): ApprovalPreview {
     const entry = this.#current(name);
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
+    const pkg = this.#packageTrust.view(entry, this.state.approval(name), options.fresh === true);
     return {
       name,
       state: this.#withTrust(name)?.state ?? 'pending-approval',
       transport: entry.launch.transport,
       source: this.sourceOf(name),
-      fingerprint: entry.fingerprint,
-      lines: describeLaunch(entry.launch),
-      references: describeReferences(entry.launch),
+      fingerprint: pkg.fingerprint ?? entry.fingerprint,
+      lines: describeLaunch({ ...entry.launch, package: undefined }),
+      // Env and arguments go to what runs from the store (node), not to the npx that was written.
+      references: describeReferences(
+        pkg.program ? { ...entry.launch, command: pkg.program, realCommand: undefined } : entry.launch,
+      ),
+      package: pkg.package,
+      packageNote: pkg.packageNote,
     };
+  }
+
+  /**
+   * review(), after resolving the server's package at its registry when it runs one (npx, uvx, docker
+   * run) and no resolution for its current config is at hand. `fresh`: resolve again even for an
+   * approved server (an update: the newest release its servers.json allows, with the diff).
+   */
+  async preview(name: string, options: { fresh?: boolean } = {}): Promise<ApprovalPreview> {
+    this.#catchUp();
+    const entry = this.#current(name);
+    if (this.#packageTrust.needsResolution(entry, options.fresh === true))
+      await this.#packageTrust.resolve(
+        entry,
+        this.#lookup(isRemote(entry.config) ? undefined : entry.config.cwd),
+      );
+    return this.review(name, options);
+  }
+
+  /**
+   * Approved package-run servers whose registry has a newer release (of the package, or within its
+   * dependencies' ranges), checked now; each becomes what `update NAME` offers.
+   */
+  async outdated(names?: readonly string[]): Promise<OutdatedEntry[]> {
+    this.#catchUp();
+    const out: OutdatedEntry[] = [];
+    for (const entry of this.#entries.values()) {
+      if (names && !names.includes(entry.name)) continue;
+      if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
+      const cwd = isRemote(entry.config) ? undefined : entry.config.cwd;
+      const found = await this.#packageTrust.outdated(entry, this.#lookup(cwd));
+      if (found) out.push(found);
+    }
+    return out;
+  }
+
+  /** The store's disk use, per install, with the servers that start from each. */
+  storeUsage(): StoreUsage {
+    return this.packages.store.usage(this.#approvedPins());
+  }
+
+  /** Removes every install, lockfile and leftover no approval uses. */
+  pruneStore(): StorePruneResult {
+    return this.packages.store.prune([...this.#approvedPins().values()]);
   }
 
   /**
@@ -296,7 +387,21 @@ export class Core {
     this.#catchUp();
     const entry = this.#current(name);
     if (entry.refusal) throw new UserError(`server "${name}" cannot be approved: ${entry.refusal}`);
+    // A package run approves the resolution it was shown (exact versions), never the bare command.
+    const pinned = this.#packageTrust.accept(entry, fingerprint);
+    if (pinned) {
+      this.state.approve(name, fingerprint, pinned, source, this.#clock.now());
+      this.#entries.set(name, this.#entryOf(entry.name, entry.config));
+      this.#gates.delete(name);
+      this.#apply();
+      this.#removeUnusedInstalls();
+      return { name, fingerprint, launch: describeLaunch({ ...pinned, package: undefined }) };
+    }
     if (entry.fingerprint !== fingerprint) throw new StaleApprovalError(name);
+    if (entry.packageRun.run && !entry.launch.package)
+      throw new UserError(`server "${name}" runs a package that has not been resolved for approval yet`, {
+        hint: `review it with: switchboard approve ${name}`,
+      });
     this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
     this.#gates.delete(name); // the next tool list is this approval's pin
     this.#apply();
@@ -643,6 +748,7 @@ export class Core {
     for (const entry of this.#entries.values()) {
       if (!entry.config.enabled || entry.refusal) continue;
       if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
+      if (this.#packageTrust.blocked(entry)) continue;
       desired.push({
         name: entry.name,
         fingerprint: entry.fingerprint,
@@ -650,13 +756,21 @@ export class Core {
         idleTimeoutMs: (entry.config.idleTimeout ?? idleDefault) * 1000,
         listsKnown: this.#lists.has(entry.name, entry.fingerprint),
         stopped: stopped.has(entry.name),
-        prepare: async () => {
-          const plan = await prepareLaunch(entry, this.#launchDeps()).catch((err: unknown) => {
-            // Another program than the approved one would run (PATH changed, a symlink retargeted):
-            // the server goes back to waiting for approval, showing the program it would run now.
-            if (err instanceof CommandChangedError) setImmediate(() => this.#recheckCommands());
-            throw err;
-          });
+        prepare: async (note) => {
+          const plan = await this.#storedLaunch(entry, note)
+            .then((stored) => prepareLaunch(entry, this.#launchDeps(), stored))
+            .catch((err: unknown) => {
+              // Another program than the approved one would run (PATH changed, a symlink retargeted):
+              // the server goes back to waiting for approval, showing the program it would run now.
+              if (err instanceof CommandChangedError || err instanceof RuntimeChangedError)
+                setImmediate(() => this.#recheckCommands());
+              // Its install changed on disk: it waits for a new approval, which installs it afresh.
+              if (err instanceof StoreChangedError) {
+                this.#packageTrust.markChanged(entry.name, err.message);
+                setImmediate(() => this.#apply());
+              }
+              throw err;
+            });
           return this.#signIns.withAuth(entry.name, plan);
         },
       });
@@ -669,6 +783,19 @@ export class Core {
         if (status) this.events.emit('status', status);
       }
     }
+  }
+
+  /** A package-run server's install in the store (installed first when absent, verified when there). */
+  async #storedLaunch(entry: ServerEntry, note?: (text: string) => void): Promise<StoredLaunch | undefined> {
+    const pin = entry.launch.package;
+    const run = entry.packageRun.run;
+    if (!pin || !run || isRemote(entry.config)) return undefined;
+    return this.packages.launch(pin, run, this.#lookup(entry.config.cwd), note ?? (() => {}));
+  }
+
+  /** The entry for a server's config, keeping the package its approval pinned. */
+  #entryOf(name: string, config: ServerEntry['config']): ServerEntry {
+    return serverEntry(name, config, this.#lookup, this.state.approval(name)?.config, this.home.store);
   }
 
   /**
@@ -728,7 +855,7 @@ export class Core {
   /** The entry with its command looked up now, or undefined when that changes nothing. */
   #lookedUpAgain(entry: ServerEntry): ServerEntry | undefined {
     if (isRemote(entry.config)) return undefined;
-    const now = serverEntry(entry.name, entry.config, this.#lookup);
+    const now = this.#entryOf(entry.name, entry.config);
     return now.fingerprint === entry.fingerprint ? undefined : now;
   }
 
@@ -753,6 +880,8 @@ export class Core {
     const decision = this.state.decision(name, entry.fingerprint);
     if (decision === 'denied') return { ...base, state: 'denied' };
     if (decision === 'pending') return { ...base, state: 'pending-approval' };
+    const blocked = this.#packageTrust.blocked(entry);
+    if (blocked) return { ...base, state: 'pending-approval', lastError: displayText(blocked) };
     const live = this.#supervisor?.statusOf(name);
     if (!live) return base;
     const gate = this.#gates.get(name)?.gate;

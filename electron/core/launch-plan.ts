@@ -3,6 +3,7 @@ import { UserError } from './errors.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
+import type { StoredLaunch } from './store/package-service.ts';
 import type { LaunchPlan } from './supervisor/types.ts';
 import { realCommand, resolveCommand } from './trust/resolve-command.ts';
 
@@ -26,8 +27,14 @@ export interface LaunchDeps {
 /**
  * Resolves an approved server into what to spawn or connect to, at the last moment and only in
  * memory: the command's absolute path, ${secret:…} from the keychain and ${env:…} from the environment.
+ * `stored`: a package-run server's install in the store, which runs instead of the package runner
+ * (its own arguments stay as written).
  */
-export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promise<LaunchPlan> {
+export async function prepareLaunch(
+  entry: ServerEntry,
+  deps: LaunchDeps,
+  stored?: StoredLaunch,
+): Promise<LaunchPlan> {
   const { config, name } = entry;
   const context = { keychain: deps.keychain, env: deps.env, server: name };
   if (isRemote(config)) {
@@ -65,7 +72,8 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
   const env = await resolveRecord(config.env, { ...context, field: 'env' });
   // A secret in args is on the child's command line while it runs (visible to `ps` on this machine);
   // env is the better place when the server reads one, but a reference beats the literal in a file.
-  const args = await resolveRecord(Object.fromEntries(config.args.map((arg, i) => [`args[${i}]`, arg])), {
+  const words = stored?.args ?? config.args;
+  const args = await resolveRecord(Object.fromEntries(words.map((arg, i) => [`args[${i}]`, arg])), {
     ...context,
     field: 'arg',
   });
@@ -73,12 +81,17 @@ export async function prepareLaunch(entry: ServerEntry, deps: LaunchDeps): Promi
     Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
   );
   if (deps.commandPath) inherited.PATH = deps.commandPath;
+  if (stored?.pathPrefix.length) {
+    const separator = deps.platform === 'win32' ? ';' : ':';
+    inherited.PATH = [...stored.pathPrefix, inherited.PATH ?? ''].filter(Boolean).join(separator);
+  }
   return {
     transport: 'stdio',
-    command,
-    args: config.args.map((_, i) => args.values[`args[${i}]`] ?? ''),
+    command: stored?.command ?? command,
+    args: words.map((_, i) => args.values[`args[${i}]`] ?? ''),
     cwd,
     env: { ...inherited, ...env.values },
     redact: [...new Set([...env.secrets, ...args.secrets])],
+    storeFolder: stored?.folder,
   };
 }

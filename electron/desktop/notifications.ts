@@ -1,4 +1,4 @@
-import type { ToolChange } from '../../shared/api.ts';
+import type { ApprovalPreview, ToolChange } from '../../shared/api.ts';
 import type { StatusReport } from '../../shared/status.ts';
 import { changeWhat, toolChangeLines } from './tool-change-summary.ts';
 
@@ -36,6 +36,31 @@ export function approvalNotifications(
     });
   }
   return { raise, notified: next };
+}
+
+/**
+ * What an approval notification says (its Approve button approves exactly this): the command line,
+ * then for a package-run server the package, exact version and date, dependencies, install scripts
+ * and what changed since the approved version, then the secrets and env it passes on. Every line is
+ * the preview's, already display-safe.
+ */
+export function approvalBody(preview: ApprovalPreview): string {
+  const pkg = preview.package;
+  const packageLines = pkg
+    ? [
+        ...pkg.lines.filter(
+          (line) => !line.startsWith('runs from the store:') && !line.startsWith('pinned:'),
+        ),
+        ...(pkg.changes ? ['changed: ' + pkg.changes.join('; ')] : []),
+        ...pkg.notes.filter((note) => note.startsWith('signature:')),
+      ]
+    : [];
+  return [
+    preview.lines[0] ?? preview.name,
+    ...packageLines,
+    ...(preview.packageNote ? [preview.packageNote] : []),
+    ...preview.references,
+  ].join('\n');
 }
 
 export interface ToolChangeNotification {

@@ -22,7 +22,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ApiEventSchema, type ApiEvent } from '../../shared/api.ts';
 import {
   IPC_EVENT,
@@ -38,7 +38,9 @@ import { readServerValue, setServer } from '../core/config/edit.ts';
 import { describeError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
-import { describeLaunch, describeReferences } from '../core/trust/command-line.ts';
+import { addBundleServer, bundleServerName } from '../core/store/bundle-server.ts';
+import { installBundle } from '../core/store/mcpb-bundle.ts';
+import { bundleFileFromArgv, bundleOpenPlan, isBundleFile } from '../desktop/bundle-file.ts';
 import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
 import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
@@ -46,6 +48,7 @@ import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../deskto
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
 import {
+  approvalBody,
   approvalNotifications,
   signInNotifications,
   toolChangeNotifications,
@@ -107,6 +110,8 @@ if (squirrel.kind === 'quit') {
   ]);
   app.setAsDefaultProtocolClient(PROTOCOL);
   app.on('second-instance', (_event, argv) => {
+    const bundle = bundleFileFromArgv(argv);
+    if (bundle) return void openBundle(bundle);
     const link = deepLinkFromArgv(argv);
     // Without a link it means "show me": queued like a link, in case the core is not up yet.
     links.push(link ?? `${PROTOCOL}://open`);
@@ -115,6 +120,12 @@ if (squirrel.kind === 'quit') {
   app.on('open-url', (event, url) => {
     event.preventDefault();
     links.push(url);
+  });
+  // macOS: an .mcpb double-clicked or dropped on the app (the file association in forge.config.ts).
+  app.on('open-file', (event, path) => {
+    if (!isBundleFile(path)) return;
+    event.preventDefault();
+    void openBundle(path);
   });
   app.on('window-all-closed', () => {
     // A tray app keeps running with no window; on macOS it also leaves the Dock.
@@ -150,6 +161,7 @@ async function start(): Promise<void> {
     return fatal(err);
   }
   const core = headless.core;
+  for (const file of openingBundles.splice(0)) void openBundle(file);
   tray = new Tray(trayIcon('idle'));
   tray.on('click', () => showWindow());
   const refresh = () => {
@@ -171,7 +183,10 @@ async function start(): Promise<void> {
   });
   refresh();
   wireIpc();
-  // Windows/Linux pass a link that launches the app as an argument; macOS's came as open-url.
+  // Windows/Linux pass a link (or an .mcpb file) that launches the app as an argument; macOS's came as
+  // open-url / open-file.
+  const argvBundle = bundleFileFromArgv(process.argv);
+  if (argvBundle) void openBundle(argvBundle);
   const argvLink = deepLinkFromArgv(process.argv);
   if (argvLink) links.push(argvLink);
   const link = links.pending > 0;
@@ -219,31 +234,38 @@ function watchSessionEnd(): void {
 function notifyApprovals(): void {
   if (!headless || !Notification.isSupported()) return;
   const core = headless.core;
-  // The command line, and every secret or env variable it would pass on: an Approve button is there.
-  const describe = (name: string) => {
-    const entry = core.entries().get(name);
-    return entry
-      ? [describeLaunch(entry.launch)[0] ?? name, ...describeReferences(entry.launch)].join('\n')
-      : name;
-  };
   const { raise, notified: next } = approvalNotifications(
     core.status(),
     notified,
-    describe,
+    (name) => name,
     process.platform,
   );
   notified = next;
   for (const spec of raise) {
-    show(
-      spec,
-      (choice) =>
-        void runAction(
-          choice === 'Approve'
-            ? // the config this notification described; a later change is refused and asks again
-              { type: 'approve', server: spec.server, fingerprint: spec.fingerprint }
-            : { type: 'deny', server: spec.server },
+    // The command line, the package it installs (resolved at its registry first), and every secret or
+    // env variable it would pass on: an Approve button is there, bound to exactly what is shown.
+    void core.preview(spec.server).then(
+      (preview) => {
+        const shown = { ...spec, fingerprint: preview.fingerprint, body: approvalBody(preview) };
+        show(
+          shown,
+          (choice) =>
+            void runAction(
+              choice === 'Approve'
+                ? // the config this notification described; a later change is refused and asks again
+                  { type: 'approve', server: shown.server, fingerprint: shown.fingerprint }
+                : { type: 'deny', server: shown.server },
+            ),
+          () => showWindow('approvals', shown.server),
+        );
+      },
+      // Not resolvable now (offline): the notification opens the approval, which says why.
+      (err: unknown) =>
+        show(
+          { ...spec, body: `${spec.server}: ${describeError(err)}`, actions: [] },
+          () => showWindow('approvals', spec.server),
+          () => showWindow('approvals', spec.server),
         ),
-      () => showWindow('approvals', spec.server),
     );
   }
 }
@@ -390,6 +412,42 @@ function notify(message: string): void {
   const body = displayMessage(message);
   if (Notification.isSupported()) new Notification({ title: 'Switchboard', body }).show();
   else console.error(body);
+}
+
+/**
+ * An MCP bundle opened with the app: unpacked and checked into the store; with nothing to ask its
+ * server is added pending approval (the approval notification follows), otherwise the window opens on
+ * Add a server → MCP bundle, where its settings are asked for.
+ */
+const openingBundles: string[] = [];
+async function openBundle(file: string): Promise<void> {
+  const core = headless?.core;
+  if (!core) {
+    // Before the core is up (a cold start with the file): taken once it is.
+    openingBundles.push(file);
+    return;
+  }
+  try {
+    const bundle = await installBundle(file, core.packages.store);
+    if (bundleOpenPlan(bundle.record.userConfig) === 'ask') {
+      notify(
+        `${bundle.record.displayName} needs its settings: drop ${basename(file)} on Add a server → MCP bundle.`,
+      );
+      return showWindow('add');
+    }
+    const name = bundleServerName(bundle.record.name);
+    await addBundleServer({
+      bundle,
+      name,
+      values: {},
+      serversFile: core.home.serversFile,
+      keychain: new OsKeychain(),
+    });
+    core.noteSource(name, 'ui');
+    core.reload();
+  } catch (err) {
+    notify(`Could not open ${basename(file)}: ${describeError(err)}`);
+  }
 }
 
 function showWindow(view?: string, ...segments: string[]): void {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
@@ -17,10 +18,16 @@ export default defineConfig({
     'import.meta.filename': '__filename',
     'import.meta.url': 'require("node:url").pathToFileURL(__filename).href',
   },
+  resolve: {
+    alias: { 'supports-color': fileURLToPath(new URL('./stubs/supports-color.cjs', import.meta.url)) },
+  },
   build: {
     rollupOptions: {
       // Forge adds electron and Node's built-ins.
       external: ['@napi-rs/keyring'],
+      // One file: modules the core loads only when needed (the .mcpb tooling) are imported
+      // dynamically, and a split chunk beside main.cjs would not be packaged.
+      output: { inlineDynamicImports: true },
     },
   },
 });

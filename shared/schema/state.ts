@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
 export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
@@ -15,6 +16,11 @@ export const LaunchConfigSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /**
+   * a package-run server (npx, uvx, docker run, an .mcpb bundle): the exact package the approval pins,
+   * which the store installs and the server starts from (servers.json keeps what the person wrote)
+   */
+  package: PackagePinSchema.optional(),
 });
 export type LaunchConfig = z.infer<typeof LaunchConfigSchema>;
 

@@ -8,7 +8,10 @@ import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 
-const APPROVE_USAGE = 'usage: switchboard approve NAME [--yes | --fingerprint SHA256] [--json]';
+const APPROVE_USAGE =
+  'usage: switchboard approve NAME [--yes | --fingerprint SHA256] [--allow-scripts] [--json]';
+const UPDATE_USAGE =
+  'usage: switchboard update NAME [--yes | --fingerprint SHA256] [--allow-scripts] [--json]';
 
 const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   'hand-edit': 'servers.json, edited by hand or by another program',
@@ -27,12 +30,26 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
  * --json never asks: it prints {approved, preview} (ApproveCliResultSchema) and approves only with
  * --yes or --fingerprint.
  */
-export async function approveCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export function approveCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  return reviewAndApprove(ctx, argv, false);
+}
+
+/**
+ * `update NAME`: resolves the server's package again (the newest release servers.json allows), shows
+ * what changed since the approved version, and approves exactly that, as `approve` does.
+ */
+export function updateCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  return reviewAndApprove(ctx, argv, true);
+}
+
+async function reviewAndApprove(ctx: CliContext, argv: string[], fresh: boolean): Promise<number> {
+  const usage = fresh ? UPDATE_USAGE : APPROVE_USAGE;
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
       yes: { type: 'boolean', short: 'y' },
       fingerprint: { type: 'string' },
+      'allow-scripts': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     allowPositionals: true,
@@ -40,38 +57,50 @@ export async function approveCommand(ctx: CliContext, argv: string[]): Promise<n
   });
   const [name] = positionals;
   if (!name || positionals.length !== 1 || (values.yes && values.fingerprint !== undefined))
-    throw new UsageError(APPROVE_USAGE);
+    throw new UsageError(usage);
   if (values.fingerprint !== undefined && !FingerprintSchema.safeParse(values.fingerprint).success)
-    throw new UsageError(
-      `--fingerprint takes the 64 hex digits shown with the configuration\n${APPROVE_USAGE}`,
-    );
+    throw new UsageError(`--fingerprint takes the 64 hex digits shown with the configuration\n${usage}`);
 
   const client = InstanceClient.connect(ctx.home);
   const trust = client
-    ? { review: () => client.review(name), approve: (fp: string) => client.approve(name, fp) }
-    : await offlineTrust(ctx, name);
+    ? { review: () => client.review(name, fresh), approve: (fp: string) => client.approve(name, fp) }
+    : await offlineTrust(ctx, name, fresh);
+  if (!values.json && fresh) ctx.output.err(`Checking ${name}'s package for a newer release…`);
   const shown = await trust.review();
   const json = (approved: boolean) => {
     const result: ApproveCliResult = { approved, preview: shown };
     ctx.output.out(JSON.stringify(result, null, 2));
   };
   if (!values.json) show(ctx, shown);
+  if (fresh && shown.package?.changes?.[0]?.startsWith('nothing:')) {
+    if (values.json) json(false);
+    else ctx.output.out(`\n${name} is up to date: nothing to update.`);
+    return 0;
+  }
+  // The plain fingerprint keeps install scripts off; --allow-scripts approves the one that runs them.
+  const shownFingerprint =
+    values['allow-scripts'] && shown.package?.scriptsFingerprint
+      ? shown.package.scriptsFingerprint
+      : shown.fingerprint;
+  if (values['allow-scripts'] && !shown.package?.scriptsFingerprint)
+    throw new UsageError(`--allow-scripts: ${name}'s packages have no install scripts`);
 
   let fingerprint = values.fingerprint;
-  if (fingerprint === undefined && values.yes) fingerprint = shown.fingerprint;
+  if (fingerprint === undefined && values.yes) fingerprint = shownFingerprint;
   if (fingerprint === undefined && !values.json && interactive(ctx)) {
-    const answer = await ask(ctx, `\nApprove "${name}" to run exactly this? [y/N] `);
+    const what = shownFingerprint === shown.fingerprint ? '' : ', install scripts included';
+    const answer = await ask(ctx, `\nApprove "${name}" to run exactly this${what}? [y/N] `);
     if (!isYes(answer)) {
       ctx.output.out('Not approved.');
       return 1;
     }
-    fingerprint = shown.fingerprint;
+    fingerprint = shownFingerprint;
   }
   if (fingerprint === undefined) {
     if (values.json) json(false);
     ctx.output.err(
       `\nNot approved: nobody confirmed it. To approve exactly what is shown above, run:\n` +
-        `  switchboard approve ${name} --fingerprint ${shown.fingerprint}\n` +
+        `  switchboard ${fresh ? 'update' : 'approve'} ${name} --fingerprint ${shownFingerprint}\n` +
         `(or run it in a terminal and answer y; --yes approves whatever a run shows, for scripts)`,
     );
     return 1;
@@ -89,10 +118,10 @@ export async function approveCommand(ctx: CliContext, argv: string[]): Promise<n
 }
 
 /** Review and approve on the files, with no Switchboard running. */
-async function offlineTrust(ctx: CliContext, name: string) {
+async function offlineTrust(ctx: CliContext, name: string, fresh: boolean) {
   const core = await offlineCore(ctx);
   return {
-    review: () => Promise.resolve(core.review(name)),
+    review: () => core.preview(name, { fresh }),
     approve: (fingerprint: string) => Promise.resolve(core.approve(name, fingerprint, 'cli')),
   };
 }
@@ -109,6 +138,21 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
     `"${shown.name}" (${status}; from ${SOURCES[shown.source]}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
   );
   for (const line of shown.lines) ctx.output.out(`  ${line}`);
+  if (shown.packageNote) ctx.output.out(`  ! ${shown.packageNote}`);
+  const pkg = shown.package;
+  if (pkg) {
+    ctx.output.out('It runs this package, installed in Switchboard’s store:');
+    for (const line of pkg.lines) ctx.output.out(`  ${line}`);
+    if (pkg.changes) {
+      ctx.output.out('Changed since the approved version:');
+      for (const line of pkg.changes) ctx.output.out(`  ${line}`);
+    }
+    for (const line of pkg.notes) ctx.output.out(`  ! ${line}`);
+    if (pkg.scriptsFingerprint)
+      ctx.output.out(
+        `To let the install scripts run too: --allow-scripts (fingerprint ${pkg.scriptsFingerprint})`,
+      );
+  }
   if (shown.references.length) {
     ctx.output.out('It passes on:');
     for (const line of shown.references) ctx.output.out(`  ! ${line}`);

@@ -67,6 +67,12 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     }
     if (path === ApiRoutes.tokens || path.startsWith(ApiRoutes.tokens + '/'))
       return handleTokens(req, res, path);
+    if (path === ApiRoutes.store && req.method === 'GET') return sendJson(res, 200, core.storeUsage());
+    if (path === ApiRoutes.storePrune && req.method === 'POST') return sendJson(res, 200, core.pruneStore());
+    if (path === ApiRoutes.outdated && req.method === 'GET') {
+      const names = url.searchParams.getAll('server');
+      return sendJson(res, 200, { servers: await core.outdated(names.length ? names : undefined) });
+    }
     const match = /^\/api\/servers\/([^/]+)\/([a-z-]+)$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
     const name = decodePathSegment(match[1] ?? '');
@@ -76,7 +82,8 @@ export function createControlApi(core: Core, tokens: TokenStore) {
         const limit = Math.min(Number(url.searchParams.get('limit') ?? 500) || 500, 10_000);
         return sendJson(res, 200, { lines: core.logs(name, limit) });
       }
-      if (action === 'approval' && req.method === 'GET') return sendJson(res, 200, core.review(name));
+      if (action === 'approval' && req.method === 'GET')
+        return sendJson(res, 200, await core.preview(name, { fresh: url.searchParams.get('fresh') === '1' }));
       if (action === 'tool-review' && req.method === 'GET') return sendJson(res, 200, core.toolReview(name));
       if (action === 'accept-tools' && req.method === 'POST') {
         core.acceptTools(name, await shownChange(req, name));

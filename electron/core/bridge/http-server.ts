@@ -13,6 +13,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import { createBundleRoutes } from './bundle-routes.ts';
 import { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { serveUi } from './ui-static.ts';
@@ -49,6 +50,7 @@ export class BridgeServer {
   readonly sessions = new UiSessions();
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
+  readonly #bundles: ReturnType<typeof createBundleRoutes> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
   #local: Server | undefined;
@@ -72,6 +74,19 @@ export class BridgeServer {
         })
       : undefined;
     this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
+    const core = options.core;
+    this.#bundles = options.keychain
+      ? createBundleRoutes({
+          store: core.packages.store,
+          keychain: options.keychain,
+          serversFile: core.home.serversFile,
+          added: (name) => {
+            core.noteSource(name, 'ui');
+            if (core.running) core.reload();
+            else core.load();
+          },
+        })
+      : undefined;
     // What a revoked, deleted or replaced token opened stops at once (event streams, MCP sessions).
     this.#stopTokenWatch = options.tokens.onInvalidated((names) => {
       for (const name of names) this.#mcp.closeEditor(name);
@@ -161,6 +176,7 @@ export class BridgeServer {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
         if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
+        if (this.#bundles && (await this.#bundles.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }

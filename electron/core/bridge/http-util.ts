@@ -68,8 +68,9 @@ export async function readJsonAs<T>(
   req: IncomingMessage,
   schema: z.ZodType<T>,
   whenNull?: unknown,
+  limit = MAX_BODY_BYTES,
 ): Promise<T> {
-  const parsed = schema.safeParse((await readJson(req)) ?? whenNull);
+  const parsed = schema.safeParse((await readJson(req, limit)) ?? whenNull);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new HttpError(

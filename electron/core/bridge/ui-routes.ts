@@ -85,7 +85,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     const method = req.method ?? 'GET';
     try {
       if (path === UiRoutes.servers && method === 'POST') return done(res, await addServer(req));
-      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
+      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: await approvals() });
       if (path === UiRoutes.toolChanges && method === 'GET')
         return done(res, { changes: core.toolChanges() });
       if (path === UiRoutes.secrets && method === 'GET') return done(res, await core.secrets());
@@ -290,36 +290,55 @@ export function createUiRoutes(options: UiRoutesOptions) {
     };
   }
 
-  function approvals(): ApprovalView[] {
-    const out: ApprovalView[] = [];
-    for (const status of core.status().servers) {
-      if (status.state !== 'pending-approval' && status.state !== 'denied') continue;
-      const entry = core.entries().get(status.name);
-      if (!entry) continue;
-      // What approving allows now (the command looked up again), and the fingerprint to approve it by.
-      const shown = core.review(status.name);
-      const launch = core.entries().get(status.name)?.launch ?? entry.launch;
-      const previous = core.state.approval(status.name);
-      const record = launch.transport === 'http' ? launch.headers : launch.env;
-      out.push({
-        name: status.name,
-        state: status.state,
-        source: shown.source,
-        fingerprint: shown.fingerprint,
-        lines: shown.lines,
-        references: shown.references,
-        launch,
-        envKeys: Object.keys(record ?? {}).map(displayText),
-        approved: previous
-          ? {
-              lines: describeLaunch(previous.config),
-              approvedAt: previous.approvedAt,
-              source: previous.source,
-            }
-          : null,
-      });
+  async function approvals(): Promise<ApprovalView[]> {
+    const waiting = core
+      .status()
+      .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
+    // A package run is resolved at its registry first (once per config; in parallel for several).
+    const views = await Promise.all(
+      waiting.map((status) =>
+        approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'),
+      ),
+    );
+    return views.filter((v) => v !== undefined);
+  }
+
+  async function approvalView(name: string, state: ApprovalView['state']): Promise<ApprovalView | undefined> {
+    if (!core.entries().get(name)) return undefined;
+    // What approving allows now (the command looked up again), and the fingerprint to approve it by.
+    let shown: Awaited<ReturnType<typeof core.preview>> | undefined;
+    let packageError: string | null = null;
+    try {
+      shown = await core.preview(name);
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      packageError = displayText(describeError(err));
     }
-    return out;
+    const entry = core.entries().get(name);
+    if (!entry) return undefined;
+    const launch = { ...entry.launch, package: undefined };
+    const previous = core.state.approval(name);
+    const record = launch.transport === 'http' ? launch.headers : launch.env;
+    return {
+      name,
+      state,
+      source: shown?.source ?? core.sourceOf(name),
+      fingerprint: shown?.fingerprint ?? entry.fingerprint,
+      lines: shown?.lines ?? describeLaunch(launch),
+      references: shown?.references ?? [],
+      launch,
+      envKeys: Object.keys(record ?? {}).map(displayText),
+      package: shown?.package ?? null,
+      packageNote: shown?.packageNote ?? null,
+      packageError,
+      approved: previous
+        ? {
+            lines: describeLaunch({ ...previous.config, package: undefined }),
+            approvedAt: previous.approvedAt,
+            source: previous.source,
+          }
+        : null,
+    };
   }
 
   /** Stores a secret, then restarts the servers that use it and want to run, so they pick it up. */

@@ -145,13 +145,9 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
   const packageArgs = argGroups(pkg.packageArguments ?? [], 'package', fields, problems, false);
   const env = (pkg.environmentVariables ?? []).map((variable) => keyValue(variable, 'env', fields));
   const runtime = RUNTIMES[kind];
+  // No "unpinned" note: whatever version the entry names (or none), approving it pins the exact
+  // release (and its whole tree, or the image digest) in the package store.
   const notes: string[] = [];
-  if (!spec.spec.pinned)
-    notes.push(
-      kind === 'oci'
-        ? 'The image is not pinned to a version: each start runs whatever its registry calls latest then.'
-        : 'The package is not pinned to a version: each start may fetch a newer release.',
-    );
   if (pkg.runtimeHint && pkg.runtimeHint !== runtime) {
     notes.push(
       `The entry suggests running it with "${displayText(clip(pkg.runtimeHint, 40))}"; Switchboard runs ${KIND_LABEL[kind]}s with ${runtime}.`,

@@ -467,7 +467,9 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     }
     let plan: LaunchPlan;
     try {
-      plan = await this.#desired.prepare();
+      plan = await this.#desired.prepare((text) => {
+        if (this.#isCurrent(attempt)) this.#note(text);
+      });
     } catch (err) {
       if (this.#isCurrent(attempt)) this.#toError(attempt, describeError(err));
       return;

@@ -31,6 +31,11 @@ export type LaunchPlan =
       /** the complete environment of the child (the caller merges process env and the server's env) */
       env: Record<string, string>;
       redact: string[];
+      /**
+       * the package-store install it starts from (npm, PyPI, bundle), if any: its code, which the
+       * server must not change (the sandbox keeps it read-only)
+       */
+      storeFolder?: string | undefined;
     }
   | {
       transport: 'http';
@@ -52,7 +57,8 @@ export interface DesiredServer {
   name: string;
   fingerprint: string;
   transport: 'stdio' | 'http';
-  prepare(): Promise<LaunchPlan>;
+  /** `note`: says what a long preparation is doing in the server's log (installing its package) */
+  prepare(note?: (text: string) => void): Promise<LaunchPlan>;
   /**
    * How long the server may go without a request before it is stopped until the next one (`idle`);
    * 0 or absent: always running.

@@ -56,6 +56,11 @@ export function useSettings() {
   return useQuery({ queryKey: keys.settings, queryFn: () => api.settings() });
 }
 
+export function useStoreUsage() {
+  const api = useApi();
+  return useQuery({ queryKey: keys.store, queryFn: () => api.storeUsage() });
+}
+
 export function useTokens() {
   const api = useApi();
   return useQuery({ queryKey: keys.tokens, queryFn: () => api.tokens() });

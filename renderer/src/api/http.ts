@@ -1,4 +1,15 @@
 import type { z } from 'zod';
+import {
+  BundleAddedSchema,
+  BundleRoutes,
+  BundleViewSchema,
+  StorePruneResultSchema,
+  StoreUsageSchema,
+  type BundleAdded,
+  type BundleView,
+  type StorePruneResult,
+  type StoreUsage,
+} from '../../../shared/store.ts';
 import type { SwitchboardBridge } from '../../../shared/ipc.ts';
 import type { ServerActivity } from '../../../shared/activity.ts';
 import {
@@ -189,6 +200,22 @@ export class ControlApiClient implements UiApi {
 
   async approvals(): Promise<ApprovalView[]> {
     return (await this.#request('GET', UiRoutes.approvals, ApprovalsResponseSchema)).approvals;
+  }
+
+  storeUsage(): Promise<StoreUsage> {
+    return this.#request('GET', ApiRoutes.store, StoreUsageSchema);
+  }
+
+  pruneStore(): Promise<StorePruneResult> {
+    return this.#request('POST', ApiRoutes.storePrune, StorePruneResultSchema);
+  }
+
+  uploadBundle(fileName: string, data: string): Promise<BundleView> {
+    return this.#request('POST', BundleRoutes.upload, BundleViewSchema, { fileName, data });
+  }
+
+  addBundle(id: string, name: string, values: Record<string, string>): Promise<BundleAdded> {
+    return this.#request('POST', BundleRoutes.add(id), BundleAddedSchema, { name, values });
   }
 
   secrets(): Promise<SecretsResponse> {

@@ -9,6 +9,7 @@ export const keys = {
   secrets: ['secrets'] as const,
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
+  store: ['store'] as const,
   editors: ['editors'] as const,
   signIn: (name: string) => ['sign-in', name] as const,
   /** the MCP Registry catalog: registry answers (the core caches them too) and the registry address */

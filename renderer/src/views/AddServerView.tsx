@@ -15,9 +15,10 @@ import { checkSnippet } from '../lib/server-snippet.ts';
 import { href, navigate } from '../router.ts';
 
 const JsonEditor = lazy(() => import('../components/JsonEditor.tsx'));
+const AddBundle = lazy(() => import('../components/AddBundle.tsx'));
 
 export default function AddServerView() {
-  const [mode, setMode] = useState<'form' | 'json'>('form');
+  const [mode, setMode] = useState<'form' | 'json' | 'bundle'>('form');
   return (
     <section className="narrow">
       <nav aria-label="Breadcrumb" className="crumbs">
@@ -35,8 +36,11 @@ export default function AddServerView() {
         <button type="button" aria-pressed={mode === 'json'} onClick={() => setMode('json')}>
           Paste JSON
         </button>
+        <button type="button" aria-pressed={mode === 'bundle'} onClick={() => setMode('bundle')}>
+          MCP bundle
+        </button>
       </div>
-      {mode === 'form' ? <AddWithForm /> : <AddPastedJson />}
+      {mode === 'form' ? <AddWithForm /> : mode === 'json' ? <AddPastedJson /> : <AddBundle />}
     </section>
   );
 }

@@ -196,7 +196,9 @@ function useBringIntoView(
           ? document.querySelector<HTMLElement>(`article[data-tool-change="${CSS.escape(server)}"]`)
           : null;
     const element = card ?? notice.current;
-    element?.scrollIntoView({ block: card ? 'center' : 'nearest' });
+    // A card taller than the window (a package's details) starts at its top, never cut above it.
+    const tall = card !== null && card.getBoundingClientRect().height > window.innerHeight * 0.8;
+    element?.scrollIntoView({ block: card ? (tall ? 'start' : 'center') : 'nearest' });
     element?.focus({ preventScroll: true });
   }, [server, kind, notice]);
 }
@@ -247,8 +249,13 @@ function ApprovalCard({
   const invalidate = [keys.status, keys.approvals];
   // Approves what this card shows (its fingerprint), never whatever the file says by the time it lands.
   const approve = useCommand(() => api.approve(a.name, a.fingerprint), invalidate);
+  const scriptsFingerprint = a.package?.scriptsFingerprint ?? null;
+  const approveScripts = useCommand(
+    () => api.approve(a.name, scriptsFingerprint ?? a.fingerprint),
+    invalidate,
+  );
   const deny = useCommand(() => api.serverAction(a.name, 'deny'), invalidate);
-  const busy = approve.isPending || deny.isPending;
+  const busy = approve.isPending || deny.isPending || approveScripts.isPending;
   const titleId = `approval-${a.name}`;
   return (
     <article
@@ -291,6 +298,41 @@ function ApprovalCard({
       <pre className="command" data-testid="approval-command">
         {a.lines.join('\n')}
       </pre>
+      {a.packageNote ? (
+        <div className="banner warn" role="status" data-testid="approval-package-note">
+          {a.packageNote}
+        </div>
+      ) : null}
+      {a.packageError ? (
+        <div className="banner error" role="alert" data-testid="approval-package-error">
+          <strong>Its package could not be resolved:</strong> {a.packageError}
+        </div>
+      ) : null}
+      {a.package ? (
+        <>
+          <h3 className="label">The package it installs and runs from Switchboard’s store</h3>
+          <pre className="command" data-testid="approval-package">
+            {a.package.lines.join('\n')}
+          </pre>
+          {a.package.changes ? (
+            <>
+              <h3 className="label">Changed since the approved version</h3>
+              <ul className="references" data-testid="approval-package-changes">
+                {a.package.changes.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {a.package.notes.length ? (
+            <ul className="references" data-testid="approval-package-notes">
+              {a.package.notes.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      ) : null}
       {a.references.length ? (
         <>
           <h3 className="label">Your secrets and environment it gets</h3>
@@ -315,7 +357,7 @@ function ApprovalCard({
         <button
           type="button"
           className="primary"
-          disabled={busy}
+          disabled={busy || a.packageError !== null}
           onClick={() =>
             approve.mutate(undefined, {
               // Refused because the config changed since this card was drawn: show the new one.
@@ -328,6 +370,11 @@ function ApprovalCard({
         >
           {approve.isPending ? 'Approving…' : `Approve ${a.name}`}
         </button>
+        {scriptsFingerprint ? (
+          <button type="button" disabled={busy} onClick={() => approveScripts.mutate(undefined)}>
+            {approveScripts.isPending ? 'Approving…' : 'Approve with install scripts'}
+          </button>
+        ) : null}
         {a.state === 'pending-approval' ? (
           <button type="button" disabled={busy} onClick={() => deny.mutate(undefined)}>
             Deny
@@ -335,6 +382,7 @@ function ApprovalCard({
         ) : null}
       </div>
       {approve.error ? <ErrorText error={approve.error} /> : null}
+      {approveScripts.error ? <ErrorText error={approveScripts.error} /> : null}
       {deny.error ? <ErrorText error={deny.error} /> : null}
     </article>
   );

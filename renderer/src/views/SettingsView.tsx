@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
+import { formatBytes } from '../../../shared/store.ts';
 import type { Settings } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
-import { useCommand, useSettings, useTokens } from '../api/hooks.ts';
+import { useCommand, useSettings, useStoreUsage, useTokens } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { CatalogRegistrySetting } from '../components/CatalogRegistrySetting.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -21,8 +22,61 @@ export default function SettingsView() {
       {settings.data ? <General settings={settings.data} /> : null}
       {settings.data ? <SignInSettings settings={settings.data} /> : null}
       <CatalogRegistrySetting />
+      <PackageStore />
       <Tokens />
     </section>
+  );
+}
+
+/** The package store's size, what uses it, and a button to remove what nothing uses. */
+function PackageStore() {
+  const api = useApi();
+  const id = useId();
+  const usage = useStoreUsage();
+  const prune = useCommand(() => api.pruneStore(), [keys.store]);
+  const unused = usage.data?.installs.filter((i) => i.servers.length === 0) ?? [];
+  return (
+    <div className="card" aria-labelledby={`${id}-store`} data-testid="package-store">
+      <h2 id={`${id}-store`}>Package store</h2>
+      <p className="muted">
+        Servers run with npx, uvx or docker start from the exact packages you approved, installed here.
+        Nothing updates by itself: <code>switchboard outdated</code> lists newer releases and{' '}
+        <code>switchboard update NAME</code> shows what one changes before you approve it.
+      </p>
+      {usage.error ? <ErrorText error={usage.error} /> : null}
+      {usage.data ? (
+        <>
+          <p>
+            <code>{usage.data.folder}</code>:{' '}
+            <strong data-testid="store-size">{formatBytes(usage.data.bytes)}</strong> in{' '}
+            {usage.data.installs.length} install{usage.data.installs.length === 1 ? '' : 's'}
+          </p>
+          {usage.data.installs.length ? (
+            <ul className="plain">
+              {usage.data.installs.map((install) => (
+                <li key={install.id}>
+                  <code>{install.id}</code> {formatBytes(install.bytes)} —{' '}
+                  {install.servers.length ? install.servers.join(', ') : 'used by no server'}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <div className="form-actions">
+            <button type="button" disabled={prune.isPending} onClick={() => prune.mutate(undefined)}>
+              {prune.isPending ? 'Removing…' : `Remove unused${unused.length ? ` (${unused.length})` : ''}`}
+            </button>
+            {prune.data ? (
+              <span className="muted" role="status">
+                {prune.data.removed.length
+                  ? `Removed ${prune.data.removed.length}, ${formatBytes(prune.data.freedBytes)} freed.`
+                  : 'Nothing to remove.'}
+              </span>
+            ) : null}
+          </div>
+          {prune.error ? <ErrorText error={prune.error} /> : null}
+        </>
+      ) : null}
+    </div>
   );
 }
 

@@ -21,7 +21,8 @@ afterEach(async () => {
 describe('switchboard add', () => {
   it('puts a token given on the command line into the keychain, never into servers.json', async () => {
     const added = await runCli(
-      ['add', 'gh', '--env', `GITHUB_TOKEN=${TOKEN}`, '--', 'npx', '-y', 'server-github'],
+      // A program, not a package runner: approving an npx line would resolve its package at the registry.
+      ['add', 'gh', '--env', `GITHUB_TOKEN=${TOKEN}`, '--', 'node', 'server-github.mjs'],
       t.env,
     );
     expect(added.code, added.stderr).toBe(0);

@@ -1,9 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { CatalogPageSchema } from '../../../shared/catalog.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { startFakeNpmRegistry } from '../../helpers/fake-npm-registry.ts';
 import { recorded, startFakeRegistry, type FakeRegistry } from '../../helpers/fake-registry.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -228,10 +230,14 @@ describe('switchboard catalog', () => {
     });
 
     it('adds through the running instance, and the approval says it came from the catalog', async () => {
-      serve = await startServe(env);
+      // The approval resolves the npm package (the package store): from the local npm registry.
+      const npm = await startFakeNpmRegistry(['switchboard-catalog-echo']);
+      onTestFinished(() => npm.close());
+      const withNpm = { ...env, ...npm.npmEnv(join(t.dir, 'npm-cache')) };
+      serve = await startServe(withNpm);
       const added = await runCli(['catalog', 'add', ECHO, '--set', 'greeting=hi'], env, TOKEN);
       expect(added.code, added.stderr).toBe(0);
-      const approve = await runCli(['approve', 'catalog-echo'], env);
+      const approve = await runCli(['approve', 'catalog-echo'], withNpm);
       expect(approve.stdout).toContain(
         '"catalog-echo" (waiting for approval; from the MCP Registry catalog) would run exactly:',
       );

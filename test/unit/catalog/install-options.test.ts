@@ -225,11 +225,9 @@ describe('recorded server.json documents become the entries MCP clients agree on
     );
   });
 
-  it('notes what to know before approving: an unpinned image, flags that widen what a container may touch', () => {
+  it('notes what to know before approving: flags that widen what a container may touch (no "unpinned": approval pins it)', () => {
     const [sonar] = installOptions(doc('servers', 'sonarqube'), everywhere);
-    expect(sonar?.view.notes).toEqual([
-      'The image is not pinned to a version: each start runs whatever its registry calls latest then.',
-    ]);
+    expect(sonar?.view.notes).toEqual([]);
     const [db] = installOptions(doc('examples', 'database-manager'), everywhere);
     expect(db?.view.notes).toEqual(['runtime argument --network host: changes the container’s network']);
   });
@@ -341,13 +339,13 @@ describe('malformed and hostile documents', () => {
     );
     expect(problems('malformed', 'named-argument-without-name')[0]?.[1]).toContain('packageArguments.0');
     expect(problems('malformed', 'unknown-argument-type')[0]?.[1]).toContain('packageArguments.0.type');
-    // "latest" is no version: it installs, unpinned, and says so.
+    // "latest" is no version: it installs as npx would, and approval pins the release it resolves to.
     const [latest] = installOptions(doc('malformed', 'package-version-latest'), everywhere);
     expect(filled(latest as OptionPlan)).toEqual({
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-weather'],
     });
-    expect(latest?.view.notes[0]).toMatch(/not pinned to a version/);
+    expect(latest?.view.notes).toEqual([]);
   });
 
   it('refuses what would run something other than what it says, or hide what runs', () => {

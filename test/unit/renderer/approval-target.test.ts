@@ -13,6 +13,9 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     references: [],
     launch: { transport: 'stdio', command: '/usr/bin/npx', args: ['-y', 'pkg'] },
     envKeys: [],
+    package: null,
+    packageNote: null,
+    packageError: null,
     approved: null,
   };
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { approvalBody } from '../../../electron/desktop/notifications.ts';
+import type { ApprovalPreview } from '../../../shared/api.ts';
+
+// What an approval notification says: its Approve button approves exactly the preview it was made
+// from, so the package and its exact version must be in it, not only the command line.
+
+const preview = (extra: Partial<ApprovalPreview>): ApprovalPreview => ({
+  name: 'gh',
+  state: 'pending-approval',
+  transport: 'stdio',
+  source: 'cli',
+  fingerprint: 'f'.repeat(64),
+  lines: ['command: /usr/bin/npx -y @modelcontextprotocol/server-github'],
+  references: ['gives your keychain secret "gh-token" to /usr/bin/node in env GITHUB_TOKEN'],
+  package: null,
+  packageNote: null,
+  ...extra,
+});
+
+describe('approval notification text', () => {
+  it('names the package, its exact version, date, dependencies, scripts and changes', () => {
+    const body = approvalBody(
+      preview({
+        package: {
+          kind: 'npm',
+          name: '@modelcontextprotocol/server-github',
+          version: '2025.4.8',
+          publishedAt: '2025-04-08T10:00:00.000Z',
+          dependencies: 57,
+          installScripts: [],
+          scriptsRun: false,
+          lines: [
+            'package: @modelcontextprotocol/server-github 2025.4.8 (published 2025-04-08) from the npm registry',
+            'dependencies: 57',
+            'install scripts: none',
+            'runs from the store: /usr/bin/node /home/you/store/npm/x/node_modules/…/dist/index.js',
+            `pinned: ${'a'.repeat(64)}`,
+          ],
+          changes: ['@modelcontextprotocol/server-github 2025.4.7 → 2025.4.8', 'added zod 3.25.1'],
+          notes: [],
+          scriptsFingerprint: null,
+        },
+      }),
+    );
+    expect(body.split('\n')).toEqual([
+      'command: /usr/bin/npx -y @modelcontextprotocol/server-github',
+      'package: @modelcontextprotocol/server-github 2025.4.8 (published 2025-04-08) from the npm registry',
+      'dependencies: 57',
+      'install scripts: none',
+      'changed: @modelcontextprotocol/server-github 2025.4.7 → 2025.4.8; added zod 3.25.1',
+      'gives your keychain secret "gh-token" to /usr/bin/node in env GITHUB_TOKEN',
+    ]);
+  });
+
+  it('says when a package run is not pinned', () => {
+    expect(approvalBody(preview({ packageNote: 'not pinned: npx is given --registry' }))).toContain(
+      'not pinned: npx is given --registry',
+    );
+  });
+});
