@@ -59,6 +59,8 @@ export const ApprovalPreviewSchema = z.object({
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
+  /** what a local server may read, write and reach in its OS sandbox, in plain words ([] for remote) */
+  access: z.array(z.string()).default([]),
   /** a package-run server: the exact package it installs and runs from the store, and what changed */
   package: PackageReviewSchema.nullable().default(null),
   /** a package run the store cannot pin, and why (it runs as written) */
@@ -161,6 +163,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('config'), report: StatusReportSchema }),
   /** editor sync wrote, failed, or found drift: the editors' sync state changed */
   z.object({ type: z.literal('editors') }),
+  /** which tools an editor gets changed (its selection or discovery mode) */
+  z.object({ type: z.literal('editor-tools'), editor: z.string() }),
   /** a server's tools changed from what was pinned, or such a change was accepted or went away */
   z.object({ type: z.literal('tool-change'), server: z.string() }),
   /** editors called these servers' tools (sent at most once a second) */

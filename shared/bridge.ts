@@ -9,3 +9,9 @@ export const TOKEN_NAME_PATTERN = /^[a-z0-9-]{1,32}$/;
 
 /** The folder under the home's tokens/ that holds one token file per editor or client. */
 export const EDITOR_TOKENS_DIR = 'editors';
+
+/**
+ * The name of the one entry an editor in discovery mode gets, for the aggregate /mcp (it replaces
+ * the editor's entries per server).
+ */
+export const AGGREGATE_ENTRY = 'switchboard';

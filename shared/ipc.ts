@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import { SignInRequestSchema } from './sign-in.ts';
+import { EditorToolsChangeSchema, ServerToolsChangeSchema } from './editor-tools.ts';
 import {
   CatalogInstallRequestSchema,
   CatalogRegistryPatchSchema,
@@ -66,6 +67,7 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('PUT', `/api/servers/${S}/config`, { body: SaveServerRequestSchema }),
   route('POST', `/api/servers/${S}/enabled`, { body: EnabledRequestSchema }),
   route('GET', `/api/servers/${S}/tools`),
+  route('POST', `/api/servers/${S}/tools`, { body: ServerToolsChangeSchema }),
   route('GET', `/api/servers/${S}/activity`),
   route('POST', `/api/servers/${S}/accept-tools`, { body: AcceptToolsRequestSchema }),
   route('GET', '/api/tool-changes'),
@@ -84,6 +86,8 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
   route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
   route('POST', `/api/editors/${S}/restart`),
+  route('GET', `/api/editors/${S}/tools`),
+  route('POST', `/api/editors/${S}/tools`, { body: EditorToolsChangeSchema }),
   route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),
   route('POST', '/api/catalog/server', { body: CatalogServerRequestSchema }),
   route('POST', '/api/catalog/install', { body: CatalogInstallRequestSchema }),

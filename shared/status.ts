@@ -41,6 +41,13 @@ export const ServerStatusSchema = z.object({
    * (at approval, or when a change was last accepted); absent or 0 when none wait
    */
   toolsHeld: z.number().int().optional(),
+  /**
+   * a local server's sandbox in one line ("sandboxed; writes only its own folder; network: …", or
+   * "NOT sandboxed (…)"); absent for remote servers
+   */
+  access: z.string().optional(),
+  /** the last thing its sandbox refused it on this run, with the fix ("sandbox refused reading …") */
+  sandboxRefused: z.string().optional(),
   /** prompts held back the same way; absent or 0 when none wait */
   promptsHeld: z.number().int().optional(),
   /** its instructions changed since they were pinned: editors get the pinned ones until accepted */

@@ -20,7 +20,8 @@ import type { CatalogUiApi } from './catalog.ts';
 import { EditorFileReportSchema } from './editor-report.ts';
 import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
-import { MAX_IDLE_TIMEOUT_S } from './schema/servers.ts';
+import { MAX_IDLE_TIMEOUT_S, ToolFilterSchema } from './schema/servers.ts';
+import type { EditorToolsChange, EditorToolsView, ServerToolsChange } from './editor-tools.ts';
 import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
 import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
@@ -47,8 +48,13 @@ export const UiRoutes = {
   serverConfig: (name: string) => `/api/servers/${seg(name)}/config`,
   /** POST {enabled} */
   serverEnabled: (name: string) => `/api/servers/${seg(name)}/enabled`,
-  /** GET: the tools the server exposes (while running, or as its last run listed them) */
+  /**
+   * GET: the tools the server exposes (while running, or as its last run listed them); POST
+   * ServerToolsChange: turn one on or off, or set its whole "tools" filter in servers.json
+   */
   serverTools: (name: string) => `/api/servers/${seg(name)}/tools`,
+  /** GET: what an editor gets of tools (EditorToolsView); POST EditorToolsChange: change it */
+  editorTools: (editor: string) => `/api/editors/${seg(editor)}/tools`,
   /** GET: the server's calls of the last hour (ActivityResponse) */
   serverActivity: (name: string) => `/api/servers/${seg(name)}/activity`,
   /** GET: every server whose tools changed since they were pinned, with the change (ToolChangesResponse) */
@@ -129,6 +135,10 @@ export const ToolInfoSchema = z.object({
   params: z.array(z.object({ name: z.string(), required: z.boolean(), type: z.string().optional() })),
   /** held back from editors: new or changed since the tool list was pinned (see Approvals) */
   held: z.enum(['new', 'changed']).optional(),
+  /** turned off for every editor by the server's "tools" filter in servers.json */
+  off: z.boolean().optional(),
+  /** estimated tokens its definition costs an editor on every turn (JSON bytes / 4) */
+  tokens: z.number().int().optional(),
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 export const ToolsResponseSchema = z.object({
@@ -136,6 +146,8 @@ export const ToolsResponseSchema = z.object({
   /** true when the tools come from the server's last run (it is idle or starting), not a live list */
   remembered: z.boolean().default(false),
   tools: z.array(ToolInfoSchema),
+  /** the server's "tools" filter in servers.json, as written (null: none, every tool offered) */
+  filter: ToolFilterSchema.nullable().default(null),
 });
 export type ToolsResponse = z.infer<typeof ToolsResponseSchema>;
 
@@ -152,6 +164,8 @@ export const ApprovalViewSchema = z.object({
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
+  /** what a local server may read, write and reach in its OS sandbox, in plain words ([] for remote) */
+  access: z.array(z.string()).default([]),
   /** data, not for display: show `lines` */
   launch: LaunchConfigSchema,
   /** env (stdio) or header (remote) names, escaped for display like `lines` */
@@ -402,6 +416,11 @@ export interface UiApi {
   status(): Promise<StatusReport>;
   serverConfig(name: string): Promise<ServerConfigView>;
   tools(name: string): Promise<ToolsResponse>;
+  /** turns one of a server's tools on or off for every editor, in servers.json */
+  changeServerTools(name: string, change: ServerToolsChange): Promise<void>;
+  /** what an editor gets of tools, its cost and its client's limits */
+  editorTools(editor: EditorId): Promise<EditorToolsView>;
+  changeEditorTools(editor: EditorId, change: EditorToolsChange): Promise<EditorToolsView>;
   /** the server's calls of the last hour (null: none) */
   activity(name: string): Promise<ServerActivity | null>;
   /** servers whose tools changed since they were pinned, each with what changed */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests need when they are missing: a private D-Bus session with a
-# real gnome-keyring (keychain tests) and Chromium (the UI's end-to-end tests; Playwright cannot
-# download browsers here). Used by test/run.sh and .ci/run. Installs by itself as root or with
-# passwordless sudo; otherwise prints the one command to run.
+# real gnome-keyring (keychain tests), Chromium (the UI's end-to-end tests; Playwright cannot
+# download browsers here), bubblewrap and socat (servers' sandbox). Used by test/run.sh and
+# .ci/run. Installs by itself as root or with passwordless sudo; otherwise prints the one command.
 set -euo pipefail
 
 need=()
@@ -11,6 +11,11 @@ command -v gnome-keyring-daemon >/dev/null 2>&1 || need+=(gnome-keyring)
 command -v busctl >/dev/null 2>&1 || need+=(systemd)
 command -v ps >/dev/null 2>&1 || need+=(procps)
 [[ -x /usr/bin/chromium ]] || need+=(chromium)
+# Servers' sandbox (test/integration/sandbox): bubblewrap, and socat to relay its filtered network.
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v socat >/dev/null 2>&1 || need+=(socat)
+# setpriv, to run the sandbox as an ordinary user when the tests run as root
+command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
 ((${#need[@]})) || exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

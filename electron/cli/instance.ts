@@ -31,6 +31,11 @@ import {
   type ImportDone,
   type ImportRequest,
 } from '../../shared/editor-report.ts';
+import {
+  EditorToolsViewSchema,
+  type EditorToolsChange,
+  type EditorToolsView,
+} from '../../shared/editor-tools.ts';
 import type { LogLine } from '../../shared/logs.ts';
 import {
   EditorRestartResultSchema,
@@ -218,6 +223,15 @@ export class InstanceClient {
   /** Restores an editor's backup through the running instance. */
   async restoreBackup(backup: string): Promise<BackupRestoreResult> {
     return BackupRestoreResultSchema.parse(await this.#request('POST', EditorCliRoutes.restore, { backup }));
+  }
+
+  /** An editor's tool view (what it gets, tokens, limits), from the running instance. */
+  async editorTools(editor: EditorId): Promise<EditorToolsView> {
+    return EditorToolsViewSchema.parse(await this.#request('GET', UiRoutes.editorTools(editor)));
+  }
+
+  async changeEditorTools(editor: EditorId, change: EditorToolsChange): Promise<EditorToolsView> {
+    return EditorToolsViewSchema.parse(await this.#request('POST', UiRoutes.editorTools(editor), change));
   }
 
   /** Restarts Claude Desktop through the running instance (its Editors view updates at once). */

@@ -38,6 +38,10 @@ usage: switchboard <command> [options]
   editors [--json]                 every supported editor: its file, whether installed, sync state
   editors restart claude-desktop [--json]   quit and reopen Claude Desktop so it reads its new
                                    settings (only if it is running; Linux, macOS, Windows)
+  editors tools EDITOR [--json]    the tools EDITOR gets: count, estimated tokens, its client's limits
+  editors tools EDITOR SERVER [--off TOOL]… [--on TOOL]… | --only GLOB… [--except GLOB…] | --all
+                                   choose which of SERVER's tools EDITOR gets
+  editors tools EDITOR --discovery on|off   find_tools and call_tool instead of every tool
   sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get

@@ -24,6 +24,12 @@ import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
 import { SignInService } from './oauth/sign-in-service.ts';
+import type { SandboxPolicy } from './sandbox/policy.ts';
+import type { Resolve } from './sandbox/network-gate.ts';
+import { Sandboxes, type Program } from './sandbox/sandboxes.ts';
+import { serverPolicy } from './sandbox/server-policy.ts';
+import { sandboxSupportFor, type SandboxSupport } from './sandbox/support.ts';
+import { describeAccess, summarizeAccess } from './sandbox/words.ts';
 import { SIGN_IN_KEYCHAIN_SERVICE } from './oauth/sign-in-store.ts';
 import { OsKeychain, type Keychain } from './secrets/keychain.ts';
 import { listReferences } from './secrets/references.ts';
@@ -59,6 +65,8 @@ export interface CoreOptions {
    * tests); without it they only go back to whoever asked (the UI, `switchboard login`).
    */
   signInOpener?: SignInOpener;
+  /** name lookups of sandboxed servers' network proxies (default: the OS resolver; tests map names) */
+  networkLookup?: Resolve;
 }
 
 export interface CoreEvents {
@@ -77,6 +85,8 @@ export interface CoreEvents {
   lists: [name: string];
   /** a sign-in to a remote server ended */
   signIn: [SignInOutcome];
+  /** which tools an editor gets changed (its selection of tools, or discovery mode) */
+  editorTools: [editor: string];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -126,6 +136,11 @@ export class Core {
    * messages for editors and answers the servers' requests to their client.
    */
   upstreamPeer: UpstreamPeer | undefined;
+  /** servers' OS sandboxes and their network proxies (made at start) */
+  #sandboxes: Sandboxes | undefined;
+  /** each entry's sandbox as shown (status, approval), computed once per entry */
+  readonly #policies = new WeakMap<ServerEntry, SandboxPolicy>();
+  readonly #networkLookup: Resolve | undefined;
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -136,6 +151,7 @@ export class Core {
     this.#timings = options.timings ?? {};
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
+    this.#networkLookup = options.networkLookup;
     this.state = new AppStateStore(options.home.stateFile);
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
@@ -231,6 +247,7 @@ export class Core {
   async start(): Promise<void> {
     if (this.#supervisor) return;
     mkdirSync(this.home.root, { recursive: true });
+    this.#sandboxes = new Sandboxes({ support: this.sandboxSupport(), resolve: this.#networkLookup });
     writeSchemaFile(this.home.serversFile);
     this.#supervisor = new Supervisor({
       clock: this.#clock,
@@ -330,9 +347,42 @@ export class Core {
       references: describeReferences(
         pkg.program ? { ...entry.launch, command: pkg.program, realCommand: undefined } : entry.launch,
       ),
+      access: this.access(name),
       package: pkg.package,
       packageNote: pkg.packageNote,
     };
+  }
+
+  /** What this machine offers to sandbox local servers with (looked at once). */
+  sandboxSupport(): SandboxSupport {
+    return sandboxSupportFor(this.#platform, this.#commandPath);
+  }
+
+  /** A local server's access in its sandbox, in plain words (empty for a remote server). */
+  access(name: string): string[] {
+    const policy = this.#policyOf(this.#entry(name));
+    return policy ? describeAccess(policy) : [];
+  }
+
+  /** The sandbox policy of a local server (shown: computed once per entry). */
+  #policyOf(entry: ServerEntry, fresh = false, stored?: string): SandboxPolicy | undefined {
+    if (isRemote(entry.config)) return undefined;
+    const known = fresh ? undefined : this.#policies.get(entry);
+    if (known) return known;
+    const policy = serverPolicy(
+      entry.name,
+      entry.config,
+      entry.launch,
+      {
+        support: this.sandboxSupport(),
+        home: this.home,
+        env: this.#env,
+        platform: this.#platform,
+      },
+      stored,
+    );
+    if (!fresh) this.#policies.set(entry, policy);
+    return policy;
   }
 
   /**
@@ -727,6 +777,13 @@ export class Core {
       commandPath: this.#commandPath,
       platform: this.#platform,
       home: this.home.root,
+      dataDir: this.home.data,
+      // Computed again at each start: what its arguments name may have appeared on disk since.
+      sandbox: async (entry: ServerEntry, program: Program, stored?: string) => {
+        const policy = this.#policyOf(entry, true, stored);
+        if (!policy || !this.#sandboxes) return { program };
+        return this.#sandboxes.wrap(program, policy);
+      },
     };
   }
 
@@ -738,6 +795,7 @@ export class Core {
     const supervisor = this.#supervisor;
     this.#supervisor = undefined;
     await supervisor?.shutdown();
+    await this.#sandboxes?.dispose();
   }
 
   #apply(): void {
@@ -863,7 +921,10 @@ export class Core {
   #withTrust(name: string): ServerStatus | undefined {
     const entry = this.#entries.get(name);
     if (!entry) return undefined;
+    const policy = this.#policyOf(entry);
+    const access = policy ? { access: summarizeAccess(policy) } : {};
     const base: ServerStatus = {
+      ...access,
       name,
       state: 'stopped',
       transport: entry.launch.transport,
@@ -889,8 +950,10 @@ export class Core {
     const promptsHeld = gate?.prompts.held.size ?? 0;
     return {
       ...live,
+      ...access,
       // lastError is shown to people and may quote a command or a server's own words.
       lastError: live.lastError === null ? null : displayText(live.lastError),
+      ...(live.sandboxRefused ? { sandboxRefused: displayText(live.sandboxRefused) } : {}),
       fingerprint: entry.fingerprint,
       // An idle server's tools are those of its last run.
       toolCount: live.toolCount ?? (live.state === 'idle' ? (this.lists(name)?.tools.length ?? null) : null),

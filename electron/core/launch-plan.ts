@@ -1,10 +1,13 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { isRemote } from '../../shared/schema/servers.ts';
 import { UserError } from './errors.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
+import type { Program } from './sandbox/sandboxes.ts';
 import type { StoredLaunch } from './store/package-service.ts';
-import type { LaunchPlan } from './supervisor/types.ts';
+import type { LaunchPlan, SandboxRun } from './supervisor/types.ts';
 import { realCommand, resolveCommand } from './trust/resolve-command.ts';
 
 /** The command would run another program than the approved one: it must be approved again. */
@@ -20,8 +23,16 @@ export interface LaunchDeps {
   env: NodeJS.ProcessEnv;
   commandPath: string | undefined;
   platform: NodeJS.Platform;
-  /** where a server without `cwd` runs */
+  /** where a relative command of a server without `cwd` is looked up */
   home: string;
+  /** HomePaths.data: a server without `cwd` runs in its own folder there (made when missing) */
+  dataDir?: string;
+  /** puts the program into the server's OS sandbox (absent: it runs as is); `stored`: its store install */
+  sandbox?: (
+    entry: ServerEntry,
+    program: Program,
+    stored?: string,
+  ) => Promise<{ program: Program; run?: SandboxRun }>;
 }
 
 /**
@@ -48,11 +59,10 @@ export async function prepareLaunch(
       redact: [...new Set([...headers.secrets, ...url.secrets])],
     };
   }
-  const cwd = config.cwd ?? deps.home;
   const command = resolveCommand(config.command, {
     path: deps.commandPath,
     pathExt: deps.env.PATHEXT,
-    cwd,
+    cwd: config.cwd ?? deps.home,
     platform: deps.platform,
   });
   if (!command) {
@@ -85,13 +95,24 @@ export async function prepareLaunch(
     const separator = deps.platform === 'win32' ? ';' : ':';
     inherited.PATH = [...stored.pathPrefix, inherited.PATH ?? ''].filter(Boolean).join(separator);
   }
-  return {
-    transport: 'stdio',
+  let cwd = config.cwd ?? deps.home;
+  if (config.cwd === undefined && deps.dataDir !== undefined) {
+    // Its own folder: where it runs and, sandboxed, the one place it may write.
+    cwd = join(deps.dataDir, name);
+    mkdirSync(cwd, { recursive: true, mode: 0o700 });
+  }
+  const program: Program = {
     command: stored?.command ?? command,
     args: words.map((_, i) => args.values[`args[${i}]`] ?? ''),
     cwd,
     env: { ...inherited, ...env.values },
+  };
+  const sandboxed = deps.sandbox ? await deps.sandbox(entry, program, stored?.folder) : { program };
+  return {
+    transport: 'stdio',
+    ...sandboxed.program,
     redact: [...new Set([...env.secrets, ...args.secrets])],
+    ...(sandboxed.run ? { sandbox: sandboxed.run } : {}),
     storeFolder: stored?.folder,
   };
 }

@@ -1,6 +1,7 @@
 import { isRemote, type ServerConfig } from '../../shared/schema/servers.ts';
 import type { LaunchConfig } from '../../shared/schema/state.ts';
 import type { PackagePin } from '../../shared/store.ts';
+import { sandboxGaps, sandboxSupportFor } from './sandbox/support.ts';
 import { findLiteralSecrets, type SecretFinding } from './secrets/detect.ts';
 import { bundleRunOf, packageRunOf, type PackageRunResult } from './store/package-run.ts';
 import { canonicalJson } from './trust/canonical-json.ts';
@@ -35,11 +36,17 @@ export function serverEntry(
   approved?: LaunchConfig,
   storeRoot?: string,
 ): ServerEntry {
-  const resolved = isRemote(config) ? undefined : resolveCommand(config.command, lookup(config.cwd));
+  const where = lookup(isRemote(config) ? undefined : config.cwd);
+  const resolved = isRemote(config) ? undefined : resolveCommand(config.command, where);
+  // What this machine cannot enforce of its sandbox: part of what is approved (sandbox/support.ts).
+  const gaps = isRemote(config)
+    ? []
+    : sandboxGaps(config.sandbox, sandboxSupportFor(where.platform, where.path));
   const written = launchConfigOf(
     config,
     resolved,
     resolved === undefined ? undefined : realCommand(resolved),
+    gaps,
   );
   const packageRun = isRemote(config)
     ? {}
@@ -51,7 +58,7 @@ export function serverEntry(
     pin !== undefined &&
     canonicalJson({ ...approved, package: undefined }) === canonicalJson(written) &&
     !isRemote(config) &&
-    sameRuntime(pin, lookup(config.cwd));
+    sameRuntime(pin, where);
   const launch = keepsPin ? { ...written, package: pin } : written;
   const findings = findLiteralSecrets(config);
   const refusal =

@@ -55,10 +55,19 @@ export function approvalBody(preview: ApprovalPreview): string {
         ...pkg.notes.filter((note) => note.startsWith('signature:')),
       ]
     : [];
+  // Its sandbox: what it may write and reach, or "NOT sandboxed …" (docs/decisions.md, "Sandbox").
+  const [first, ...rest] = preview.access;
+  const sandbox =
+    first === undefined
+      ? []
+      : first.startsWith('NOT sandboxed')
+        ? [first]
+        : [first, ...rest.filter((line) => line.startsWith('network:'))];
   return [
     preview.lines[0] ?? preview.name,
     ...packageLines,
     ...(preview.packageNote ? [preview.packageNote] : []),
+    ...sandbox,
     ...preview.references,
   ].join('\n');
 }

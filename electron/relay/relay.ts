@@ -22,17 +22,22 @@ const EDITOR_NAMES: Record<string, string> = { 'claude-desktop': 'Claude Desktop
 /** JSON-RPC error code for "the relay could not get an answer from Switchboard". */
 const RELAY_ERROR = -32000;
 
-let args: { server: string; editor: string };
+/** `server` null: the aggregate /mcp (`--all`, an editor in discovery mode). */
+let args: { server: string | null; editor: string };
 try {
   const { values } = parseArgs({
-    options: { server: { type: 'string' }, editor: { type: 'string', default: 'claude-desktop' } },
+    options: {
+      server: { type: 'string' },
+      all: { type: 'boolean' },
+      editor: { type: 'string', default: 'claude-desktop' },
+    },
     strict: true,
   });
-  if (!values.server) throw new Error('--server NAME is required');
-  args = { server: values.server, editor: values.editor };
+  if (values.all === (values.server !== undefined)) throw new Error('give --server NAME or --all');
+  args = { server: values.server ?? null, editor: values.editor };
 } catch (err) {
   process.stderr.write(
-    `switchboard-relay: ${(err as Error).message}\nusage: switchboard-relay --server NAME [--editor claude-desktop]\n`,
+    `switchboard-relay: ${(err as Error).message}\nusage: switchboard-relay --server NAME | --all [--editor claude-desktop]\n`,
   );
   process.exit(2);
 }
@@ -40,7 +45,7 @@ try {
 const home = resolveHome();
 const editorName = EDITOR_NAMES[args.editor] ?? 'your editor';
 const tokenFile = join(home.tokens, EDITOR_TOKENS_DIR, args.editor);
-const path = `/mcp/${encodeURIComponent(args.server)}`;
+const path = args.server === null ? '/mcp' : `/mcp/${encodeURIComponent(args.server)}`;
 
 function readTokenFile(): string | undefined {
   try {
@@ -92,7 +97,7 @@ function writeOut(text: string): void {
 function report(problem: string): void {
   if (reported.has(problem)) return;
   reported.add(problem);
-  process.stderr.write(`switchboard-relay (${args.server}): ${problem}\n`);
+  process.stderr.write(`switchboard-relay (${args.server ?? 'all servers'}): ${problem}\n`);
 }
 
 function fail(ids: Id[], message: string): void {
@@ -189,7 +194,9 @@ function forStatus(status: number): string {
   if (status === 401)
     return `Switchboard refused the token in ${tokenFile} (revoked or replaced) — run \`switchboard sync\` (or \`switchboard token create ${args.editor}\`), then restart ${editorName}`;
   if (status === 404)
-    return `Switchboard has no server named "${args.server}" — check the name with \`switchboard status\``;
+    return args.server === null
+      ? 'Switchboard answered 404 for /mcp'
+      : `Switchboard has no server named "${args.server}" — check the name with \`switchboard status\``;
   if (status === 403) return `Switchboard refused the request (HTTP 403 forbidden)`;
   if (status === 413) return `the message is larger than Switchboard accepts (HTTP 413)`;
   return `Switchboard answered HTTP ${status}`;

@@ -33,6 +33,35 @@ export const MAX_IDLE_TIMEOUT_S = 7 * 24 * 3600;
 /** The idle timeout of servers that set none, unless Settings say otherwise (docs/decisions.md). */
 export const DEFAULT_IDLE_TIMEOUT_S = 600;
 
+/**
+ * A glob on a server's own tool names: `*` any run of characters, `?` one character, everything else
+ * itself (case-sensitive). Tool names are free text, so the pattern may be too.
+ */
+export const ToolPatternSchema = z
+  .string()
+  .min(1, 'a tool pattern is a tool name or a glob such as "search*" (it cannot be empty)');
+
+/**
+ * Which of a server's tools editors get: `include` (when present) only those matching one of its
+ * patterns, and never those matching `exclude` (exclude wins). Excluded tools are neither listed nor
+ * callable, on /mcp/<server> and /mcp alike.
+ */
+export const ToolFilterSchema = z
+  .object({
+    include: z
+      .array(ToolPatternSchema)
+      .optional()
+      .describe('Only tools whose names match one of these globs ("search*", "read_file"); default: all'),
+    exclude: z
+      .array(ToolPatternSchema)
+      .optional()
+      .describe(
+        'Tools whose names match one of these globs ("delete_*") are never offered; wins over include',
+      ),
+  })
+  .strict();
+export type ToolFilter = z.infer<typeof ToolFilterSchema>;
+
 const common = {
   $comment: z.string().optional(),
   enabled: z.boolean().default(true).describe('false keeps the server configured but never started'),
@@ -52,6 +81,9 @@ const common = {
     .describe(
       'Seconds without requests after which the server is stopped until the next request (0: always running); default: the idle timeout in Settings',
     ),
+  tools: ToolFilterSchema.optional().describe(
+    'Which of its tools editors get: {"include": [globs]} and/or {"exclude": [globs]} on the server\'s own tool names; default: all',
+  ),
   isolated: z
     .boolean()
     .optional()
@@ -59,6 +91,56 @@ const common = {
       'true: one process of this server per editor session, for servers that keep state per client; default: one process shared by every editor',
     ),
 };
+
+/**
+ * A path in a sandbox's `read`/`write`: absolute, or `~/…` (your home folder). A relative path would
+ * depend on the folder Switchboard started in.
+ */
+export const SANDBOX_PATH_PATTERN = /^(?:~(?:[\\/]|$)|\/|[A-Za-z]:[\\/]|\\\\)/;
+export const SANDBOX_PATH_NOT_ABSOLUTE =
+  'sandbox paths are absolute ("/srv/data") or start with "~/" (your home folder), like "~/projects"';
+
+/**
+ * A `network` entry: a host name (`api.github.com`), every subdomain of one (`*.github.com`), an IP
+ * address, each optionally with a port (`localhost:5432`, `[::1]:8080`). No scheme, no path.
+ */
+export const NETWORK_ENTRY_PATTERN =
+  /^(?:\*\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+export const NETWORK_ENTRY_INVALID =
+  'a network entry is a host name ("api.github.com"), "*.example.com", or an address with an optional port ("localhost:5432", "[::1]:8080"): no "https://", no path';
+
+const SandboxPathSchema = z.string().min(1).regex(SANDBOX_PATH_PATTERN, SANDBOX_PATH_NOT_ABSOLUTE);
+
+/**
+ * What a local server may touch beyond the default (docs/decisions.md, "Sandbox"): the system
+ * read-only, its own folder and a private temp folder writable, your secret-bearing places hidden,
+ * the internet but not this computer's own services. `false` runs it without a sandbox.
+ */
+export const SandboxSchema = z.union([
+  z.literal(false),
+  z
+    .object({
+      read: z
+        .array(SandboxPathSchema)
+        .optional()
+        .describe('Folders or files it may read besides the system and its own folder ("~/docs")'),
+      write: z
+        .array(SandboxPathSchema)
+        .optional()
+        .describe('Folders or files it may read and write besides its own folder ("~/projects")'),
+      network: z
+        .union([
+          z.enum(['all', 'none']),
+          z.array(z.string().regex(NETWORK_ENTRY_PATTERN, NETWORK_ENTRY_INVALID)),
+        ])
+        .optional()
+        .describe(
+          'Hosts it may reach ("api.github.com", "*.github.com", "localhost:5432"); "none": no network; "all": any connection, this computer\'s own services included; default: any host on the internet over HTTP(S), nothing on this computer',
+        ),
+    })
+    .strict(),
+]);
+export type SandboxSetting = z.infer<typeof SandboxSchema>;
 
 export const StdioServerSchema = z
   .object({
@@ -78,6 +160,9 @@ export const StdioServerSchema = z
       .regex(ABSOLUTE_PATH_PATTERN, CWD_NOT_ABSOLUTE)
       .optional()
       .describe('Folder the server runs in: an absolute path'),
+    sandbox: SandboxSchema.optional().describe(
+      'What the server may read, write and reach in its OS sandbox; false: no sandbox. Default: the system read-only, its own folder, the internet',
+    ),
     ...common,
   })
   .strict();

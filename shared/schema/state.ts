@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SandboxSchema, ToolFilterSchema } from './servers.ts';
 import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
@@ -16,6 +17,13 @@ export const LaunchConfigSchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   url: z.string().optional(),
   headers: z.record(z.string(), z.string()).optional(),
+  /** servers.json's `sandbox`, as written (absent: the default sandbox) */
+  sandbox: SandboxSchema.optional(),
+  /**
+   * what this machine could not enforce of the sandbox when the config was read ("no-sandbox",
+   * "network-unfiltered"); absent when everything is enforced
+   */
+  sandboxGaps: z.array(z.string()).optional(),
   /**
    * a package-run server (npx, uvx, docker run, an .mcpb bundle): the exact package the approval pins,
    * which the store installs and the server starts from (servers.json keeps what the person wrote)
@@ -121,6 +129,16 @@ export const EditorSettingsSchema = z.object({
   enabled: z.boolean().default(true),
   /** servers this editor does not get */
   exclude: z.array(z.string()).default([]),
+  /**
+   * The tools this editor gets of each server (by server name), on top of the server's own `tools` in
+   * servers.json; a server not named here gives it every tool it offers
+   */
+  tools: z.record(z.string(), ToolFilterSchema).optional(),
+  /**
+   * Discovery mode: the editor gets one entry for the aggregate /mcp, which offers it find_tools and
+   * call_tool instead of every tool (for clients with a small tool limit)
+   */
+  discovery: z.boolean().optional(),
   layout: EditorFileLayoutSchema.optional(),
   /** the user's entries import replaced in this editor's file, oldest import first (unsync gives them back) */
   imported: z.array(ImportRecordSchema).optional(),

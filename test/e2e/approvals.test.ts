@@ -85,6 +85,14 @@ describe('the approval card', () => {
     expect(await card.getByTestId('approval-references').textContent()).toBe(
       `gives your keychain secret "github-token" to ${NODE} in env GITHUB_TOKEN`,
     );
+    // What it may reach in its sandbox, in words (docs/decisions.md, "Sandbox")
+    const access = await card.getByTestId('approval-access').locator('li').allTextContents();
+    expect(access[0]).toMatch(
+      /^reads and writes only: .*\/data\/spoof \(its own folder\), a private temp folder$/,
+    );
+    expect(access).toContain(
+      "network: any host on the internet over HTTP(S), through Switchboard's proxy; nothing on this computer",
+    );
     // Nothing on the card is drawn from the raw characters: no reordering, no erased or extra lines.
     const text = await card.innerText();
     for (const raw of ['\u202E', '\u001b']) expect(text).not.toContain(raw);

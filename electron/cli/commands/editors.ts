@@ -41,6 +41,7 @@ export interface EditorListing {
  */
 export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   if (argv[0] === 'restart') return restartCommandRun(ctx, argv.slice(1));
+  if (argv[0] === 'tools') return (await import('./editor-tools.ts')).editorToolsCommand(ctx, argv.slice(1));
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true });
   const core = await loadCore(ctx);
   const engine = editorSync(ctx, core);

@@ -39,6 +39,11 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
       statusDetail(s),
     ]);
   ctx.output.out(table(rows));
+  const access = report.servers.filter((s) => s.access);
+  if (access.length) {
+    ctx.output.out('\nSandbox:');
+    for (const s of access) ctx.output.out(`  ${s.name}: ${s.access ?? ''}`);
+  }
   return 0;
 }
 
@@ -55,6 +60,8 @@ export function statusDetail(s: ServerStatus): string {
     return `${what} changed, held back: switchboard tools ${s.name}`;
   }
   if (s.state === 'idle') return 'starts at the next request';
+  // What the sandbox refused says more than "exited with code 1", and how to allow it.
+  if (s.sandboxRefused && (s.state === 'running' || s.state === 'starting')) return s.sandboxRefused;
   if (s.state === 'backoff' && s.nextRetryAt)
     return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;
   if (s.state === 'running' && s.since) return `up since ${new Date(s.since).toLocaleTimeString()}`;

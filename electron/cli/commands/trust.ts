@@ -153,6 +153,11 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
         `To let the install scripts run too: --allow-scripts (fingerprint ${pkg.scriptsFingerprint})`,
       );
   }
+  if (shown.access.length) {
+    const unsandboxed = shown.access[0]?.startsWith('NOT sandboxed') ?? false;
+    ctx.output.out(unsandboxed ? 'It is not sandboxed:' : 'In its sandbox it:');
+    for (const line of shown.access) ctx.output.out(`  ${unsandboxed ? '! ' : ''}${line}`);
+  }
   if (shown.references.length) {
     ctx.output.out('It passes on:');
     for (const line of shown.references) ctx.output.out(`  ! ${line}`);

@@ -122,6 +122,28 @@ export class CallActivity {
     return out;
   }
 
+  /**
+   * The tools (own names) an editor (a bridge token's name) called in the last hour, by server: what
+   * it really uses of what it gets.
+   */
+  calledBy(editor: string): Map<string, Set<string>> {
+    const now = this.#clock.now();
+    this.#prune(now - (now % MINUTE_MS));
+    const out = new Map<string, Set<string>>();
+    const suffix = `\0${editor}`;
+    for (const minute of this.#minutes) {
+      for (const [server, cells] of minute.servers) {
+        for (const key of cells.keys()) {
+          if (!key.endsWith(suffix)) continue;
+          let tools = out.get(server);
+          if (!tools) out.set(server, (tools = new Set()));
+          tools.add(key.slice(0, -suffix.length));
+        }
+      }
+    }
+    return out;
+  }
+
   /** The server was removed: its calls go with it. */
   forget(server: string): void {
     for (const minute of this.#minutes) minute.servers.delete(server);

@@ -8,8 +8,10 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './json-rpc.ts';
-import { aggregateNames } from './tool-names.ts';
+import { aggregateNames } from '../tools/tool-names.ts';
 import type { McpSession } from './mcp-sessions.ts';
+import { refusal, type ToolAccess } from './tool-access.ts';
+import { CALL_TOOL, DEFAULT_FOUND, DISCOVERY_TOOLS, FIND_TOOLS, MAX_FOUND } from '../tools/discovery.ts';
 import type { Reply } from './server-relay.ts';
 import type { Listed, Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
@@ -23,6 +25,8 @@ export interface AggregateRequest {
   relay: (server: string, params: Record<string, unknown> | undefined) => Promise<JsonRpcResponse>;
   /** a Reply under the request's id */
   answer: (reply: Reply) => JsonRpcResponse;
+  /** the editor uses discovery mode: its tools are find_tools and call_tool */
+  discovery: boolean;
 }
 
 /** MCP's code for a resource no server has (spec: resources, error handling). */
@@ -40,11 +44,13 @@ const RESOURCE_NOT_FOUND = -32002;
  */
 export class AggregateRouter {
   readonly #upstreams: Upstreams;
+  readonly #access: ToolAccess;
   readonly #tools: AggregateCatalog;
 
-  constructor(upstreams: Upstreams) {
+  constructor(upstreams: Upstreams, access: ToolAccess) {
     this.#upstreams = upstreams;
-    this.#tools = new AggregateCatalog(upstreams);
+    this.#access = access;
+    this.#tools = new AggregateCatalog(upstreams, access);
   }
 
   /** Call when a server's tools or running state changed. */
@@ -52,17 +58,55 @@ export class AggregateRouter {
     this.#tools.invalidate();
   }
 
+  /** A discovery-mode editor arrived: find_tools' index is made now, not during its first search. */
+  prepareDiscovery(): void {
+    setImmediate(() => this.#tools.prepareIndex());
+  }
+
   async dispatch(request: JsonRpcRequest, ctx: AggregateRequest): Promise<JsonRpcResponse> {
     const { id, params } = request;
     const { allowed, relay } = ctx;
     switch (request.method) {
       case 'tools/list':
-        return resultResponse(id, this.#tools.listTools(allowed));
+        if (ctx.discovery) return resultResponse(id, { tools: DISCOVERY_TOOLS });
+        return resultResponse(id, this.#tools.listTools(ctx.session.editor, allowed));
       case 'tools/call': {
         const name = params?.name;
-        const route = typeof name === 'string' ? this.#tools.routeTool(name) : undefined;
+        const token = ctx.session.editor;
+        if (ctx.discovery && name === FIND_TOOLS.name)
+          return resultResponse(id, this.#find(token, allowed, params?.arguments));
+        if (ctx.discovery && name === CALL_TOOL.name) {
+          const args = params?.arguments as { name?: unknown; arguments?: unknown } | undefined;
+          if (typeof args?.name !== 'string')
+            return resultResponse(
+              id,
+              toolError('call_tool needs "name": the name of a tool find_tools returned'),
+            );
+          if (args.arguments !== undefined && (typeof args.arguments !== 'object' || args.arguments === null))
+            return resultResponse(id, toolError('call_tool\'s "arguments" must be an object'));
+          const route = this.#tools.routeTool(token, args.name);
+          if (!route || !allowed(route.server))
+            return resultResponse(
+              id,
+              toolError(
+                `No tool named "${args.name}": call find_tools for the names of the tools you can call`,
+              ),
+            );
+          const refused = this.#access.check(token, route.server, route.original);
+          if (refused) return resultResponse(id, toolError(refused));
+          const { _meta } = params ?? {};
+          return relay(route.server, {
+            ...(_meta !== undefined ? { _meta } : {}),
+            name: route.original,
+            ...(args.arguments !== undefined ? { arguments: args.arguments } : {}),
+          });
+        }
+        const route = typeof name === 'string' ? this.#tools.routeTool(token, name) : undefined;
         if (!route || !allowed(route.server)) return unknownName(request, 'tool', name);
-        const refused = this.#upstreams.refusedTool(route.server, route.original);
+        const offer = this.#access.offer(token, route.server);
+        const refused = offer
+          ? refusal(offer, route.server, token, route.original, name)
+          : this.#access.check(token, route.server, route.original);
         if (refused) return errorResponse(id, ErrorCodes.InvalidParams, refused);
         return relay(route.server, { ...params, name: route.original });
       }
@@ -150,6 +194,25 @@ export class AggregateRouter {
     }
   }
 
+  /** find_tools: the best matches among the tools this token may call, with their input schemas. */
+  #find(token: string, allowed: (server: string) => boolean, args: unknown): Record<string, unknown> {
+    const { query, limit } = (typeof args === 'object' && args !== null ? args : {}) as {
+      query?: unknown;
+      limit?: unknown;
+    };
+    if (typeof query !== 'string' || query.trim() === '')
+      return toolError('find_tools needs "query": what you want to do, in a few words');
+    const count =
+      typeof limit === 'number' && Number.isInteger(limit)
+        ? Math.min(Math.max(limit, 1), MAX_FOUND)
+        : DEFAULT_FOUND;
+    const found = this.#tools.find(token, allowed, query, count);
+    const text = found.length
+      ? JSON.stringify(found, null, 1)
+      : `No tool matches "${query}". Try other words (what the tool does, or the service it works with).`;
+    return { content: [{ type: 'text', text }], structuredContent: { tools: found } };
+  }
+
   /** Running servers the editor may reach, by name, so that "first" means the same server whatever the start order. */
   #running(allowed: (server: string) => boolean): Upstream[] {
     return this.#upstreams
@@ -229,6 +292,11 @@ function matches(template: string, uri: string): boolean {
   } catch {
     return false; // a template the SDK cannot parse matches nothing
   }
+}
+
+/** A tool's failure as the model reads it (a result with isError, not a protocol error). */
+function toolError(text: string): Record<string, unknown> {
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 function resourceNotFound(request: JsonRpcRequest, uri: unknown): JsonRpcResponse {

@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
+import type { ToolFilter } from '../../../shared/schema/servers.ts';
+import type { EditorSettings } from '../../../shared/schema/state.ts';
 import type { Core } from '../core.ts';
 
 /**
@@ -17,6 +19,8 @@ const STALE_MS = 500;
 export class ClientAccess {
   readonly #core: Core;
   #excluded: Map<string, ReadonlySet<string>> | undefined;
+  /** every editor's settings as last read (a new object each time state.json changed) */
+  #settings: Record<string, EditorSettings> | undefined;
   #stamp = '';
   #checkedAt = 0;
 
@@ -43,7 +47,37 @@ export class ClientAccess {
     return `MCP server "${server}" is excluded from ${token} in Switchboard's editor settings; include it again in Switchboard to use it here`;
   }
 
+  /**
+   * The tools this token's editor gets of the server, on top of the server's own filter (undefined:
+   * all it offers). The same object until the editor settings change, so callers can cache by it.
+   */
+  selection(token: string, server: string): ToolFilter | undefined {
+    if (!isEditor(token)) return undefined;
+    return this.#editorSettings()[token]?.tools?.[server];
+  }
+
+  /** Whether the token's editor uses discovery mode (find_tools and call_tool on /mcp). */
+  discovery(token: string): boolean {
+    return isEditor(token) && this.#editorSettings()[token]?.discovery === true;
+  }
+
+  /** Reads the editor settings again at the next request: this process just changed them. */
+  refresh(): void {
+    this.#checkedAt = 0;
+    this.#stamp = '\0';
+  }
+
   #exclusions(): Map<string, ReadonlySet<string>> {
+    const settings = this.#editorSettings();
+    if (!this.#excluded) {
+      this.#excluded = new Map();
+      for (const [editor, s] of Object.entries(settings))
+        if (s.exclude.length > 0) this.#excluded.set(editor, new Set(s.exclude));
+    }
+    return this.#excluded;
+  }
+
+  #editorSettings(): Record<string, EditorSettings> {
     const now = Date.now();
     if (now - this.#checkedAt >= STALE_MS) {
       this.#checkedAt = now;
@@ -52,14 +86,11 @@ export class ClientAccess {
       if (stamp !== this.#stamp) {
         this.#stamp = stamp;
         this.#excluded = undefined;
+        this.#settings = undefined;
       }
     }
-    if (!this.#excluded) {
-      this.#excluded = new Map();
-      for (const [editor, settings] of Object.entries(this.#core.state.editors()))
-        if (settings.exclude.length > 0) this.#excluded.set(editor, new Set(settings.exclude));
-    }
-    return this.#excluded;
+    this.#settings ??= this.#core.state.editors();
+    return this.#settings;
   }
 }
 

@@ -37,6 +37,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('log', (line) => broadcast({ type: 'log', line }));
   core.events.on('config', (report) => broadcast({ type: 'config', report }));
   core.events.on('toolChange', (server) => broadcast({ type: 'tool-change', server }));
+  core.events.on('editorTools', (editor) => broadcast({ type: 'editor-tools', editor }));
   core.activity.onCalls((servers) => broadcast({ type: 'activity', servers }));
   core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
   const keepAlive = setInterval(() => {

@@ -16,6 +16,10 @@ import type { Catalog } from '../catalog/catalog.ts';
 import { createBundleRoutes } from './bundle-routes.ts';
 import { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
+import { createToolRoutes } from './tool-routes.ts';
+import { syncServers } from '../editors/desired.ts';
+import { serversForEditor } from '../editors/engine.ts';
+import { listingOf } from '../tools/editor-tools.ts';
 import { serveUi } from './ui-static.ts';
 
 export interface BridgeOptions {
@@ -50,6 +54,7 @@ export class BridgeServer {
   readonly sessions = new UiSessions();
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
+  readonly #tools: ReturnType<typeof createToolRoutes>;
   readonly #bundles: ReturnType<typeof createBundleRoutes> | undefined;
   #editors: EditorSyncService | undefined;
   #server: Server | undefined;
@@ -75,6 +80,22 @@ export class BridgeServer {
       : undefined;
     this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
     const core = options.core;
+    this.#tools = createToolRoutes({
+      serversFile: core.home.serversFile,
+      state: core.state,
+      hasServer: (name) => core.entries().has(name),
+      serversOf: (editor) => serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
+      listing: (server) => listingOf(core, server),
+      filter: (server) => core.entries().get(server)?.config.tools,
+      calledBy: (editor) => core.activity.calledBy(editor),
+      reload: () => (core.running ? core.reload() : core.load()),
+      editorChanged: async (editor, discovery) => {
+        core.events.emit('editorTools', editor);
+        // Discovery mode changes the editor's entries (one for /mcp instead of one per server).
+        if (discovery && core.state.autoSync() && core.state.editorSettings(editor).enabled)
+          await this.#editors?.syncNow(editor);
+      },
+    });
     this.#bundles = options.keychain
       ? createBundleRoutes({
           store: core.packages.store,
@@ -176,6 +197,7 @@ export class BridgeServer {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
         if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
+        if (await this.#tools.handle(req, res, url.pathname)) return;
         if (this.#bundles && (await this.#bundles.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);

@@ -6,6 +6,7 @@ import {
   type Implementation,
   type LoggingLevel,
   type Prompt,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
 import type { Core } from '../core.ts';
@@ -24,6 +25,9 @@ import { addStream, deliver, SessionStore, type McpSession } from './mcp-session
 import { PostReply } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import type { Reply } from './server-relay.ts';
+import { refusal, ToolAccess } from './tool-access.ts';
+import { toolFilterKey } from '../../../shared/tool-filter.ts';
+import { listingOf } from '../tools/editor-tools.ts';
 import { Upstreams } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
 import { promptAllowed } from '../trust/tool-pins.ts';
@@ -56,6 +60,7 @@ export class McpEndpoint {
   readonly #sessions: SessionStore;
   readonly #hub: RelayHub;
   readonly #access: ClientAccess;
+  readonly #tools: ToolAccess;
   readonly #version: string;
 
   constructor(core: Core, options: McpEndpointOptions = {}) {
@@ -74,7 +79,17 @@ export class McpEndpoint {
     core.upstreamPeer = this.#hub;
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
-    this.#aggregate = new AggregateRouter(this.#upstreams);
+    this.#tools = new ToolAccess({
+      // The lists an editor is served from: a server's own state decides (Upstreams.lists).
+      listing: (server) =>
+        listingOf(
+          { toolGate: (s) => this.#upstreams.gate(s), lists: (s) => this.#upstreams.lists(s) },
+          server,
+        ),
+      serverFilter: (server) => core.entries().get(server)?.config.tools,
+      selection: (token, server) => this.#access.selection(token, server),
+    });
+    this.#aggregate = new AggregateRouter(this.#upstreams, this.#tools);
     this.#version = options.version ?? '0.1.0';
     // Only list_changed reaches here (the relays take every other notification): it goes to all,
     // after the supervisor fetched the list anew (so the lists editors are answered from are new).
@@ -104,6 +119,29 @@ export class McpEndpoint {
         for (const session of this.#sessions.on(name)) deliver(session, message);
         this.#toAggregate(method, name);
       }
+    });
+    // A server's "tools" filter in servers.json changed (applied live, nothing restarts): its editors
+    // list again.
+    const filterKeys = () =>
+      new Map([...core.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
+    let filters = filterKeys();
+    core.events.on('config', () => {
+      const now = filterKeys();
+      const changed = [...now].filter(([name, key]) => (filters.get(name) ?? '') !== key).map(([n]) => n);
+      filters = now;
+      if (changed.length === 0) return;
+      this.#aggregate.toolsChanged();
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+      for (const name of changed) {
+        for (const session of this.#sessions.on(name)) deliver(session, message);
+        this.#toAggregate(message.method, name);
+      }
+    });
+    // An editor's selection of tools (or discovery mode) changed: its sessions list again.
+    core.events.on('editorTools', (editor) => {
+      this.#access.refresh();
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/tools/list_changed' };
+      for (const session of this.#sessions.ofEditor(editor)) deliver(session, message);
     });
     let wasRunning = new Set<string>();
     let wasListed = new Set<string>();
@@ -271,6 +309,7 @@ export class McpEndpoint {
                   const hello = helloOf(request.params);
                   this.#sessions.helloImplicit(editor, target, hello);
                   if (!session) newSession = this.#sessions.create(editor, target, version, hello);
+                  if (target === null && this.#access.discovery(editor)) this.#aggregate.prepareDiscovery();
                 }
                 return response;
               }),
@@ -423,14 +462,30 @@ export class McpEndpoint {
         acquire: (server) => this.#upstreams.acquire(server, session),
         relay: (server, params) => this.#relay(server, request, params, session, reply, signal),
         answer,
+        discovery: this.#access.discovery(session.editor),
       });
     }
     const early = this.#fromLists(request, target, session);
     if (early) return early;
     if (request.method === 'tools/call') {
-      const refused = this.#upstreams.refusedTool(target, request.params?.name);
+      const name = request.params?.name;
+      const offer = this.#tools.offer(session.editor, target);
+      // The name this editor's client sees may be a shortened one (a client with a name limit).
+      const own = offer && typeof name === 'string' ? offer.byExposed.get(name) : undefined;
+      const refused = offer
+        ? refusal(offer, target, session.editor, own, name)
+        : typeof name === 'string'
+          ? this.#tools.check(session.editor, target, name)
+          : this.#upstreams.refusedTool(target, name);
       if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
-      return this.#relay(target, request, request.params, session, reply, signal);
+      return this.#relay(
+        target,
+        request,
+        own === undefined ? request.params : { ...request.params, name: own },
+        session,
+        reply,
+        signal,
+      );
     }
     const prompt = promptOf(request);
     if (prompt !== undefined) {
@@ -456,7 +511,11 @@ export class McpEndpoint {
       }
       case 'tools/list':
       case 'prompts/list':
-        return this.#gated(target, await relay.request(session, request, request.params, reply, signal));
+        return this.#gated(
+          target,
+          session.editor,
+          await relay.request(session, request, request.params, reply, signal),
+        );
       default:
         return relay.request(session, request, request.params, reply, signal);
     }
@@ -474,12 +533,12 @@ export class McpEndpoint {
       if (!lists) return undefined; // not listed yet: the server answers (tools filtered, #gated)
       if (request.params?.cursor !== undefined)
         return errorResponse(request.id, ErrorCodes.InvalidParams, 'Invalid cursor: this list has one page');
-      const gate = this.#upstreams.gate(target);
+      // Tools: what this token gets (pinned, filtered, selected, named for its client); prompts: pinned.
       const items =
         kind === 'tools'
-          ? (gate?.listed ?? lists.tools)
+          ? (this.#tools.offer(session.editor, target)?.tools ?? [])
           : kind === 'prompts'
-            ? (gate?.prompts.listed ?? lists.prompts)
+            ? (this.#upstreams.gate(target)?.prompts.listed ?? lists.prompts)
             : lists[kind];
       return resultResponse(request.id, { [kind]: items });
     }
@@ -495,19 +554,21 @@ export class McpEndpoint {
 
   /**
    * A tools/list or prompts/list answer of the server's own (before its lists are kept) with only
-   * what editors get: new and changed tools and prompts are held back.
+   * what this token gets: tools pinned, filtered and selected for it, under the names its client sees
+   * (tool-access.ts); prompts pinned (new and changed ones are held back).
    */
-  #gated(server: string, response: JsonRpcResponse): JsonRpcResponse {
+  #gated(server: string, token: string, response: JsonRpcResponse): JsonRpcResponse {
     const gate = this.#upstreams.gate(server);
     const result = response.result as { tools?: unknown; prompts?: unknown } | undefined;
-    if (!gate || !result) return response;
+    if (!result) return response;
     const named = (item: unknown): item is { name: string } =>
       typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string';
     if (Array.isArray(result.tools)) {
-      const tools = result.tools.filter((t: unknown) => named(t) && gate.callable.has(t.name));
-      return { ...response, result: { ...result, tools } };
+      const listed = result.tools.filter((t: unknown): t is Tool => named(t));
+      const offer = this.#tools.offerFrom(token, server, listed, gate);
+      return { ...response, result: { ...result, tools: offer.tools } };
     }
-    if (Array.isArray(result.prompts)) {
+    if (gate && Array.isArray(result.prompts)) {
       const prompts = result.prompts.filter((p: unknown) => named(p) && promptAllowed(gate, p as Prompt));
       return { ...response, result: { ...result, prompts } };
     }
@@ -531,7 +592,9 @@ export class McpEndpoint {
     // Checked again once the server runs: a cold start lists its tools anew, and one may have changed.
     const refused =
       found.ok && request.method === 'tools/call'
-        ? this.#upstreams.refusedTool(server, params?.name)
+        ? typeof params?.name === 'string'
+          ? this.#tools.check(session.editor, server, params.name)
+          : this.#upstreams.refusedTool(server, params?.name)
         : undefined;
     const response = !found.ok
       ? errorResponse(request.id, found.code, found.message, { state: found.state })

@@ -219,6 +219,12 @@ export class SessionStore {
     for (const s of this.#implicit.values()) if (s.target === target) yield s;
   }
 
+  /** Every session (explicit or implicit, any endpoint) of one editor's token. */
+  *ofEditor(editor: string): Iterable<McpSession> {
+    for (const s of this.#sessions.values()) if (s.editor === editor) yield s;
+    for (const s of this.#implicit.values()) if (s.editor === editor) yield s;
+  }
+
   closeAll(): void {
     clearInterval(this.#sweeper);
     for (const id of [...this.#sessions.keys()]) this.delete(id);

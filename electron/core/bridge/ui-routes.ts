@@ -27,6 +27,7 @@ import {
   type ServerConfigView,
   type Settings,
   type ToolInfo,
+  type ToolsResponse,
 } from '../../../shared/ui-api.ts';
 import {
   BackupRestoreRequestSchema,
@@ -39,6 +40,8 @@ import {
 } from '../../../shared/editor-report.ts';
 import { StaleImportListing } from '../editors/import.ts';
 import { fileReport } from '../editors/report.ts';
+import { compileToolFilter } from '../../../shared/tool-filter.ts';
+import { toolTokens } from '../tools/token-cost.ts';
 import { EDITORS } from '../editors/registry.ts';
 import { syncResult, unsyncResult, type EditorSyncService } from '../editors/service.ts';
 import { addServers, NewServersError } from '../config/add-servers.ts';
@@ -271,7 +274,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   /** The server's tools: live while it runs, else as its last run listed them (idle, starting). */
-  function tools(name: string): { running: boolean; remembered: boolean; tools: ToolInfo[] } {
+  function tools(name: string): ToolsResponse {
     if (!core.entries().has(name)) throw new HttpError(404, `no server named "${name}" in ${file}`);
     const status = core.status().servers.find((s) => s.name === name);
     const running = status?.state === 'running';
@@ -283,10 +286,17 @@ export function createUiRoutes(options: UiRoutesOptions) {
         : undefined;
     const list = live ?? remembered ?? [];
     const held = core.toolGate(name)?.held;
+    const filter = core.entries().get(name)?.config.tools;
+    const offered = compileToolFilter(filter);
     return {
       running,
       remembered: remembered !== undefined,
-      tools: list.map((tool) => toolInfo(tool, held?.get(tool.name))),
+      tools: list.map((tool) => ({
+        ...toolInfo(tool, held?.get(tool.name)),
+        ...(offered(tool.name) ? {} : { off: true }),
+        tokens: toolTokens(tool),
+      })),
+      filter: filter ?? null,
     };
   }
 
@@ -326,6 +336,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       fingerprint: shown?.fingerprint ?? entry.fingerprint,
       lines: shown?.lines ?? describeLaunch(launch),
       references: shown?.references ?? [],
+      access: shown?.access ?? core.access(name),
       launch,
       envKeys: Object.keys(record ?? {}).map(displayText),
       package: shown?.package ?? null,

@@ -29,13 +29,21 @@ export const claudeDesktop: EditorAdapter = {
   tokenInFile: false,
   managedEntry: (ctx) => ({
     command: ctx.relay.command,
-    args: [...ctx.relay.args, '--server', ctx.server, '--editor', ctx.editor],
+    args: [
+      ...ctx.relay.args,
+      ...(ctx.aggregate ? ['--all'] : ['--server', ctx.server]),
+      '--editor',
+      ctx.editor,
+    ],
     ...(Object.keys(ctx.relay.env).length ? { env: { ...ctx.relay.env } } : {}),
   }),
   pointsAtBridge(entry, ownership) {
     if (!isRecord(entry) || typeof entry.command !== 'string' || !Array.isArray(entry.args)) return false;
     const args = entry.args;
-    if (!args.some((a) => typeof a === 'string' && RELAY_SCRIPT.test(a)) || !args.includes('--server'))
+    if (
+      !args.some((a) => typeof a === 'string' && RELAY_SCRIPT.test(a)) ||
+      !(args.includes('--server') || args.includes('--all'))
+    )
       return false;
     // The relay of this home: the same SWITCHBOARD_HOME, or none when this home is the default one.
     const env = stringRecord(entry.env) ?? {};

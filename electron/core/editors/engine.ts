@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { withoutSecrets } from './diff-secrets.ts';
-import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
+import { AGGREGATE_ENTRY, DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSkipReason } from '../../../shared/editor-report.ts';
 import {
@@ -28,7 +28,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { Backups, sha256, type BackupMeta, type SecretSpan } from './backups.ts';
 import { withLock } from './lock.ts';
-import { bridgeUrl, ownsEntry } from './ownership.ts';
+import { aggregateUrl, bridgeUrl, ownsEntry } from './ownership.ts';
 import { userDirs } from '../user-dirs.mjs';
 import {
   fillPlaceholders,
@@ -153,6 +153,19 @@ export interface EditorSyncOptions {
 
 class Conflict extends Error {}
 
+/** The servers an editor gets: its own `editors` lists allow it and its settings do not exclude it. */
+export function serversForEditor(
+  editor: EditorId,
+  servers: readonly SyncServer[],
+  settings: EditorSettings,
+): string[] {
+  const exclude = new Set(settings.exclude);
+  return servers
+    .filter((s) => (s.editors === undefined || s.editors.includes(editor)) && !exclude.has(s.name))
+    .map((s) => s.name)
+    .sort();
+}
+
 /** One sync over several editors: state changes to save once, backups already taken. */
 interface Run {
   changes: [EditorId, (settings: EditorSettings) => void][];
@@ -230,11 +243,7 @@ export class EditorSync {
     servers: readonly SyncServer[],
     settings: EditorSettings = this.#settings()(editor),
   ): string[] {
-    const exclude = new Set(settings.exclude);
-    return servers
-      .filter((s) => (s.editors === undefined || s.editors.includes(editor)) && !exclude.has(s.name))
-      .map((s) => s.name)
-      .sort();
+    return serversForEditor(editor, servers, settings);
   }
 
   ownership(editor: EditorId, settings: EditorSettings = this.#settings()(editor)): OwnershipContext {
@@ -290,7 +299,9 @@ export class EditorSync {
         if (explicit && !request.dryRun && !own.enabled)
           run.changes.push([editor, (s) => void (s.enabled = true)]);
         const names = this.serversFor(editor, servers, own);
-        reports.push(await this.#syncFile(adapter, file, names, request, own, run));
+        // Discovery mode: one entry for the aggregate /mcp instead of one per server.
+        const entries = own.discovery && names.length ? [AGGREGATE_ENTRY] : names;
+        reports.push(await this.#syncFile(adapter, file, entries, request, own, run));
       }
     } finally {
       this.#saveRun(run);
@@ -460,12 +471,14 @@ export class EditorSync {
     };
     const desired = new Map<string, Record<string, unknown>>();
     for (const server of names) {
+      const aggregate = settings.discovery === true && server === AGGREGATE_ENTRY;
       desired.set(
         server,
         adapter.managedEntry({
           editor: adapter.id,
           server,
-          url: bridgeUrl(this.#port, server),
+          aggregate,
+          url: aggregate ? aggregateUrl(this.#port) : bridgeUrl(this.#port, server),
           token: tokenOf,
           tokenFile: editorTokenFile(this.#options.tokens.dir, adapter.id),
           headersHelper,

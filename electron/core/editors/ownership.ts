@@ -7,6 +7,11 @@ export function bridgeUrl(port: number, server: string): string {
   return `http://127.0.0.1:${port}/mcp/${encodeURIComponent(server)}`;
 }
 
+/** http://127.0.0.1:<port>/mcp: the aggregate endpoint, the one entry of an editor in discovery mode. */
+export function aggregateUrl(port: number): string {
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
 /** Does this URL point at this bridge (loopback, one of its ports, an /mcp endpoint)? */
 export function isBridgeUrl(value: unknown, ownership: OwnershipContext): boolean {
   if (typeof value !== 'string') return false;

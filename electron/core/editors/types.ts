@@ -18,8 +18,10 @@ export interface RelayCommand {
 export interface EntryContext {
   editor: EditorId;
   server: string;
-  /** http://127.0.0.1:<port>/mcp/<server> */
+  /** http://127.0.0.1:<port>/mcp/<server>, or …/mcp for the aggregate */
   url: string;
+  /** the entry is the aggregate /mcp (an editor in discovery mode), named `server` */
+  aggregate?: boolean;
   /** this editor's bridge token (issued on first use) */
   token(): string;
   /** the owner-only file holding this editor's bridge token (for clients that read a file reference) */

@@ -62,12 +62,16 @@ export class ServerLog {
     return this.#redactor.redact(text);
   }
 
-  /** A line splitter for one process's stderr; call end() when the stream closes. */
-  stderrStream(): LogStream {
+  /**
+   * A line splitter for one process's stderr; call end() when the stream closes. `onLine` sees each
+   * line after it was recorded (redacted), e.g. to explain what a sandbox refused.
+   */
+  stderrStream(onLine?: (text: string) => void): LogStream {
     let lastLine: string | null = null;
     const splitter = new RedactingLineSplitter(this.#redactor, (text) => {
       if (text.trim() !== '') lastLine = text;
       this.#record('stderr', stderrLevel(text), text, false);
+      onLine?.(text);
     });
     return {
       push: (chunk) => splitter.push(chunk),

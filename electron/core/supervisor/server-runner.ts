@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerState } from '../../../shared/status.ts';
-import type { Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { describeError } from '../errors.ts';
 import { LIST_METHODS, LIST_PAGE_SCHEMAS, type ListKind, type ServerLists } from '../lists/server-lists.ts';
 import type { LogStream, ServerLog } from '../logs/server-log.ts';
@@ -24,7 +24,7 @@ import { isGroupAlive, processStartToken } from './process-table.ts';
 import { ProcessTransport } from './process-transport.ts';
 import { newTagKey, relatedStreamsFetch } from './related-streams.ts';
 import type { StartGate } from './start-gate.ts';
-import type { DesiredServer, LaunchPlan, SupervisedStatus, SupervisorTimings } from './types.ts';
+import type { DesiredServer, LaunchPlan, SandboxRun, SupervisedStatus, SupervisorTimings } from './types.ts';
 import { UpstreamLink, type UpstreamPeer } from './upstream-link.ts';
 
 export interface ClientInfo {
@@ -115,6 +115,10 @@ interface Attempt {
   /** this run's lists, once all four were fetched after initialize */
   lists: ServerLists | null;
   stderr: LogStream | null;
+  /** the OS sandbox this attempt's process runs in, released when it is gone */
+  sandbox: SandboxRun | null;
+  /** the last thing the sandbox refused on this attempt, in words with the fix */
+  refusal: string | null;
   /** gives back this attempt's start slot (no-op when it holds none) */
   releaseStart: () => void;
   /** the bridge asked for a new start while requests were in flight: once they are done */
@@ -166,6 +170,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   #pid: number | null = null;
   #restarts = 0;
   #lastError: string | null = null;
+  /** the last thing the current run's sandbox refused (cleared by a new start) */
+  #refusal: string | null = null;
   #since: number | null = null;
   #nextRetryAt: number | null = null;
   #toolCount: number | null = null;
@@ -210,6 +216,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       nextRetryAt: this.#nextRetryAt,
       toolCount: this.#toolCount,
       fingerprint: this.#desired.fingerprint,
+      ...(this.#refusal !== null ? { sandboxRefused: this.#refusal } : {}),
     };
   }
 
@@ -251,6 +258,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (this.#state === 'starting' || this.#state === 'running') return;
     this.#backoff.reset();
     this.#lastError = null;
+    this.#refusal = null;
     this.#launch(this.#state === 'idle');
   }
 
@@ -302,6 +310,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#wanted = true;
     this.#backoff.reset();
     this.#lastError = null;
+    this.#refusal = null;
     if (this.#attempt !== null && !this.#attempt.ended) this.#note('restarting');
     this.#launch();
     await this.#settle();
@@ -443,6 +452,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       listSeq: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 },
       lists: null,
       stderr: null,
+      sandbox: null,
+      refusal: null,
       releaseStart: () => {},
     };
     this.#attempt = attempt;
@@ -482,17 +493,23 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
 
   async #runStdio(attempt: Attempt, plan: Extract<LaunchPlan, { transport: 'stdio' }>): Promise<void> {
     const commandLine = this.#log.redact([plan.command, ...plan.args].map(quote).join(' '));
+    const sandbox = plan.sandbox ?? null;
+    attempt.sandbox = sandbox;
+    if (sandbox) attempt.cancels.add(sandbox.onRefusal((words) => this.#refused(attempt, words)));
     let proc: ServerProcess;
     try {
       proc = await spawnProcess(
         { command: plan.command, args: plan.args, cwd: plan.cwd, env: plan.env },
         {
-          clock: this.#clock,
+          // The stop sequence waits on real processes, so its grace periods run on real time even
+          // when idle and retry timers run on a test's hand-moved clock (else a stop could wait forever).
+          clock: systemClock,
           timings: this.#timings,
           onStopStep: (step) => this.#note(`stop: ${step}`, 'warn'),
         },
       );
     } catch (err) {
+      void sandbox?.release();
       if (!this.#isCurrent(attempt)) return;
       const message = describeError(err);
       if (err instanceof SpawnError && (err.code === 'ENOENT' || err.code === 'EACCES'))
@@ -508,7 +525,14 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       return;
     }
     attempt.pidWrite = this.#writePid(proc, commandLine);
-    const stderr = this.#log.stderrStream();
+    const explain = sandbox ? (line: string) => sandbox.explain(line) : undefined;
+    const stderr = this.#log.stderrStream(
+      explain &&
+        ((line) => {
+          const words = explain(line);
+          if (words) this.#refused(attempt, words);
+        }),
+    );
     attempt.stderr = stderr;
     proc.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     proc.stderr.once('close', () => stderr.end());
@@ -756,6 +780,15 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     return 'changed';
   }
 
+  /** The sandbox refused the server something: its log says what and how to allow it; so does status. */
+  #refused(attempt: Attempt, words: string): void {
+    if (!this.#isCurrent(attempt) || attempt.refusal === words) return;
+    attempt.refusal = words;
+    this.#note(words, 'warn');
+    this.#refusal = this.#log.redact(words);
+    this.#emitStatus();
+  }
+
   #toolsListed(tools: Tool[]): void {
     this.#tools = tools;
     this.#set({ toolCount: tools.length });
@@ -876,7 +909,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#note(how, unexpected ? 'warn' : 'info');
     if (!unexpected) return;
     const during = this.#state === 'starting' ? ' before initialize answered' : '';
-    const last = attempt.stderr?.lastLine;
+    // What the sandbox refused explains a crash better than its last words.
+    const last = attempt.refusal ?? attempt.stderr?.lastLine;
     this.#fail(attempt, `${how}${during}${last ? `: ${last}` : ''}`);
   }
 
@@ -960,8 +994,12 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     // Stop the process first (stdin close is step one); the client just detaches afterwards.
     const stopped = proc?.stop();
     await client?.close().catch(() => {});
-    if (proc === null || stopped === undefined) return;
+    if (proc === null || stopped === undefined) {
+      await attempt.sandbox?.release();
+      return;
+    }
     await stopped;
+    await attempt.sandbox?.release();
     await attempt.pidWrite;
     if (this.#runDir !== null && !(proc.pgid !== null && (await isGroupAlive(proc.pgid)))) {
       await removePidFile(this.#runDir, this.#pidName, proc.pid).catch(() => {});

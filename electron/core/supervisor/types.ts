@@ -17,6 +17,16 @@ export interface RemoteAuth extends OAuthClientProvider {
   onSecrets(listener: (values: string[]) => void): () => void;
 }
 
+/** What the supervisor needs of a server's sandbox (sandbox/sandboxes.ts makes it). */
+export interface SandboxRun {
+  /** words for a line of the server's stderr that shows the sandbox refused something */
+  explain(line: string): string | undefined;
+  /** refusals the sandbox made itself (its network proxy); returns how to stop listening */
+  onRefusal(listener: (words: string) => void): () => void;
+  /** frees what the run holds (its proxy); called once its process is gone */
+  release(): Promise<void>;
+}
+
 /**
  * How to reach one server, fully resolved (secrets in clear). Lives only in memory, only for the
  * moment of spawning or connecting; `redact` lists the secret values to scrub from its output.
@@ -31,6 +41,8 @@ export type LaunchPlan =
       /** the complete environment of the child (the caller merges process env and the server's env) */
       env: Record<string, string>;
       redact: string[];
+      /** the OS sandbox it runs in, if any: explains refusals, and is released when the process is gone */
+      sandbox?: SandboxRun;
       /**
        * the package-store install it starts from (npm, PyPI, bundle), if any: its code, which the
        * server must not change (the sandbox keeps it read-only)

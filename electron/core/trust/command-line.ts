@@ -22,6 +22,9 @@ export function describeLaunch(launch: LaunchConfig): string[] {
   if (launch.cwd) lines.push(`cwd: ${displayText(launch.cwd)}`);
   for (const [key, value] of Object.entries(launch.env ?? {}))
     lines.push(`env ${displayText(key)}=${displayText(value)}`);
+  if (launch.sandbox !== undefined) lines.push(`sandbox: ${displayText(JSON.stringify(launch.sandbox))}`);
+  if (launch.sandboxGaps?.length)
+    lines.push(`not enforced here: ${launch.sandboxGaps.map(displayText).join(', ')}`);
   return lines;
 }
 

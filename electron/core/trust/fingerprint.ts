@@ -13,6 +13,7 @@ export function launchConfigOf(
   config: ServerConfig,
   resolvedCommand: string | undefined,
   real?: string,
+  sandboxGaps: readonly string[] = [],
 ): LaunchConfig {
   if (isRemote(config)) {
     return { transport: 'http', url: config.url, headers: config.headers };
@@ -24,6 +25,9 @@ export function launchConfigOf(
     args: config.args,
     cwd: config.cwd,
     env: config.env,
+    // The sandbox as written and what this machine cannot enforce of it: a change asks again.
+    sandbox: config.sandbox,
+    sandboxGaps: sandboxGaps.length ? [...sandboxGaps] : undefined,
   };
 }
 

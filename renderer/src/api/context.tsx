@@ -67,13 +67,19 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
       void client.invalidateQueries({ queryKey: keys.approvals });
       void client.invalidateQueries({ queryKey: keys.secrets });
       void client.invalidateQueries({ queryKey: keys.editors });
+      void client.invalidateQueries({ queryKey: ['editor-tools'] });
+      void client.invalidateQueries({ queryKey: ['tools'] });
       return;
     case 'editors':
       void client.invalidateQueries({ queryKey: keys.editors });
       return;
+    case 'editor-tools':
+      void client.invalidateQueries({ queryKey: keys.editorTools(event.editor) });
+      return;
     case 'tool-change':
       void client.invalidateQueries({ queryKey: keys.toolChanges });
       void client.invalidateQueries({ queryKey: keys.tools(event.server) });
+      void client.invalidateQueries({ queryKey: ['editor-tools'] });
       return;
     case 'activity':
       for (const server of event.servers) void client.invalidateQueries({ queryKey: keys.activity(server) });
@@ -105,8 +111,10 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
         if (trust(prev) || trust(next) || prev?.fingerprint !== next.fingerprint)
           void client.invalidateQueries({ queryKey: keys.approvals });
       }
-      if (!prev || prev.state !== next.state || prev.toolCount !== next.toolCount)
+      if (!prev || prev.state !== next.state || prev.toolCount !== next.toolCount) {
         void client.invalidateQueries({ queryKey: keys.tools(next.name) });
+        void client.invalidateQueries({ queryKey: ['editor-tools'] });
+      }
       if (next.transport === 'http' && prev?.state !== next.state)
         void client.invalidateQueries({ queryKey: keys.signIn(next.name) });
       return;

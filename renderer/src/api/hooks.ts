@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
+import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { useApi, useLogStore, useStatusEpoch } from './context.tsx';
@@ -29,6 +30,11 @@ export function useServerConfig(name: string) {
 export function useTools(name: string) {
   const api = useApi();
   return useQuery({ queryKey: keys.tools(name), queryFn: () => api.tools(name) });
+}
+
+export function useEditorTools(editor: EditorId, enabled = true) {
+  const api = useApi();
+  return useQuery({ queryKey: keys.editorTools(editor), queryFn: () => api.editorTools(editor), enabled });
 }
 
 export function useActivity(name: string) {

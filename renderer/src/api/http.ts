@@ -23,6 +23,13 @@ import {
 } from '../../../shared/api.ts';
 import type { CatalogUiApi } from '../../../shared/catalog.ts';
 import type { EditorId } from '../../../shared/editors.ts';
+import {
+  EditorToolsViewSchema,
+  ServerToolsResultSchema,
+  type EditorToolsChange,
+  type EditorToolsView,
+  type ServerToolsChange,
+} from '../../../shared/editor-tools.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import {
   SignInInfoSchema,
@@ -184,6 +191,18 @@ export class ControlApiClient implements UiApi {
 
   tools(name: string): Promise<ToolsResponse> {
     return this.#request('GET', UiRoutes.serverTools(name), ToolsResponseSchema);
+  }
+
+  async changeServerTools(name: string, change: ServerToolsChange): Promise<void> {
+    await this.#request('POST', UiRoutes.serverTools(name), ServerToolsResultSchema, change);
+  }
+
+  editorTools(editor: EditorId): Promise<EditorToolsView> {
+    return this.#request('GET', UiRoutes.editorTools(editor), EditorToolsViewSchema);
+  }
+
+  changeEditorTools(editor: EditorId, change: EditorToolsChange): Promise<EditorToolsView> {
+    return this.#request('POST', UiRoutes.editorTools(editor), EditorToolsViewSchema, change);
   }
 
   async activity(name: string): Promise<ServerActivity | null> {

@@ -11,6 +11,7 @@ export const keys = {
   tokens: ['tokens'] as const,
   store: ['store'] as const,
   editors: ['editors'] as const,
+  editorTools: (editor: string) => ['editor-tools', editor] as const,
   signIn: (name: string) => ['sign-in', name] as const,
   /** the MCP Registry catalog: registry answers (the core caches them too) and the registry address */
   catalog: ['catalog'] as const,

@@ -114,6 +114,7 @@ export function configFromDraft(draft: Draft, original: unknown = {}): Json {
     delete base.args;
     delete base.env;
     delete base.cwd;
+    delete base.sandbox; // a remote server is no process of this machine: nothing to sandbox
     if (base.type === 'stdio') delete base.type;
     base.url = draft.url.trim();
     const headers = recordOf(draft.headers);

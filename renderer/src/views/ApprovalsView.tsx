@@ -333,6 +333,23 @@ function ApprovalCard({
           ) : null}
         </>
       ) : null}
+      {a.access.length ? (
+        <>
+          <h3 className="label">
+            {a.access[0]?.startsWith('NOT sandboxed')
+              ? 'What it can reach'
+              : 'What it can reach in its sandbox'}
+          </h3>
+          <ul
+            className={a.access[0]?.startsWith('NOT sandboxed') ? 'access unsandboxed' : 'access'}
+            data-testid="approval-access"
+          >
+            {a.access.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </>
+      ) : null}
       {a.references.length ? (
         <>
           <h3 className="label">Your secrets and environment it gets</h3>

@@ -10,6 +10,7 @@ import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { EditorRestart } from './EditorRestart.tsx';
+import { EditorTools } from './EditorTools.tsx';
 import { EditorUnsync } from './EditorUnsync.tsx';
 
 const STATES: Record<EditorSyncState, { label: string; symbol: string; tone: string }> = {
@@ -49,8 +50,9 @@ export default function EditorsView() {
       </ViewTitle>
       <p className="muted">
         Switchboard writes one entry per approved server into each editor’s config file, pointing at the
-        bridge. Your own entries there are never changed, except those you import, which unsync gives back as
-        they were.
+        bridge (or, in discovery mode, one entry for all of them). Each editor shows how many tools it gets,
+        what they cost it, and its known limit; choose its tools there. Your own entries there are never
+        changed, except those you import, which unsync gives back as they were.
       </p>
       {editors.isPending ? <Loading what="editors" /> : null}
       {editors.error ? <ErrorText error={editors.error} /> : null}
@@ -171,6 +173,7 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
           <span className="muted">none yet (approve a server first)</span>
         )}
       </div>
+      {editor.state !== 'not-installed' ? <EditorTools editor={editor.id} label={editor.label} /> : null}
       {editor.diff ? (
         <details open>
           <summary>What a sync would change</summary>

@@ -20,6 +20,7 @@ import { ServerActions } from '../components/ServerActions.tsx';
 import { ServerForm } from '../components/ServerForm.tsx';
 import { SignInPanel } from '../components/SignIn.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
+import { ToolSwitch } from '../components/ToolSwitch.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDuration } from '../lib/format.ts';
 import { checkServerJson } from '../lib/json-lint.ts';
@@ -153,6 +154,15 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
         <div className="banner error" role="status">
           <strong>Last error:</strong> {server.lastError}
         </div>
+      ) : server?.sandboxRefused ? (
+        <div className="banner warn" role="status" data-testid="sandbox-refused">
+          <strong>Sandbox:</strong> {server.sandboxRefused}
+        </div>
+      ) : null}
+      {server?.access ? (
+        <p className="muted" data-testid="server-access">
+          {server.access}
+        </p>
       ) : null}
       {server ? <SignInPanel server={server} /> : null}
 
@@ -374,7 +384,12 @@ function SaveState({ dirty, saved, onReset }: { dirty: boolean; saved: boolean; 
 }
 
 function ToolsPanel({ name }: { name: string }) {
+  const api = useApi();
   const tools = useTools(name);
+  const change = useCommand(
+    ({ tool, on }: { tool: string; on: boolean }) => api.changeServerTools(name, { tool, on }),
+    [keys.tools(name), ['editor-tools']],
+  );
   if (tools.isPending) return <Loading what="tools" />;
   if (tools.error) return <ErrorText error={tools.error} />;
   if (!tools.data.running && !tools.data.remembered) {
@@ -399,24 +414,64 @@ function ToolsPanel({ name }: { name: string }) {
           starts when one of its tools is called.
         </p>
       ) : null}
-      <ToolList tools={tools.data.tools} />
+      <ToolCount tools={tools.data.tools} />
+      {change.error ? <ErrorText error={change.error} /> : null}
+      <ToolList
+        tools={tools.data.tools}
+        busy={change.isPending}
+        onSwitch={(tool, on) => change.mutate({ tool, on })}
+      />
     </>
   );
 }
 
-function ToolList({ tools }: { tools: ToolsResponse['tools'] }) {
+/** How many tools editors get of this server, and roughly what they cost each turn. */
+function ToolCount({ tools }: { tools: ToolsResponse['tools'] }) {
+  const offered = tools.filter((t) => !t.off && !t.held);
+  const tokens = offered.reduce((sum, t) => sum + (t.tokens ?? 0), 0);
+  return (
+    <p className="muted small" data-testid="tools-offered">
+      Editors get {offered.length} of its {tools.length} tools, about {tokens.toLocaleString()} tokens of
+      definitions on every turn. A switch turns a tool off for every editor (its <code>"tools"</code> in
+      servers.json); choose per editor in Editors.
+    </p>
+  );
+}
+
+function ToolList({
+  tools,
+  busy,
+  onSwitch,
+}: {
+  tools: ToolsResponse['tools'];
+  busy: boolean;
+  onSwitch: (tool: string, on: boolean) => void;
+}) {
   return (
     <ul className="tools" data-testid="tools-list">
       {tools.map((tool) => (
-        <li key={tool.name} className={tool.held ? 'held' : undefined}>
-          <h3 className="mono">
-            {tool.name}
-            {tool.held ? (
-              <span className="held-tag">
-                {tool.held === 'new' ? 'new' : 'changed'}: held back until you accept it
-              </span>
-            ) : null}
-          </h3>
+        <li
+          key={tool.name}
+          className={tool.held ? 'held' : tool.off ? 'off' : undefined}
+          data-tool={tool.name}
+        >
+          <div className="tool-head">
+            <ToolSwitch
+              label={`Offer ${tool.name} to editors`}
+              on={!tool.off}
+              busy={busy}
+              onChange={(on) => onSwitch(tool.name, on)}
+            />
+            <h3 className="mono">
+              {tool.name}
+              {tool.held ? (
+                <span className="held-tag">
+                  {tool.held === 'new' ? 'new' : 'changed'}: held back until you accept it
+                </span>
+              ) : null}
+            </h3>
+          </div>
+          {tool.off ? <p className="small muted">Turned off: no editor gets it.</p> : null}
           {tool.title && tool.title !== tool.name ? <p className="tool-title">{tool.title}</p> : null}
           {tool.description ? <p className="muted">{tool.description}</p> : null}
           {tool.params.length ? (

@@ -92,6 +92,16 @@ function NameLink({ server }: { server: ServerStatus }) {
 }
 
 function LastError({ server, columns }: { server: ServerStatus; columns: number }) {
+  if (server.sandboxRefused && server.state === 'running') {
+    // A running server whose sandbox refused it something: what, and how to allow it.
+    return (
+      <tr className="last-error">
+        <td colSpan={columns}>
+          <span className="error-label">Sandbox:</span> {server.sandboxRefused}
+        </td>
+      </tr>
+    );
+  }
   if (!server.lastError || server.state === 'running' || server.state === 'needs-sign-in') return null;
   return (
     <tr className="last-error">

@@ -45,7 +45,9 @@ beforeAll(async () => {
       probe: fixtureServer('probe-server.mjs'),
       web: { url: `http://127.0.0.1:${port}/mcp` },
       zedonly: { ...fixtureServer('probe-server.mjs', 'zedonly'), editors: ['zed'] },
-      solo: { ...fixtureServer('probe-server.mjs', 'solo'), isolated: true },
+      // Its processes are told apart by their pids on this machine, which a sandbox's own pid
+      // namespace hides; test/integration/sandbox runs an isolated server sandboxed.
+      solo: { ...fixtureServer('probe-server.mjs', 'solo'), isolated: true, sandbox: false },
     },
   });
   headless = await startHeadless({
@@ -401,6 +403,8 @@ describe('@modelcontextprotocol/server-filesystem behind the bridge', () => {
     servers.mcpServers.fs = {
       command: process.execPath,
       args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), started],
+      // A root an editor gives reaches only what the sandbox allows: the workspace is declared.
+      sandbox: { write: [workspace] },
     };
     writeFileSync(t.home.serversFile, JSON.stringify(servers));
     const core = headless.core;

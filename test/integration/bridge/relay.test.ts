@@ -175,6 +175,31 @@ describe('stdio relay (Claude Desktop)', () => {
     expect(many.map(textOf)).toEqual(Array.from({ length: 20 }, (_, i) => `Echo: m${i}`));
   });
 
+  it('with --all reaches /mcp: Claude Desktop in discovery mode finds and calls tools of every server', async () => {
+    const h = await serveEverything();
+    h.tokens.create('claude-desktop');
+    h.core.state.updateEditorSettings('claude-desktop', (s) => void (s.discovery = true));
+    h.core.events.emit('editorTools', 'claude-desktop');
+    const transport = new StdioClientTransport({
+      command: NODE,
+      args: [RELAY, '--all', '--editor', 'claude-desktop'],
+      env: { SWITCHBOARD_HOME: t.home.root },
+    });
+    const client = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
+    clients.push(client);
+    await client.connect(transport);
+    expect(client.getServerVersion()?.name).toBe('switchboard');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['find_tools', 'call_tool']);
+    const found = await client.callTool({ name: 'find_tools', arguments: { query: 'echo a message' } });
+    const [first] = (found.structuredContent as { tools: { name: string }[] }).tools;
+    expect(first?.name).toBe('everything__echo');
+    const answer = await client.callTool({
+      name: 'call_tool',
+      arguments: { name: first?.name, arguments: { message: 'found' } },
+    });
+    expect(textOf(answer)).toBe('Echo: found');
+  });
+
   it('an entry written before the relay became main.mjs (it names main.ts) still works', async () => {
     const h = await serveEverything();
     h.tokens.create('claude-desktop');

@@ -143,7 +143,12 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     expect(approve.code, approve.stderr).toBe(0);
     expect(approve.stdout).toContain(`command: ${command} ${args.join(' ')}`);
 
-    const first = await serverState('everything', (s) => s.state === 'running', 'running');
+    // running is reported as soon as initialize answered; its tools come right after
+    const first = await serverState(
+      'everything',
+      (s) => s.state === 'running' && s.toolCount !== null,
+      'running',
+    );
     expect(first.toolCount).toBeGreaterThan(3);
     process.kill(defined(first.pid, 'first pid'), 'SIGKILL');
     const second = await serverState(
@@ -171,6 +176,9 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
         a: {
           ...fixtureServer('mini-server.mjs', '--ignore-eof', '--grandchild', `--pids-file=${pidsFile}`),
           idleTimeout: 0,
+          // Unsandboxed: a sandboxed server dies with serve (bubblewrap's --die-with-parent) and its
+          // pids are its own namespace's; test/integration/sandbox covers that case.
+          sandbox: false,
         },
       },
     });
@@ -195,7 +203,10 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
   it("stops every server when what started it exits (a process manager's SIGTERM to npm's sh -c)", async () => {
     const pidsFile = join(t.dir, 'pids.json');
     t.writeServers({
-      mcpServers: { a: fixtureServer('mini-server.mjs', '--grandchild', `--pids-file=${pidsFile}`) },
+      // Host pids from inside the server: unsandboxed (test/integration/sandbox stops sandboxed ones).
+      mcpServers: {
+        a: { ...fixtureServer('mini-server.mjs', '--grandchild', `--pids-file=${pidsFile}`), sandbox: false },
+      },
     });
     await runCli(['approve', 'a', '--yes'], t.env);
     // As `npx switchboard serve` runs it: npm → sh -c "switchboard serve" → node. (`; exit` keeps a

@@ -22,7 +22,11 @@ describe('quitting the app', () => {
     t.writeServers({
       mcpServers: {
         everything: everythingServer(),
-        family: fixtureServer('mini-server.mjs', '--grandchild', `--pids-file=${pidsFile}`),
+        // Host pids from inside the server: unsandboxed (test/integration/sandbox stops sandboxed ones).
+        family: {
+          ...fixtureServer('mini-server.mjs', '--grandchild', `--pids-file=${pidsFile}`),
+          sandbox: false,
+        },
       },
     });
     headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });

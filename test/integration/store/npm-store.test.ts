@@ -104,7 +104,11 @@ const markers = () => readdirSync(t.dir).filter((f) => f.startsWith('new-code-ra
 describe('package store: npm', { timeout: 180_000 }, () => {
   it('runs exactly the approved tree: new releases, an idle restart and an empty npm cache change nothing until an update is approved', async () => {
     const clock = new ManualClock();
-    const h = await serve({ pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'], idleTimeout: 60 } }, clock);
+    // The planted code leaves its marker in the test's folder: its sandbox lets it write there.
+    const h = await serve(
+      { pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'], idleTimeout: 60, sandbox: { write: [t.dir] } } },
+      clock,
+    );
     expect(statusOf(h, 'pkg')?.state).toBe('pending-approval');
 
     // The approval shows the package, its exact version and date, its dependencies and scripts.

@@ -365,9 +365,12 @@ describe('the UI routes', () => {
           name: 'sleep',
           description: 'answers after ms milliseconds',
           params: [{ name: 'ms', required: true, type: 'number' }],
+          // what its definition costs an editor each turn (JSON bytes / 4)
+          tokens: expect.any(Number),
         },
       ]),
     );
+    expect(tools.body.filter).toBeNull(); // no "tools" filter: every tool is offered
 
     await api('PUT', UiRoutes.serverConfig('echo'), { config: { ...echo, env: { DEBUG: '1' } } });
     const changed = await api('GET', UiRoutes.approvals);

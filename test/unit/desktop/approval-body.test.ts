@@ -13,6 +13,7 @@ const preview = (extra: Partial<ApprovalPreview>): ApprovalPreview => ({
   fingerprint: 'f'.repeat(64),
   lines: ['command: /usr/bin/npx -y @modelcontextprotocol/server-github'],
   references: ['gives your keychain secret "gh-token" to /usr/bin/node in env GITHUB_TOKEN'],
+  access: [],
   package: null,
   packageNote: null,
   ...extra,
@@ -51,6 +52,31 @@ describe('approval notification text', () => {
       'changed: @modelcontextprotocol/server-github 2025.4.7 → 2025.4.8; added zod 3.25.1',
       'gives your keychain secret "gh-token" to /usr/bin/node in env GITHUB_TOKEN',
     ]);
+  });
+
+  it('says what it may write and reach in its sandbox, or that it has none', () => {
+    const sandboxed = approvalBody(
+      preview({
+        access: [
+          'reads and writes only: ~/.config/switchboard/data/gh (its own folder), a private temp folder',
+          'reads: the system (read-only); your home folder only for language toolchains (~/.nvm, ~/.npm, ~/.cache/uv, …)',
+          'cannot see: your keys and credentials (~/.ssh, …)',
+          'network: only api.github.com (through Switchboard’s proxy)',
+        ],
+      }),
+    ).split('\n');
+    expect(sandboxed.slice(1, 3)).toEqual([
+      'reads and writes only: ~/.config/switchboard/data/gh (its own folder), a private temp folder',
+      'network: only api.github.com (through Switchboard’s proxy)',
+    ]);
+    const open = approvalBody(
+      preview({
+        access: [
+          'NOT sandboxed: it can read and change everything you can — Windows has no sandbox Switchboard can use',
+        ],
+      }),
+    );
+    expect(open).toContain('NOT sandboxed: it can read and change everything you can');
   });
 
   it('says when a package run is not pinned', () => {

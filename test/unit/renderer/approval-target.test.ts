@@ -11,6 +11,7 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     fingerprint: `fp-${name}`,
     lines: ['command: npx -y pkg'],
     references: [],
+    access: [],
     launch: { transport: 'stdio', command: '/usr/bin/npx', args: ['-y', 'pkg'] },
     envKeys: [],
     package: null,

@@ -58,6 +58,13 @@ describe('server form drafts', () => {
     });
   });
 
+  it("keeps a local server's sandbox through the form, and drops it when it becomes a remote URL", () => {
+    const local = { command: 'node', args: ['s.js'], sandbox: { write: ['~/projects'], network: 'none' } };
+    expect(configFromDraft(draftFromConfig(local), local)).toEqual(local);
+    const remote = { ...draftFromConfig(local), kind: 'remote' as const, url: 'https://example.com/mcp' };
+    expect(configFromDraft(remote, local)).toEqual({ url: 'https://example.com/mcp' });
+  });
+
   it('marks a server isolated only when asked, and drops the mark when switched back', () => {
     const shared = draftFromConfig({ command: 'node' });
     expect(shared.isolated).toBe(false);

@@ -1,0 +1,172 @@
+import { statSync } from 'node:fs';
+import { bwrapBase } from './bwrap-base.ts';
+import { withPreload } from './node-proxy.ts';
+import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
+
+type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
+
+/** Where the proxy's and forwarded ports' Unix sockets appear inside the sandbox. */
+export const SANDBOX_SOCKET_DIR = '/tmp/.switchboard';
+/** The port the in-sandbox relay to the proxy listens on (its loopback is its own). */
+const PROXY_PORT = 3128;
+
+export interface BwrapNetwork {
+  /** socat's path: relays the sandbox's loopback ports to the sockets below */
+  socat: string;
+  /** host path of the proxy's Unix socket */
+  proxySocket: string;
+  /** listed ports on this computer, each with the host path of its forwarding socket */
+  ports: { port: number; socket: string }[];
+  /** host path of the Node preload that sends HTTP(S) through the proxy (node-proxy.ts) */
+  nodePreload: string;
+}
+
+export interface BwrapInput {
+  bwrap: string;
+  policy: Sandboxed;
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  /** host paths of an empty, unreadable (mode 000) file and folder: what masked secrets look like */
+  denied: { file: string; dir: string };
+  /** present for a filtered network (internet or a list) */
+  network?: BwrapNetwork | undefined;
+  /** Switchboard runs as root: drop every capability so masks cannot be unmounted */
+  root: boolean;
+  /** the server's own NODE_OPTIONS, kept before the proxy preload */
+  nodeOptions?: string | undefined;
+  /** 'file', 'dir' or undefined when the host path does not exist (a stat by default) */
+  kind?: (path: string) => 'file' | 'dir' | undefined;
+}
+
+export interface Wrapped {
+  command: string;
+  args: string[];
+  /** env the sandboxed program needs (its proxy, its temp folder) */
+  env: Record<string, string>;
+}
+
+type Mount =
+  | { op: 'hide'; path: string }
+  | { op: 'grant'; path: string; writable: boolean }
+  | { op: 'mask'; path: string; kind: 'file' | 'dir'; overlaid: boolean };
+
+const ORDER = { hide: 0, grant: 1, mask: 2 } as const;
+
+/**
+ * bubblewrap's argv for one server. The whole system is bound read-only; the home, Switchboard's
+ * home, the runtime dir and mounted drives are replaced by empty read-only folders; then granted
+ * paths are bound back (read-only, or writable), shallowest first so the more specific grant wins;
+ * secret places visible through a grant are covered by an unreadable file or folder. A private
+ * /proc (own pid namespace) hides every other process; /tmp is private; the network is the
+ * sandbox's own empty one unless it is open, with socat relaying the proxy's port into it.
+ */
+export function bwrapCommand(input: BwrapInput): Wrapped {
+  const { policy } = input;
+  const kind = input.kind ?? statKind;
+  const args = bwrapBase({ network: policy.network.kind !== 'open', root: input.root });
+  for (const temp of policy.temp) args.push('--tmpfs', temp);
+
+  const grants = [
+    ...policy.read.map((g) => ({ ...g, writable: false })),
+    ...policy.write.map((g) => ({ ...g, writable: true })),
+  ];
+  const mounts: Mount[] = [];
+  for (const path of policy.hidden) if (kind(path) === 'dir') mounts.push({ op: 'hide', path });
+  // A path both read and written is written: drop the read-only grant of the same path.
+  for (const g of grants) {
+    if (!g.writable && grants.some((o) => o.writable && o.path === g.path)) continue;
+    mounts.push({ op: 'grant', path: g.path, writable: g.writable });
+  }
+  for (const secret of policy.secrets) {
+    const secretKind = kind(secret);
+    if (!secretKind) continue;
+    if (grants.some((g) => g.path === secret && namesSecret(g, secret))) continue; // the person asked for exactly it
+    const visible =
+      !isHidden(secret, policy) || grants.some((g) => isInside(secret, g.path) && g.path !== secret);
+    if (!visible) continue;
+    const overlaid = grants.some((g) => g.path !== secret && isInside(g.path, secret));
+    mounts.push({ op: 'mask', path: secret, kind: secretKind, overlaid });
+  }
+  mounts.sort((a, b) => depth(a.path) - depth(b.path) || ORDER[a.op] - ORDER[b.op]);
+
+  const readOnlyAfter: string[] = [];
+  for (const m of mounts) {
+    if (m.op === 'hide') {
+      args.push('--tmpfs', m.path);
+      if (!grants.some((g) => g.path === m.path)) readOnlyAfter.push(m.path);
+    } else if (m.op === 'grant') {
+      args.push(m.writable ? '--bind-try' : '--ro-bind-try', m.path, m.path);
+    } else if (m.kind === 'dir' && m.overlaid) {
+      // Grants inside it are bound on top, which an unreadable folder would not allow.
+      args.push('--tmpfs', m.path);
+      readOnlyAfter.push(m.path);
+    } else {
+      args.push('--ro-bind', m.kind === 'dir' ? input.denied.dir : input.denied.file, m.path);
+    }
+  }
+
+  const env: Record<string, string> = { TMPDIR: '/tmp', ...policy.env };
+  let program = [input.command, ...input.args];
+  if (input.network && policy.network.kind !== 'open' && policy.network.kind !== 'none') {
+    const net = input.network;
+    const proxyPort =
+      [PROXY_PORT, 3129, 3130, 8118].find((p) => !net.ports.some((f) => f.port === p)) ?? 3131;
+    const relays = [{ port: proxyPort, inside: `${SANDBOX_SOCKET_DIR}/proxy.sock`, host: net.proxySocket }];
+    for (const f of net.ports)
+      relays.push({ port: f.port, inside: `${SANDBOX_SOCKET_DIR}/port-${f.port}.sock`, host: f.socket });
+    for (const r of relays) args.push('--ro-bind', r.host, r.inside);
+    const preload = `${SANDBOX_SOCKET_DIR}/node-proxy.cjs`;
+    args.push('--ro-bind', net.nodePreload, preload);
+    program = ['/bin/sh', '-c', relayScript(net.socat, relays), 'switchboard-sandbox', ...program];
+    const proxy = `http://127.0.0.1:${proxyPort}`;
+    Object.assign(env, {
+      HTTP_PROXY: proxy,
+      HTTPS_PROXY: proxy,
+      http_proxy: proxy,
+      https_proxy: proxy,
+      // Node follows HTTP(S)_PROXY only when asked: this preload asks, lazily (node-proxy.ts)
+      NODE_OPTIONS: withPreload(input.nodeOptions, preload),
+      // everything goes through the proxy, which forwards only what the network list allows
+      NO_PROXY: '',
+      no_proxy: '',
+    });
+  }
+  for (const path of readOnlyAfter) args.push('--remount-ro', path);
+  args.push('--chdir', input.cwd, '--', ...program);
+  return { command: input.bwrap, args, env };
+}
+
+/**
+ * The shell that starts socat's relays on the sandbox's loopback, then becomes the server. It does
+ * not wait for them to listen (that cost ~40 ms per start on a busy machine): socat binds within a few
+ * milliseconds, while a server first boots its runtime and answers initialize before any tool call
+ * that reaches out. Backgrounded jobs of a non-interactive shell stay in its process group, so
+ * stopping the server's group stops them too.
+ */
+function relayScript(socat: string, relays: { port: number; inside: string }[]): string {
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const starts = relays.map(
+    (r) =>
+      `${q(socat)} TCP-LISTEN:${r.port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${q(r.inside)} 2>/dev/null &`,
+  );
+  // One line (it shows in the server's log): "&" already separates the jobs.
+  return `${starts.join(' ')} exec "$@"`;
+}
+
+function isHidden(path: string, policy: Sandboxed): boolean {
+  return [...policy.hidden, ...policy.temp].some((h) => isInside(path, h));
+}
+
+function depth(path: string): number {
+  return path.split('/').filter(Boolean).length;
+}
+
+function statKind(path: string): 'file' | 'dir' | undefined {
+  try {
+    const s = statSync(path);
+    return s.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return undefined;
+  }
+}

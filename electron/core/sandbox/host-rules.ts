@@ -1,0 +1,54 @@
+import { isIP } from 'node:net';
+
+/** One entry of a server's `sandbox.network` list, parsed. */
+export interface HostEntry {
+  /** lower case, without brackets */
+  host: string;
+  /** `*.example.com`: every subdomain of host (not host itself) */
+  subdomains: boolean;
+  /** undefined: any port */
+  port: number | undefined;
+  text: string;
+}
+
+export function parseHostEntry(text: string): HostEntry {
+  const lower = text.toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(lower);
+  if (bracketed) return { host: bracketed[1] ?? '', subdomains: false, port: portOf(bracketed[2]), text };
+  const colon = lower.lastIndexOf(':');
+  const hostPart = colon === -1 ? lower : lower.slice(0, colon);
+  const port = colon === -1 ? undefined : portOf(lower.slice(colon + 1));
+  const subdomains = hostPart.startsWith('*.');
+  return { host: subdomains ? hostPart.slice(2) : hostPart, subdomains, port, text };
+}
+
+function portOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 && n < 65536 ? n : undefined;
+}
+
+export function entryMatches(entry: HostEntry, host: string, port: number): boolean {
+  if (entry.port !== undefined && entry.port !== port) return false;
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (entry.subdomains) return name.endsWith(`.${entry.host}`);
+  return name === entry.host;
+}
+
+/** This computer itself: loopback and the unspecified address (which connects to it). */
+export function isLocalAddress(address: string): boolean {
+  const a = address.toLowerCase().replace(/^::ffff:/, '');
+  if (isIP(a) === 4) return a.startsWith('127.') || a === '0.0.0.0';
+  if (isIP(a) === 6) return a === '::1' || a === '::' || /^0*:0*:0*:0*:0*:0*:0*:0*1$/.test(a);
+  return false;
+}
+
+export function isLocalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || isLocalAddress(name);
+}
+
+/** `host:port` as people write it (IPv6 in brackets). */
+export function hostPort(host: string, port: number): string {
+  return `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+}

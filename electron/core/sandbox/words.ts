@@ -1,0 +1,75 @@
+import { displayText } from '../../../shared/display-text.ts';
+import type { Grant, GrantReason, NetworkPolicy, SandboxPolicy } from './policy.ts';
+
+const WHY: Record<GrantReason, string> = {
+  'servers.json': '',
+  argument: 'given in its arguments',
+  'own folder': 'its own folder',
+  program: 'where its program is installed',
+  cwd: 'its working folder',
+  store: 'the packages servers run from',
+  toolchain: '',
+};
+
+/**
+ * The access a policy gives, in plain words, one line each: what the approval card, `switchboard
+ * approve` and the notification show ("reads and writes ~/projects (given in its arguments)";
+ * "network: only api.github.com"). Paths under the home are written with "~".
+ */
+export function describeAccess(policy: SandboxPolicy): string[] {
+  if (!policy.sandboxed) {
+    return [
+      `NOT sandboxed: it can read and change everything you can (your SSH keys, cloud credentials, browser profiles, other servers' data) and reach any network — ${displayText(policy.because)}`,
+    ];
+  }
+  const short = (path: string) => displayText(tilde(path, policy.userHome));
+  const grant = (g: Grant) => (WHY[g.why] ? `${short(g.path)} (${WHY[g.why]})` : short(g.path));
+  const writes = policy.write.map(grant);
+  const reads = policy.read.filter((g) => g.why !== 'toolchain').map(grant);
+  const lines = [
+    `reads and writes only: ${[...writes, 'a private temp folder'].join(', ')}`,
+    `reads: the system (read-only)${reads.length ? `, ${reads.join(', ')}` : ''}; your home folder only for language toolchains (~/.nvm, ~/.npm, ~/.cache/uv, …)`,
+    `cannot see: your keys and credentials (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh, ~/.netrc, ~/.docker/config.json, …), browser profiles, keyrings, Switchboard's tokens and other servers' folders, other programs' processes`,
+    networkWords(policy.network),
+  ];
+  for (const [key, value] of Object.entries(policy.env))
+    lines.push(`gets ${key}=${short(value)} so its data stays in its own folder`);
+  return lines;
+}
+
+/** One line for `status` and the server list: "sandboxed; writes ~/projects; network: api.github.com". */
+export function summarizeAccess(policy: SandboxPolicy): string {
+  if (!policy.sandboxed) return `NOT sandboxed (${displayText(policy.because)})`;
+  const extra = policy.write
+    .filter((g) => g.why !== 'own folder')
+    .map((g) => displayText(tilde(g.path, policy.userHome)));
+  const reads = policy.read
+    .filter((g) => g.why === 'servers.json' || g.why === 'argument')
+    .map((g) => displayText(tilde(g.path, policy.userHome)));
+  const parts = ['sandboxed'];
+  parts.push(extra.length ? `writes its own folder, ${extra.join(', ')}` : 'writes only its own folder');
+  if (reads.length) parts.push(`reads ${reads.join(', ')}`);
+  parts.push(networkWords(policy.network));
+  return parts.join('; ');
+}
+
+function networkWords(network: NetworkPolicy): string {
+  switch (network.kind) {
+    case 'internet':
+      return "network: any host on the internet over HTTP(S), through Switchboard's proxy; nothing on this computer";
+    case 'list':
+      return `network: only ${network.entries.map(displayText).join(', ')} (through Switchboard's proxy)`;
+    case 'none':
+      return 'network: none';
+    case 'open':
+      return network.unfiltered
+        ? `network: NOT filtered — ${displayText(network.unfiltered.because)}: it can reach any host and this computer's own services`
+        : "network: everything, this computer's own services included";
+  }
+}
+
+export function tilde(path: string, home: string | undefined): string {
+  if (!home) return path;
+  if (path === home) return '~';
+  return path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}

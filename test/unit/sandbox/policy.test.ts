@@ -1,0 +1,183 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sandboxPolicy, type PolicyInput } from '../../../electron/core/sandbox/policy.ts';
+import { sandboxGaps, type SandboxSupport } from '../../../electron/core/sandbox/support.ts';
+import { LINUX_SUPPORT } from '../../helpers/sandbox.ts';
+
+const LINUX = LINUX_SUPPORT;
+
+let dir: string;
+let home: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sb-policy-'));
+  home = join(dir, 'home');
+  mkdirSync(home);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function input(over: Partial<PolicyInput> = {}): PolicyInput {
+  return {
+    name: 'x',
+    setting: undefined,
+    command: '/usr/bin/node',
+    args: [],
+    env: {},
+    cwd: undefined,
+    ownFolder: join(home, '.config/switchboard/data/x'),
+    switchboardHome: join(home, '.config/switchboard'),
+    userHome: home,
+    runtimeDir: '/run/user/1000',
+    support: LINUX,
+    ...over,
+  };
+}
+
+describe('the default sandbox policy', () => {
+  it('hides the home, Switchboard, the runtime dir and mounted drives; writes only its own folder', () => {
+    const policy = sandboxPolicy(input());
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    expect(policy.hidden).toEqual(
+      expect.arrayContaining([home, join(home, '.config/switchboard'), '/run/user/1000', '/media', '/mnt']),
+    );
+    expect(policy.write).toEqual([{ path: join(home, '.config/switchboard/data/x'), why: 'own folder' }]);
+    expect(policy.secrets).toEqual(
+      expect.arrayContaining([
+        join(home, '.ssh'),
+        join(home, '.aws'),
+        join(home, '.gnupg'),
+        join(home, '.netrc'),
+      ]),
+    );
+    expect(policy.network).toEqual({ kind: 'internet' });
+    // toolchains are readable (npx, nvm's node), never writable
+    expect(policy.read).toContainEqual({ path: join(home, '.nvm'), why: 'toolchain' });
+  });
+
+  it('adds what servers.json grants, with "~" meaning the home folder', () => {
+    const policy = sandboxPolicy(
+      input({
+        setting: { read: ['~/docs'], write: ['~/projects', '/srv/data'], network: ['api.github.com'] },
+      }),
+    );
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    expect(policy.read).toContainEqual({ path: join(home, 'docs'), why: 'servers.json' });
+    expect(policy.write).toContainEqual({ path: join(home, 'projects'), why: 'servers.json' });
+    expect(policy.write).toContainEqual({ path: '/srv/data', why: 'servers.json' });
+    expect(policy.network).toEqual({ kind: 'list', entries: ['api.github.com'] });
+  });
+
+  it("offers a known server's folder arguments as read and write access (server-filesystem)", () => {
+    const policy = sandboxPolicy(
+      input({
+        command: '/usr/bin/npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '~/notes', join(dir, 'shared')],
+      }),
+    );
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    expect(policy.known).toBe('server-filesystem');
+    expect(policy.write).toContainEqual({ path: join(home, 'notes'), why: 'argument' });
+    expect(policy.write).toContainEqual({ path: join(dir, 'shared'), why: 'argument' });
+  });
+
+  it('points server-memory at its own folder, and a git server at its repository', () => {
+    const memory = sandboxPolicy(
+      input({ args: ['/x/node_modules/@modelcontextprotocol/server-memory/dist/index.js'] }),
+    );
+    if (!memory.sandboxed) throw new Error('expected a sandbox');
+    expect(memory.env).toEqual({ MEMORY_FILE_PATH: join(home, '.config/switchboard/data/x/memory.jsonl') });
+    const git = sandboxPolicy(
+      input({ command: '/usr/bin/uvx', args: ['mcp-server-git', '--repository', '~/src/app'] }),
+    );
+    if (!git.sandboxed) throw new Error('expected a sandbox');
+    expect(git.write).toContainEqual({ path: join(home, 'src/app'), why: 'argument' });
+  });
+
+  it("reads a script argument's whole project, but never a secret place or Switchboard's home through an argument", () => {
+    const project = join(home, 'dev/server');
+    mkdirSync(join(project, 'dist'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{}');
+    writeFileSync(join(project, 'dist/index.js'), '');
+    mkdirSync(join(home, '.ssh'));
+    mkdirSync(join(home, '.config/switchboard/tokens'), { recursive: true });
+    const policy = sandboxPolicy(
+      input({
+        args: [
+          join(project, 'dist/index.js'),
+          join(home, '.ssh'),
+          `--home=${join(home, '.config/switchboard/tokens')}`,
+        ],
+      }),
+    );
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    expect(policy.read.filter((g) => g.why === 'argument')).toEqual([{ path: project, why: 'argument' }]);
+  });
+
+  it("gives package runners a cache in the server's own folder, and lets a stored package be read", () => {
+    const own = join(home, '.config/switchboard/data/x');
+    const npx = sandboxPolicy(input({ command: '/usr/bin/npx', args: ['-y', 'some-server'] }));
+    expect(npx).toMatchObject({ env: { npm_config_cache: `${own}/.npm` } });
+    const uvx = sandboxPolicy(
+      input({ command: '/usr/bin/uvx', args: ['x'], env: { UV_CACHE_DIR: '/srv/uv' } }),
+    );
+    expect(uvx).toMatchObject({ env: {} }); // its own setting wins
+    const store = join(home, '.config/switchboard/store');
+    const stored = sandboxPolicy(
+      input({ args: [join(store, 'npm/pkg@1.0.0/dist/index.js')], storeFolder: store }),
+    );
+    if (!stored.sandboxed) throw new Error('expected a sandbox');
+    expect(stored.read).toContainEqual({ path: store, why: 'store' });
+    const plain = sandboxPolicy(input({ storeFolder: store }));
+    if (!plain.sandboxed) throw new Error('expected a sandbox');
+    expect(plain.read.map((g) => g.path)).not.toContain(store);
+  });
+
+  it('runs without a sandbox when servers.json says false, or the OS has none, and says why', () => {
+    expect(sandboxPolicy(input({ setting: false }))).toMatchObject({
+      sandboxed: false,
+      chosen: true,
+      because: '"sandbox": false in servers.json',
+    });
+    const none: SandboxSupport = {
+      ...LINUX,
+      engine: null,
+      missing: 'bubblewrap is not installed — install it',
+    };
+    expect(sandboxPolicy(input({ support: none }))).toMatchObject({
+      sandboxed: false,
+      chosen: false,
+      because: 'bubblewrap is not installed — install it',
+    });
+  });
+
+  it('leaves the network unfiltered, saying so, where nothing can filter it', () => {
+    const noSocat: SandboxSupport = {
+      ...LINUX,
+      networkFilter: null,
+      networkFilterMissing: 'socat is not installed',
+    };
+    const policy = sandboxPolicy(input({ support: noSocat, setting: { network: ['api.github.com'] } }));
+    expect(policy).toMatchObject({
+      network: { kind: 'open', unfiltered: { asked: 'list', because: 'socat is not installed' } },
+    });
+    // "none" needs no filter: an empty network is always possible
+    expect(sandboxPolicy(input({ support: noSocat, setting: { network: 'none' } }))).toMatchObject({
+      network: { kind: 'none' },
+    });
+  });
+});
+
+describe('sandbox gaps (what goes into the fingerprint)', () => {
+  it('are empty when everything asked is enforced, so existing approvals keep their fingerprint', () => {
+    expect(sandboxGaps(undefined, LINUX)).toEqual([]);
+    expect(sandboxGaps({ network: ['x.example'] }, LINUX)).toEqual([]);
+    expect(sandboxGaps(false, { ...LINUX, engine: null })).toEqual([]);
+  });
+
+  it('name a missing sandbox or network filter', () => {
+    expect(sandboxGaps(undefined, { ...LINUX, engine: null })).toEqual(['no-sandbox']);
+    expect(sandboxGaps(undefined, { ...LINUX, networkFilter: null })).toEqual(['network-unfiltered']);
+    expect(sandboxGaps({ network: 'all' }, { ...LINUX, networkFilter: null })).toEqual([]);
+  });
+});
