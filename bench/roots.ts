@@ -67,7 +67,10 @@ async function untilRoots(
   }
 }
 
-t.writeServers({ mcpServers: { fs: { command: NODE, args: [SERVER, started] } } });
+// The editors' folders are declared in its sandbox: roots do not widen it (docs/decisions.md).
+t.writeServers({
+  mcpServers: { fs: { command: NODE, args: [SERVER, started], sandbox: { write: folders } } },
+});
 const h = await startHeadless({
   home: t.home,
   keychain: new MemoryKeychain(),

@@ -79,6 +79,8 @@ describe('roots of a shared server (server-filesystem)', () => {
         fs: {
           command: process.execPath,
           args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), started],
+          // An editor's roots reach only what the sandbox allows: the editors' folders are declared.
+          sandbox: { write: [a, b] },
         },
       },
     });
