@@ -36,11 +36,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InstanceInfoSchema } from '../shared/api.ts';
 import { StatusReportSchema } from '../shared/status.ts';
-import { CONTROL_TOKEN, readToken } from '../electron/core/bridge/auth.ts';
-import { TokenStore } from '../electron/core/bridge/tokens.ts';
+import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
+import { TokenStore } from '../electron/core/tokens/token-store.ts';
 import { Core } from '../electron/core/core.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
-import { instanceFile } from '../electron/cli/instance.ts';
+import { instanceFile } from '../electron/core/instance-file.ts';
 import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
 import { summarizeProfile } from './bridge-profile.ts';
 import {

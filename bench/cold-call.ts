@@ -17,10 +17,10 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ApiRoutes, InstanceInfoSchema } from '../shared/api.ts';
 import { StatusReportSchema, type ServerState } from '../shared/status.ts';
-import { CONTROL_TOKEN, readToken } from '../electron/core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
 import { Core } from '../electron/core/core.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
-import { instanceFile } from '../electron/cli/instance.ts';
+import { instanceFile } from '../electron/core/instance-file.ts';
 import { tempHome } from '../test/helpers/temp-home.ts';
 import {
   benchArgs,

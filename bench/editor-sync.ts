@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EDITOR_IDS } from '../shared/editors.ts';
-import { TokenStore } from '../electron/core/bridge/tokens.ts';
+import { TokenStore } from '../electron/core/tokens/token-store.ts';
 import { Core } from '../electron/core/core.ts';
 import { syncServers } from '../electron/core/editors/desired.ts';
 import { EditorSync } from '../electron/core/editors/engine.ts';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { TokenStore } from '../electron/core/bridge/tokens.ts';
+import { TokenStore } from '../electron/core/tokens/token-store.ts';
 import { ensureHeadersHelper } from '../electron/core/editors/headers-helper.ts';
 import { resolveHome } from '../electron/core/home.ts';
 

@@ -23,12 +23,12 @@ import { parseArgs } from 'node:util';
 import { ApiEventSchema, ApiRoutes, InstanceInfoSchema } from '../shared/api.ts';
 import type { ServerState } from '../shared/status.ts';
 import { StatusReportSchema } from '../shared/status.ts';
-import { CONTROL_TOKEN, readToken } from '../electron/core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
 import { Core } from '../electron/core/core.ts';
 import type { HomePaths } from '../electron/core/home.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
 import { AppStateStore } from '../electron/core/trust/app-state.ts';
-import { instanceFile } from '../electron/cli/instance.ts';
+import { instanceFile } from '../electron/core/instance-file.ts';
 import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
 import {
   benchArgs,

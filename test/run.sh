@@ -47,6 +47,9 @@ if [[ $# -eq 0 ]]; then
   npx tsc -p renderer
   npx eslint .
   npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
+  # Import rules (.dependency-cruiser.mjs; docs/development.md, Layers): no cycle, no upward import.
+  # Violations listed in .dependency-cruiser-known-violations.json are being removed elsewhere.
+  npm run -s check:imports
   npx vitest run --exclude 'test/e2e/**'
   # The UI end to end, on its own and one file at a time, so nothing competes for the CPU while it
   # measures paint and frame times.

@@ -1,4 +1,3 @@
-import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ActionResultSchema,
@@ -6,7 +5,6 @@ import {
   ApiEventSchema,
   ApiRoutes,
   ApprovalPreviewSchema,
-  InstanceInfoSchema,
   LogsResponseSchema,
   TokenCreatedSchema,
   ToolReviewSchema,
@@ -76,35 +74,11 @@ import {
   type StorePruneResult,
   type StoreUsage,
 } from '../../shared/store.ts';
-import { CONTROL_TOKEN, readToken } from '../core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../core/tokens/token-file.ts';
 import { UserError } from '../core/errors.ts';
+import { findInstance } from '../core/instance-file.ts';
 import type { HomePaths } from '../core/home.ts';
 import type { z } from 'zod';
-
-export function instanceFile(home: HomePaths): string {
-  return join(home.run, 'serve.json');
-}
-
-/**
- * The running `switchboard serve` for this home, if any: its run/serve.json names a live pid.
- * A stale file (the instance was killed) is removed.
- */
-export function findInstance(home: HomePaths): InstanceInfo | undefined {
-  let info: InstanceInfo;
-  try {
-    info = InstanceInfoSchema.parse(JSON.parse(readFileSync(instanceFile(home), 'utf8')));
-  } catch {
-    return undefined;
-  }
-  try {
-    process.kill(info.pid, 0);
-    return info;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EPERM') return info;
-    rmSync(instanceFile(home), { force: true });
-    return undefined;
-  }
-}
 
 /** Talks to a running instance over its control API (127.0.0.1, control token). */
 export class InstanceClient {

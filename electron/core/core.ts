@@ -829,7 +829,9 @@ export class Core {
               }
               throw err;
             });
-          return this.#signIns.withAuth(entry.name, plan);
+          if (plan.transport !== 'http') return plan;
+          const auth = this.#signIns.authFor(entry.name, plan);
+          return auth ? { ...plan, auth } : plan;
         },
       });
     }

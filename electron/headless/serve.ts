@@ -1,17 +1,16 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/api.ts';
 import type { Clock } from '../core/clock.ts';
 import { Core } from '../core/core.ts';
-import { writeFileAtomic } from '../core/fs/atomic-write.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
 import { socketPathFor } from '../core/bridge/local-endpoint.ts';
 import { newPipeName } from '../core/bridge/local-listener.ts';
-import { TokenStore } from '../core/bridge/tokens.ts';
+import { TokenStore } from '../core/tokens/token-store.ts';
 import type { HomePaths } from '../core/home.ts';
+import { removeInstanceFile, writeInstanceFile } from '../core/instance-file.ts';
 import type { Keychain } from '../core/secrets/keychain.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
-import { instanceFile } from '../cli/instance.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
 import { Catalog } from '../core/catalog/catalog.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
@@ -98,15 +97,12 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens.close();
     throw err;
   }
-  writeFileAtomic(
-    instanceFile(home),
-    JSON.stringify({
-      pid: process.pid,
-      port: boundPort,
-      startedAt: Date.now(),
-      ...(relaySocket.problem ? {} : { socket: relaySocket.path }),
-    }) + '\n',
-  );
+  writeInstanceFile(home, {
+    pid: process.pid,
+    port: boundPort,
+    startedAt: Date.now(),
+    ...(relaySocket.problem ? {} : { socket: relaySocket.path }),
+  });
 
   const sync = options.editorSync ?? true;
   const editors = sync
@@ -131,7 +127,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       await core.shutdown();
       await bridge.close();
       tokens.close();
-      rmSync(instanceFile(home), { force: true });
+      removeInstanceFile(home);
     })());
   return { core, bridge, tokens, port: boundPort, editors, relaySocket, stop };
 }

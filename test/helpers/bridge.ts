@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { TokenStore } from '../../electron/core/bridge/tokens.ts';
+import type { TokenStore } from '../../electron/core/tokens/token-store.ts';
 
 /** A bridge token for a test editor, from the running bridge's own token store. */
 export function editorToken(tokens: TokenStore, name = 'test-editor'): string {

@@ -1,6 +1,6 @@
 import { SecretValueRequestSchema } from '../../../shared/ui-api.ts';
 import { UserError } from '../../core/errors.ts';
-import { moveSecret } from '../../core/secrets/move.ts';
+import { moveSecret } from '../../core/config/move-secret.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';

@@ -3,7 +3,7 @@ import { startHeadless } from '../../headless/serve.ts';
 import { EDITORS } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
-import { findInstance } from '../instance.ts';
+import { findInstance } from '../../core/instance-file.ts';
 import { UsageError } from '../output.ts';
 import { watchParent } from '../parent-watch.ts';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
-import { TokenStore } from '../../core/bridge/tokens.ts';
+import { TokenStore } from '../../core/tokens/token-store.ts';
 import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import { changeExclusions, EditorSync, type EditorReport } from '../../core/editors/engine.ts';
@@ -14,7 +14,8 @@ import {
 } from '../../../shared/editor-report.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
-import { findInstance, InstanceClient } from '../instance.ts';
+import { findInstance } from '../../core/instance-file.ts';
+import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { displayLines } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';

@@ -1,6 +1,6 @@
 import type { TokenCreated, TokenInfo } from '../../../shared/api.ts';
 import { EDITOR_IDS } from '../../../shared/editors.ts';
-import { checkTokenName, TokenStore } from '../../core/bridge/tokens.ts';
+import { checkTokenName, TokenStore } from '../../core/tokens/token-store.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';

@@ -1,9 +1,9 @@
 import { ApiErrorSchema } from '../../../shared/api.ts';
 import { LoginLinkSchema, UiRoutes } from '../../../shared/ui-api.ts';
-import { CONTROL_TOKEN, readToken } from '../../core/bridge/auth.ts';
+import { CONTROL_TOKEN, readToken } from '../../core/tokens/token-file.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
-import { findInstance } from '../instance.ts';
+import { findInstance } from '../../core/instance-file.ts';
 import { UsageError } from '../output.ts';
 
 /** `switchboard ui`: a fresh one-time sign-in link for the browser UI of the running instance. */

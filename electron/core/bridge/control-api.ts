@@ -11,7 +11,7 @@ import { SignInRequestSchema } from '../../../shared/sign-in.ts';
 import type { Core } from '../core.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
 import { decodePathSegment, HttpError, readBody, readJson, readJsonAs, sendJson } from './http-util.ts';
-import type { TokenStore } from './tokens.ts';
+import type { TokenStore } from '../tokens/token-store.ts';
 
 /**
  * /api/...: status, trust decisions, start/stop/restart, logs, and /api/events (server-sent events).

@@ -6,7 +6,7 @@ import { listenLocal } from './local-listener.ts';
 import { McpEndpoint } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
-import type { TokenStore } from './tokens.ts';
+import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';

@@ -50,7 +50,7 @@ import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
 import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { moveSecret } from '../secrets/move.ts';
+import { moveSecret } from '../config/move-secret.ts';
 import { describeLaunch } from '../trust/command-line.ts';
 import { decodePathSegment, HttpError, readJsonAs, sendJson } from './http-util.ts';
 import type { UiSessions } from './ui-auth.ts';

@@ -24,7 +24,7 @@ import { UserError } from '../errors.ts';
 import type { HomePaths } from '../home.ts';
 import { findLiteralSecrets } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { defaultSecretName } from '../secrets/move.ts';
+import { defaultSecretName } from '../secrets/secret-names.ts';
 import { secretNamesUsed, secretReference } from '../secrets/references.ts';
 import { storeLiteralSecrets } from '../secrets/store-literals.ts';
 import { serverEntry } from '../server-entry.ts';

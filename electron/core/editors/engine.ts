@@ -19,7 +19,7 @@ import {
   type EditorFileLayout,
   type EditorSettings,
 } from '../../../shared/schema/state.ts';
-import { editorTokenFile, type TokenStore } from '../bridge/tokens.ts';
+import { editorTokenFile, type TokenStore } from '../tokens/token-store.ts';
 import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { makeOwnerOnly, othersHaveAccess, ownerOnly } from '../fs/owner-only.ts';

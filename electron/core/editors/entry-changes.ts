@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { PlanInput } from './plan.ts';
 
 /**
  * What a sync changes in one file's servers collection, decided from the entries it has: Switchboard's
@@ -30,6 +29,19 @@ export interface EntryChanges {
   userBefore: Map<string, unknown>;
 }
 
+/**
+ * What deciding the changes reads of a plan's input (plan.ts `PlanInput` extends it): declared here so
+ * that plan.ts uses this module and not the other way round.
+ */
+export interface EntrySides {
+  /** the managed entries the file must have, by server name */
+  desired: ReadonlyMap<string, Record<string, unknown>>;
+  /** is this entry (its name in the file, its value) Switchboard's? (ownership.ts ownsEntry) */
+  isManaged(name: string, entry: unknown): boolean;
+  /** user entries to replace by managed ones (import): entry name → server name */
+  adopt?: ReadonlyMap<string, string>;
+}
+
 /** Values compared as parsers give them (bigint, Date) and as entries are built (plain JSON). */
 export function plainJson(value: unknown): unknown {
   return JSON.parse(
@@ -43,7 +55,7 @@ export function plainJson(value: unknown): unknown {
  */
 export function entryChanges(
   existing: Iterable<[string, unknown]>,
-  input: PlanInput,
+  input: EntrySides,
   adoptable: (entry: string) => boolean = () => true,
 ): EntryChanges {
   const managed = new Map<string, unknown>();
@@ -119,7 +131,7 @@ export function noChanges(c: EntryChanges): boolean {
  * keeps) are Switchboard's now, even before the record of what it wrote says so (import, a new server).
  */
 export function ownedAfter(
-  input: PlanInput,
+  input: EntrySides,
   clashes: readonly string[],
 ): (name: string, value: unknown) => boolean {
   return (name, value) =>
@@ -133,7 +145,7 @@ export function ownedAfter(
  */
 export function collectionProblem(
   after: Iterable<[string, unknown]>,
-  input: PlanInput,
+  input: EntrySides,
   c: Pick<EntryChanges, 'userBefore' | 'adopted' | 'clashes'>,
   restored: ReadonlyMap<string, unknown> = new Map(),
 ): 'outside' | 'invalid' | undefined {

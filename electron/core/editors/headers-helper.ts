@@ -1,6 +1,6 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import type { EditorId } from '../../../shared/editors.ts';
-import { editorTokenFile } from '../bridge/tokens.ts';
+import { editorTokenFile } from '../tokens/token-store.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { HomePaths } from '../home.ts';
 import { pathFor } from '../user-dirs.mjs';

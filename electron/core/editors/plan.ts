@@ -15,7 +15,7 @@ import {
   type PropInfo,
   type TextFormat,
 } from './jsonc-entries.ts';
-import { ownedAfter } from './entry-changes.ts';
+import { ownedAfter, type EntrySides } from './entry-changes.ts';
 import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
 import type { ImportedEntry } from '../../../shared/schema/state.ts';
 
@@ -40,19 +40,14 @@ export interface FileLayout {
   ports?: number[] | undefined;
 }
 
-export interface PlanInput {
+/** One file's plan: its text and layout, and (EntrySides) the entries it must have and whose are whose. */
+export interface PlanInput extends EntrySides {
   /** the file's text as read (BOM included); undefined when there is no file */
   text: string | undefined;
   /** the top-level key of the servers object */
   serversKey: string;
-  /** the managed entries the file must have, by server name */
-  desired: ReadonlyMap<string, Record<string, unknown>>;
-  /** is this entry (its name in the file, its value) Switchboard's? (ownership.ts ownsEntry) */
-  isManaged(name: string, entry: unknown): boolean;
   layout: FileLayout | undefined;
   file: string;
-  /** user entries to replace by managed ones (import): entry name → server name */
-  adopt?: ReadonlyMap<string, string>;
   /**
    * unsync (no desired entries): the user's entries earlier imports replaced, to give back — one list
    * per import, oldest first, each in the order import made its changes (PlanResult.imported)

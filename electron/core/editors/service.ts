@@ -8,7 +8,7 @@ import type {
   EditorUnsyncResult,
   EditorView,
 } from '../../../shared/ui-api.ts';
-import type { TokenStore } from '../bridge/tokens.ts';
+import type { TokenStore } from '../tokens/token-store.ts';
 import { watchFile } from '../config/watch.ts';
 import type { Core } from '../core.ts';
 import { appControlFor, canRestartApps, type AppControl } from '../desktop-apps/index.ts';

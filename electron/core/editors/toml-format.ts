@@ -1,8 +1,8 @@
-import { isDeepStrictEqual } from 'node:util';
 import { getStaticTOMLValue, parseTOML, type AST } from 'toml-eslint-parser';
 import { isPlainObject } from '../config/jsonc-render.ts';
-import { collectionProblem, entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
+import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
+import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps, type LineItem } from './line-give-back.ts';
 import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './plan.ts';
 
@@ -324,10 +324,6 @@ function tomlOps(serversKey: string, eol: string): LineFormatOps {
   };
 }
 
-function withoutServers(value: Record<string, unknown>, serversKey: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== serversKey));
-}
-
 function planToml(input: PlanInput): PlanResult {
   const { serversKey } = input;
   const original = input.text;
@@ -456,15 +452,7 @@ function planToml(input: PlanInput): PlanResult {
   return { ok: true, text: finalText, changed: true, ...summary(), layout: stripUndefined(layout) };
 }
 
-function stripUndefined(layout: FileLayout): FileLayout {
-  return Object.fromEntries(Object.entries(layout).filter(([, v]) => v !== undefined)) as FileLayout;
-}
-
-/**
- * The guard: the new text parses, every setting but the servers table is what it was, the user's own
- * entries are what they were (those import replaced aside, those unsync gave back added), and
- * Switchboard's are exactly the desired.
- */
+/** The guard (line-edit-guard.ts) on the new text, read back as TOML. */
 function check(
   after: string,
   before: Located,
@@ -472,20 +460,10 @@ function check(
   changes: EntryChanges,
   restored: ReadonlyMap<string, unknown>,
 ): string | undefined {
-  const invalid = 'internal error: the edit would have made the file invalid; nothing was written';
-  const outside =
-    "internal error: the edit would have changed settings that are not Switchboard's; nothing was written";
   const now = after.trim() === '' ? undefined : parse(after, input.serversKey);
-  if (now && 'ok' in now) return invalid;
-  if (
-    !isDeepStrictEqual(
-      withoutServers(now?.value ?? {}, input.serversKey),
-      withoutServers(before.value, input.serversKey),
-    )
-  )
-    return outside;
-  const problem = collectionProblem(Object.entries(now?.servers ?? {}), input, changes, restored);
-  return problem === 'outside' ? outside : problem === 'invalid' ? invalid : undefined;
+  const readBack =
+    now && 'ok' in now ? 'unparsable' : now && { value: now.value, entries: Object.entries(now.servers) };
+  return lineEditProblem(readBack, before.value, input, changes, restored);
 }
 
 function entries(text: string, serversKey: string): FileEntries {

@@ -1,8 +1,8 @@
-import { isDeepStrictEqual } from 'node:util';
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node } from 'yaml';
 import { isPlainObject } from '../config/jsonc-render.ts';
-import { collectionProblem, entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
+import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
+import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps } from './line-give-back.ts';
 import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './plan.ts';
 
@@ -292,10 +292,6 @@ function yamlOps(shape: YamlShape, serversKey: string, unit: string, eol: string
   };
 }
 
-function withoutServers(value: Record<string, unknown>, serversKey: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== serversKey));
-}
-
 /** Applies edits from the end backwards, so that offsets stay valid. */
 function applyEdits(text: string, edits: { start: number; end: number; text: string }[]): string {
   let out = text;
@@ -438,11 +434,7 @@ function planYaml(shape: YamlShape, input: PlanInput): PlanResult {
   return { ok: true, text: finalText, changed: true, ...summary(), layout: stripUndefined(layout) };
 }
 
-function stripUndefined(layout: FileLayout): FileLayout {
-  return Object.fromEntries(Object.entries(layout).filter(([, v]) => v !== undefined)) as FileLayout;
-}
-
-/** The guard: parses, nothing but the collection changed, the collection is what it should be. */
+/** The guard (line-edit-guard.ts) on the new text, read back as YAML of this shape. */
 function check(
   shape: YamlShape,
   after: string,
@@ -451,14 +443,8 @@ function check(
   changes: EntryChanges,
   restored: ReadonlyMap<string, unknown>,
 ): string | undefined {
-  const invalid = 'internal error: the edit would have made the file invalid; nothing was written';
-  const outside =
-    "internal error: the edit would have changed settings that are not Switchboard's; nothing was written";
   const now = after.trim() === '' ? undefined : parse(after, input.serversKey, shape);
-  if (now && 'ok' in now) return invalid;
-  const strip = (v: Record<string, unknown>) =>
-    Object.fromEntries(Object.entries(v).filter(([k]) => k !== input.serversKey));
-  if (!isDeepStrictEqual(strip(now?.value ?? {}), strip(before.value))) return outside;
+  if (now && 'ok' in now) return lineEditProblem('unparsable', before.value, input, changes, restored);
   const listed = now ? collectionEntries(now) : [];
   const nameKey = shape.nameKey ?? 'name';
   const count = (v: Record<string, unknown>) => {
@@ -467,9 +453,8 @@ function check(
     return isPlainObject(c) ? Object.keys(c).length : 0;
   };
   // Every entry of the collection was seen (none hidden in a shape the edit does not read).
-  if (now && listed.length !== count(now.value)) return invalid;
-  const problem = collectionProblem(listed, input, changes, restored);
-  return problem === 'outside' ? outside : problem === 'invalid' ? invalid : undefined;
+  const readBack = now && { value: now.value, entries: listed, complete: listed.length === count(now.value) };
+  return lineEditProblem(readBack, before.value, input, changes, restored);
 }
 
 export function yamlFormat(shape: YamlShape): FileFormat {

@@ -8,13 +8,21 @@ import {
 import type { Clock } from '../clock.ts';
 import { UserError } from '../errors.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import type { LaunchPlan } from '../supervisor/types.ts';
 import type { SignInOpener } from './open-browser.ts';
 import { SwitchboardOAuthProvider } from './provider.ts';
 import { SignIns } from './sign-ins.ts';
 import { SignInStore } from './sign-in-store.ts';
 
-type RemotePlan = Extract<LaunchPlan, { transport: 'http' }>;
+/**
+ * What sign-in reads of a remote server's launch plan (supervisor/types.ts LaunchPlan, `http`, has it;
+ * declared here so that oauth/ does not reach up into the supervisor that uses it).
+ */
+export interface RemoteTarget {
+  url: string;
+  headers: Record<string, string>;
+  /** servers.json `type`: Streamable HTTP only, the older HTTP+SSE only, or the first that answers */
+  protocol: 'streamable-http' | 'sse' | 'auto';
+}
 
 export interface SignInServiceOptions {
   keychain: Keychain;
@@ -50,9 +58,12 @@ export class SignInService {
     });
   }
 
-  /** The plan with its server's OAuth provider (none when its headers carry their own Authorization). */
-  withAuth(server: string, plan: LaunchPlan): LaunchPlan {
-    if (plan.transport !== 'http' || hasAuthorization(plan.headers)) return plan;
+  /**
+   * The OAuth provider for a remote server's connections, kept per server and URL (none when its
+   * headers carry their own Authorization).
+   */
+  authFor(server: string, plan: RemoteTarget): SwitchboardOAuthProvider | undefined {
+    if (hasAuthorization(plan.headers)) return undefined;
     let provider = this.#providers.get(server);
     if (!provider || provider.serverUrl !== plan.url) {
       provider = new SwitchboardOAuthProvider({
@@ -63,11 +74,11 @@ export class SignInService {
       });
       this.#providers.set(server, provider);
     }
-    return { ...plan, auth: provider };
+    return provider;
   }
 
   /** Starts the person's sign-in (see SignIns.start). */
-  start(server: string, plan: RemotePlan, request: SignInRequest = {}): Promise<SignInStart> {
+  start(server: string, plan: RemoteTarget, request: SignInRequest = {}): Promise<SignInStart> {
     if (hasAuthorization(plan.headers)) {
       throw new UserError(
         `"${server}" sends its own Authorization header (servers.json "headers"), so it does not sign in with OAuth`,

@@ -1,6 +1,6 @@
 import type { SecretFinding } from './detect.ts';
 import type { Keychain } from './keychain.ts';
-import { argNameHint, defaultSecretName, freeSecretName } from './move.ts';
+import { argNameHint, defaultSecretName, freeSecretName } from './secret-names.ts';
 import { secretReference } from './references.ts';
 
 export interface StoredSecret {

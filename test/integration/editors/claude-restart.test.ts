@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
+import { TokenStore } from '../../../electron/core/tokens/token-store.ts';
 import { Core } from '../../../electron/core/core.ts';
 import { linuxApps } from '../../../electron/core/desktop-apps/linux.ts';
 import { claudeDesktop } from '../../../electron/core/editors/claude-desktop.ts';

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EditorId } from '../../../shared/editors.ts';
-import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
+import { TokenStore } from '../../../electron/core/tokens/token-store.ts';
 import { EditorSync, type EditorSyncOptions } from '../../../electron/core/editors/engine.ts';
 import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { allEditors, EDITORS } from '../../../electron/core/editors/registry.ts';

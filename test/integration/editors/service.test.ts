@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EditorViewSchema } from '../../../shared/ui-api.ts';
-import { TokenStore } from '../../../electron/core/bridge/tokens.ts';
+import { TokenStore } from '../../../electron/core/tokens/token-store.ts';
 import { Core } from '../../../electron/core/core.ts';
 import { EditorSyncService, syncResult } from '../../../electron/core/editors/service.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';

@@ -2,7 +2,7 @@
 // else (the address is read when the keychain library connects). Prints what a CLI user would see.
 import { describeError } from '../../../electron/core/errors.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { moveSecret } from '../../../electron/core/secrets/move.ts';
+import { moveSecret } from '../../../electron/core/config/move-secret.ts';
 
 const [action = '', arg = ''] = process.argv.slice(2);
 const keychain = new OsKeychain();

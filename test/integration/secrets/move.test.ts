@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { moveSecret } from '../../../electron/core/secrets/move.ts';
+import { moveSecret } from '../../../electron/core/config/move-secret.ts';
 
 const inTestSession = process.env.SWITCHBOARD_IN_TEST_SESSION === '1';
 const keychain = new OsKeychain();

@@ -3,7 +3,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import { bridgeUrl } from '../../../electron/core/editors/ownership.ts';
 import type { FileLayout, PlannedImport, PlanResult } from '../../../electron/core/editors/plan.ts';
 import { headersHelperCommand } from '../../../electron/core/editors/headers-helper.ts';
-import { editorTokenFile } from '../../../electron/core/bridge/tokens.ts';
+import { editorTokenFile } from '../../../electron/core/tokens/token-store.ts';
 import { resolveHome } from '../../../electron/core/home.ts';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import type { OwnershipContext, RelayCommand } from '../../../electron/core/editors/types.ts';

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readServerValue } from '../../../electron/core/config/edit.ts';
 import { UserError } from '../../../electron/core/errors.ts';
 import { MemoryKeychain, type Keychain } from '../../../electron/core/secrets/keychain.ts';
-import { defaultSecretName, moveSecret } from '../../../electron/core/secrets/move.ts';
+import { moveSecret } from '../../../electron/core/config/move-secret.ts';
+import { defaultSecretName } from '../../../electron/core/secrets/secret-names.ts';
 import { findLiteralSecrets } from '../../../electron/core/secrets/detect.ts';
 import { resolveRecord } from '../../../electron/core/secrets/references.ts';
 

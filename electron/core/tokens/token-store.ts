@@ -14,7 +14,7 @@ import type { TokenCreated, TokenInfo } from '../../../shared/api.ts';
 import { EDITOR_TOKENS_DIR, TOKEN_NAME_PATTERN } from '../../../shared/bridge.ts';
 import { UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { CONTROL_TOKEN, ensureToken } from './auth.ts';
+import { CONTROL_TOKEN, ensureToken } from './token-file.ts';
 
 /** tokens/editors/<name>: where an editor's (or any named client's) bridge token lives. */
 export function editorTokenFile(tokensDir: string, name: string): string {

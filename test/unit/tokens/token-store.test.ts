@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { editorTokenFile, TokenStore } from '../../../electron/core/bridge/tokens.ts';
+import { editorTokenFile, TokenStore } from '../../../electron/core/tokens/token-store.ts';
 import { waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
