@@ -160,7 +160,7 @@ export function printFileReports(
 ): void {
   for (const r of reports) for (const line of describeFileReport(r)) ctx.output.out(line);
   if (dryRun) {
-    // The engine hides tokens and literal secrets in the diff (editors/diff-secrets.ts).
+    // The engine hides tokens and literal secrets in the diff (secrets/diff-secrets.ts).
     // Escaped too: an editor file's own text could carry control or bidi characters to the terminal.
     for (const r of reports) if (r.diff) ctx.output.out('\n' + displayLines(r.diff.trimEnd()).join('\n'));
     if (!reports.some((r) => r.diff)) ctx.output.out('Nothing to change.');

@@ -1,6 +1,6 @@
 import { diffLines } from 'diff';
 import { canonicalJson } from '../trust/canonical-json.ts';
-import { withoutSecrets } from '../editors/diff-secrets.ts';
+import { withoutSecrets } from '../secrets/diff-secrets.ts';
 
 /**
  * What replacing one servers.json entry by another changes, for people: the entries as JSON, line by

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { withoutSecrets } from './diff-secrets.ts';
+import { withoutSecrets } from '../secrets/diff-secrets.ts';
 import { AGGREGATE_ENTRY, DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSkipReason } from '../../../shared/editor-report.ts';
