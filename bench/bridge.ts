@@ -6,7 +6,7 @@
 //     [--upstream both|everything|fast] [--paths direct,http-floor,switchboard,supergateway,mcp-proxy|none]
 //     [--calls 3000] [--warmup 1000] [--clients 32] [--per-client 150] [--rounds 5] [--quiet-below 0.25]
 //     [--agg-servers 100] [--agg-tools 20] [--agg-calls 200] [--no-aggregate]
-//     [--cpu-prof DIR] [--latencies-out FILE] [--quick] [--json-out FILE]
+//     [--cpu-prof DIR] [--latencies-out FILE] [--quick] [--json-out FILE] [--base DIR]
 //
 // Paths, each its own process beside the bench (the bench process is the client):
 //   direct        StdioClientTransport → the server
@@ -16,6 +16,8 @@
 //                 a throwaway home, the server approved, an editor token) → /mcp/<server> → the server
 //   supergateway  StreamableHTTPClientTransport → supergateway --stdio … --outputTransport streamableHttp --stateful
 //   mcp-proxy     StreamableHTTPClientTransport → mcp-proxy --server stream -- …
+//   switchboard-base  the same as switchboard, from the checkout in `--base DIR` (another commit, e.g. a
+//                 `git worktree add` of it with its node_modules): before and after in one run
 // Upstreams: server-everything (`stdio`, its `echo` tool) and bench/bridge-echo-server.mjs (a hand-written
 // server that answers `echo` as fast as Node can, so the path's own cost is what shows).
 //
@@ -24,12 +26,12 @@
 // are measured in `--rounds` interleaved rounds (rotating order), each round waiting until the machine
 // is quieter than `--quiet-below` (share of all cores), so other load falls on every path alike.
 // `--cpu-prof DIR` runs serve under `node --cpu-prof` and prints its profile over the measured intervals.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -83,6 +85,7 @@ const { values: opts } = parseArgs({
     'cpu-prof': { type: 'string' },
     'latencies-out': { type: 'string' },
     quick: { type: 'boolean', default: false },
+    base: { type: 'string' },
   },
   strict: true,
 });
@@ -99,7 +102,14 @@ const ROUNDS = opts.quick ? 2 : Number(opts.rounds);
 /** a round starts once the machine is less busy than this (share of all cores), or after 60 s */
 const QUIET_BELOW = Number(opts['quiet-below']);
 
-const PATH_NAMES = ['direct', 'http-floor', 'switchboard', 'supergateway', 'mcp-proxy'] as const;
+const PATH_NAMES = [
+  'direct',
+  'http-floor',
+  'switchboard',
+  'switchboard-base',
+  'supergateway',
+  'mcp-proxy',
+] as const;
 type PathName = (typeof PATH_NAMES)[number];
 const paths = opts.paths
   .split(',')
@@ -107,6 +117,11 @@ const paths = opts.paths
   .filter((p) => p && p !== 'none') as PathName[];
 for (const p of paths)
   if (!PATH_NAMES.includes(p)) throw new Error(`unknown path "${p}" (${PATH_NAMES.join(', ')})`);
+const BASE = opts.base === undefined ? undefined : resolve(opts.base);
+if (paths.includes('switchboard-base') !== (BASE !== undefined))
+  throw new Error('the path switchboard-base and --base DIR (the checkout it runs) go together');
+/** The profile folder (and the windows) of a Switchboard path for an upstream. */
+const profileKey = (path: PathName, u: Upstream) => (path === 'switchboard-base' ? `${u.key}-base` : u.key);
 
 interface Upstream {
   key: 'everything' | 'fast';
@@ -256,8 +271,14 @@ async function startDirect(u: Upstream): Promise<Target> {
   };
 }
 
-/** A throwaway Switchboard home with `servers` approved (as `switchboard approve` does offline) and an editor token. */
-function switchboardHome(servers: Record<string, { command: string; args: string[] }>): {
+/**
+ * A throwaway Switchboard home with `servers` approved (as `switchboard approve` does offline) and an
+ * editor token; with `repo`, approved by that checkout's code (its approvals may be of another shape).
+ */
+function switchboardHome(
+  servers: Record<string, { command: string; args: string[] }>,
+  repo?: string,
+): {
   t: TempHome;
   token: string;
 } {
@@ -265,6 +286,11 @@ function switchboardHome(servers: Record<string, { command: string; args: string
   onCleanup(() => t.cleanup());
   delete t.env.NODE_OPTIONS;
   t.writeServers({ mcpServers: servers });
+  if (repo !== undefined) {
+    const child = new URL('./child/approve-home.ts', import.meta.url).pathname;
+    const token = execFileSync(NODE, [child, repo, 'bench'], { env: t.env, encoding: 'utf8' });
+    return { t, token };
+  }
   const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
   core.load();
   const problem = core.configError();
@@ -281,13 +307,25 @@ interface Serve {
   t: TempHome;
 }
 
-/** `switchboard serve --port 0` as a child process; resolves once all `count` servers are running. */
+/** The flags of a checkout's bin.mjs shebang (as lib.ts BIN_FLAGS reads ours). */
+function binFlags(bin: string): string[] {
+  const line = readFileSync(bin, 'utf8').split('\n')[0] ?? '';
+  return (/^#!.*?\bnode\b(.*)$/.exec(line)?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * `switchboard serve --port 0` as a child process (of the checkout in `repo`, else this one);
+ * resolves once all `count` servers are running.
+ */
 async function startServe(
   servers: Record<string, { command: string; args: string[] }>,
   nodeFlags: string[] = [],
+  repo?: string,
 ): Promise<Serve> {
-  const { t, token } = switchboardHome(servers);
-  const proc = startProc(NODE, [...nodeFlags, ...BIN_FLAGS, BIN, 'serve', '--port', '0'], t.env);
+  const { t, token } = switchboardHome(servers, repo);
+  const bin = repo === undefined ? BIN : join(repo, 'electron/cli/bin.mjs');
+  const flags = repo === undefined ? BIN_FLAGS : binFlags(bin);
+  const proc = startProc(NODE, [...nodeFlags, ...flags, bin, 'serve', '--port', '0'], t.env);
   const count = Object.keys(servers).length;
   const deadline = performance.now() + 60_000 + count * 1_000;
   let port: number | undefined;
@@ -301,7 +339,8 @@ async function startServe(
       const res = await fetch(`http://127.0.0.1:${port}/api/status`, {
         headers: { authorization: `Bearer ${control}` },
       });
-      const report = StatusReportSchema.parse(await res.json());
+      // Another commit's report may have other fields: only these two are read.
+      const report = repo === undefined ? StatusReportSchema.parse(await res.json()) : await looseStatus(res);
       if (report.servers.filter((s) => s.state === 'running' && s.toolCount).length === count) break;
     } catch {
       // not up yet
@@ -311,15 +350,40 @@ async function startServe(
   return { proc, port, token, t };
 }
 
-async function startSwitchboard(u: Upstream): Promise<Target> {
-  const flags = PROFILE_DIR
-    ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${join(PROFILE_DIR, u.key)}`]
-    : [];
-  const serve = await startServe({ [u.key]: { command: u.command, args: u.args } }, flags);
+/** The short commit a checkout is at (and whether its work tree differs from it). */
+function commitOf(repo: string): string {
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
+  try {
+    return (
+      git('rev-parse', '--short', 'HEAD') +
+      (git('status', '--porcelain', '--untracked-files=no') ? ' + changes' : '')
+    );
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function looseStatus(res: Response): Promise<{ servers: { state: string; toolCount?: number }[] }> {
+  const report = (await res.json()) as { servers?: { state: string; toolCount?: number }[] };
+  return { servers: report.servers ?? [] };
+}
+
+function startSwitchboard(u: Upstream): Promise<Target> {
+  return switchboardTarget(u, 'switchboard');
+}
+
+function startSwitchboardBase(u: Upstream): Promise<Target> {
+  return switchboardTarget(u, 'switchboard-base', BASE);
+}
+
+async function switchboardTarget(u: Upstream, path: PathName, repo?: string): Promise<Target> {
+  const dir = PROFILE_DIR && join(PROFILE_DIR, profileKey(path, u));
+  const flags = dir ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${dir}`] : [];
+  const serve = await startServe({ [u.key]: { command: u.command, args: u.args } }, flags, repo);
   const url = `http://127.0.0.1:${serve.port}/mcp/${u.key}`;
   const headers = { authorization: `Bearer ${serve.token}` };
   return {
-    path: 'switchboard',
+    path,
     proxyPid: serve.proc.pid,
     connect: () => httpClient(url, headers),
     stop: async () => {
@@ -376,6 +440,7 @@ const STARTERS: Record<PathName, (u: Upstream) => Promise<Target>> = {
   direct: startDirect,
   'http-floor': startHttpFloor,
   switchboard: startSwitchboard,
+  'switchboard-base': startSwitchboardBase,
   supergateway: startSupergateway,
   'mcp-proxy': startMcpProxy,
 };
@@ -491,7 +556,8 @@ async function measure(
   into.clientCpuMs += (client.user + client.system) / 1000;
   const cpu1 = pid === undefined ? null : cpuMs(pid);
   into.cpuMs = into.cpuMs === null || cpu0 === null || cpu1 === null ? null : into.cpuMs + cpu1 - cpu0;
-  if (state.path === 'switchboard') addWindow(u.key, kind, [mono0, monoUs()]);
+  if (state.path === 'switchboard' || state.path === 'switchboard-base')
+    addWindow(profileKey(state.path, u), kind, [mono0, monoUs()]);
 }
 
 /** Share of both cores busy over `ms` (everything on the machine: /proc/stat). */
@@ -857,6 +923,7 @@ if (paths.length)
     'proxy CPU = user+system CPU of the proxy process alone (not the MCP server) per call',
     'peers: supergateway --stateful --logLevel none (one server process per session); mcp-proxy --server stream --no-eventStore',
     'http-floor = bench/bridge-http-floor.mjs, a Node HTTP endpoint answering echo itself: the Streamable HTTP transport alone',
+    ...(BASE === undefined ? [] : [`switchboard-base = serve from ${BASE} at commit ${commitOf(BASE)}`]),
     `measured in ${ROUNDS} interleaved rounds per upstream (order rotating), each started once the machine was < ${QUIET_BELOW * 100}% busy` +
       (noisy ? ` (${noisy} round(s) started busy after waiting 60 s: figures disturbed)` : ''),
   );

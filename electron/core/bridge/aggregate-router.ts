@@ -177,7 +177,7 @@ export class AggregateRouter {
             .filter((u) => u.client.getServerCapabilities()?.logging)
             .map(async (u) => {
               // An isolated server hears it from this session's own process, if it has one yet.
-              const own = ctx.session.isolates.get(u.name);
+              const own = this.#upstreams.ownOf(ctx.session, u.name);
               if (own) return own.relay ? own.relay.applyLevel() : { result: {} };
               return u.relay.applyLevel();
             }),

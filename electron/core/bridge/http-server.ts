@@ -203,7 +203,7 @@ export class BridgeServer {
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }
       if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
-        const editor = this.#options.tokens.verifyEditor(req.headers.authorization);
+        const editor = this.#options.tokens.verifyEditor(req.headers.authorization, req.socket);
         if (!editor) return unauthorized(res);
         return await this.#mcp.handle(req, res, url.pathname, editor);
       }

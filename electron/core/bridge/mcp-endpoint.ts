@@ -24,6 +24,7 @@ import {
 import { addStream, deliver, SessionStore, type McpSession } from './mcp-sessions.ts';
 import { PostReply } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
+import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
 import { toolFilterKey } from '../../../shared/tool-filter.ts';
@@ -274,7 +275,7 @@ export class McpEndpoint {
     // initialize's answer may have to carry a new Mcp-Session-Id header, so it is never streamed.
     const reply = new PostReply(res, acceptsEventStream(req) && !messages.some(isInitialize));
     const responses: Promise<JsonRpcResponse>[] = [];
-    const aborts: AbortController[] = [];
+    const cancels: RequestCancel[] = [];
     let newSession: McpSession | undefined;
     for (const value of messages) {
       const msg = classify(value);
@@ -316,13 +317,13 @@ export class McpEndpoint {
             );
             break;
           }
-          const controller = new AbortController();
-          aborts.push(controller);
+          const cancel = new RequestCancel();
+          cancels.push(cancel);
           const by = owner();
-          by.inflight.add(request.id, controller);
+          by.inflight.add(request.id, cancel);
           responses.push(
-            this.#dispatch(request, target, by, controller.signal, reply).finally(() =>
-              by.inflight.delete(request.id, controller),
+            this.#dispatch(request, target, by, cancel, reply).finally(() =>
+              by.inflight.delete(request.id, cancel),
             ),
           );
         }
@@ -332,13 +333,15 @@ export class McpEndpoint {
       res.writeHead(202).end();
       return;
     }
-    // A client that goes away stops waiting: its requests are cancelled at the server too.
-    const onClose = () => {
-      if (!res.writableFinished) for (const c of aborts) c.abort('client disconnected');
-    };
-    res.once('close', onClose);
-    const results = await Promise.all(responses);
-    res.off('close', onClose);
+    // A client that goes away stops waiting: its requests are cancelled at the server too. (Left on:
+    // once the answer is written, closing cancels nothing.)
+    res.on('close', () => {
+      if (!res.writableFinished) for (const c of cancels) c.cancel('client disconnected');
+    });
+    const results =
+      responses.length === 1
+        ? [await (responses[0] as Promise<JsonRpcResponse>)]
+        : await Promise.all(responses);
     const created = newSession as McpSession | undefined;
     reply.finish(results, batch, created ? { [SESSION_HEADER]: created.id } : {});
   }
@@ -440,7 +443,7 @@ export class McpEndpoint {
     request: JsonRpcRequest,
     target: string | null,
     session: McpSession,
-    signal: AbortSignal,
+    cancel: RequestCancel,
     reply: PostReply,
   ): Promise<JsonRpcResponse> {
     if (request.method === 'ping') return resultResponse(request.id, {});
@@ -460,7 +463,7 @@ export class McpEndpoint {
         session,
         allowed: (server) => this.#access.allowed(session.editor, server),
         acquire: (server) => this.#upstreams.acquire(server, session),
-        relay: (server, params) => this.#relay(server, request, params, session, reply, signal),
+        relay: (server, params) => this.#relay(server, request, params, session, reply, cancel),
         answer,
         discovery: this.#access.discovery(session.editor),
       });
@@ -484,7 +487,7 @@ export class McpEndpoint {
         own === undefined ? request.params : { ...request.params, name: own },
         session,
         reply,
-        signal,
+        cancel,
       );
     }
     const prompt = promptOf(request);
@@ -514,10 +517,10 @@ export class McpEndpoint {
         return this.#gated(
           target,
           session.editor,
-          await relay.request(session, request, request.params, reply, signal),
+          await relay.request(session, request, request.params, reply, cancel),
         );
       default:
-        return relay.request(session, request, request.params, reply, signal);
+        return relay.request(session, request, request.params, reply, cancel);
     }
   }
 
@@ -585,7 +588,7 @@ export class McpEndpoint {
     params: Record<string, unknown> | undefined,
     session: McpSession,
     reply: PostReply,
-    signal: AbortSignal,
+    cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
     const started = performance.now();
     const found = await this.#upstreams.acquire(server, session);
@@ -600,7 +603,7 @@ export class McpEndpoint {
       ? errorResponse(request.id, found.code, found.message, { state: found.state })
       : refused
         ? errorResponse(request.id, ErrorCodes.InvalidParams, refused)
-        : await found.upstream.relay.request(session, request, params, reply, signal);
+        : await found.upstream.relay.request(session, request, params, reply, cancel);
     if (request.method === 'tools/call') {
       const failed =
         response.error !== undefined ||
@@ -671,6 +674,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

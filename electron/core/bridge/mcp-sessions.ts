@@ -6,16 +6,9 @@ import type {
   LoggingLevel,
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerRunner } from '../supervisor/server-runner.ts';
 import type { JsonRpcId, JsonRpcMessage } from './json-rpc.ts';
 import { sseEvent, type PostReply } from './post-reply.ts';
-import type { ServerRelay } from './server-relay.ts';
-
-/** An isolated server's own process for one session, and the relay of its current connection. */
-export interface Isolate {
-  runner: ServerRunner;
-  relay: ServerRelay | undefined;
-}
+import type { RequestCancel } from './request-cancel.ts';
 
 /**
  * One editor's MCP session on one endpoint (`target` is a server name, or null for the aggregate
@@ -39,8 +32,6 @@ export interface McpSession {
   subscriptions: Map<string, Set<string>>;
   /** the editor's roots, asked once and kept until it says they changed */
   roots: Promise<Root[]> | undefined;
-  /** processes of `isolated` servers that serve this session alone, by server */
-  isolates: Map<string, Isolate>;
   /** called once streams appear, for requests waiting to reach this editor */
   streamWaiters: Set<() => void>;
   lastSeen: number;
@@ -52,27 +43,34 @@ export interface McpSession {
  * every sessionless client of one token shares the implicit session, so two clients can both have a
  * request 1 in flight: a cancel is forwarded only when exactly one request has that id, so that it can
  * never stop another client's request. (A sessionless client can still cancel by disconnecting.)
+ * Flat: one entry per id, a list only while ids clash (this changes twice on every call).
  */
 export class InflightRequests {
-  readonly #byId = new Map<JsonRpcId, Set<AbortController>>();
+  readonly #byId = new Map<JsonRpcId, RequestCancel | RequestCancel[]>();
 
-  add(id: JsonRpcId, controller: AbortController): void {
-    const set = this.#byId.get(id);
-    if (set) set.add(controller);
-    else this.#byId.set(id, new Set([controller]));
+  add(id: JsonRpcId, cancel: RequestCancel): void {
+    const there = this.#byId.get(id);
+    if (there === undefined) this.#byId.set(id, cancel);
+    else if (Array.isArray(there)) there.push(cancel);
+    else this.#byId.set(id, [there, cancel]);
   }
 
-  delete(id: JsonRpcId, controller: AbortController): void {
-    const set = this.#byId.get(id);
-    if (!set?.delete(controller)) return;
-    if (set.size === 0) this.#byId.delete(id);
+  delete(id: JsonRpcId, cancel: RequestCancel): void {
+    const there = this.#byId.get(id);
+    if (there === cancel) this.#byId.delete(id);
+    else if (Array.isArray(there)) {
+      const at = there.indexOf(cancel);
+      if (at === -1) return;
+      there.splice(at, 1);
+      if (there.length === 1) this.#byId.set(id, there[0] as RequestCancel);
+    }
   }
 
-  /** Aborts the request with this id if it is the only one in flight; says whether it did. */
+  /** Cancels the request with this id if it is the only one in flight; says whether it did. */
   cancel(id: JsonRpcId, reason: string): boolean {
-    const set = this.#byId.get(id);
-    if (set?.size !== 1) return false;
-    for (const controller of set) controller.abort(reason);
+    const there = this.#byId.get(id);
+    if (there === undefined || Array.isArray(there)) return false;
+    there.cancel(reason);
     return true;
   }
 
@@ -81,7 +79,8 @@ export class InflightRequests {
   }
 
   abortAll(reason: string): void {
-    for (const set of this.#byId.values()) for (const controller of set) controller.abort(reason);
+    for (const there of this.#byId.values())
+      for (const cancel of Array.isArray(there) ? there : [there]) cancel.cancel(reason);
     this.#byId.clear();
   }
 }
@@ -293,7 +292,6 @@ function newSession(
     logLevel: undefined,
     subscriptions: new Map(),
     roots: undefined,
-    isolates: new Map(),
     streamWaiters: new Set(),
     lastSeen: Date.now(),
     closed: false,

@@ -4,14 +4,12 @@ import { ErrorCodes, type JsonRpcResponse } from './json-rpc.ts';
 import { deliver, whenStream, type McpSession, type SessionStore } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
 import { attributed } from './server-attribution.ts';
-import { ServerRelay, type Reply } from './server-relay.ts';
+import { ServerRelay, type AskReply, type RelayPeer } from './server-relay.ts';
 
 /** How long a request for an editor waits for it to open an event stream it can go on. */
 const STREAM_WAIT_MS = 3_000;
 /** How long Switchboard waits for an editor's roots before answering the server without them. */
 const ROOTS_TIMEOUT_MS = 5_000;
-
-export type AskReply = Reply | 'cancelled';
 
 interface Ask {
   session: McpSession;
@@ -29,13 +27,15 @@ export interface RelayHubOptions {
  * Every server connection's relay (the current one per server), and the requests Switchboard has put
  * to editors on servers' behalf: it is the bridge's side of each upstream link (UpstreamPeer).
  */
-export class RelayHub implements UpstreamPeer {
+export class RelayHub implements UpstreamPeer, RelayPeer {
   readonly requestTimeoutMs: number;
   readonly #sessions: SessionStore;
   readonly #allowed: (editor: string, server: string) => boolean;
   readonly #relays = new Map<string, ServerRelay>();
   /** servers that asked their client for roots (on any connection since Switchboard started) */
   readonly #rootsUsers = new Set<string>();
+  /** the relays of isolated servers' own processes, by the session they serve and by server */
+  readonly #own = new Map<McpSession, Map<string, ServerRelay>>();
   /** requests sent to editors, by the id they were sent with, until the editor answers */
   readonly #asks = new Map<string, Ask>();
   #seq = 0;
@@ -54,17 +54,35 @@ export class RelayHub implements UpstreamPeer {
 
   /** The relay of an isolated server's own process for one session: it serves that session alone. */
   attachIsolated(server: string, link: UpstreamLink, session: McpSession): ServerRelay {
-    return new ServerRelay(server, link, this, session);
+    const relay = new ServerRelay(server, link, this, session);
+    let own = this.#own.get(session);
+    if (!own) this.#own.set(session, (own = new Map()));
+    own.set(server, relay);
+    return relay;
   }
 
   detach(relay: ServerRelay): void {
     if (this.#relays.get(relay.server) === relay) this.#relays.delete(relay.server);
+    const session = relay.only;
+    const own = session && this.#own.get(session);
+    if (session && own?.get(relay.server) === relay) {
+      own.delete(relay.server);
+      if (own.size === 0) this.#own.delete(session);
+    }
   }
 
-  /** The relay of this connection to the server (none once it closed or was replaced). */
-  relay(server: string, link: UpstreamLink): ServerRelay | undefined {
-    const relay = this.#relays.get(server);
+  /**
+   * The relay of this connection to the server (none once it closed or was replaced); with `session`,
+   * of that session's own process of an isolated server.
+   */
+  relay(server: string, link: UpstreamLink, session?: McpSession): ServerRelay | undefined {
+    const relay = session ? this.#own.get(session)?.get(server) : this.#relays.get(server);
     return relay && relay.link === link && !relay.closed ? relay : undefined;
+  }
+
+  /** The relay of the session's own process of an isolated server, while it is connected. */
+  ownRelay(session: McpSession, server: string): ServerRelay | undefined {
+    return this.#own.get(session)?.get(server);
   }
 
   /** Every session that may reach the server: its own endpoint's and the aggregate ones allowed to. */
@@ -147,6 +165,7 @@ export class RelayHub implements UpstreamPeer {
       });
     }
     for (const relay of this.#reached(session)) relay.forget(session);
+    this.#own.delete(session);
   }
 
   /** The editor's roots changed (or it just arrived with some): servers are told to ask again. */
@@ -203,7 +222,7 @@ export class RelayHub implements UpstreamPeer {
 
   /** The relays a session's requests go to: its server's, or every server it may reach (aggregate). */
   #reached(session: McpSession): ServerRelay[] {
-    const own = [...session.isolates.values()].flatMap((i) => (i.relay ? [i.relay] : []));
+    const own = [...(this.#own.get(session)?.values() ?? [])];
     if (session.target !== null) {
       const relay = this.#relays.get(session.target);
       return relay ? [relay, ...own] : own;

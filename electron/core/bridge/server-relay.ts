@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, LoggingLevel, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, LoggingLevel, RequestId, Root } from '@modelcontextprotocol/sdk/types.js';
 import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/server-runner.ts';
@@ -10,11 +10,41 @@ import {
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
-import type { RelayHub } from './relay-hub.ts';
+import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
 
 /** An answer without its id: what a request came back with. */
 export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
+
+/** What came of a request Switchboard put to an editor: its answer, or withdrawn by the server. */
+export type AskReply = Reply | 'cancelled';
+
+/**
+ * What a relay needs of the bridge around it (RelayHub): the sessions of its server, and a way to put
+ * a server's requests to an editor. A relay never reaches the other relays or the session store.
+ */
+export interface RelayPeer {
+  readonly requestTimeoutMs: number;
+  /** every session that may reach the server */
+  sessionsOf(server: string): McpSession[];
+  /** roots/list for the server: the union of these sessions' roots */
+  rootsOf(sessions: McpSession[], server: string): Promise<Root[]>;
+  /** whether the server asks for roots: then it is told of new ones before editors' calls go on */
+  usesRoots(server: string): boolean;
+  /** the server asked for roots (remembered across its connections) */
+  markUsesRoots(server: string): void;
+  /** sends a request to an editor, on `via` when that answer stream is still open */
+  ask(
+    session: McpSession,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    via?: PostReply,
+  ): { id: string; done: Promise<AskReply> };
+  /** the server withdrew its request: the editor is told, and nothing goes back */
+  cancelAsk(id: string, reason: unknown): void;
+  /** this relay's connection ended */
+  detach(relay: ServerRelay): void;
+}
 
 interface Pending {
   /** the editor session that asked; undefined for Switchboard's own requests (setLevel, subscribe) */
@@ -74,7 +104,7 @@ const LEVELS: readonly LoggingLevel[] = [
 export class ServerRelay implements LinkReceiver {
   readonly server: string;
   readonly link: UpstreamLink;
-  readonly #hub: RelayHub;
+  readonly #hub: RelayPeer;
   readonly #pending = new Map<string, Pending>();
   /** the server's requests now with an editor: server id → the hub's ask id (for its cancellations) */
   readonly #asked = new Map<RequestId, string>();
@@ -102,13 +132,18 @@ export class ServerRelay implements LinkReceiver {
   /** a first round trip on this connection, before the first editor request (see settled) */
   #firstTrip: Promise<unknown> | undefined;
 
-  constructor(server: string, link: UpstreamLink, hub: RelayHub, only?: McpSession) {
+  constructor(server: string, link: UpstreamLink, hub: RelayPeer, only?: McpSession) {
     this.server = server;
     this.link = link;
     this.#hub = hub;
     this.#only = only;
     // A server that asked for roots before asks again once initialized: until then, calls wait.
     if (hub.usesRoots(server)) this.#syncRoots();
+  }
+
+  /** The one session an isolated server's own process serves; undefined for a shared server. */
+  get only(): McpSession | undefined {
+    return this.#only;
   }
 
   /** Every session this connection serves. */
@@ -127,10 +162,10 @@ export class ServerRelay implements LinkReceiver {
     request: JsonRpcRequest,
     params: Record<string, unknown> | undefined,
     reply: PostReply,
-    signal: AbortSignal,
+    cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
     await this.settled();
-    const answer = await this.#send(request.method, params, { session, reply, signal });
+    const answer = await this.#send(request.method, params, { session, reply, cancel });
     return { jsonrpc: '2.0', id: request.id, ...answer };
   }
 
@@ -407,7 +442,7 @@ export class ServerRelay implements LinkReceiver {
   #send(
     method: string,
     params: Record<string, unknown> | undefined,
-    from: { session?: McpSession; reply?: PostReply; signal?: AbortSignal; own?: boolean } = {},
+    from: { session?: McpSession; reply?: PostReply; cancel?: RequestCancel; own?: boolean } = {},
   ): Promise<Reply> {
     if (this.#closed) {
       return Promise.resolve({
@@ -422,9 +457,8 @@ export class ServerRelay implements LinkReceiver {
     // The server sees a token of ours (editors' tokens could clash on the one connection).
     const sent = progressToken === undefined ? params : withProgressToken(params, id);
     return new Promise<Reply>((resolve) => {
-      const { signal } = from;
-      const onAbort = () => {
-        const reason = String(signal?.reason ?? 'cancelled');
+      const { cancel } = from;
+      const onAbort = (reason: string) => {
         void this.link
           .post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
           .catch(() => {});
@@ -457,12 +491,12 @@ export class ServerRelay implements LinkReceiver {
         // Switchboard's own round trips (pings) are no use of the server: it may go idle meanwhile.
         release: from.own ? () => {} : this.link.hold(),
         settle: (reply) => {
-          signal?.removeEventListener('abort', onAbort);
+          stopListening?.();
           resolve(reply);
         },
       });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (cancel?.reason !== undefined) return onAbort(cancel.reason);
+      const stopListening = cancel?.onCancel(onAbort);
       this.link
         .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
         .catch((err: unknown) =>

@@ -5,7 +5,8 @@ import type { Core } from '../core.ts';
 import type { ServerLists } from '../lists/server-lists.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
 import { ErrorCodes } from './json-rpc.ts';
-import type { Isolate, McpSession } from './mcp-sessions.ts';
+import type { ServerRunner } from '../supervisor/server-runner.ts';
+import type { McpSession } from './mcp-sessions.ts';
 import type { RelayHub } from './relay-hub.ts';
 import type { ServerRelay } from './server-relay.ts';
 
@@ -48,7 +49,9 @@ const ISOLATE_WAIT_MS = 60_000;
 export class Upstreams {
   readonly #core: Core;
   readonly #hub: RelayHub;
-  #isolates = 0;
+  /** processes of `isolated` servers that serve one session alone, by session and server */
+  readonly #isolates = new Map<McpSession, Map<string, ServerRunner>>();
+  #isolateSeq = 0;
 
   constructor(core: Core, hub: RelayHub) {
     this.#core = core;
@@ -165,27 +168,34 @@ export class Upstreams {
   /** Ends the processes a session had of isolated servers. */
   release(session: McpSession): void {
     const supervisor = this.#core.supervisor();
-    for (const isolate of session.isolates.values()) void supervisor?.release(isolate.runner);
-    session.isolates.clear();
+    for (const runner of this.#isolates.get(session)?.values() ?? []) void supervisor?.release(runner);
+    this.#isolates.delete(session);
+  }
+
+  /**
+   * The session's own process of an isolated server, if it has one: with its relay once connected.
+   */
+  ownOf(session: McpSession, name: string): { relay: ServerRelay | undefined } | undefined {
+    if (!this.#isolates.get(session)?.has(name)) return undefined;
+    return { relay: this.#hub.ownRelay(session, name) };
   }
 
   async #own(name: string, session: McpSession): Promise<UpstreamLookup> {
-    let isolate = session.isolates.get(name);
-    if (!isolate) {
+    let runners = this.#isolates.get(session);
+    let runner = runners?.get(name);
+    if (!runner) {
       // Each new connection of the process (it restarts after a crash) brings a relay of its own.
-      const own: Pick<Isolate, 'relay'> = { relay: undefined };
-      const runner = this.#core.supervisor()?.isolate(name, {
-        tag: `${session.editor}-${++this.#isolates}`,
+      runner = this.#core.supervisor()?.isolate(name, {
+        tag: `${session.editor}-${++this.#isolateSeq}`,
         capabilities: session.capabilities,
         ...(session.clientInfo ? { clientInfo: session.clientInfo } : {}),
-        peer: { attach: (server, link) => (own.relay = this.#hub.attachIsolated(server, link, session)) },
+        peer: { attach: (server, link) => this.#hub.attachIsolated(server, link, session) },
       });
       if (!runner)
         return { ok: false, code: ErrorCodes.ServerUnavailable, ...unavailable(name, this.#status(name)) };
-      isolate = Object.assign(own, { runner });
-      session.isolates.set(name, isolate);
+      if (!runners) this.#isolates.set(session, (runners = new Map()));
+      runners.set(name, runner);
     }
-    const { runner } = isolate;
     if (runner.state !== 'running') {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -201,8 +211,9 @@ export class Upstreams {
       });
     }
     const client = runner.client;
-    const relay = isolate.relay;
-    if (runner.state === 'running' && client && relay && relay.link === runner.link) {
+    const link = runner.link;
+    const relay = link ? this.#hub.relay(name, link, session) : undefined;
+    if (runner.state === 'running' && client && relay) {
       relay.replay(); // a restarted process gets the session's log level and subscriptions again
       return { ok: true, upstream: { name, client, relay, tools: runner.tools } };
     }

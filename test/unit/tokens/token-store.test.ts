@@ -71,6 +71,23 @@ describe('TokenStore', () => {
     expect(store.ensure('cursor')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('on one connection, a token rotated or revoked stops working at once, and another header is checked anew', () => {
+    store = new TokenStore(t.home.tokens);
+    const connection = {}; // a keep-alive socket, as the bridge passes it
+    const first = store.create('zed').token;
+    const other = store.create('cursor').token;
+    expect(store.verifyEditor(bearer(first), connection)).toBe('zed');
+    expect(store.verifyEditor(bearer(first), connection)).toBe('zed');
+    expect(store.verifyEditor(bearer(other), connection)).toBe('cursor');
+    expect(store.verifyEditor(bearer(other + 'x'), connection)).toBeUndefined();
+    expect(store.verifyEditor(bearer(first), connection)).toBe('zed');
+    const second = store.create('zed').token;
+    expect(store.verifyEditor(bearer(first), connection)).toBeUndefined();
+    expect(store.verifyEditor(bearer(second), connection)).toBe('zed');
+    store.revoke('zed');
+    expect(store.verifyEditor(bearer(second), connection)).toBeUndefined();
+  });
+
   it('lists names and times, never token values; revoke removes at once', () => {
     store = new TokenStore(t.home.tokens);
     const zed = store.create('zed').token;
