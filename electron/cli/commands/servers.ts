@@ -11,14 +11,13 @@ import { entryDiff } from '../../core/config/entry-diff.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
+import { recordSource } from '../../core/trust/source-record.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
+import { usageOf } from '../help.ts';
 
-const ADD_USAGE =
-  'usage: switchboard add NAME [--env KEY=VALUE]… [--replace] -- COMMAND [ARGS…]\n' +
-  '       switchboard add NAME --url URL [--header KEY=VALUE]… [--replace]\n' +
-  '  --replace  NAME exists already: replace its entry (it then waits for approval again)';
+const ADD_USAGE = usageOf('add');
 
 /**
  * Adds a server to servers.json; it then waits for approval like any other change. A name that is
@@ -93,6 +92,8 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
     servers: [{ name, config }],
     replace: values.replace,
   });
+  // The approval says where this came from, also when a running serve (another process) shows it.
+  recordSource(ctx.home, name, 'cli');
   if (added?.replaced) ctx.output.out(`Replaced "${name}" in ${ctx.home.serversFile}:\n${change.join('\n')}`);
   else ctx.output.out(`Added "${name}" in ${ctx.home.serversFile}.`);
   for (const s of added?.secrets ?? []) {

@@ -10,6 +10,7 @@ import {
   type Approval,
   type EditorSettings,
   type LaunchConfig,
+  type SourceRecord,
 } from '../../../shared/schema/state.ts';
 import { UserError } from '../errors.ts';
 
@@ -76,6 +77,7 @@ export class AppStateStore {
     const state = this.read();
     state.approvals[name] = { fingerprint, config, source, approvedAt: now };
     state.denials = without(state.denials, name);
+    state.sources = without(state.sources, name);
     this.#write(state);
   }
 
@@ -83,7 +85,21 @@ export class AppStateStore {
     const state = this.read();
     state.denials[name] = { fingerprint, deniedAt: now };
     state.approvals = without(state.approvals, name);
+    state.sources = without(state.sources, name);
     this.#write(state);
+  }
+
+  /** Records where the config `configHash` of `name` came from (see SourceRecordSchema). */
+  noteSource(name: string, source: SourceRecord['source'], configHash: string, now: number): void {
+    const state = this.read();
+    state.sources[name] = { source, config: configHash, at: now };
+    this.#write(state);
+  }
+
+  /** Where `name`'s config came from, if it is still the config that was recorded. */
+  sourceOf(name: string, configHash: string): SourceRecord['source'] | undefined {
+    const record = this.read().sources[name];
+    return record?.config === configHash ? record.source : undefined;
   }
 
   /**
@@ -96,6 +112,7 @@ export class AppStateStore {
       ...new Set([
         ...Object.keys(state.approvals),
         ...Object.keys(state.denials),
+        ...Object.keys(state.sources),
         ...Object.keys(state.stopped ?? {}),
       ]),
     ].filter((name) => !configured.has(name));
@@ -103,6 +120,7 @@ export class AppStateStore {
     for (const name of gone) {
       state.approvals = without(state.approvals, name);
       state.denials = without(state.denials, name);
+      state.sources = without(state.sources, name);
       if (state.stopped) state.stopped = without(state.stopped, name);
     }
     if (state.stopped && Object.keys(state.stopped).length === 0) delete state.stopped;
