@@ -375,7 +375,14 @@ export const EditorsSyncResultSchema = z.object({
   reports: z.array(EditorFileReportSchema).default([]),
 });
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
-export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();
+export const EditorsSyncRequestSchema = z
+  .object({
+    editor: EditorIdSchema.optional(),
+    /** with `editor`: servers that editor stops getting, or gets again (`sync --exclude/--include`) */
+    exclude: z.array(z.string()).optional(),
+    include: z.array(z.string()).optional(),
+  })
+  .strict();
 export const EditorRestoreRequestSchema = z.object({ backup: z.string() }).strict();
 /** excluded: true keeps the server out of this editor (its entry goes, its token cannot reach it) */
 export const EditorExcludeRequestSchema = z.object({ server: z.string(), excluded: z.boolean() }).strict();

@@ -551,17 +551,24 @@ export class Core {
 
   async startServer(name: string): Promise<void> {
     this.#requireRunnable(name);
-    await this.#requireSupervisor().start(name);
+    const supervisor = this.#requireSupervisor();
+    this.state.setStopped(name, undefined);
+    await supervisor.start(name);
   }
 
+  /** Stops the server until the person starts it again: kept in state.json, so a restart keeps it. */
   async stopServer(name: string): Promise<void> {
     this.#entry(name);
-    await this.#requireSupervisor().stop(name);
+    const supervisor = this.#requireSupervisor();
+    if (supervisor.runner(name)) this.state.setStopped(name, this.#clock.now());
+    await supervisor.stop(name);
   }
 
   async restartServer(name: string): Promise<void> {
     this.#requireRunnable(name);
-    await this.#requireSupervisor().restart(name);
+    const supervisor = this.#requireSupervisor();
+    this.state.setStopped(name, undefined);
+    await supervisor.restart(name);
   }
 
   // ─── lazy servers: lists and idle timeouts ──────────────────────────────────────────────────
@@ -881,6 +888,7 @@ export class Core {
     if (!this.#supervisor) return;
     const desired: DesiredServer[] = [];
     const idleDefault = this.idleTimeoutDefault();
+    const stopped = this.state.stopped();
     for (const entry of this.#entries.values()) {
       if (!entry.config.enabled || entry.refusal) continue;
       if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
@@ -891,6 +899,7 @@ export class Core {
         transport: isRemote(entry.config) ? 'http' : 'stdio',
         idleTimeoutMs: (entry.config.idleTimeout ?? idleDefault) * 1000,
         listsKnown: this.#lists.has(entry.name, entry.fingerprint),
+        stopped: stopped.has(entry.name),
         prepare: async (note) => {
           const plan = await this.#storedLaunch(entry, note)
             .then((stored) => prepareLaunch(entry, this.#launchDeps(), stored))

@@ -197,5 +197,10 @@ export const AppStateSchema = z.object({
   notices: z.object({ editorSync: z.number().optional() }).optional(),
   /** the MCP Registry catalog: the registry to ask (absent: the official one) */
   catalog: z.object({ registryUrl: z.string().optional() }).optional(),
+  /**
+   * servers the person stopped (name → when, ms since the epoch): they stay stopped, across restarts
+   * of Switchboard too, until the person starts them (or removes them)
+   */
+  stopped: z.record(z.string(), z.number()).optional(),
 });
 export type AppState = z.infer<typeof AppStateSchema>;
