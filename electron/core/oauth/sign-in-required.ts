@@ -21,15 +21,19 @@ export class SignInRequired extends Error {
 
   constructor(
     reason: SignInRequired['reason'],
-    options: { scope?: string; issuer?: string; was?: string } = {},
+    options: { scope?: string; issuer?: string; was?: string; keychainProblem?: string | undefined } = {},
   ) {
     const at = options.issuer ? ` at ${hostOf(options.issuer)}` : '';
+    // A sign-in is kept in the keychain: when it cannot be read, signing in needs it back first.
+    const keychain = options.keychainProblem
+      ? ` (Switchboard keeps sign-ins in the keychain, which it cannot use now: ${options.keychainProblem})`
+      : '';
     super(
       reason === 'more-scope'
         ? `this needs more access than you granted${options.scope ? ` (scope "${options.scope}")` : ''}: sign in to it again in Switchboard to allow it`
         : reason === 'new-authorization-server'
           ? `it now sends its sign-in to another authorization server${at}${options.was ? ` (it was ${hostOf(options.was)})` : ''}: sign in to it again in Switchboard if you trust that address`
-          : `it needs you to sign in${at}: sign in to it in Switchboard`,
+          : `it needs you to sign in${at}: sign in to it in Switchboard${keychain}`,
     );
     this.name = 'SignInRequired';
     this.reason = reason;

@@ -11,6 +11,8 @@ export const keys = {
   tokens: ['tokens'] as const,
   browserSessions: ['browser-sessions'] as const,
   store: ['store'] as const,
+  /** what the last check for updates found */
+  updates: ['updates'] as const,
   editors: ['editors'] as const,
   editorTools: (editor: string) => ['editor-tools', editor] as const,
   signIn: (name: string) => ['sign-in', name] as const,
