@@ -504,4 +504,23 @@ describe('the first hour in the UI', () => {
     expect(await page.getByRole('switch', { name: 'everything enabled' }).isEnabled()).toBe(true);
     expect(consoleProblems).toEqual([]);
   });
+
+  it('when serve comes back no longer knowing this browser (signed out while it was stopped), says why and how to sign in', async () => {
+    const port = new URL(origin).port;
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+    await page.getByTestId('not-running').waitFor({ timeout: 15_000 });
+    const signedOut = await runCli(['ui', '--sign-out'], t.env);
+    expect(signedOut.code, signedOut.stderr).toBe(0);
+
+    serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
+    await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor({ timeout: 15_000 });
+    await page
+      .getByText(/Switchboard is running again, but it no longer knows this browser’s sign-in/)
+      .waitFor();
+    // The page forgot the key Switchboard no longer knows; a new link signs it in again.
+    expect(await page.evaluate("localStorage.getItem('switchboard.session')")).toBeNull();
+    await signIn(page, signInLink(serve.output()));
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
+  });
 });
