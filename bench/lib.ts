@@ -4,6 +4,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { binFlags } from '../electron/cli/bin-flags.ts';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 /** The `switchboard` command, run with the Node running the bench (the bundled Node 24). */
@@ -13,12 +14,7 @@ export const NODE = process.execPath;
  * The Node flags in bin.mjs's shebang (`#!/usr/bin/env -S node --max-semi-space-size=2`): what
  * `npx switchboard …` runs with, so the benches spawn `node <flags> bin.mjs` and measure the same.
  */
-export const BIN_FLAGS: string[] = (
-  /^#!.*?\bnode\b(.*)$/m.exec(readFileSync(BIN, 'utf8').split('\n')[0] ?? '')?.[1] ?? ''
-)
-  .trim()
-  .split(/\s+/)
-  .filter(Boolean);
+export const BIN_FLAGS: string[] = binFlags(BIN);
 
 export function fixture(name: string): string {
   return fileURLToPath(new URL(`../test/fixtures/${name}`, import.meta.url));

@@ -31,6 +31,7 @@ const BENCHES = [
   { name: 'store-cold-call', timeoutMs: 10 * 60_000 },
   { name: 'relay-startup', timeoutMs: 5 * 60_000 },
   { name: 'editor-sync', timeoutMs: 5 * 60_000 },
+  { name: 'cli-status', timeoutMs: 10 * 60_000 },
   { name: 'tools', timeoutMs: 5 * 60_000 },
   { name: 'sandbox', timeoutMs: 10 * 60_000 },
 ] as const;

@@ -59,11 +59,13 @@ import {
 
 const READY_LINE = 'Switchboard is running';
 const READY_BUDGET: Budget = { op: '<=', limit: 300, text: 'headless start to bridge ready ≤ 300 ms' };
-const RSS_BUDGET: Budget = { op: '<=', limit: 100, text: 'core RSS ≤ 100 MB idle (100 servers)' };
-const LAZY_BUDGET: Budget = {
+// Issue 24 (decided): Switchboard's core ≤ 100 MB RSS with 100 servers of which 5 are in use, and a
+// server under Switchboard no bigger than the same server started directly. The old "total ≤ 400 MB"
+// counted the servers' own size, which Switchboard does not control: the total is still printed.
+const RSS_BUDGET: Budget = {
   op: '<=',
-  limit: 400,
-  text: '100 servers, 5 in use, the rest idle: Switchboard + every server process ≤ 400 MB RSS',
+  limit: 100,
+  text: "Switchboard's core ≤ 100 MB RSS (100 servers, 5 in use)",
 };
 /** The idle timeout of the lazy runs: short, so that the 95 unused servers go idle within the run. */
 const LAZY_IDLE_S = 10;
@@ -71,6 +73,13 @@ const LAZY_IDLE_S = 10;
 const CALL_EVERY_MS = 2_000;
 /** idle time after the last server reached `running`, before memory is read */
 const SETTLE_MS = 3_000;
+/**
+ * Lazy runs: idle time after the last server went idle, before memory is read. What is measured is
+ * the memory serve keeps while things stay as they are; serve gives back a burst's garbage with one
+ * full GC 2 s after the burst (core/memory/quiet-compaction.ts), and V8 returns the freed pages in
+ * the background, later still on a busy machine.
+ */
+const LAZY_SETTLE_MS = 10_000;
 
 const { values: opts } = parseArgs({
   args: benchArgs(),
@@ -234,7 +243,9 @@ async function followStates(
               : [];
         for (const s of seen) {
           states.set(s.name, s.state);
-          if (s.state === 'running') everRunning.add(s.name);
+          // Ran at least once: seen running, or its tools known (learnt only from a run; a busy machine
+          // can coalesce a short run's status events, so `running` itself may never be seen).
+          if (s.state === 'running' || s.toolCount !== null) everRunning.add(s.name);
         }
         if (done(states, everRunning)) return performance.now();
       }
@@ -246,9 +257,12 @@ async function followStates(
   } catch (err) {
     const tally = new Map<string, number>();
     for (const s of states.values()) tally.set(s, (tally.get(s) ?? 0) + 1);
-    throw new Error(`${(err as Error).message}; states: ${JSON.stringify(Object.fromEntries(tally))}`, {
-      cause: err,
-    });
+    throw new Error(
+      `${(err as Error).message}; states: ${JSON.stringify(Object.fromEntries(tally))}; seen running: ${everRunning.size}`,
+      {
+        cause: err,
+      },
+    );
   } finally {
     abort.abort();
     await work.catch(() => {});
@@ -349,6 +363,18 @@ async function fullRun(
   };
 }
 
+/** What the sandbox runs around a server (Node names its own process `MainThread`). */
+const SANDBOX_PROCESSES = new Set(['bwrap', 'socat']);
+
+/** A process's name (/proc/PID/comm): `bwrap`, `socat`, `MainThread` (Node 24). */
+function processName(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 interface LazyRun {
   /** spawn → every server ran once (to learn its lists) and all but the used ones are idle again */
   settledMs: number;
@@ -357,6 +383,10 @@ interface LazyRun {
   childrenRssMb: number;
   childrenPssMb: number;
   children: number;
+  /** of those, the servers' own processes (node), without the sandbox's (bubblewrap, socat) */
+  servers: number;
+  serversRssMb: number;
+  serversPssMb: number;
   /** the same fixture spawned by the bench itself (no Switchboard), used alike: does serve inflate it? */
   directRssMb: number;
   directPssMb: number;
@@ -468,11 +498,16 @@ async function lazyRun(count: number, used: number, second: boolean): Promise<La
     `every server to run once and ${count - used} to go idle`,
     300_000,
   );
-  await sleep(SETTLE_MS);
+  await sleep(LAZY_SETTLE_MS);
   const kids = descendants(serve.pid);
   for (const pid of kids) serve.seen.add(pid);
   const childrenKb = kids.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
   const childrenPssKb = kids.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
+  // The servers themselves (node) apart from what runs them sandboxed (bubblewrap, socat): a server
+  // under Switchboard is compared with the same server spawned directly, the sandbox said on its own.
+  const nodes = kids.filter((pid) => !SANDBOX_PROCESSES.has(processName(pid) ?? ''));
+  const nodesKb = nodes.reduce((sum, pid) => sum + (procStatusKb(pid, 'VmRSS') ?? 0), 0);
+  const nodesPssKb = nodes.reduce((sum, pid) => sum + (procPssKb(pid) ?? 0), 0);
   const coreRssMb = mb(procStatusKb(serve.pid, 'VmRSS'));
   const corePssMb = mb(procPssKb(serve.pid));
   if (coreRssMb === null || corePssMb === null) throw new Error('serve is gone');
@@ -491,6 +526,9 @@ async function lazyRun(count: number, used: number, second: boolean): Promise<La
     childrenRssMb: childrenKb / 1024,
     childrenPssMb: childrenPssKb / 1024,
     children: kids.length,
+    servers: nodes.length,
+    serversRssMb: nodesKb / 1024,
+    serversPssMb: nodesPssKb / 1024,
     directRssMb: direct.rssMb,
     directPssMb: direct.pssMb,
     idle: report.servers.filter((s) => s.state === 'idle').length,
@@ -535,6 +573,8 @@ const perServer: {
   when: string;
   underRss: number;
   underPss: number;
+  sandboxRss: number;
+  sandboxPss: number;
   directRss: number;
   directPss: number;
 }[] = [];
@@ -552,8 +592,10 @@ for (const second of [false, true]) {
         `total ${(run.coreRssMb + run.childrenRssMb).toFixed(0)} MB RSS (${(run.corePssMb + run.childrenPssMb).toFixed(0)} MB PSS); ` +
         `one server spawned directly ${run.directRssMb.toFixed(1)} MB RSS; ${run.idle} idle; ${run.calls} calls, ${run.failedCalls} failed`,
     );
-    if (run.children !== USED)
-      notes.push(`lazy run ${i + 1} (${when}): ${run.children} processes under serve, expected ${USED}`);
+    if (run.servers !== USED)
+      notes.push(
+        `lazy run ${i + 1} (${when}): ${run.servers} server processes under serve, expected ${USED}`,
+      );
     if (run.failedCalls > 0) notes.push(`lazy run ${i + 1} (${when}): ${run.failedCalls} calls failed`);
   }
   const total = lazy.map((r) => r.coreRssMb + r.childrenRssMb);
@@ -564,7 +606,6 @@ for (const second of [false, true]) {
       `lazy, ${when}: Switchboard + server processes RSS (${SERVERS} servers, ${USED} in use)`,
       total,
       'MB',
-      LAZY_BUDGET,
     ),
     medianFigure(
       `  lazy, ${when}: the same as PSS (shared pages split between the processes sharing them)`,
@@ -607,38 +648,27 @@ for (const second of [false, true]) {
     `${median(core).toFixed(1)} / ${median(lazy.map((r) => r.corePssMb)).toFixed(1)}`,
     `${median(lazy.map((r) => r.childrenRssMb)).toFixed(0)} / ${median(lazy.map((r) => r.childrenPssMb)).toFixed(0)}`,
     `${median(total).toFixed(0)} / ${median(totalPss).toFixed(0)}`,
-    over(median(total), LAZY_BUDGET.limit),
     over(median(core), RSS_BUDGET.limit),
   ]);
   perServer.push({
     when,
-    underRss: median(lazy.map((r) => r.childrenRssMb / Math.max(1, r.children))),
-    underPss: median(lazy.map((r) => r.childrenPssMb / Math.max(1, r.children))),
+    underRss: median(lazy.map((r) => r.serversRssMb / Math.max(1, r.servers))),
+    underPss: median(lazy.map((r) => r.serversPssMb / Math.max(1, r.servers))),
+    sandboxRss: median(lazy.map((r) => (r.childrenRssMb - r.serversRssMb) / Math.max(1, r.servers))),
+    sandboxPss: median(lazy.map((r) => (r.childrenPssMb - r.serversPssMb) / Math.max(1, r.servers))),
     directRss: median(lazy.map((r) => r.directRssMb)),
     directPss: median(lazy.map((r) => r.directPssMb)),
   });
 }
 say('');
 say(`lazy, ${SERVERS} servers, ${USED} in use (medians, MB; RSS / PSS):`);
-say(
-  table([
-    [
-      '',
-      'core',
-      `${USED} servers`,
-      'total',
-      `total RSS ≤ ${LAZY_BUDGET.limit} MB`,
-      `core RSS ≤ ${RSS_BUDGET.limit} MB`,
-    ],
-    ...summaryRows,
-  ]),
-);
+say(table([['', 'core', `${USED} servers`, 'total', `core RSS ≤ ${RSS_BUDGET.limit} MB`], ...summaryRows]));
 for (const p of perServer)
   say(
-    `one server, ${p.when}: under Switchboard ${p.underRss.toFixed(1)} / ${p.underPss.toFixed(1)}, spawned directly by the bench ${p.directRss.toFixed(1)} / ${p.directPss.toFixed(1)}`,
+    `one server, ${p.when}: under Switchboard ${p.underRss.toFixed(1)} / ${p.underPss.toFixed(1)}, spawned directly by the bench ${p.directRss.toFixed(1)} / ${p.directPss.toFixed(1)}; its sandbox's processes (bubblewrap, socat) ${p.sandboxRss.toFixed(1)} / ${p.sandboxPss.toFixed(1)}`,
   );
 notes.push(
-  `lazy, first start: a new home; every server runs once after serve starts (its lists are not known yet), an editor calls ${USED} of them every ${CALL_EVERY_MS / 1000} s, the rest go idle after ${LAZY_IDLE_S} s; memory read ${SETTLE_MS / 1000} s after the last went idle`,
+  `lazy, first start: a new home; every server runs once after serve starts (its lists are not known yet), an editor calls ${USED} of them every ${CALL_EVERY_MS / 1000} s, the rest go idle after ${LAZY_IDLE_S} s; memory read ${LAZY_SETTLE_MS / 1000} s after the last went idle`,
   `lazy, second start: the same home after a first serve learned every server's lists and stopped; only the ${USED} called servers start`,
   `lazy, "spawned directly": the same fixture with the same env, started by the bench's own SDK stdio client and called alike (is a server bigger under Switchboard?)`,
 );

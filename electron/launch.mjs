@@ -38,13 +38,15 @@ if (plan.mode === 'desktop') {
   });
 } else {
   // A fresh checkout has no built UI; build it once so the printed link opens the app, not a 503.
-  const { buildUiIfStale, uiBuildReason } = await import('./headless/ui-build.ts');
+  const { buildUiInChild, uiBuildReason } = await import('./headless/ui-build.ts');
   // SWITCHBOARD_SKIP_UI_BUILD: tests that run this file must not rebuild the checkout's UI under
   // other tests that are serving it.
   const reason = process.env.SWITCHBOARD_SKIP_UI_BUILD ? undefined : uiBuildReason();
   if (reason) {
     console.log(`Building the UI first (${reason})…`);
-    console.log(await buildUiIfStale());
+    // In a child: the build's ~280 MB must not stay in the serve this process becomes.
+    const done = await buildUiInChild();
+    if (done) console.log(done);
   }
   const { main } = await import('./cli/main.ts');
   process.exitCode = await main(['serve', ...args.filter((a) => a !== '--headless')]);

@@ -171,6 +171,11 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('activity'), servers: z.array(z.string()) }),
   /** a sign-in to a remote server ended (signed in, failed, cancelled) */
   z.object({ type: z.literal('sign-in'), outcome: SignInOutcomeSchema }),
+  /**
+   * Switchboard is stopping (serve got Ctrl+C, the app quits), at `at` (ms since the epoch): the
+   * status events that follow are its servers being stopped with it, not a person's doing
+   */
+  z.object({ type: z.literal('stopping'), at: z.number() }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

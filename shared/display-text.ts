@@ -29,9 +29,11 @@ export function displayText(text: string): string {
 /**
  * Text that is meant to have lines (a diff, a file): split at its line breaks (LF or CRLF), each line
  * made display-safe. Any other line break inside a line (a lone CR, U+2028) is escaped like the rest.
+ * Tabs stay tabs: in such text they are indentation, as in the file itself (a terminal and a <pre>
+ * show them as space), and `\u{09}` at the start of every line of a tab-indented file reads as noise.
  */
 export function displayLines(text: string): string[] {
-  return text.split(/\r?\n/).map(displayText);
+  return text.split(/\r?\n/).map((line) => line.split('\t').map(displayText).join('\t'));
 }
 
 /**

@@ -1,26 +1,8 @@
 import { z } from 'zod';
 
-/** Every editor Switchboard can write managed entries into (one adapter each in electron/core/editors/). */
-export const EDITOR_IDS = [
-  'zed',
-  'claude-desktop',
-  'vscode',
-  'cursor',
-  'windsurf',
-  'claude-code',
-  'gemini-cli',
-  'codex',
-  'copilot-cli',
-  'opencode',
-  'qwen-code',
-  'cline',
-  'roo-code',
-  'continue',
-  'kiro',
-  'amazon-q',
-  'lm-studio',
-  'goose',
-] as const;
+import { EDITOR_IDS } from './editor-ids.ts';
+
+export { EDITOR_IDS };
 export const EditorIdSchema = z.enum(EDITOR_IDS);
 export type EditorId = z.infer<typeof EditorIdSchema>;
 

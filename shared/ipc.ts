@@ -10,6 +10,7 @@ import {
 } from './catalog.ts';
 import {
   AddServerRequestSchema,
+  EditorExcludeRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
   EditorUnsyncRequestSchema,
@@ -86,6 +87,7 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', `/api/editors/${S}/restore`, { body: EditorRestoreRequestSchema }),
   route('POST', `/api/editors/${S}/unsync`, { body: EditorUnsyncRequestSchema }),
   route('POST', `/api/editors/${S}/restart`),
+  route('POST', `/api/editors/${S}/exclude`, { body: EditorExcludeRequestSchema }),
   route('GET', `/api/editors/${S}/tools`),
   route('POST', `/api/editors/${S}/tools`, { body: EditorToolsChangeSchema }),
   route('POST', '/api/catalog/search', { body: CatalogSearchRequestSchema }),

@@ -81,8 +81,3 @@ export function heldBack(
     ...(status.instructionsHeld ? ['instructions'] : []),
   ];
 }
-
-/** ["tools", "prompts", "instructions"] → "tools, prompts and instructions". */
-export function wordList(words: readonly string[]): string {
-  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
-}

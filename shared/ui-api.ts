@@ -81,6 +81,8 @@ export const UiRoutes = {
   editorUnsync: (editor: string) => `/api/editors/${seg(editor)}/unsync`,
   /** POST: quit and reopen an editor that reads its file only at start (Claude Desktop), if it runs */
   editorRestart: (editor: string) => `/api/editors/${seg(editor)}/restart`,
+  /** POST {server, excluded}: keep a server out of one editor, or give it back (`sync --exclude/--include`) */
+  editorExclude: (editor: string) => `/api/editors/${seg(editor)}/exclude`,
 } as const;
 
 /** The browser signs in at GET /login?code=… (one-time code printed by `switchboard serve`). */
@@ -324,6 +326,8 @@ export const EditorViewSchema = z.object({
   problem: z.string().nullable(),
   /** the servers this editor gets */
   servers: z.array(z.string()),
+  /** servers kept out of this editor in Switchboard's settings (Editors view, `sync --exclude`) */
+  excluded: z.array(z.string()).default([]),
   /** unified diff a sync would make now; empty when in sync */
   diff: z.string(),
   backups: z.array(EditorBackupSchema),
@@ -362,6 +366,8 @@ export const EditorsSyncResultSchema = z.object({
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
 export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();
 export const EditorRestoreRequestSchema = z.object({ backup: z.string() }).strict();
+/** excluded: true keeps the server out of this editor (its entry goes, its token cannot reach it) */
+export const EditorExcludeRequestSchema = z.object({ server: z.string(), excluded: z.boolean() }).strict();
 /** restoreSecrets: put the secrets import moved into the keychain back into the entries (plain text) */
 export const EditorUnsyncRequestSchema = z.object({ restoreSecrets: z.boolean() }).strict();
 export const EditorUnsyncResultSchema = z.object({
@@ -469,6 +475,8 @@ export interface UiApi {
   unsyncEditor(editor: EditorId, restoreSecrets: boolean): Promise<EditorUnsyncResult>;
   /** quits and reopens an editor that reads its file only at start (Claude Desktop), if it is running */
   restartEditor(editor: EditorId): Promise<EditorRestartResult>;
+  /** keeps a server out of one editor (excluded) or gives it back; the editor's file follows at once */
+  setEditorExcluded(editor: EditorId, server: string, excluded: boolean): Promise<EditorsSyncResult>;
   /** starts a sign-in to a remote server; the person then finishes it on the page it names */
   signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
   /** forgets a remote server's sign-in */

@@ -5,13 +5,14 @@
 //   node_modules/.bin/node --max-semi-space-size=2 bench/child/memory-breakdown.ts [N]
 //        [--idle S]            idle timeout S: wait until every server ran once and all are idle
 //        [--snapshot FILE]     then write a heap snapshot (open it in Chrome DevTools' Memory tab)
+//        [--gc]                with --expose-gc: the figures before and after one full GC
 //
 // Without --idle the servers stay running (idle timeout 0) and it reads once all are running. It loads
 // our TypeScript itself: run it with NODE_COMPILE_CACHE=<some dir>, twice, so that Node's TypeScript
 // stripper (~25 MB, serve never loads it) is not in the second run's figures.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
+import { getHeapCodeStatistics, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { MemoryKeychain } from '../../electron/core/secrets/keychain.ts';
 import { AppStateStore } from '../../electron/core/trust/app-state.ts';
 import { startHeadless } from '../../electron/headless/serve.ts';
@@ -20,7 +21,11 @@ import { tempHome } from '../../test/helpers/temp-home.ts';
 import { fixtureServer } from '../../test/helpers/servers.ts';
 
 const { values: opts, positionals } = parseArgs({
-  options: { idle: { type: 'string', default: '0' }, snapshot: { type: 'string' } },
+  options: {
+    idle: { type: 'string', default: '0' },
+    snapshot: { type: 'string' },
+    gc: { type: 'boolean', default: false },
+  },
   allowPositionals: true,
 });
 const n = Number(positionals[0] ?? '0');
@@ -48,6 +53,11 @@ const settled = () => {
 const deadline = Date.now() + 300_000;
 while (!settled() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 await new Promise((r) => setTimeout(r, 3000));
+if (opts.gc) {
+  console.log(`before a full GC: rss ${mb(process.memoryUsage().rss)}; ${residentByKind()}`);
+  globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  await new Promise((r) => setTimeout(r, 1000));
+}
 const m = process.memoryUsage();
 console.log(
   `servers ${n}${idleS > 0 ? ` (ran once, now idle)` : ''}: rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`,
@@ -56,6 +66,10 @@ for (const s of getHeapSpaceStatistics())
   if (s.space_size > 1024 * 1024)
     console.log(`  ${s.space_name}: size ${mb(s.space_size)} used ${mb(s.space_used_size)}`);
 console.log(`  resident by kind: ${residentByKind()}`);
+const code = getHeapCodeStatistics();
+console.log(
+  `  code: bytecode and metadata ${mb(code.bytecode_and_metadata_size)}, machine code ${mb(code.code_and_metadata_size)}, external scripts' source ${mb(code.external_script_source_size)}`,
+);
 if (opts.snapshot) console.log(`  heap snapshot: ${writeHeapSnapshot(opts.snapshot)}`);
 await h.stop();
 t.cleanup();

@@ -1,8 +1,9 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --expose-gc
 // The `switchboard` command. Switchboard's sources are TypeScript that Node >= 22.18 runs directly;
 // inside `npm run`/`npx` the project's Node 24 (optionalDependencies node-<os>-<cpu>) comes first on PATH.
 // --max-semi-space-size=2 (MiB) caps V8's young generation, which otherwise grows to ~64 MiB during a
 // busy start (100 servers) and stays: ~58 MB less idle memory for `serve` (docs/performance.md).
+// --expose-gc: serve runs one full GC once a burst of server starts has settled (core/memory/).
 // Keep package.json's "start"/"serve" scripts on the same flags.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
@@ -12,15 +13,9 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
-// `switchboard status | head -3`: the reader went away, which is not an error of ours. A command stops
-// quietly; serve ignores it and runs on (its servers must stop cleanly, not because a pipe closed).
 const command = process.argv[2];
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (err) => {
-    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
-    if (command !== 'serve') process.exit(process.exitCode ?? 0);
-  });
-}
+const { endQuietlyOnClosedPipe } = await import('./closed-pipe.mjs');
+endQuietlyOnClosedPipe(command);
 // Before anything heavy loads: cached compiled code makes every later start faster.
 const { enableHomeCompileCache } = await import('../core/compile-cache.mjs');
 const cacheDir = enableHomeCompileCache(process.env, { create: command === 'serve' });

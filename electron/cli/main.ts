@@ -1,65 +1,16 @@
-import { displayMessage } from '../../shared/display-text.ts';
+import { displayMessage, displayText } from '../../shared/display-text.ts';
 import { describeError, UserError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
 import type { CliContext } from './context.ts';
+import { asksForHelp, commandHelp, generalHelp, isCommandName, usageOf, type CommandName } from './help.ts';
 import { processOutput, UsageError } from './output.ts';
-
-const HELP = `switchboard — one MCP setup, every editor
-
-usage: switchboard <command> [options]
-
-  serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
-  ui                               print a fresh sign-in link for the browser UI of the running serve
-  status [--json]                  every server's state, pid, restarts, tools, last error
-  approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
-                                   (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)
-  approve … --allow-scripts        approve with the package's install scripts running (they stay off otherwise)
-  deny NAME                        keep NAME from running until its config changes
-  outdated [--json] [NAME…]        package-run servers (npx, uvx, docker run) with newer releases
-  update NAME [--yes | --fingerprint F]   show what a newer release changes, then approve exactly that
-  store [--json] | store prune     the package store's disk use; remove what no server uses
-  install FILE.mcpb [--name N] [--set KEY=VALUE]…   add an MCP bundle (asks for its settings)
-  tools NAME [--json] [--accept [--yes | --change ID]]
-                                   NAME's tools, prompts and instructions, and those held back as
-                                   new or changed since they were approved (with a diff); --accept
-                                   gives editors the change shown
-  start NAME | stop NAME | restart NAME
-  logs NAME [--follow] [--lines N] [--json]   a server's log
-  add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
-  remove NAME                      remove a server from servers.json
-  login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
-  try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]
-          [--call TOOL [--arguments JSON]]   connect to a remote server as Switchboard would
-                                   (signing in if it asks), print its tools, call one, exit
-  secret set NAME | list [--json] | rm NAME [--force] | move SERVER KEY [SECRET_NAME]
-  token create NAME | list [--json] | revoke NAME   bridge tokens for editors and other clients
-  editors [--json]                 every supported editor: its file, whether installed, sync state
-  editors restart claude-desktop [--json]   quit and reopen Claude Desktop so it reads its new
-                                   settings (only if it is running; Linux, macOS, Windows)
-  editors tools EDITOR [--json]    the tools EDITOR gets: count, estimated tokens, its client's limits
-  editors tools EDITOR SERVER [--off TOOL]… [--on TOOL]… | --only GLOB… [--except GLOB…] | --all
-                                   choose which of SERVER's tools EDITOR gets
-  editors tools EDITOR --discovery on|off   find_tools and call_tool instead of every tool
-  sync [--editor E]… [--dry-run]   write Switchboard's servers into every editor's settings (--dry-run: diff)
-  unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
-                                   take them out again: imported entries come back, and the files get
-                                   back the bytes they had (secrets import moved only if you ask)
-  import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
-  backups [list [--json] | restore ID]   editor files as they were before Switchboard changed them
-  catalog search TERM [--json]     find servers in the MCP Registry
-  catalog show NAME                how a registry server runs and what it needs
-  catalog add NAME [--version V]   add it, pending approval (secrets: asked for, or read from stdin)
-  catalog registry [URL|--default] the registry the catalog asks
-
-Every command that prints data takes --json (shapes: docs/cli-json.md).
-Files live in $SWITCHBOARD_HOME (default: your OS app-data folder). Exit codes: 0 ok, 1 failure, 2 usage.`;
 
 type Command = (ctx: CliContext, argv: string[]) => Promise<number>;
 
 // Each command loads only its own modules: `status` need not load the bridge, editors and UI that
 // `serve` does (module loading is most of a CLI start-up).
-const COMMANDS: Record<string, () => Promise<Command>> = {
+const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.ts')).serveCommand,
   status: async () => (await import('./commands/status.ts')).statusCommand,
   approve: async () => (await import('./commands/trust.ts')).approveCommand,
@@ -87,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   import: async () => (await import('./commands/import.ts')).importCommand,
   backups: async () => (await import('./commands/backups.ts')).backupsCommand,
   catalog: async () => (await import('./commands/catalog.ts')).catalogCommand,
+  'install-cli': async () => (await import('./commands/install-cli.ts')).installCliCommand,
 };
 
 function lifecycle(action: 'start' | 'stop' | 'restart'): () => Promise<Command> {
@@ -110,24 +62,43 @@ export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext
 /** Runs one CLI invocation; returns the exit code (0 ok, 1 failure, 2 usage). */
 export async function main(argv: string[], ctx: CliContext = defaultContext()): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
-    ctx.output.out(HELP);
-    return name ? 0 : 2;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    ctx.output.out(`switchboard ${await version()}`);
+    return 0;
   }
-  const load = COMMANDS[name];
-  if (!load) {
-    ctx.output.err(`switchboard: unknown command "${name}"\n\n${HELP}`);
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    const [topic, ...extra] = name === 'help' ? rest : [];
+    if (topic === undefined) {
+      ctx.output.out(generalHelp(await version()));
+      return name ? 0 : 2;
+    }
+    if (!isCommandName(topic) || extra.length) {
+      ctx.output.err(`switchboard help: no command "${displayText(topic)}" (switchboard help lists them)`);
+      return 2;
+    }
+    ctx.output.out(commandHelp(topic));
+    return 0;
+  }
+  if (!isCommandName(name)) {
+    ctx.output.err(`switchboard: unknown command "${displayText(name)}"\n\n${generalHelp(await version())}`);
     return 2;
   }
+  if (asksForHelp(rest)) {
+    ctx.output.out(commandHelp(name));
+    return 0;
+  }
+  const load = COMMANDS[name];
   try {
     const command = await load();
     return await command(ctx, rest);
   } catch (err) {
-    if (
-      err instanceof UsageError ||
-      (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
+    if (err instanceof UsageError) {
       ctx.output.err(`switchboard ${name}: ${displayMessage(err.message)}`);
+      return 2;
+    }
+    // node:util parseArgs says which option it did not take; the command's forms say what it does take.
+    if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
+      ctx.output.err(`switchboard ${name}: ${displayMessage(err.message)}\n${usageOf(name)}`);
       return 2;
     }
     // Errors may quote a config value or a server's words: nothing in them may act on the terminal.
@@ -139,4 +110,10 @@ export async function main(argv: string[], ctx: CliContext = defaultContext()): 
     if (ctx.env.SWITCHBOARD_DEBUG) ctx.output.err(String((err as Error).stack));
     return 1;
   }
+}
+
+/** package.json's version, read only when asked (help, --version): no other command pays for it. */
+async function version(): Promise<string> {
+  const pkg = await import('../../package.json', { with: { type: 'json' } });
+  return (pkg.default as { version: string }).version;
 }

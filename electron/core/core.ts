@@ -14,7 +14,7 @@ import type { OutdatedEntry, PackagePin, StorePruneResult, StoreUsage } from '..
 import type { z } from 'zod';
 import { CallActivity } from './activity/call-activity.ts';
 import { systemClock, type Clock } from './clock.ts';
-import { formatProblems, readServersFile, type ConfigProblem } from './config/servers-file.ts';
+import { formatProblem, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
@@ -23,7 +23,7 @@ import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
-import { SignInService } from './oauth/sign-in-service.ts';
+import type { SignInService, SignInServiceOptions } from './oauth/sign-in-service.ts';
 import type { SandboxPolicy } from './sandbox/policy.ts';
 import type { Resolve } from './sandbox/network-gate.ts';
 import { Sandboxes, type Program } from './sandbox/sandboxes.ts';
@@ -42,6 +42,8 @@ import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
+import { configHash } from './trust/fingerprint.ts';
+import { recordSource } from './trust/source-record.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
 import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
@@ -85,6 +87,8 @@ export interface CoreEvents {
   lists: [name: string];
   /** a sign-in to a remote server ended */
   signIn: [SignInOutcome];
+  /** shutdown() began: every server is about to be stopped */
+  stopping: [at: number];
   /** which tools an editor gets changed (its selection of tools, or discovery mode) */
   editorTools: [editor: string];
 }
@@ -126,8 +130,13 @@ export class Core {
   readonly #announced = new Map<string, string | null>();
   /** editors' tool calls through the bridge, per server, tool and editor (the last hour) */
   readonly activity: CallActivity;
-  /** OAuth for remote servers: their connections' providers and the sign-ins people start */
-  readonly #signIns: SignInService;
+  /**
+   * OAuth for remote servers (their connections' providers, the sign-ins people start), loaded at its
+   * first use (a remote server starting, a sign-in): a serve of local servers never carries the SDK's
+   * auth client and our sign-in code (docs/decisions.md, "What serve loads only when it is used").
+   */
+  #signIns: Promise<SignInService> | undefined;
+  readonly #signInOptions: SignInServiceOptions;
   /** the package store (`<home>/store`) and the packages offered for approval */
   readonly packages: PackageService;
   readonly #packageTrust: PackageApprovals;
@@ -158,13 +167,20 @@ export class Core {
     this.activity = new CallActivity(this.#clock);
     this.packages = new PackageService(new PackageStore(options.home.store), this.#env, this.#platform);
     this.#packageTrust = new PackageApprovals(this.packages);
-    this.#signIns = new SignInService({
+    this.#signInOptions = {
       keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
       clock: this.#clock,
       clientMetadataUrl: () => this.state.clientMetadataUrl(),
       open: options.signInOpener,
       onDone: (outcome) => void this.#signInDone(outcome),
-    });
+    };
+  }
+
+  #signInService(): Promise<SignInService> {
+    this.#signIns ??= import('./oauth/sign-in-service.ts').then(
+      ({ SignInService }) => new SignInService(this.#signInOptions),
+    );
+    return this.#signIns;
   }
 
   get running(): boolean {
@@ -292,23 +308,35 @@ export class Core {
     this.events.emit('config', this.status());
   }
 
-  /** Records where a server's current config came from, to show on its approval. */
+  /**
+   * Records where a server's current config came from, to show on its approval: here, and in
+   * state.json bound to the entry servers.json has now, for a restart or another process.
+   */
   noteSource(name: string, source: ServerSource): void {
     this.#sources.set(name, source);
+    recordSource(this.home, name, source, this.state);
   }
 
+  /** In this process's memory, else as another process recorded it for this config, else a hand edit. */
   sourceOf(name: string): ServerSource {
-    return this.#sources.get(name) ?? 'hand-edit';
+    const remembered = this.#sources.get(name);
+    if (remembered) return remembered;
+    const entry = this.#entries.get(name);
+    return (entry && this.state.sourceOf(name, configHash(entry.config))) ?? 'hand-edit';
   }
 
   forgetSource(name: string): void {
     this.#sources.delete(name);
   }
 
-  /** Shown to people (CLI, UI, tray): characters that could hide part of it are escaped. */
+  /**
+   * Shown to people (CLI, UI, tray): one problem a line. Each problem is escaped on its own (it may
+   * quote the file's text), and the line breaks between them are ours, so they stay line breaks.
+   */
   configError(): string | null {
+    const file = basename(this.home.serversFile);
     return this.#problems.length
-      ? displayText(formatProblems(this.#problems, basename(this.home.serversFile)))
+      ? this.#problems.map((p) => displayText(formatProblem(p, file))).join('\n')
       : null;
   }
 
@@ -706,14 +734,15 @@ export class Core {
    * the server restarts with its new tokens.
    */
   async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
-    return this.#signIns.start(name, await this.#remotePlan(name), request);
+    const plan = await this.#remotePlan(name);
+    return (await this.#signInService()).start(name, plan, request);
   }
 
   /** Forgets a remote server's sign-in (tokens and client); it then waits for a new one. */
   async signOut(name: string): Promise<boolean> {
     const entry = this.#entry(name);
     if (!isRemote(entry.config)) throw new UserError(`"${name}" is a local server: it has no sign-in`);
-    const had = await this.#signIns.forget(name);
+    const had = await (await this.#signInService()).forget(name);
     const state = this.#supervisor?.statusOf(name)?.state;
     if (state && state !== 'stopped') await this.#supervisor?.restart(name);
     return had;
@@ -729,7 +758,7 @@ export class Core {
           () => undefined,
         )
       : undefined;
-    return this.#signIns.info(name, url);
+    return (await this.#signInService()).info(name, url);
   }
 
   async #signInDone(outcome: SignInOutcome): Promise<void> {
@@ -782,7 +811,8 @@ export class Core {
 
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
-    await this.#signIns.closeAll();
+    if (this.#supervisor) this.events.emit('stopping', this.#clock.now());
+    await (await this.#signIns)?.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;
     const supervisor = this.#supervisor;
@@ -821,7 +851,7 @@ export class Core {
               throw err;
             });
           if (plan.transport !== 'http') return plan;
-          const auth = this.#signIns.authFor(entry.name, plan);
+          const auth = (await this.#signInService()).authFor(entry.name, plan);
           return auth ? { ...plan, auth } : plan;
         },
       });

@@ -1,5 +1,5 @@
 import type { ToolChange } from '../../shared/api.ts';
-import { wordList } from '../../shared/status.ts';
+import { wordList } from '../../shared/word-list.ts';
 
 /** The parts of a tool's or prompt's text (trust/tool-pins.ts toolText, promptText), in words. */
 const PARTS: Record<string, string> = {

@@ -1,5 +1,6 @@
 import type { ToolChange } from '../../shared/api.ts';
-import { heldBack, wordList, type ServerStatus, type StatusReport } from '../../shared/status.ts';
+import { heldBack, type ServerStatus, type StatusReport } from '../../shared/status.ts';
+import { wordList } from '../../shared/word-list.ts';
 import { toolChangeLines } from './tool-change-summary.ts';
 
 /** What the tray icon shows at a glance. */
@@ -17,6 +18,8 @@ export type TrayAction =
   | { type: 'restart'; server: string }
   | { type: 'stop'; server: string }
   | { type: 'sync' }
+  /** writes the `switchboard` command on PATH (electron/desktop/cli-command.ts) */
+  | { type: 'install-cli' }
   | { type: 'toggle-start-at-login' }
   | { type: 'quit' };
 
@@ -95,7 +98,12 @@ export function trayTooltip(report: StatusReport): string {
  */
 export function buildTrayMenu(
   report: StatusReport,
-  options: { startAtLogin: boolean; loginItemSupported: boolean },
+  options: {
+    startAtLogin: boolean;
+    loginItemSupported: boolean;
+    /** the offer of the `switchboard` command (cliMenuLabel), when there is one to make */
+    cliCommand?: string | undefined;
+  },
   toolChanges: readonly ToolChange[] = [],
 ): TrayItem[] {
   const items: TrayItem[] = [{ label: trayTooltip(report), enabled: false }];
@@ -165,6 +173,7 @@ export function buildTrayMenu(
   items.push({ label: '', kind: 'separator' });
   items.push({ label: 'Open Switchboard', action: { type: 'open' } });
   items.push({ label: 'Sync editors now', action: { type: 'sync' } });
+  if (options.cliCommand) items.push({ label: options.cliCommand, action: { type: 'install-cli' } });
   if (options.loginItemSupported) {
     items.push({
       label: 'Start at login',

@@ -9,10 +9,10 @@ import { TokenStore } from '../core/tokens/token-store.ts';
 import type { HomePaths } from '../core/home.ts';
 import { removeInstanceFile, writeInstanceFile } from '../core/instance-file.ts';
 import type { Keychain } from '../core/secrets/keychain.ts';
+import { QuietCompaction } from '../core/memory/quiet-compaction.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
-import { Catalog } from '../core/catalog/catalog.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
@@ -75,13 +75,14 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     keychain: options.keychain,
     requestTimeoutMs: options.requestTimeoutMs,
     localSocket: relaySocket.problem ? undefined : relaySocket.path,
-    catalog: new Catalog({
-      home,
-      state: core.state,
-      env,
-      keychain: options.keychain,
-      lookup: (cwd) => core.commandLookup(cwd),
-    }),
+    catalog: async () =>
+      new (await import('../core/catalog/catalog.ts')).Catalog({
+        home,
+        state: core.state,
+        env,
+        keychain: options.keychain,
+        lookup: (cwd) => core.commandLookup(cwd),
+      }),
   });
   let boundPort: number;
   try {
@@ -117,12 +118,24 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       })
     : undefined;
   if (editors) bridge.attachEditors(editors);
+  // With --expose-gc (bin.mjs's shebang, the desktop app's js-flags): the garbage of a burst of server
+  // starts and stops is given back once it settles.
+  const gc = globalThis.gc;
+  // 'last-resort': V8's memory-reducing full GC, which also compacts and frees fragmented pages; a
+  // plain major GC kept old space at its size (27.7 MB for 18.9 MB used after 100 first runs).
+  const compaction = gc
+    ? new QuietCompaction({ gc: () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' }) })
+    : undefined;
+  const onStatus = () => compaction?.note();
+  core.events.on('status', onStatus);
   // In the background: the bridge is ready now; editors follow within milliseconds.
   void editors?.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      core.events.off('status', onStatus);
+      compaction?.close();
       await editors?.close();
       await core.shutdown();
       await bridge.close();

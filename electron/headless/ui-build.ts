@@ -4,7 +4,12 @@
 //
 //   node electron/headless/ui-build.ts        (builds only if stale; prints what it did)
 //
+// serve and `npm start` run it as a child process (buildUiInChild): Vite, Rollup and the build's
+// garbage take ~280 MB that V8 would keep in the process for its whole life (a serve that built the UI
+// itself stayed at 373–391 MB instead of ~100 MB).
+//
 // Installed builds ship renderer/dist and never reach this (Vite is a dev dependency).
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,7 +72,32 @@ export async function buildUiIfStale(): Promise<string | undefined> {
   return `Built the UI (${reason}) in ${((Date.now() - started) / 1000).toFixed(1)} s: ${BUILT}`;
 }
 
-if (import.meta.main) {
-  const done = await buildUiIfStale();
-  console.log(done ? `ui-build: ${done}` : 'ui-build: the UI is up to date');
+/**
+ * buildUiIfStale in a short-lived child process (this file run by this Node), so that none of the
+ * build's memory stays in the caller. Resolves to what it did, for a one-line message.
+ */
+export function buildUiInChild(): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const failed = (why: string) =>
+      resolve(`The UI could not be built (${why}); the bridge works without it. Try: npm run build:renderer`);
+    child.on('error', (e) => failed(e.message));
+    child.on('close', (code, signal) => {
+      if (code !== 0) return failed(err.trim().split('\n').slice(-3).join(' ') || `exit ${code ?? signal}`);
+      const said = /^ui-build: (.*)$/m.exec(out)?.[1];
+      resolve(said === UP_TO_DATE ? undefined : said);
+    });
+  });
 }
+
+const UP_TO_DATE = 'the UI is up to date';
+
+// No top-level await: the desktop app's CLI bundle (CommonJS) carries this module too.
+if (import.meta.main) void buildUiIfStale().then((done) => console.log(`ui-build: ${done ?? UP_TO_DATE}`));

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { EDITOR_TOKENS_DIR } from '../../shared/bridge.ts';
 import { findLocalEndpoint, type LocalEndpoint } from '../core/bridge/local-endpoint.ts';
 import { resolveHome } from '../core/home.ts';
-import { Http1Client, type Http1Response } from './http1.ts';
+import { Http1Client, type Http1Response } from '../core/bridge/http1-client.ts';
 
 type Id = string | number | null;
 interface Message {

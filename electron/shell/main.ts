@@ -34,6 +34,15 @@ import {
   type IpcResponse,
 } from '../../shared/ipc.ts';
 import { displayMessage } from '../../shared/display-text.ts';
+import {
+  installLauncher,
+  launcherPlace,
+  launcherState,
+  launcherText,
+  onPath,
+  type LauncherPlace,
+  type LauncherState,
+} from '../core/cli-launcher.ts';
 import { readServerValue, setServer } from '../core/config/edit.ts';
 import { describeError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
@@ -42,6 +51,7 @@ import { addBundleServer, bundleServerName } from '../core/store/bundle-server.t
 import { installBundle } from '../core/store/mcpb-bundle.ts';
 import { bundleFileFromArgv, bundleOpenPlan, isBundleFile } from '../desktop/bundle-file.ts';
 import { APP_SCHEME, APP_START_URL, serveAppAsset } from '../desktop/app-protocol.ts';
+import { cliInstalledMessage, cliMenuLabel, desktopCliTarget } from '../desktop/cli-command.ts';
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
 import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
@@ -330,8 +340,25 @@ function notifySignIns(): void {
 
 function trayMenu(): Menu {
   const core = headless?.core;
-  const items = core ? buildTrayMenu(core.status(), loginOptions(), core.toolChanges()) : [];
+  const options = { ...loginOptions(), cliCommand: cliMenuLabel(cliLauncher().state) };
+  const items = core ? buildTrayMenu(core.status(), options, core.toolChanges()) : [];
   return Menu.buildFromTemplate(toMenu(items));
+}
+
+/** The `switchboard` command this app offers to put on PATH, and what is at its place now. */
+function cliLauncher(): { place: LauncherPlace; text: string; state: LauncherState } {
+  const place = launcherPlace(process.env);
+  const text = launcherText(
+    desktopCliTarget({ execPath: process.execPath, appPath: app.getAppPath(), platform: process.platform }),
+  );
+  return { place, text, state: launcherState(place.file, text) };
+}
+
+function installCliCommand(): void {
+  const { place, text } = cliLauncher();
+  installLauncher(place, text);
+  notify(cliInstalledMessage(place, onPath(place.dir, process.env), process.platform));
+  tray?.setContextMenu(trayMenu());
 }
 
 /** A sign-in started from the tray or a notification goes to the system browser. */
@@ -370,6 +397,8 @@ async function runAction(action: TrayAction): Promise<void> {
           notify(problems.map((p) => `${EDITOR_LABELS[p.editor]}: ${p.message}`).join('\n'));
         return;
       }
+      case 'install-cli':
+        return installCliCommand();
       case 'toggle-start-at-login':
         setStartAtLogin(!loginOptions().startAtLogin);
         tray?.setContextMenu(trayMenu());

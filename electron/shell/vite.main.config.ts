@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { BUNDLE_ALIAS, CJS_IMPORT_META } from './node-bundle.ts';
 
 /**
  * The main process bundle (electron/shell/main.ts and the core it composes), built by Forge's Vite
@@ -11,16 +11,8 @@ import { defineConfig } from 'vite';
  * keeps it (and its platform package) in node_modules, see build/forge/packaged-files.ts.
  */
 export default defineConfig({
-  // The sources are ES modules; CommonJS output has no import.meta, so give it the module's own
-  // location (rolldown would otherwise leave `{}.url`, and `new URL(x, undefined)` throws at load).
-  define: {
-    'import.meta.dirname': '__dirname',
-    'import.meta.filename': '__filename',
-    'import.meta.url': 'require("node:url").pathToFileURL(__filename).href',
-  },
-  resolve: {
-    alias: { 'supports-color': fileURLToPath(new URL('./stubs/supports-color.cjs', import.meta.url)) },
-  },
+  define: CJS_IMPORT_META,
+  resolve: { alias: BUNDLE_ALIAS },
   build: {
     rollupOptions: {
       // Forge adds electron and Node's built-ins.

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { heldBack } from '../../shared/status.ts';
-import { useConnection } from './api/context.tsx';
+import { useConnection, useLastKnownAt } from './api/context.tsx';
 import { useStatus } from './api/hooks.ts';
 import { EditorSyncNotice } from './components/EditorSyncNotice.tsx';
 import { Loading } from './components/Feedback.tsx';
+import { formatClock } from './lib/format.ts';
 import { href, useRoute, type Route } from './router.ts';
 import { ServersView } from './views/ServersView.tsx';
 
@@ -55,7 +56,7 @@ export function App() {
   const status = useStatus();
   const expired = useSigninNotice();
 
-  // Seen not running, then signed out: it was restarted, which signs browsers out.
+  // Seen not running, then signed out: it came back without this browser's sign-in (another port, a new home).
   const [wasOffline, setWasOffline] = useState(false);
   if (connection === 'offline' && !wasOffline) setWasOffline(true);
   if (connection === 'signed-out') return <SignedOut expired={expired} restarted={wasOffline} />;
@@ -147,18 +148,21 @@ function ConnectionIndicator() {
 
 /**
  * `serve` stopped (or the app quit): said plainly, with how to start it again. The servers listed show
- * what they were when it stopped; the page reconnects by itself.
+ * how they stood when it stopped (the views say so); the page reconnects by itself once it is back.
  */
 function NotRunning() {
+  const lastKnownAt = useLastKnownAt();
   return (
     <div className="banner error not-running" role="alert" data-testid="not-running">
       <p>
-        <strong>Switchboard is not running.</strong> Your servers are not running either, and editors cannot
-        reach them. What this page shows is from before it stopped; its buttons wait until it is back.
+        <strong>Switchboard is not running</strong>
+        {lastKnownAt === undefined ? '.' : ` (it stopped at ${formatClock(lastKnownAt)}).`} Your servers are
+        not running either, and editors cannot reach them. This page shows how things stood when it stopped;
+        its buttons wait until it is back.
       </p>
       <p>
         Start it again with <code>npx switchboard serve</code> in a terminal (or open the Switchboard app).
-        This page reconnects by itself.
+        This page reconnects by itself when it is back.
       </p>
     </div>
   );
@@ -170,8 +174,8 @@ function SignedOut({ expired, restarted }: { expired: boolean; restarted: boolea
       <h1>Sign in to Switchboard</h1>
       {restarted ? (
         <p role="status">
-          Switchboard is running again. It forgets browser sign-ins when it stops, so this browser needs a new
-          link.
+          Switchboard is running again, but it does not know this browser’s sign-in (it runs on another port
+          now, or its home was reset), so this browser needs a new link.
         </p>
       ) : null}
       {expired ? (

@@ -4,6 +4,7 @@ import { PackagePinSchema } from '../store.ts';
 
 /** Where a server's config came from; shown on the approval so a person knows why it is asking. */
 export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
+export type ServerSource = z.infer<typeof ServerSourceSchema>;
 
 /** The exact launch config an approval covers (references unresolved; never a secret value). */
 export const LaunchConfigSchema = z.object({
@@ -53,6 +54,18 @@ export type Approval = z.infer<typeof ApprovalSchema>;
 
 export const DenialSchema = z.object({ fingerprint: z.string(), deniedAt: z.number() });
 export type Denial = z.infer<typeof DenialSchema>;
+
+/**
+ * Where a server's config waiting for approval came from, when another process wrote it (`switchboard
+ * add` while serve runs) or it must outlive a restart. Bound to the config as written (`config`:
+ * sha256 of its canonical JSON): edited afterwards, it is a hand edit again.
+ */
+export const SourceRecordSchema = z.object({
+  source: ServerSourceSchema,
+  config: z.string(),
+  at: z.number(),
+});
+export type SourceRecord = z.infer<typeof SourceRecordSchema>;
 
 /**
  * What editor sync remembers about the shape of an editor's file (never its content beyond
@@ -170,6 +183,8 @@ export type AppSettings = z.infer<typeof AppSettingsSchema>;
 export const AppStateSchema = z.object({
   approvals: z.record(z.string(), ApprovalSchema).default({}),
   denials: z.record(z.string(), DenialSchema).default({}),
+  /** by server name; dropped once it is approved, denied or removed */
+  sources: z.record(z.string(), SourceRecordSchema).default({}),
   bridge: z.object({ port: z.number().int().min(1).max(65535) }).optional(),
   /** editor sync, by editor id */
   editors: z.record(z.string(), EditorSettingsSchema).default({}),

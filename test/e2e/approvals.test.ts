@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StatusReportSchema } from '../../shared/status.ts';
-import { exited, startServe } from '../helpers/cli.ts';
+import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { fixtureServer, NODE, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, signInLink } from './browser.ts';
@@ -134,5 +134,19 @@ describe('the approval card', () => {
     await page.getByText('Nothing waits for approval').waitFor();
     expect(approvedFingerprint()).toBe(await fingerprintNow());
     await page.unroute('**/api/approvals');
+  });
+
+  it('says a server from `switchboard add` came from the command line, and that you approved it (issue 24 item 13)', async () => {
+    const added = await runCli(['add', 'fromcli', '--', NODE, ...ECHO.args], t.env);
+    expect(added.code, added.stderr).toBe(0);
+    await page.evaluate("window.location.hash = '#/approvals/fromcli'");
+    const card = page.locator('article[data-approval="fromcli"]');
+    await card.waitFor();
+    expect(await card.locator('dd').first().textContent()).toBe('the switchboard command line');
+
+    await card.getByRole('button', { name: 'Approve fromcli' }).click();
+    const notice = page.getByTestId('approval-notice');
+    await notice.getByText('You approved “fromcli”.').waitFor();
+    expect(await notice.textContent()).not.toContain('decided already');
   });
 });

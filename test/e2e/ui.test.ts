@@ -579,9 +579,14 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       .toBe('in-sync');
     await zed.getByText('everything', { exact: true }).waitFor();
     // The servers it gets, as a list (not names run together).
-    expect(await zed.getByRole('list', { name: 'Servers' }).getByRole('listitem').allTextContents()).toEqual(
-      expect.arrayContaining(['everything', 'second']),
-    );
+    // (Each chip is the server's name and its Exclude button.)
+    expect(
+      await zed
+        .getByRole('list', { name: 'Servers' })
+        .getByRole('listitem')
+        .locator('> span')
+        .allTextContents(),
+    ).toEqual(expect.arrayContaining(['everything', 'second']));
     const zedFile = readFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), 'utf8');
     expect(zedFile).toContain('// keep me');
     expect(zedFile).toContain('"everything"');
@@ -647,12 +652,12 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     expect(await autoSync.isChecked()).toBe(true);
     await autoSync.click();
     await page.getByText('change only when you sync them').waitFor();
-    expect(JSON.parse(readFileSync(t.home.stateFile, 'utf8'))).toMatchObject({
-      settings: { autoSync: false },
-    });
+    // The switch shows what was asked for while the answer is on its way: the file follows it.
+    const saved = () => (JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as { settings: object }).settings;
+    await expect.poll(saved).toMatchObject({ autoSync: false });
     await autoSync.click();
     await page.getByText('gets each server you approve').waitFor();
-    expect(JSON.parse(readFileSync(t.home.stateFile, 'utf8')).settings).not.toHaveProperty('autoSync');
+    await expect.poll(saved).not.toHaveProperty('autoSync');
     const tokens = page.getByTestId('tokens-table');
     await tokens.getByRole('rowheader', { name: 'cursor' }).waitFor();
     await shot('12-settings');

@@ -79,6 +79,17 @@ describe('displayText', () => {
     expect(displayLines('-a\r\n+b\u202E\n c\r')).toEqual(['-a', '+b\\u{202E}', ' c\\u{0D}']);
   });
 
+  it('keeps the tabs of a diff or file: they are its indentation (issue 24 item 11)', () => {
+    expect(displayLines('{\n\t"a": 1,\n+\t\t"b\u202E"\n}')).toEqual([
+      '{',
+      '\t"a": 1,',
+      '+\t\t"b\\u{202E}"',
+      '}',
+    ]);
+    // A single value (a command's argument) still shows a tab as an escape.
+    expect(displayText('a\tb')).toBe('a\\u{09}b');
+  });
+
   it('makes an error message safe without escaping what was made safe already', () => {
     const shown = `approve it:\n  command: ${displayText('x\u202E')}`;
     expect(displayMessage(shown)).toBe(shown);

@@ -2,10 +2,9 @@ import type { CliContext } from '../context.ts';
 import { table, UsageError } from '../output.ts';
 import { editorSync } from './sync.ts';
 import { offlineCore } from '../offline-core.ts';
+import { usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard backups [list] [--json]   editor files as they were before Switchboard changed them\n' +
-  '       switchboard backups restore ID    put one back (what is there now is backed up first)';
+const USAGE = usageOf('backups');
 
 export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const json = argv.includes('--json');

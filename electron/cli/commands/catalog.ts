@@ -21,13 +21,9 @@ import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { table, UsageError } from '../output.ts';
 import { ask, askSecret, interactive } from '../prompt.ts';
+import { usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard catalog search TERM [--json] [--refresh] [--cursor C]\n' +
-  '       switchboard catalog show NAME [--version V] [--json] [--refresh]\n' +
-  '       switchboard catalog add NAME [--version V] [--via npm|pypi|oci|remote] [--name N] [--set KEY=VALUE]…\n' +
-  '                               (secrets: asked for on a terminal, else read from stdin)\n' +
-  '       switchboard catalog registry [URL | --default]';
+const USAGE = usageOf('catalog');
 
 /** What the catalog commands need: the running instance's catalog, or one over the files here. */
 interface CatalogApi {

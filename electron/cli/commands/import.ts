@@ -24,10 +24,9 @@ import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
 import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
+import { EDITORS_LINE, usageOf } from '../help.ts';
 
-const USAGE = `usage: switchboard import [--from E]… [--yes] [--json]\neditors: ${allEditors()
-  .map((a) => a.id)
-  .join(', ')}`;
+const USAGE = `${usageOf('import')}\n${EDITORS_LINE}`;
 
 /**
  * Lists the servers in editors' files that Switchboard does not manage, with exactly what each runs;

@@ -8,10 +8,11 @@ import { installBundle } from '../../core/store/mcpb-bundle.ts';
 import { PackageStore } from '../../core/store/package-store.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 import { ask, askSecret, interactive } from '../prompt.ts';
 import { pairs } from './servers.ts';
 
-const USAGE = 'usage: switchboard install FILE.mcpb [--name NAME] [--set KEY=VALUE]…';
+const USAGE = usageOf('install');
 
 /**
  * `install FILE.mcpb`: unpacks an MCP bundle into the store (manifest validated, signature checked),

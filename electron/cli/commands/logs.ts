@@ -8,6 +8,7 @@ import { parseLogLine } from '../../core/logs/server-log.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
 export async function logsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -20,8 +21,7 @@ export async function logsCommand(ctx: CliContext, argv: string[]): Promise<numb
     allowPositionals: true,
   });
   const name = positionals[0];
-  if (!name || positionals.length > 1)
-    throw new UsageError('usage: switchboard logs NAME [--follow] [--lines N] [--json]');
+  if (!name || positionals.length > 1) throw new UsageError(usageOf('logs'));
   const limit = Number(values.lines);
   if (!Number.isInteger(limit) || limit < 0) throw new UsageError('--lines takes a whole number');
   // --json: {"lines": [LogLine…]} (shared/logs.ts); with --follow, one LogLine object per line after it.

@@ -7,12 +7,9 @@ import { offlineCore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 import { askYes, interactive } from '../prompt.ts';
 import { approveCommand } from './trust.ts';
+import { usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard secret set NAME        (value on stdin)\n' +
-  '       switchboard secret list [--json]\n' +
-  '       switchboard secret rm NAME [--force]   (--force: even if servers use it)\n' +
-  '       switchboard secret move SERVER KEY [SECRET_NAME]   (literal in servers.json → keychain)';
+const USAGE = usageOf('secret');
 
 export async function secretCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { startHeadless } from '../../headless/serve.ts';
 import { EDITORS } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
+import { missingKeychainInChild } from '../../core/secrets/keychain-check.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../../core/instance-file.ts';
 import { UsageError } from '../output.ts';
@@ -46,6 +47,15 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   for (const s of report.servers.filter((s) => s.state === 'pending-approval')) {
     ctx.output.out(`Waiting for approval: ${s.name} (run: switchboard approve ${s.name})`);
   }
+  // Linux without a Secret Service: said at start, with what to install, not at the first secret.
+  if (process.platform === 'linux')
+    void missingKeychainInChild().then((err) => {
+      if (err)
+        ctx.output.err(
+          `No keychain: ${err.reason}. Servers that use \${secret:…} cannot start, and secrets cannot be stored.\n` +
+            `To fix it: ${err.hint ?? ''}.`,
+        );
+    });
 
   await new Promise<void>((resolve) => {
     const stop = (why: string) => {
@@ -76,10 +86,10 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
  */
 async function buildUiIfMissing(ctx: CliContext): Promise<void> {
   if (ctx.env.SWITCHBOARD_SKIP_UI_BUILD) return;
-  const { buildUiIfStale, isSourceCheckout, uiBuilt } = await import('../../headless/ui-build.ts');
+  const { buildUiInChild, isSourceCheckout, uiBuilt } = await import('../../headless/ui-build.ts');
   if (uiBuilt() || !isSourceCheckout()) return;
   ctx.output.out('Building the UI first (this checkout has no build yet)…');
-  const done = await buildUiIfStale();
+  const done = await buildUiInChild();
   if (done) ctx.output.out(done);
 }
 

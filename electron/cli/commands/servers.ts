@@ -9,13 +9,13 @@ import { addServers } from '../../core/config/add-servers.ts';
 import { removeServer } from '../../core/config/edit.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
+import { recordSource } from '../../core/trust/source-record.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
+import { usageOf } from '../help.ts';
 
-const ADD_USAGE =
-  'usage: switchboard add NAME [--env KEY=VALUE]… -- COMMAND [ARGS…]\n' +
-  '       switchboard add NAME --url URL [--header KEY=VALUE]…';
+const ADD_USAGE = usageOf('add');
 
 /** Adds (or replaces) a server in servers.json; it then waits for approval like any other change. */
 export async function addCommand(ctx: CliContext, argv: string[]): Promise<number> {
@@ -65,6 +65,8 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
     servers: [{ name, config }],
     replace: true,
   });
+  // The approval says where this came from, also when a running serve (another process) shows it.
+  recordSource(ctx.home, name, 'cli');
   ctx.output.out(`${added?.replaced ? 'Updated' : 'Added'} "${name}" in ${ctx.home.serversFile}.`);
   for (const s of added?.secrets ?? []) {
     ctx.output.out(`${s.key} looked like a secret: stored in the keychain as \${secret:${s.name}}.`);

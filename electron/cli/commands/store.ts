@@ -9,6 +9,7 @@ import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
 /**
  * `outdated [--json] [NAME…]`: approved package-run servers whose registry has a newer release of
@@ -48,7 +49,7 @@ export async function outdatedCommand(ctx: CliContext, argv: string[]): Promise<
   return servers.some((s) => s.error) ? 1 : 0;
 }
 
-const STORE_USAGE = 'usage: switchboard store [--json] | switchboard store prune [--json]';
+const STORE_USAGE = usageOf('store');
 
 /** `store [--json]`: the store's disk use per install; `store prune`: removes what no approval uses. */
 export async function storeCommand(ctx: CliContext, argv: string[]): Promise<number> {

@@ -17,17 +17,11 @@ import type { CliContext } from '../context.ts';
 import { findInstance } from '../../core/instance-file.ts';
 import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
-import { displayLines } from '../../../shared/display-text.ts';
+import { displayLines, displayText } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
+import { EDITORS_LINE, usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard sync [--editor E]… [--dry-run] [--json]\n' +
-  '       switchboard sync --all [--dry-run] [--json]   (every installed editor, turning sync back on where it is off)\n' +
-  '       switchboard sync --editor E --exclude SERVER   (that editor stops getting that server)\n' +
-  '       switchboard sync --editor E --include SERVER   (undo an --exclude)\n' +
-  `editors: ${allEditors()
-    .map((a) => a.id)
-    .join(', ')}`;
+const USAGE = `${usageOf('sync')}\n${EDITORS_LINE}`;
 
 /**
  * Writes managed entries (URL + this editor's bridge token, or the relay for Claude Desktop) for every
@@ -67,6 +61,19 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
     else ctx.output.out(noEditorFound(engine));
     return 0;
   }
+  // A name that is no server here would be stored and silently do nothing (a typo, a removed server).
+  // --include may still name one an earlier --exclude left behind: that takes it off the list.
+  const servers = core.entries();
+  const stale = new Set((named ?? []).flatMap((e) => core.state.editorSettings(e).exclude));
+  const unknown = [
+    ...values.exclude.filter((n) => !servers.has(n)),
+    ...values.include.filter((n) => !servers.has(n) && !stale.has(n)),
+  ];
+  if (unknown.length)
+    throw new UsageError(
+      `no server named ${unknown.map((n) => `"${displayText(n)}"`).join(', ')} in ${ctx.home.serversFile}` +
+        (servers.size ? ` (its servers: ${[...servers.keys()].join(', ')})` : ' (it has no servers)'),
+    );
   for (const editor of named ?? []) {
     if (dryRun) break;
     core.state.updateEditorSettings(editor, (s) => {
@@ -134,6 +141,7 @@ export function editorSync(ctx: CliContext, core: Core): EditorSync {
     state: core.state,
     tokens: new TokenStore(ctx.home.tokens),
     port: bridgePort(ctx, core),
+    ...(ctx.relay ? { relay: ctx.relay } : {}),
   });
 }
 

@@ -5,11 +5,9 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { table, UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard token create NAME   (new token for an editor or client; replaces an existing one)\n' +
-  '       switchboard token list [--json]\n' +
-  '       switchboard token revoke NAME';
+const USAGE = usageOf('token');
 
 /**
  * Editor/client bridge tokens. With an instance running the command goes through its control API, so

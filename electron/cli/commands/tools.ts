@@ -6,8 +6,9 @@ import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
+import { usageOf } from '../help.ts';
 
-const USAGE = 'usage: switchboard tools NAME [--json] [--accept [--yes | --change ID]]';
+const USAGE = usageOf('tools');
 
 /**
  * Shows what a server gives editors' models — its tools, prompts and instructions — as editors get

@@ -3,15 +3,14 @@ import { FingerprintSchema, type ApprovalPreview, type ApproveCliResult } from '
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import type { z } from 'zod';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 
-const APPROVE_USAGE =
-  'usage: switchboard approve NAME [--yes | --fingerprint SHA256] [--allow-scripts] [--json]';
-const UPDATE_USAGE =
-  'usage: switchboard update NAME [--yes | --fingerprint SHA256] [--allow-scripts] [--json]';
+const APPROVE_USAGE = usageOf('approve');
+const UPDATE_USAGE = usageOf('update');
 
 const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   'hand-edit': 'servers.json, edited by hand or by another program',

@@ -16,10 +16,9 @@ import { AppStateStore } from '../../core/trust/app-state.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { pairs } from './servers.ts';
+import { usageOf } from '../help.ts';
 
-const USAGE =
-  'usage: switchboard try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]\n' +
-  '                           [--call TOOL [--arguments JSON]] [--json]';
+const USAGE = usageOf('try');
 
 /**
  * Connects to a remote server the way Switchboard would (Streamable HTTP, else HTTP+SSE; an OAuth

@@ -5,10 +5,11 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../../core/instance-file.ts';
 import { UsageError } from '../output.ts';
+import { usageOf } from '../help.ts';
 
 /** `switchboard ui`: a fresh one-time sign-in link for the browser UI of the running instance. */
 export async function uiCommand(ctx: CliContext, argv: string[]): Promise<number> {
-  if (argv.length) throw new UsageError('usage: switchboard ui');
+  if (argv.length) throw new UsageError(usageOf('ui'));
   const info = findInstance(ctx.home);
   if (!info)
     throw new UserError('Switchboard is not running', {

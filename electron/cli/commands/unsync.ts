@@ -7,13 +7,9 @@ import { editorIds, editorSync, printReports } from './sync.ts';
 import { offlineCore } from '../offline-core.ts';
 import { fileReport } from '../../core/editors/report.ts';
 import { UnsyncCliResultSchema, type UnsyncCliResult } from '../../../shared/editor-report.ts';
+import { EDITORS_LINE, usageOf } from '../help.ts';
 
-const USAGE = `usage: switchboard unsync [--editor E]… [--restore-secrets | --no-restore-secrets] [--json]
-  --restore-secrets     put the secrets import moved into the keychain back into your entries (plain text)
-  --no-restore-secrets  give your entries back without them (each one's place says where it is)
-editors: ${allEditors()
-  .map((a) => a.id)
-  .join(', ')}`;
+const USAGE = `${usageOf('unsync')}\n${EDITORS_LINE}`;
 
 /**
  * Removes every managed entry from editors' files and gives back the entries of the user's that

@@ -40,6 +40,7 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.events.on('editorTools', (editor) => broadcast({ type: 'editor-tools', editor }));
   core.activity.onCalls((servers) => broadcast({ type: 'activity', servers }));
   core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
+  core.events.on('stopping', (at) => broadcast({ type: 'stopping', at }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);

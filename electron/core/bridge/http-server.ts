@@ -1,5 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import type { Core } from '../core.ts';
+import { http } from '../node-http.ts';
 import { createControlApi } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
 import { listenLocal } from './local-listener.ts';
@@ -14,7 +16,7 @@ import { UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { createBundleRoutes } from './bundle-routes.ts';
-import { createCatalogRoutes } from './catalog-routes.ts';
+import type { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { createToolRoutes } from './tool-routes.ts';
 import { syncServers } from '../editors/desired.ts';
@@ -38,8 +40,11 @@ export interface BridgeOptions {
    * owner-only folder) or a Windows named pipe (local-endpoint.ts).
    */
   localSocket?: string | undefined;
-  /** the MCP Registry catalog's routes (/api/catalog/…), where the composition root made one */
-  catalog?: Catalog | undefined;
+  /**
+   * the MCP Registry catalog's routes (/api/catalog/…), where the composition root has one: made at
+   * the first catalog request (the registry client and install planning are not loaded before)
+   */
+  catalog?: (() => Promise<Catalog>) | undefined;
 }
 
 /**
@@ -51,9 +56,9 @@ export class BridgeServer {
   readonly #api: ReturnType<typeof createControlApi>;
   readonly #mcp: McpEndpoint;
   /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
-  readonly sessions = new UiSessions();
+  readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
-  readonly #catalog: ReturnType<typeof createCatalogRoutes> | undefined;
+  #catalog: Promise<ReturnType<typeof createCatalogRoutes>> | undefined;
   readonly #tools: ReturnType<typeof createToolRoutes>;
   readonly #bundles: ReturnType<typeof createBundleRoutes> | undefined;
   #editors: EditorSyncService | undefined;
@@ -64,9 +69,19 @@ export class BridgeServer {
   #port: number;
   readonly #stopTokenWatch: () => void;
 
+  #catalogRoutes(): Promise<ReturnType<typeof createCatalogRoutes>> | undefined {
+    const make = this.#options.catalog;
+    if (!make) return undefined;
+    this.#catalog ??= Promise.all([import('./catalog-routes.ts'), make()]).then(([routes, catalog]) =>
+      routes.createCatalogRoutes(this.#options.core, catalog),
+    );
+    return this.#catalog;
+  }
+
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
+    this.sessions = new UiSessions({ file: join(options.core.home.run, 'ui-sessions.json') });
     this.#api = createControlApi(options.core, options.tokens);
     this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
     this.#ui = options.keychain
@@ -78,7 +93,6 @@ export class BridgeServer {
           port: () => this.#port,
         })
       : undefined;
-    this.#catalog = options.catalog ? createCatalogRoutes(options.core, options.catalog) : undefined;
     const core = options.core;
     this.#tools = createToolRoutes({
       serversFile: core.home.serversFile,
@@ -137,7 +151,7 @@ export class BridgeServer {
   }
 
   async listen(): Promise<number> {
-    const server = createServer((req, res) => void this.#handle(req, res));
+    const server = http.createServer((req, res) => void this.#handle(req, res));
     server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
@@ -155,7 +169,7 @@ export class BridgeServer {
     this.sessions.setPort(this.#port);
     this.#server = server;
     if (this.#options.localSocket) {
-      const local = createServer((req, res) => void this.#handle(req, res));
+      const local = http.createServer((req, res) => void this.#handle(req, res));
       local.keepAliveTimeout = 60_000;
       local.on('connection', (socket) => this.#localConnections.add(socket));
       try {
@@ -196,7 +210,8 @@ export class BridgeServer {
       if (url.pathname.startsWith('/api/')) {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
-        if (this.#catalog && (await this.#catalog.handle(req, res, url.pathname))) return;
+        const catalog = url.pathname.startsWith('/api/catalog/') ? this.#catalogRoutes() : undefined;
+        if (catalog && (await (await catalog).handle(req, res, url.pathname))) return;
         if (await this.#tools.handle(req, res, url.pathname)) return;
         if (this.#bundles && (await this.#bundles.handle(req, res, url.pathname))) return;
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;

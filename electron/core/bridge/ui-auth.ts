@@ -1,20 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { LOGIN_PATH } from '../../../shared/ui-api.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 
 /** How long a printed sign-in link works: long enough to click, short enough to be useless later. */
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
-/** Browser sessions end with the process anyway; this caps a forgotten tab. */
+/** This caps a forgotten tab. */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
 
 const key = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** run/ui-sessions.json: each live session's SHA-256 digest and when it expires (nothing replayable). */
+const SessionsFileSchema = z.object({ sessions: z.record(z.string(), z.number()) });
 
 /**
  * Sign-in for the browser UI in headless mode. `switchboard serve` prints a URL carrying a one-time
  * code; GET /login?code=… exchanges it for a session cookie (HttpOnly, SameSite=Strict, Path=/) and
  * redirects to `/`, so neither the code nor a token stays in the address bar or in page-readable
- * storage. Codes are single-use and expire after 10 minutes; sessions live in memory only (a restart
- * signs everyone out). Only SHA-256 digests are kept, so a heap dump holds nothing replayable.
+ * storage. Codes are single-use and expire after 10 minutes. Sessions outlive a restart of serve when
+ * given a `file` (owner-only, in the home's run/): a page left open reconnects by itself once serve is
+ * back on the same port. Only SHA-256 digests are kept, in memory and in that file, so neither a heap
+ * dump nor the file holds anything replayable.
  *
  * The cookie name carries the port: cookies are not port-scoped, and two instances on one machine
  * (another home, a test) must not sign each other out.
@@ -23,10 +31,21 @@ export class UiSessions {
   readonly #codes = new Map<string, number>();
   readonly #sessions = new Map<string, number>();
   readonly #now: () => number;
+  readonly #file: string | undefined;
   #port = 0;
 
-  constructor(now: () => number = Date.now) {
-    this.#now = now;
+  constructor(options: { now?: () => number; file?: string } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#file = options.file;
+    if (this.#file === undefined) return;
+    try {
+      const saved = SessionsFileSchema.parse(JSON.parse(readFileSync(this.#file, 'utf8')));
+      const now = this.#now();
+      for (const [digest, expiresAt] of Object.entries(saved.sessions))
+        if (expiresAt > now) this.#sessions.set(digest, expiresAt);
+    } catch {
+      // none saved yet, or unreadable: browsers sign in again
+    }
   }
 
   /** Set once the listener is bound (port 0 picks a free one). */
@@ -54,7 +73,9 @@ export class UiSessions {
     this.#codes.delete(k);
     if (expiresAt === undefined || expiresAt < this.#now()) return undefined;
     const session = randomBytes(32).toString('base64url');
+    this.#sweep();
     this.#sessions.set(key(session), this.#now() + SESSION_TTL_MS);
+    this.#save();
     return session;
   }
 
@@ -66,6 +87,7 @@ export class UiSessions {
     if (expiresAt === undefined) return false;
     if (expiresAt < this.#now()) {
       this.#sessions.delete(key(session));
+      this.#save();
       return false;
     }
     return true;
@@ -96,6 +118,17 @@ export class UiSessions {
       'set-cookie': `${this.cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_TTL_MS / 1000}`,
     });
     res.end();
+  }
+
+  #save(): void {
+    if (this.#file === undefined) return;
+    try {
+      writeFileAtomic(this.#file, JSON.stringify({ sessions: Object.fromEntries(this.#sessions) }) + '\n', {
+        mode: 0o600,
+      });
+    } catch {
+      // not kept: a restart then signs this browser out, as before
+    }
   }
 
   #sweep(): void {

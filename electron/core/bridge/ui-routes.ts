@@ -9,6 +9,7 @@ import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import {
   AddServerRequestSchema,
   type AddServersResult,
+  EditorExcludeRequestSchema,
   EditorRestoreRequestSchema,
   EditorsSyncRequestSchema,
   EditorUnsyncRequestSchema,
@@ -92,6 +93,9 @@ export function createUiRoutes(options: UiRoutesOptions) {
       const unsync = /^\/api\/editors\/([^/]+)\/unsync$/.exec(path);
       if (unsync && method === 'POST')
         return done(res, await unsyncEditor(req, decodePathSegment(unsync[1] ?? '')));
+      const exclude = /^\/api\/editors\/([^/]+)\/exclude$/.exec(path);
+      if (exclude && method === 'POST')
+        return done(res, await excludeServer(req, decodePathSegment(exclude[1] ?? '')));
       const restart = /^\/api\/editors\/([^/]+)\/restart$/.exec(path);
       if (restart && method === 'POST')
         return done(res, await restartEditor(decodePathSegment(restart[1] ?? '')));
@@ -424,6 +428,18 @@ export function createUiRoutes(options: UiRoutesOptions) {
     if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
     const { restoreSecrets } = await readJsonAs(req, EditorUnsyncRequestSchema);
     return unsyncResult(await editorSync().unsync(id.data, restoreSecrets, () => keychain));
+  }
+
+  /** Keeps a server out of one editor, or gives it back (`sync --editor E --exclude/--include`). */
+  async function excludeServer(req: IncomingMessage, editor: string): Promise<EditorsSyncResult> {
+    const id = EditorIdSchema.safeParse(editor);
+    if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
+    const { server, excluded } = await readJsonAs(req, EditorExcludeRequestSchema);
+    // An exclusion left behind by a server since removed may still be taken off.
+    const stale = !excluded && core.state.editorSettings(id.data).exclude.includes(server);
+    if (!core.entries().has(server) && !stale)
+      throw new HttpError(404, `no server named "${server}" in ${file}`);
+    return syncResult(await editorSync().setExcluded(id.data, server, excluded));
   }
 
   /** Quits and reopens Claude Desktop (an editor that reads its file only at start), if it runs. */

@@ -9,7 +9,6 @@ import {
   constants,
 } from 'node:fs';
 import { join } from 'node:path';
-import { createTwoFilesPatch } from 'diff';
 import { withoutSecrets } from './diff-secrets.ts';
 import { AGGREGATE_ENTRY, DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
@@ -277,7 +276,11 @@ export class EditorSync {
         const names = this.serversFor(editor, servers, own);
         // Discovery mode: one entry for the aggregate /mcp instead of one per server.
         const entries = own.discovery && names.length ? [AGGREGATE_ENTRY] : names;
-        reports.push(await this.#syncFile(adapter, file, entries, request, own, run));
+        const report = await this.#syncFile(adapter, file, entries, request, own, run);
+        // Counted and shown as the servers the editor gets: through the one entry, every one of them
+        // (none when a user's own entry of that name keeps it out).
+        if (entries !== names) report.servers = report.servers.includes(AGGREGATE_ENTRY) ? names : [];
+        reports.push(report);
       }
     } finally {
       this.#saveRun(run);
@@ -516,7 +519,12 @@ export class EditorSync {
         ),
       ].sort();
     const given = secretsOf(plan.restored);
+    // What the file has of Switchboard's once this sync is done: every desired entry but those whose
+    // name a user's entry has. Recorded also when the file was already right (a record-less home).
+    const own = [...desired.keys()].filter((name) => !plan.clashes.includes(name)).sort();
     const summary = {
+      // the servers this editor gets: not those a user's own entry of the same name keeps out
+      servers: own,
       added: plan.added,
       updated: plan.updated,
       removed: plan.removed,
@@ -558,9 +566,6 @@ export class EditorSync {
         },
       ]);
     };
-    // What the file has of Switchboard's once this sync is done: every desired entry but those whose
-    // name a user's entry has. Recorded also when the file was already right (a record-less home).
-    const own = [...desired.keys()].filter((name) => !plan.clashes.includes(name)).sort();
     // Saved at once, under the file's lock, so that the next sync of this file knows its entries.
     const recordOwn = () => {
       if (!request.dryRun)
@@ -577,6 +582,8 @@ export class EditorSync {
       return unchanged;
     }
     if (request.dryRun) {
+      // Loaded by the first dry run (a preview, the Editors view): a serve that only syncs never needs it.
+      const { createTwoFilesPatch } = await import('diff');
       const diff = createTwoFilesPatch(
         file,
         file,

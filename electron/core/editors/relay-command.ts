@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveHome, type HomePaths } from '../home.ts';
 import type { RelayCommand } from './types.ts';
@@ -24,7 +25,23 @@ export function defaultRelayCommand(
 ): RelayCommand {
   const relayEnv: Record<string, string> = {};
   if (!homeIsDefault(home, env, platform)) relayEnv.SWITCHBOARD_HOME = home.root;
-  return { command: process.execPath, args: [relayScript()], env: relayEnv };
+  return { command: sourceNode(platform), args: [relayScript()], env: relayEnv };
+}
+
+/**
+ * The Node that runs Switchboard's own scripts from a source install: the project's Node 24
+ * (optionalDependencies node-<os>-<cpu>, linked as node_modules/.bin/node), which is what `npx
+ * switchboard` runs on, else this process's Node. Not simply process.execPath: `node bin.mjs` with
+ * another Node (nvm's, the system's) and `npx switchboard serve` would write different relay commands
+ * into Claude Desktop's file, and each would see the other's entry as changed and write it again.
+ */
+export function sourceNode(platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return process.execPath; // .bin holds .cmd shims there, not the binary
+  try {
+    return realpathSync(join(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'node'));
+  } catch {
+    return process.execPath;
+  }
 }
 
 /**

@@ -166,6 +166,25 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   }
 
   /**
+   * Keeps `server` out of `editor` (or gives it back), as `sync --editor E --exclude/--include` does:
+   * the editor's token stops reaching it at once (the bridge reads the settings), and its file follows
+   * now when Switchboard keeps that editor in sync automatically (else at the person's next sync).
+   */
+  setExcluded(editor: EditorId, server: string, excluded: boolean): Promise<EditorReport[]> {
+    return this.#enqueue(async () => {
+      const settings = this.#core.state.updateEditorSettings(editor, (s) => {
+        const others = s.exclude.filter((n) => n !== server);
+        s.exclude = excluded ? [...others, server].sort() : others;
+      });
+      if (!this.#core.state.autoSync() || !settings.enabled || !this.engine.detected(editor)) return [];
+      const reports = await this.engine.sync(syncServers(this.#core), { editors: [editor] });
+      this.#publish(reports);
+      await this.#refreshWatchers();
+      return reports;
+    });
+  }
+
+  /**
    * Every editor as the UI's Editors view shows it (shared/ui-api.ts EditorView): installed or not,
    * the state of its file, and the diff a sync would make now (a dry run: writes nothing).
    */
@@ -193,7 +212,15 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
           notice: adapter.afterWriteNotice ?? null,
         };
         if (!this.engine.detected(id)) {
-          views.push({ ...base, state: 'not-installed', problem: null, servers: [], diff: '', unsync: null });
+          views.push({
+            ...base,
+            state: 'not-installed',
+            problem: null,
+            servers: [],
+            excluded: [],
+            diff: '',
+            unsync: null,
+          });
           continue;
         }
         const settings = this.#core.state.editorSettings(id);
@@ -214,6 +241,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
           state,
           problem: preview.problem ?? clashes,
           servers: preview.servers,
+          excluded: settings.exclude,
           diff: preview.diff ?? '',
           unsync: await this.#unsyncPreview(id),
         });

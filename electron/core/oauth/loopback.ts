@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { http } from '../node-http.ts';
 import type { AddressInfo } from 'node:net';
 
 /** The browser came back with an authorization code; `respond` shows the person how it ended. */
@@ -36,27 +37,27 @@ export class LoopbackListener {
     server: string;
     preferredPort?: number | undefined;
   }): Promise<LoopbackListener> {
-    const http = createServer();
-    http.keepAliveTimeout = 1_000;
+    const server = http.createServer();
+    server.keepAliveTimeout = 1_000;
     const listen = (port: number) =>
       new Promise<void>((resolve, reject) => {
         const onError = (err: Error) => reject(err);
-        http.once('error', onError);
-        http.listen(port, '127.0.0.1', () => {
-          http.off('error', onError);
+        server.once('error', onError);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', onError);
           resolve();
         });
       });
     if (options.preferredPort) {
       try {
         await listen(options.preferredPort);
-        return new LoopbackListener(http, options.server);
+        return new LoopbackListener(server, options.server);
       } catch {
         // taken: any free port will do (the client is registered again for it)
       }
     }
     await listen(0);
-    return new LoopbackListener(http, options.server);
+    return new LoopbackListener(server, options.server);
   }
 
   /**

@@ -1,12 +1,7 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect, createServer as createNetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { http } from '../node-http.ts';
 import type { NetworkGate } from './network-gate.ts';
 
 /** Where a proxy listens: a Unix socket (Linux, bound into the sandbox) or a loopback port (macOS). */
@@ -41,7 +36,7 @@ export async function startProxy(
   gate: NetworkGate,
   onRefusal: (refusal: string, add: string) => void,
 ): Promise<Listening> {
-  const server = createServer((req, res) => void forward(req, res, gate, onRefusal));
+  const server = http.createServer((req, res) => void forward(req, res, gate, onRefusal));
   server.on(
     'connect',
     (req: IncomingMessage, client: Duplex, head: Buffer) => void tunnel(req, client, head, gate, onRefusal),
@@ -130,7 +125,7 @@ async function forward(
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(key)) headers[key] = value;
   }
-  const upstream = httpRequest(
+  const upstream = http.request(
     {
       host: answer.address,
       port,

@@ -1,4 +1,5 @@
-import { AsyncEntry, findCredentialsAsync, type EntryOptions } from '@napi-rs/keyring';
+import { createRequire } from 'node:module';
+import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import { UserError } from '../errors.ts';
 
@@ -30,6 +31,26 @@ export function assertSecretName(name: string): void {
 }
 
 type KeychainAction = 'read' | 'store' | 'delete' | 'list';
+
+/**
+ * A keychain call that failed: `reason` says why in words (with the library's detail), `unreachable`
+ * when there is no keychain to talk to at all (Linux without a Secret Service), so a caller can say what
+ * it was doing in its own words ("could not store … ") and keep the why and the fix.
+ */
+export class KeychainError extends UserError {
+  readonly reason: string;
+  readonly unreachable: boolean;
+  constructor(
+    what: string,
+    reason: string,
+    options: { hint: string; cause?: unknown; unreachable?: boolean },
+  ) {
+    super(`${what}: ${reason}`, options);
+    this.name = 'KeychainError';
+    this.reason = reason;
+    this.unreachable = options.unreachable ?? false;
+  }
+}
 
 export interface OsKeychainOptions {
   /** default `switchboard`; tests may isolate themselves under another service */
@@ -85,7 +106,7 @@ export class OsKeychain implements Keychain {
   async list(): Promise<string[]> {
     // findCredentials hands back passwords too: keep only the account names, at once.
     const credentials = await this.#call('list', undefined, (signal) =>
-      findCredentialsAsync(this.#service, undefined, signal),
+      keyring().findCredentialsAsync(this.#service, undefined, signal),
     );
     const names = new Set<string>();
     for (const credential of credentials) names.add(credential.account);
@@ -94,7 +115,7 @@ export class OsKeychain implements Keychain {
 
   #entry(name: string): AsyncEntry {
     const options: EntryOptions = { linux: { store: 'secret-service' } };
-    return new AsyncEntry(this.#service, name, options);
+    return new (keyring().AsyncEntry)(this.#service, name, options);
   }
 
   async #call<T>(
@@ -117,6 +138,15 @@ export class OsKeychain implements Keychain {
 }
 
 /**
+ * The native keychain module, loaded at the first keychain call: every CLI command builds a context
+ * with a keychain, and most (`status`, `help`) never touch it.
+ */
+function keyring(): typeof import('@napi-rs/keyring') {
+  // require, not import(): the desktop app's main bundle is CommonJS and keeps this module external.
+  return createRequire(import.meta.url)('@napi-rs/keyring') as typeof import('@napi-rs/keyring');
+}
+
+/**
  * Turns a keychain library failure into an error a person can act on. The library's own message is
  * kept as a detail (it never contains the value, and the value is scrubbed anyway in case it ever did).
  */
@@ -126,7 +156,7 @@ export function keychainError(
   name: string | undefined,
   err: unknown,
   context: { timedOut?: boolean; timeoutMs?: number; value?: string | undefined } = {},
-): UserError {
+): KeychainError {
   const what =
     action === 'list'
       ? 'could not list the secrets in the keychain'
@@ -137,19 +167,28 @@ export function keychainError(
   // An error whose text held the value is not kept as the cause either.
   const cause = leaks ? undefined : err;
   if (context.timedOut) {
-    return new UserError(
-      `${what}: the keychain did not answer within ${Math.round((context.timeoutMs ?? 0) / 1000)} s`,
-      {
-        hint: `${unlockHint(platform)}, then try again`,
-        cause,
-      },
+    return new KeychainError(
+      what,
+      `the keychain did not answer within ${Math.round((context.timeoutMs ?? 0) / 1000)} s`,
+      { hint: `${unlockHint(platform)}, then try again`, cause },
     );
   }
-  const { problem, hint } = platformProblem(platform, detail);
-  return new UserError(`${what}: ${problem} (${detail})`, { hint, cause });
+  const { problem, hint, unreachable } = platformProblem(platform, detail);
+  return new KeychainError(what, `${problem} (${detail})`, { hint, cause, unreachable });
 }
 
-function platformProblem(platform: NodeJS.Platform, detail: string): { problem: string; hint: string } {
+/** What to do on Linux when no Secret Service answers: which one to install, and how it gets started. */
+export const LINUX_SECRET_SERVICE_HINT =
+  'install and start a Secret Service: GNOME Keyring (Debian/Ubuntu: sudo apt install gnome-keyring; ' +
+  'Fedora: sudo dnf install gnome-keyring) or KeePassXC with its Secret Service integration on. A desktop ' +
+  'session starts it when you log in; without one (SSH, a server), run Switchboard inside ' +
+  "`dbus-run-session` with `gnome-keyring-daemon --unlock` (the README's Quick start shows how). " +
+  'Switchboard never stores secrets in a plain file';
+
+function platformProblem(
+  platform: NodeJS.Platform,
+  detail: string,
+): { problem: string; hint: string; unreachable?: boolean } {
   if (/ambiguous/i.test(detail)) {
     return {
       problem: 'more than one keychain entry matches this name',
@@ -173,7 +212,8 @@ function platformProblem(platform: NodeJS.Platform, detail: string): { problem: 
       if (unreachable.test(detail)) {
         return {
           problem: 'no Secret Service reachable on the D-Bus session bus',
-          hint: "start and unlock gnome-keyring or KeePassXC's Secret Service (Switchboard never stores secrets in a plain file)",
+          hint: LINUX_SECRET_SERVICE_HINT,
+          unreachable: true,
         };
       }
       return {

@@ -1,5 +1,6 @@
 import type { SecretFinding } from './detect.ts';
-import type { Keychain } from './keychain.ts';
+import { UserError } from '../errors.ts';
+import { KeychainError, type Keychain } from './keychain.ts';
 import { argNameHint, defaultSecretName, freeSecretName } from './secret-names.ts';
 import { secretReference } from './references.ts';
 
@@ -30,9 +31,23 @@ export async function storeLiteralSecrets(
     const current = valueAt(config, finding.path);
     if (current === undefined) continue;
     const secret = current.slice(finding.start, finding.end);
-    const name = await freeSecretName(keychain, defaultSecretName(server, nameHint(config, finding)), secret);
-    const created = (await keychain.get(name)) === undefined;
-    if (created) await keychain.set(name, secret);
+    let name: string;
+    let created: boolean;
+    try {
+      name = await freeSecretName(keychain, defaultSecretName(server, nameHint(config, finding)), secret);
+      created = (await keychain.get(name)) === undefined;
+      if (created) await keychain.set(name, secret);
+    } catch (err) {
+      // Storing is what this is for, whichever keychain call (a look-up first) failed.
+      if (!(err instanceof KeychainError)) throw err;
+      throw new UserError(
+        `could not store ${finding.key} of server "${server}" in the keychain: ${err.reason}`,
+        {
+          ...(err.hint ? { hint: err.hint } : {}),
+          cause: err,
+        },
+      );
+    }
     setValueAt(
       config,
       finding.path,

@@ -53,19 +53,44 @@ export interface LoginPathOptions {
 
 /**
  * The PATH servers should be spawned with. macOS: the login shell's PATH (falls back to the
- * inherited one if the shell fails or times out); other platforms: the inherited PATH.
+ * inherited one if the shell fails or times out); other platforms: the inherited PATH. Either way
+ * without what npm put in front of it when Switchboard itself was started by `npx` or `npm run`.
  */
 export async function resolveLoginPath(options: LoginPathOptions = {}): Promise<string | undefined> {
   const platform = options.platform ?? process.platform;
   const env = options.env ?? process.env;
-  if (platform !== 'darwin') return env.PATH;
+  const inherited = withoutNpmPath(env, platform);
+  if (platform !== 'darwin') return inherited;
   const shell = env.SHELL || '/bin/zsh';
   try {
     const out = await (options.run ?? runShell)(shell, loginShellArgs(), options.timeoutMs ?? 5_000);
-    return parseLoginShellOutput(out) ?? env.PATH;
+    return parseLoginShellOutput(out) ?? inherited;
   } catch {
-    return env.PATH;
+    return inherited;
   }
+}
+
+/**
+ * PATH as the person's shell has it. `npx switchboard …` and `npm run serve` run Switchboard with
+ * every `node_modules/.bin` from the current folder up (and npm's node-gyp-bin) put first, so there
+ * `node` is the project's own Node 24 and `tsc`, `vitest`, … are the project's: a server's `node`
+ * would resolve to another file than from `node bin.mjs` in the same shell, its fingerprint would
+ * differ, and what one approved or synced the other would call pending. Only the entries npm
+ * prepended go (a run of them at the front, and only when npm's own variables say it started us).
+ */
+export function withoutNpmPath(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  const path = env.PATH ?? (platform === 'win32' ? env.Path : undefined);
+  if (path === undefined || (env.npm_command === undefined && env.npm_lifecycle_event === undefined))
+    return path;
+  const separator = platform === 'win32' ? ';' : ':';
+  const entries = path.split(separator);
+  const npmAdded = /[\\/](node_modules[\\/]\.bin|node-gyp-bin)[\\/]?$/;
+  let first = 0;
+  while (first < entries.length && npmAdded.test(entries[first] ?? '')) first++;
+  return entries.slice(first).join(separator);
 }
 
 let cached: Promise<string | undefined> | undefined;

@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ErrorCode,
   McpError,
@@ -547,6 +545,10 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (plan.protocol !== 'sse') {
       this.#note(`connecting to ${where}`);
       const tagKey = newTagKey();
+      // The remote transports (and the SDK's auth client with them) load with the first remote
+      // server: a serve of local servers never carries them (docs/performance.md).
+      const { StreamableHTTPClientTransport } =
+        await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       const transport = new StreamableHTTPClientTransport(url, {
         requestInit,
         fetch: relatedStreamsFetch(tagKey, fetchVia),
@@ -563,6 +565,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     } else {
       this.#note(`connecting to ${where} (HTTP+SSE)`);
     }
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     const sse = new SSEClientTransport(url, { requestInit, fetch: fetchVia, ...signed });
     await this.#connect(attempt, new UpstreamLink(sse), failure);
   }

@@ -10,6 +10,7 @@ import {
   type Approval,
   type EditorSettings,
   type LaunchConfig,
+  type SourceRecord,
 } from '../../../shared/schema/state.ts';
 import { UserError } from '../errors.ts';
 
@@ -75,6 +76,7 @@ export class AppStateStore {
     const state = this.read();
     state.approvals[name] = { fingerprint, config, source, approvedAt: now };
     state.denials = without(state.denials, name);
+    state.sources = without(state.sources, name);
     this.#write(state);
   }
 
@@ -82,7 +84,21 @@ export class AppStateStore {
     const state = this.read();
     state.denials[name] = { fingerprint, deniedAt: now };
     state.approvals = without(state.approvals, name);
+    state.sources = without(state.sources, name);
     this.#write(state);
+  }
+
+  /** Records where the config `configHash` of `name` came from (see SourceRecordSchema). */
+  noteSource(name: string, source: SourceRecord['source'], configHash: string, now: number): void {
+    const state = this.read();
+    state.sources[name] = { source, config: configHash, at: now };
+    this.#write(state);
+  }
+
+  /** Where `name`'s config came from, if it is still the config that was recorded. */
+  sourceOf(name: string, configHash: string): SourceRecord['source'] | undefined {
+    const record = this.read().sources[name];
+    return record?.config === configHash ? record.source : undefined;
   }
 
   /**
@@ -91,13 +107,18 @@ export class AppStateStore {
    */
   forgetAllExcept(configured: ReadonlySet<string>): string[] {
     const state = this.read();
-    const gone = [...new Set([...Object.keys(state.approvals), ...Object.keys(state.denials)])].filter(
-      (name) => !configured.has(name),
-    );
+    const gone = [
+      ...new Set([
+        ...Object.keys(state.approvals),
+        ...Object.keys(state.denials),
+        ...Object.keys(state.sources),
+      ]),
+    ].filter((name) => !configured.has(name));
     if (gone.length === 0) return [];
     for (const name of gone) {
       state.approvals = without(state.approvals, name);
       state.denials = without(state.denials, name);
+      state.sources = without(state.sources, name);
     }
     this.#write(state);
     return gone;

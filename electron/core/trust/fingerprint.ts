@@ -31,6 +31,11 @@ export function launchConfigOf(
   };
 }
 
+/** sha256 of the canonical JSON of a server's entry as written: what a recorded source is bound to. */
+export function configHash(config: ServerConfig): string {
+  return createHash('sha256').update(canonicalJson(config)).digest('hex');
+}
+
 /** sha256 of the canonical JSON of a launch config: what an approval is bound to. */
 export function fingerprintOf(launch: LaunchConfig): string {
   return createHash('sha256').update(canonicalJson(launch)).digest('hex');

@@ -22,12 +22,27 @@ export class StatusEpoch {
 
 const ApiContext = createContext<ApiContextValue | null>(null);
 
-/** The connection state as an external store, for useSyncExternalStore. */
+/**
+ * The connection state as an external store, for useSyncExternalStore, and since when what the page
+ * shows is only the last known state: Switchboard said it was stopping (or stopped answering) then.
+ */
 class ConnectionStore {
   state: ConnectionState = 'connecting';
+  /** ms since the epoch; undefined while live */
+  lastKnownAt: number | undefined;
   readonly #listeners = new Set<() => void>();
   set(state: ConnectionState): void {
     this.state = state;
+    if (state === 'live') this.lastKnownAt = undefined;
+    // Gone without saying it was stopping (killed, crashed): what was shown until now is the last state.
+    else if (state === 'offline') this.lastKnownAt ??= Date.now();
+    this.#notify();
+  }
+  stopping(at: number): void {
+    this.lastKnownAt = at;
+    this.#notify();
+  }
+  #notify(): void {
     for (const l of this.#listeners) l();
   }
   subscribe = (listener: () => void) => {
@@ -87,6 +102,8 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
     case 'sign-in':
       void client.invalidateQueries({ queryKey: keys.signIn(event.outcome.name) });
       return;
+    case 'stopping':
+      return; // the provider keeps the state from before (see ApiProvider)
     case 'removed': {
       client.setQueryData<StatusReport>(keys.status, (old) =>
         old ? { ...old, servers: old.servers.filter((s) => s.name !== event.name) } : old,
@@ -139,7 +156,13 @@ export function ApiProvider({ api, children }: { api: UiApi; children: ReactNode
         void client.invalidateQueries();
       }
     });
-    const offEvents = api.subscribe((event) => applyEvent(client, logs, event, statusEpoch));
+    const offEvents = api.subscribe((event) => {
+      // Switchboard is stopping: the status events that follow are its servers stopped with it. The
+      // page keeps showing how things stood before (marked as such) until it is back and refetches.
+      if (event.type === 'stopping') connection.stopping(event.at);
+      if (connection.lastKnownAt !== undefined && FROZEN_WHILE_STOPPED.has(event.type)) return;
+      applyEvent(client, logs, event, statusEpoch);
+    });
     return () => {
       offEvents();
       offConnection();
@@ -152,6 +175,8 @@ export function ApiProvider({ api, children }: { api: UiApi; children: ReactNode
     </ApiContext.Provider>
   );
 }
+
+const FROZEN_WHILE_STOPPED = new Set<ApiEvent['type']>(['status', 'removed', 'config']);
 
 function useApiContext(): ApiContextValue {
   const value = useContext(ApiContext);
@@ -174,4 +199,13 @@ export function useLogStore(): LogStore {
 export function useConnection(): ConnectionState {
   const { connection } = useApiContext();
   return useSyncExternalStore(connection.subscribe, () => connection.state);
+}
+
+/**
+ * When Switchboard stopped (ms since the epoch), while the page shows the last state it knew; undefined
+ * while it is live.
+ */
+export function useLastKnownAt(): number | undefined {
+  const { connection } = useApiContext();
+  return useSyncExternalStore(connection.subscribe, () => connection.lastKnownAt);
 }

@@ -358,6 +358,13 @@ export class ControlApiClient implements UiApi {
     return this.#request('POST', UiRoutes.editorRestart(editor), EditorRestartResultSchema);
   }
 
+  setEditorExcluded(editor: EditorId, server: string, excluded: boolean): Promise<EditorsSyncResult> {
+    return this.#request('POST', UiRoutes.editorExclude(editor), EditorsSyncResultSchema, {
+      server,
+      excluded,
+    });
+  }
+
   async setStartAtLogin(enabled: boolean): Promise<void> {
     if (!this.#io.setStartAtLogin)
       throw new UiApiError('Start at login is only available in the desktop app.', 0);

@@ -17,6 +17,11 @@ export function formatTime(ts: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
+/** "14:02:11" (in the person's locale): a time of today, to the second. */
+export function formatClock(ts: number): string {
+  return new Date(ts).toLocaleTimeString();
+}
+
 export function formatDateTime(ts: number): string {
   return new Date(ts).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -154,7 +154,10 @@ function AddPastedJson() {
           id="paste-json"
           label="Servers as JSON"
           value={text}
-          onChange={setText}
+          onChange={(next) => {
+            setText(next);
+            add.reset(); // an error was about what was there before
+          }}
           lint={lint}
           placeholder={PLACEHOLDER}
         />
@@ -191,7 +194,7 @@ function AddPastedJson() {
           ))}
         </div>
       ) : null}
-      {check.ok ? (
+      {check.ok && !add.error ? (
         <p className="ok-text small" role="status">
           Ready to add {count === 1 ? '1 server' : `${count} servers`}:{' '}
           {check.servers.map((s) => s.name).join(', ')}. {count === 1 ? 'It waits' : 'Each waits'} for your

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
 import type { ToolChange } from '../../../shared/api.ts';
-import { wordList } from '../../../shared/status.ts';
+import { wordList } from '../../../shared/word-list.ts';
 import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';
@@ -56,6 +56,11 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
   const notice = useRef<HTMLDivElement>(null);
   useBringIntoView(server, target?.kind, notice);
   const changed = useChangedWhileShown(approvals.data);
+  // What the person decided in this view: the card leaves, and the notice then says "you approved it",
+  // not that someone else had decided it already.
+  const [decidedHere, setDecidedHere] = useState<ReadonlyMap<string, 'approved' | 'denied'>>(new Map());
+  const onDecided = (name: string, how: 'approved' | 'denied') =>
+    setDecidedHere((before) => new Map(before).set(name, how));
   return (
     <section>
       <ViewTitle>Approvals</ViewTitle>
@@ -64,7 +69,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
         again.
       </p>
       {server !== undefined && target && target.kind !== 'pending' && target.kind !== 'tools' ? (
-        <TargetNotice ref={notice} name={server} target={target} />
+        <TargetNotice ref={notice} name={server} target={target} decidedHere={decidedHere.get(server)} />
       ) : null}
       {approvals.isPending ? <Loading what="approvals" /> : null}
       {approvals.error ? <ErrorText error={approvals.error} /> : null}
@@ -96,6 +101,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
           approval={a}
           targeted={a.name === server}
           changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
+          onDecided={onDecided}
         />
       ))}
       {signIns.length > 0 ? (
@@ -133,6 +139,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
               approval={a}
               targeted={a.name === server}
               changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
+              onDecided={onDecided}
             />
           ))}
         </>
@@ -207,15 +214,27 @@ function TargetNotice({
   ref,
   name,
   target,
+  decidedHere,
 }: {
   ref: Ref<HTMLDivElement>;
   name: string;
   target: Exclude<ApprovalTarget, { kind: 'pending' } | { kind: 'tools' }>;
+  /** the person decided it on this page just now */
+  decidedHere: 'approved' | 'denied' | undefined;
 }) {
   const link = <a href={href({ view: 'server', name, tab: 'config' })}>{name}</a>;
   return (
     <div ref={ref} tabIndex={-1} className="banner info" role="status" data-testid="approval-notice">
-      {target.kind === 'denied' ? (
+      {decidedHere === 'approved' && target.kind === 'decided' ? (
+        <span>
+          <strong>You approved “{name}”.</strong> It is {stateLabel(target.state)} now. Open {link} to see it.
+        </span>
+      ) : decidedHere === 'denied' && target.kind === 'denied' ? (
+        <span>
+          <strong>You denied “{name}”.</strong> It stays stopped; its card is under Denied below if you change
+          your mind.
+        </span>
+      ) : target.kind === 'denied' ? (
         <span>
           <strong>“{name}” is not waiting for approval: it was denied.</strong> It stays stopped; its card is
           under Denied below if you want to approve it after all.
@@ -239,22 +258,31 @@ function ApprovalCard({
   approval: a,
   targeted,
   changedWhileShown,
+  onDecided,
 }: {
   approval: ApprovalView;
   targeted: boolean;
   changedWhileShown: boolean;
+  onDecided: (name: string, how: 'approved' | 'denied') => void;
 }) {
   const api = useApi();
   const client = useQueryClient();
   const invalidate = [keys.status, keys.approvals];
   // Approves what this card shows (its fingerprint), never whatever the file says by the time it lands.
-  const approve = useCommand(() => api.approve(a.name, a.fingerprint), invalidate);
+  // Said before the lists are refetched, so the notice that replaces the card knows who decided.
+  const approve = useCommand(async () => {
+    await api.approve(a.name, a.fingerprint);
+    onDecided(a.name, 'approved');
+  }, invalidate);
   const scriptsFingerprint = a.package?.scriptsFingerprint ?? null;
-  const approveScripts = useCommand(
-    () => api.approve(a.name, scriptsFingerprint ?? a.fingerprint),
-    invalidate,
-  );
-  const deny = useCommand(() => api.serverAction(a.name, 'deny'), invalidate);
+  const approveScripts = useCommand(async () => {
+    await api.approve(a.name, scriptsFingerprint ?? a.fingerprint);
+    onDecided(a.name, 'approved');
+  }, invalidate);
+  const deny = useCommand(async () => {
+    await api.serverAction(a.name, 'deny');
+    onDecided(a.name, 'denied');
+  }, invalidate);
   const busy = approve.isPending || deny.isPending || approveScripts.isPending;
   const titleId = `approval-${a.name}`;
   return (

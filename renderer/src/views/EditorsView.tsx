@@ -10,6 +10,7 @@ import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { EditorRestart } from './EditorRestart.tsx';
+import { EditorServers } from './EditorServers.tsx';
 import { EditorTools } from './EditorTools.tsx';
 import { EditorUnsync } from './EditorUnsync.tsx';
 
@@ -157,22 +158,7 @@ function EditorCard({ editor, onSynced }: { editor: EditorView; onSynced: (r: Ed
         </p>
       ) : null}
       <EditorRestart editor={editor} />
-      <div className="editor-servers">
-        <span className="label" id={`${titleId}-servers`}>
-          Servers
-        </span>
-        {editor.servers.length ? (
-          <ul className="chips" aria-labelledby={`${titleId}-servers`}>
-            {editor.servers.map((s) => (
-              <li key={s} className="chip mono">
-                {s}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <span className="muted">none yet (approve a server first)</span>
-        )}
-      </div>
+      <EditorServers editor={editor} onSynced={onSynced} />
       {editor.state !== 'not-installed' ? <EditorTools editor={editor.id} label={editor.label} /> : null}
       {editor.diff ? (
         <details open>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { FieldIssue } from '../../../shared/server-validation.ts';
-import { heldBack, wordList, type ServerStatus } from '../../../shared/status.ts';
+import { heldBack, type ServerStatus } from '../../../shared/status.ts';
+import { wordList } from '../../../shared/word-list.ts';
 import {
   UiApiError,
   type AddedServer,

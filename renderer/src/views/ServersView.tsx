@@ -5,7 +5,8 @@ import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { EnabledSwitch, ServerActions } from '../components/ServerActions.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
-import { formatDuration } from '../lib/format.ts';
+import { useLastKnownAt } from '../api/context.tsx';
+import { formatClock, formatDuration } from '../lib/format.ts';
 import { useNow } from '../lib/use-now.ts';
 import { useWidth } from '../lib/use-width.ts';
 import { href } from '../router.ts';
@@ -34,8 +35,12 @@ function timing(server: ServerStatus, now: number): string {
 export function ServersView() {
   const status = useStatus();
   const servers = status.data?.servers ?? [];
-  const ticking = servers.some((s) => s.state === 'running' || s.state === 'backoff');
-  const now = useNow(ticking);
+  // Switchboard stopped: the rows are how things stood then, with their times as of then.
+  const lastKnownAt = useLastKnownAt();
+  const ticking =
+    lastKnownAt === undefined && servers.some((s) => s.state === 'running' || s.state === 'backoff');
+  const clock = useNow(ticking);
+  const now = lastKnownAt ?? clock;
   usePaintedMark(status.data !== undefined);
   // Below this much room the table folds uptime, restarts and tools under the name (720 px windows).
   const room = useRef<HTMLElement>(null);
@@ -66,8 +71,13 @@ export function ServersView() {
           <p>Nothing runs until you approve it.</p>
         </EmptyState>
       ) : null}
+      {servers.length > 0 && lastKnownAt !== undefined ? (
+        <p className="last-known" role="note" data-testid="last-known">
+          As of {formatClock(lastKnownAt)}, when Switchboard stopped. None of these servers runs now.
+        </p>
+      ) : null}
       {servers.length > 0 ? (
-        <div className="table-scroll">
+        <div className={lastKnownAt === undefined ? 'table-scroll' : 'table-scroll last-known-state'}>
           {compact ? <CompactTable servers={servers} now={now} /> : <WideTable servers={servers} now={now} />}
         </div>
       ) : null}

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { ApproveCliResultSchema } from '../../../shared/api.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -49,5 +50,15 @@ describe('switchboard add', () => {
       mcpServers: Record<string, { command: string }>;
     };
     expect(servers.mcpServers.local?.command).toBe(join(process.cwd(), 'bin', 'my-server'));
+  });
+
+  it('an added server is shown as from the command line until it is edited by hand (issue 24 item 13)', async () => {
+    const preview = async () =>
+      ApproveCliResultSchema.parse(JSON.parse((await runCli(['approve', 'x', '--json'], t.env)).stdout))
+        .preview;
+    expect((await runCli(['add', 'x', '--', 'node', 'server.js'], t.env)).code).toBe(0);
+    expect((await preview()).source).toBe('cli');
+    t.writeServers({ mcpServers: { x: { command: 'node', args: ['other.js'] } } });
+    expect((await preview()).source).toBe('hand-edit');
   });
 });

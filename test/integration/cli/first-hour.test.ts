@@ -33,6 +33,12 @@ afterEach(async () => {
   t.cleanup();
 });
 
+/** A process's resident memory (VmRSS) in KB, from /proc. */
+function residentKb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
+}
+
 /** `switchboard ARGS | true` in bash: the reader is gone before the command writes. */
 function intoClosedPipe(args: string[]): Promise<{ code: string; stderr: string }> {
   const quoted = [NODE, BIN, ...args].map((w) => `'${w}'`).join(' ');
@@ -60,15 +66,28 @@ describe('the CLI in the first hour', () => {
       symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'));
       const env = { ...t.env };
       delete env.SWITCHBOARD_SKIP_UI_BUILD;
-      const serve = await startServe(env, ['--port', '0'], join(clone, 'electron', 'cli', 'bin.mjs'));
+      const bin = join(clone, 'electron', 'cli', 'bin.mjs');
+      const serve = await startServe(env, ['--port', '0'], bin);
       children.push(serve.child);
       expect(serve.output()).toContain('Building the UI first (this checkout has no build yet)');
+      expect(serve.output()).toMatch(/Built the UI \(not built yet\) in [\d.]+ s/);
       const link = /Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '';
       const login = await fetch(link, { redirect: 'manual' });
       const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
       const page = await fetch(new URL('/', link), { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<title>Switchboard</title>');
+
+      // Issue 24 item 16: the build ran in a child, so this serve is no bigger than one that found
+      // the UI built (it used to keep Vite's ~280 MB for its whole life: 373–391 MB against ~100).
+      const builtIt = residentKb(serve.child.pid);
+      serve.child.kill('SIGTERM');
+      await exited(serve.child);
+      const plain = await startServe(env, ['--port', '0'], bin);
+      children.push(plain.child);
+      expect(plain.output()).not.toContain('Building the UI');
+      const foundIt = residentKb(plain.child.pid);
+      expect(builtIt / foundIt, `${builtIt} KB against ${foundIt} KB`).toBeLessThan(1.5);
     } finally {
       rmSync(clone, { recursive: true, force: true });
     }

@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLES, buildLikeForge, bundleProblems, PROJECT_DIR } from '../../../build/verify-bundles.ts';
 import { packageWithStandInElectron } from '../../../build/verify-package.ts';
 import { resolveHome } from '../../../electron/core/home.ts';
+import { desktopCliTarget } from '../../../electron/desktop/cli-command.ts';
 import { desktopRelayCommand } from '../../../electron/desktop/relay-command.ts';
 
 const viteDir = join(PROJECT_DIR, '.vite');
@@ -152,6 +153,31 @@ describe('the desktop bundles Forge builds', () => {
     const answer = JSON.parse(result.stdout.trim()) as { id: number; error?: { message: string } };
     expect(answer.id).toBe(1);
     expect(answer.error?.message).toContain('no Switchboard token for "claude-desktop"');
+  });
+
+  it('the switchboard command the app installs runs the packaged CLI (issue 24 item 17)', () => {
+    const target = desktopCliTarget({
+      execPath: join(resources, '..', 'switchboard'),
+      appPath: join(resources, 'app.asar'),
+      platform: 'linux',
+    });
+    expect(target.args).toEqual([join(resources, 'app.asar', BUNDLES.cli)]);
+    expect(target.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
+    // Plain Node on the extracted app stands in for the app binary as Node (no Electron runs here).
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [join(app, BUNDLES.cli), ...args], {
+        cwd: tmpdir(),
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, SWITCHBOARD_HOME: join(scratch, 'cli-home') },
+      });
+    const version = run(['--version']);
+    expect(version.stderr).toBe('');
+    expect(version.stdout).toMatch(/^switchboard \d+\.\d+\.\d+\n$/);
+    const status = run(['status']);
+    expect(status.status).toBe(0);
+    expect(status.stdout).toContain('Switchboard is not running');
+    expect(run(['help', 'sync']).stdout).toMatch(/^usage: switchboard sync/);
   });
 
   it('the renderer is where the main process loads it from', () => {

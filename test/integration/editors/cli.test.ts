@@ -78,6 +78,22 @@ describe('switchboard sync / unsync / backups', () => {
     );
   });
 
+  it('--exclude of a server that does not exist is a usage error, and nothing is stored (issue 24 item 12)', async () => {
+    install(t, 'zed', ZED);
+    await approved('alpha');
+    const before = readFileSync(t.home.stateFile, 'utf8');
+    const run = await runCli(['sync', '--editor', 'zed', '--exclude', 'nosuch'], t.env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no server named "nosuch" in .*servers\.json \(its servers: alpha\)/);
+    expect(readFileSync(t.home.stateFile, 'utf8')).toBe(before);
+    expect((await runCli(['sync', '--editor', 'zed', '--include', 'nosuch'], t.env)).code).toBe(2);
+    // An exclusion left behind by a removed server can still be taken off.
+    expect((await runCli(['sync', '--editor', 'zed', '--exclude', 'alpha'], t.env)).code).toBe(0);
+    t.writeServers({ mcpServers: {} });
+    expect((await runCli(['sync', '--editor', 'zed', '--include', 'alpha'], t.env)).code).toBe(0);
+    expect(readFileSync(t.home.stateFile, 'utf8')).not.toContain('"alpha"');
+  });
+
   it('with Switchboard running, sync goes through it (its own entries and tokens), exclusions included', async () => {
     install(t, 'zed', ZED);
     await approved('alpha', 'beta');

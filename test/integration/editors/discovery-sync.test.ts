@@ -34,10 +34,24 @@ describe('discovery mode in editor files', () => {
     expect(report?.status, report?.problem).toBe('written');
     expect(Object.keys(entries(file))).toEqual(['mine', 'switchboard']);
     expect(entries(file).switchboard?.url).toBe('http://127.0.0.1:43117/mcp');
+    // Counted as the servers it reaches through that entry (issue 24 item 10), not as one "switchboard".
+    expect(report?.servers).toEqual(['alpha', 'beta']);
+    const [again] = await engine.sync(servers, { editors: ['cursor'], dryRun: true });
+    expect(again?.status).toBe('unchanged');
+    expect(again?.servers).toEqual(['alpha', 'beta']);
 
     state.updateEditorSettings('cursor', (s) => void delete s.discovery);
     await engine.sync(servers, { editors: ['cursor'] });
     expect(Object.keys(entries(file))).toEqual(['mine', 'alpha', 'beta']);
+  });
+
+  it('counts no server when your own entry named "switchboard" keeps the one entry out', async () => {
+    const file = install(t, 'cursor', '{"mcpServers": {"switchboard": {"command": "mine"}}}\n');
+    new AppStateStore(t.home.stateFile).updateEditorSettings('cursor', (s) => void (s.discovery = true));
+    const [report] = await engineFor(t).sync(servers, { editors: ['cursor'] });
+    expect(report?.clashes).toEqual(['switchboard']);
+    expect(report?.servers).toEqual([]);
+    expect(Object.keys(entries(file))).toEqual(['switchboard']);
   });
 
   it('runs Claude Desktop’s relay for every server (--all)', async () => {

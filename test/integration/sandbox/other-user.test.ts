@@ -36,6 +36,7 @@ beforeAll(() => {
   chmodSync(dir, 0o755);
   for (const part of [
     'electron/core/sandbox',
+    'electron/core/node-http.ts',
     'shared/display-text.ts',
     'test/integration/sandbox/other-user-driver.ts',
     'test/fixtures/hostile-server.mjs',

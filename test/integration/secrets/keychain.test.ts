@@ -116,7 +116,7 @@ describe('without a reachable keychain', () => {
       const child = runChild([action, `${prefix}-nobus`], canary);
       expect(child.status).toBe(1);
       expect(child.stderr).toContain('no Secret Service reachable on the D-Bus session bus');
-      expect(child.stderr).toContain("start and unlock gnome-keyring or KeePassXC's Secret Service");
+      expect(child.stderr).toContain('install and start a Secret Service: GNOME Keyring');
       expect(child.output).not.toContain(canary);
       expect(readdirSync(dir)).toEqual([]);
     },

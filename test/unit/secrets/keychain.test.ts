@@ -12,7 +12,9 @@ describe('keychain errors', () => {
     expect(err.message).toMatch(
       /^could not read secret "docs" from the keychain: no Secret Service reachable on the D-Bus session bus/,
     );
-    expect(err.hint).toContain("start and unlock gnome-keyring or KeePassXC's Secret Service");
+    expect(err.hint).toContain(
+      'install and start a Secret Service: GNOME Keyring (Debian/Ubuntu: sudo apt install gnome-keyring',
+    );
   });
 
   it('tell a Linux user when the keyring is there but locked or without a default collection', () => {

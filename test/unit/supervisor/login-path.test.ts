@@ -3,6 +3,7 @@ import {
   loginShellArgs,
   parseLoginShellOutput,
   resolveLoginPath,
+  withoutNpmPath,
 } from '../../../electron/core/supervisor/login-path.ts';
 
 // The real macOS path (running the user's login shell from a GUI app) cannot run on this Linux
@@ -75,5 +76,25 @@ describe('resolveLoginPath', () => {
     const path = await resolveLoginPath({ platform: 'darwin', env: { SHELL: '/bin/sh', PATH: '/fallback' } });
     expect(path).not.toBe('/fallback');
     expect(path).toMatch(/(^|:)\/usr\/bin(:|$)/);
+  });
+});
+
+describe('withoutNpmPath (issue 24 item 10)', () => {
+  const npx = { npm_command: 'exec', npm_lifecycle_event: 'npx' };
+  it('drops the node_modules/.bin run npm put first when npm started Switchboard', () => {
+    const path = '/p/node_modules/.bin:/node_modules/.bin:/usr/lib/npm/node-gyp-bin:/home/me/bin:/usr/bin';
+    expect(withoutNpmPath({ ...npx, PATH: path }, 'linux')).toBe('/home/me/bin:/usr/bin');
+  });
+  it('keeps PATH as it is without npm, and a node_modules/.bin the person put later on', () => {
+    const path = '/p/node_modules/.bin:/usr/bin';
+    expect(withoutNpmPath({ PATH: path }, 'linux')).toBe(path);
+    expect(withoutNpmPath({ ...npx, PATH: '/usr/bin:/p/node_modules/.bin' }, 'linux')).toBe(
+      '/usr/bin:/p/node_modules/.bin',
+    );
+  });
+  it('on Windows too', () => {
+    expect(withoutNpmPath({ ...npx, PATH: 'C:\\p\\node_modules\\.bin;C:\\Windows' }, 'win32')).toBe(
+      'C:\\Windows',
+    );
   });
 });

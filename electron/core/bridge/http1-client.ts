@@ -1,8 +1,9 @@
-// A minimal HTTP/1.1 client over node:net, for the stdio relay only. Why not node:http or fetch: loading
-// node:http costs ~30 ms and fetch (undici) ~35 ms at process start on the 2-core CI machine, against a
-// relay budget of 150 ms from spawn to first answer; node:net costs ~3 ms. It talks to one server
-// (the bridge, on its local socket or named pipe) and understands what that server sends:
-// Content-Length, chunked and read-until-close bodies, keep-alive. Not a general-purpose client.
+// A minimal HTTP/1.1 client over node:net, for the stdio relay and the CLI's quick answers (a
+// `switchboard status` from PATH). Why not node:http or fetch: loading node:http costs ~30 ms and fetch
+// (undici) ~35 ms at process start on the 2-core CI machine, against budgets of 150 ms from spawn to
+// answer; node:net costs ~3 ms. It talks to one server (the bridge, on its local socket or named pipe)
+// and understands what that server sends: Content-Length, chunked and read-until-close bodies,
+// keep-alive. Not a general-purpose client. Dependency-free: the relay's bundle carries it.
 import { connect, type Socket } from 'node:net';
 
 export interface Http1Response {
