@@ -213,8 +213,14 @@ function pathArguments(args: readonly string[], expand: (p: string) => string): 
   return out;
 }
 
-/** The nearest folder above a script that looks like its project (package.json, .git, …). */
+/**
+ * The nearest folder above a script that looks like its project (package.json, .git, …). A script
+ * inside node_modules resolves its dependencies from every node_modules above it (npm hoists them),
+ * so its project is the outermost node_modules folder, not the package's own folder.
+ */
 function projectOf(script: string): string {
+  const modules = script.indexOf('/node_modules/');
+  if (modules > 0) return script.slice(0, modules + '/node_modules'.length);
   let dir = posix.dirname(script);
   for (let depth = 0; depth < 8 && dir !== '/'; depth++) {
     if (PROJECT_MARKERS.some((m) => existsSync(posix.join(dir, m)))) return dir;
