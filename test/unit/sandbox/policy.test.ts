@@ -126,6 +126,18 @@ describe('the default sandbox policy', () => {
     expect(policy.read.filter((g) => g.why === 'argument')).toEqual([
       { path: join(project, 'node_modules'), why: 'argument' },
     ]);
+
+    // A known server run as a script the same way: its folders are written, its code is read.
+    const fs = join(project, 'node_modules/@modelcontextprotocol/server-filesystem');
+    mkdirSync(join(fs, 'dist'), { recursive: true });
+    writeFileSync(join(fs, 'dist/index.js'), '');
+    const notes = join(home, 'notes');
+    const known = sandboxPolicy(input({ args: [join(fs, 'dist/index.js'), notes] }));
+    if (!known.sandboxed) throw new Error('expected a sandbox');
+    expect(known.read.filter((g) => g.why === 'argument')).toEqual([
+      { path: join(project, 'node_modules'), why: 'argument' },
+    ]);
+    expect(known.write).toContainEqual({ path: notes, why: 'argument' });
   });
 
   it("gives package runners a cache in the server's own folder, and lets a stored package be read", () => {
