@@ -19,6 +19,17 @@ export const appIdentity = {
 
 const protocols = [{ name: appIdentity.productName, schemes: [appIdentity.protocol] }];
 
+/**
+ * Linux: MCP bundles as a MIME type of their own. The desktop entry claims `mcpbMimeType`; the
+ * shared-mime-info definition that maps `*.mcpb` (and the older `*.dxt`) to it ships in the app's
+ * resources and the Debian package's postinst registers it (postrm takes it back).
+ */
+export const linuxMime = {
+  mcpbMimeType: 'application/x-mcpb',
+  definition: 'build/linux/switchboard-mcpb.xml',
+  scripts: { postinst: 'build/linux/postinst', postrm: 'build/linux/postrm' },
+} as const;
+
 const config: ForgeConfig = {
   packagerConfig: {
     name: appIdentity.productName,
@@ -32,7 +43,7 @@ const config: ForgeConfig = {
     asar: { unpack: '*.node', unpackDir: '.vite/relay' },
     // The bundles in .vite/ plus the one runtime dependency that cannot be bundled (native).
     ignore: ignoredInPackage,
-    extraResource: ['build/icons'],
+    extraResource: ['build/icons', ...(process.platform === 'linux' ? [linuxMime.definition] : [])],
     protocols,
     // Tray-only on macOS: no Dock icon unless the window is open (the shell shows it then). MCP
     // bundles (.mcpb) open with the app (open-file: electron/shell/main.ts).
@@ -58,9 +69,10 @@ const config: ForgeConfig = {
         productName: appIdentity.productName,
         icon: 'build/icons/icon.png',
         categories: ['Development'],
-        // switchboard:// links, and MCP bundles as application/x-mcpb (the desktop entry claims the
-        // type; no shared-mime-info glob mapping *.mcpb to it is shipped yet: docs/packaging.md).
-        mimeType: [`x-scheme-handler/${appIdentity.protocol}`, 'application/x-mcpb'],
+        // switchboard:// links, and MCP bundles as application/x-mcpb (linuxMime: its definition is
+        // registered by the package's postinst). docs/packaging.md.
+        mimeType: [`x-scheme-handler/${appIdentity.protocol}`, linuxMime.mcpbMimeType],
+        scripts: { ...linuxMime.scripts },
       },
     }),
     // RPM: @electron-forge/maker-rpm has no Forge 8 release; 7.x does not install here (its

@@ -32,6 +32,10 @@ export const ApiRoutes = {
   storePrune: '/api/store/prune',
   /** GET: approved package-run servers with newer releases, checked at their registries (OutdatedReport) */
   outdated: '/api/store/outdated',
+  /** GET: what the last check for updates found, without asking any registry (UpdatesReport) */
+  updates: '/api/store/updates',
+  /** POST: checks every approved package at its registry now (UpdatesReport) */
+  updatesCheck: '/api/store/updates/check',
   token: (name: string) => `/api/tokens/${encodeURIComponent(name)}`,
 } as const;
 
@@ -176,6 +180,10 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
    * status events that follow are its servers being stopped with it, not a person's doing
    */
   z.object({ type: z.literal('stopping'), at: z.number() }),
+  /** a check for updates started or ended (GET ApiRoutes.updates has what it found) */
+  z.object({ type: z.literal('updates') }),
+  /** the package of a server waiting for approval was resolved at its registry, or could not be */
+  z.object({ type: z.literal('approval'), server: z.string() }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

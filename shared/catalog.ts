@@ -232,6 +232,12 @@ export const CatalogSearchRequestSchema = z
     cursor: z.string().max(1000).optional(),
     /** ask the registry even when the cache is fresh */
     refresh: z.boolean().optional(),
+    /**
+     * the registry to ask for this request instead of the instance's own: the CLI sends the
+     * SWITCHBOARD_REGISTRY_URL of its environment, which must win there as it does without a running
+     * Switchboard
+     */
+    registry: z.string().max(2048).optional(),
   })
   .strict();
 export type CatalogSearchRequest = z.input<typeof CatalogSearchRequestSchema>;
@@ -241,6 +247,12 @@ export const CatalogServerRequestSchema = z
     name: Name,
     version: z.string().max(255).optional(),
     refresh: z.boolean().optional(),
+    /**
+     * the registry to ask for this request instead of the instance's own: the CLI sends the
+     * SWITCHBOARD_REGISTRY_URL of its environment, which must win there as it does without a running
+     * Switchboard
+     */
+    registry: z.string().max(2048).optional(),
   })
   .strict();
 export type CatalogServerRequest = z.input<typeof CatalogServerRequestSchema>;
@@ -264,6 +276,12 @@ export const CatalogInstallRequestSchema = z
     secrets: Answers.default({}),
     /** true: check and show what would be written and run, write nothing */
     dryRun: z.boolean().optional(),
+    /**
+     * the registry to ask for this request instead of the instance's own: the CLI sends the
+     * SWITCHBOARD_REGISTRY_URL of its environment, which must win there as it does without a running
+     * Switchboard
+     */
+    registry: z.string().max(2048).optional(),
   })
   .strict();
 export type CatalogInstallRequest = z.input<typeof CatalogInstallRequestSchema>;

@@ -90,18 +90,70 @@ export const ImportCandidateListingSchema = z.object({
 });
 export type ImportCandidateListing = z.infer<typeof ImportCandidateListingSchema>;
 
+/** What an import did: servers added and approved, secrets moved, editors' files, entries left. */
+export const ImportDoneSchema = z.object({
+  servers: z.array(z.string()),
+  secrets: z.array(z.object({ name: z.string(), server: z.string(), key: z.string() })),
+  editors: z.array(EditorFileReportSchema),
+  skipped: z.array(z.object({ editor: EditorIdSchema, entry: z.string(), problem: z.string() })),
+});
+export type ImportDone = z.infer<typeof ImportDoneSchema>;
+
 /** `switchboard import --json` (with `--yes`: `imported` says what was done) */
 export const ImportCliResultSchema = z.object({
   candidates: z.array(ImportCandidateListingSchema),
   /** editors whose file could not be read */
   problems: z.array(z.object({ editor: EditorIdSchema, message: z.string() })),
-  imported: z
-    .object({
-      servers: z.array(z.string()),
-      secrets: z.array(z.object({ name: z.string(), server: z.string(), key: z.string() })),
-      editors: z.array(EditorFileReportSchema),
-      skipped: z.array(z.object({ editor: EditorIdSchema, entry: z.string(), problem: z.string() })),
-    })
-    .nullable(),
+  imported: ImportDoneSchema.nullable(),
 });
 export type ImportCliResult = z.infer<typeof ImportCliResultSchema>;
+
+// ---- the CLI's editor commands through a running Switchboard --------------------------------------
+// While `switchboard serve` (or the desktop app) runs, it alone writes editors' files and state.json:
+// `sync`, `unsync`, `import` and `backups restore` from the CLI ask it to (control token only), so its
+// drift repair and the command never work on the same files at once.
+
+export const EditorCliRoutes = {
+  /** POST EditorsUnsyncRequest → EditorsUnsyncResult */
+  unsync: '/api/editors/unsync',
+  /** POST ImportRequest → ImportDone */
+  import: '/api/editors/import',
+  /** POST BackupRestoreRequest → BackupRestoreResult */
+  restore: '/api/editors/restore-backup',
+} as const;
+
+export const EditorsUnsyncRequestSchema = z
+  .object({
+    /** absent: every editor (sync is turned off for each, installed or not) */
+    editors: z.array(EditorIdSchema).optional(),
+    restoreSecrets: z.boolean(),
+  })
+  .strict();
+export type EditorsUnsyncRequest = z.infer<typeof EditorsUnsyncRequestSchema>;
+export const EditorsUnsyncResultSchema = z.object({ editors: z.array(EditorFileReportSchema) });
+export type EditorsUnsyncResult = z.infer<typeof EditorsUnsyncResultSchema>;
+
+export const ImportRequestSchema = z
+  .object({
+    from: z.array(EditorIdSchema).optional(),
+    /**
+     * the listing the person was shown (`importListing` of it): refused if the editors' files say
+     * something else by now, so what is imported and approved is exactly what was shown
+     */
+    listing: z.string(),
+  })
+  .strict();
+export type ImportRequest = z.infer<typeof ImportRequestSchema>;
+
+export const BackupRestoreRequestSchema = z.object({ backup: z.string().max(200) }).strict();
+export const BackupRestoreResultSchema = z.object({
+  editor: EditorIdSchema,
+  file: z.string(),
+  /** false: the file did not exist when the backup was taken (it was removed now) */
+  existed: z.boolean(),
+  /** false: a secret in it changed in the keychain since, so the bytes differ from the backup */
+  exact: z.boolean(),
+  /** the backup of what was there before the restore */
+  saved: z.string().nullable(),
+});
+export type BackupRestoreResult = z.infer<typeof BackupRestoreResultSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import { SignInRequestSchema } from './sign-in.ts';
+import { BundleAddRequestSchema, BundleUploadRequestSchema } from './store.ts';
 import { EditorToolsChangeSchema, ServerToolsChangeSchema } from './editor-tools.ts';
 import {
   CatalogInstallRequestSchema,
@@ -62,6 +63,8 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', '/api/servers', { body: AddServerRequestSchema }),
   route('DELETE', `/api/servers/${S}`),
   route('POST', `/api/servers/${S}/approve`, { body: ApproveRequestSchema }),
+  // what approving allows (resolving a package first); fresh=1: an update, resolved again
+  route('GET', `/api/servers/${S}/approval`, { query: /^(fresh=1)?$/ }),
   route('POST', `/api/servers/${S}/(deny|start|stop|restart)`),
   route('GET', `/api/servers/${S}/logs`, { query: /^(limit=\d{1,6})?$/ }),
   route('GET', `/api/servers/${S}/config`),
@@ -76,6 +79,12 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', `/api/servers/${S}/sign-in`, { body: SignInRequestSchema }),
   route('DELETE', `/api/servers/${S}/sign-in`),
   route('GET', '/api/approvals'),
+  route('GET', '/api/store'),
+  route('POST', '/api/store/prune'),
+  route('GET', '/api/store/updates'),
+  route('POST', '/api/store/updates/check'),
+  route('POST', '/api/bundles', { body: BundleUploadRequestSchema }),
+  route('POST', `/api/bundles/${S}/add`, { body: BundleAddRequestSchema }),
   route('GET', '/api/secrets'),
   route('POST', '/api/secrets/move', { body: SecretMoveRequestSchema }),
   route('PUT', `/api/secrets/${S}`, { body: SecretValueRequestSchema }),

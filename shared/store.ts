@@ -89,6 +89,42 @@ export type OutdatedEntry = z.infer<typeof OutdatedEntrySchema>;
 export const OutdatedReportSchema = z.object({ servers: z.array(OutdatedEntrySchema) });
 export type OutdatedReport = z.infer<typeof OutdatedReportSchema>;
 
+/**
+ * What the last check for updates found (the UI's Servers view, a server's page, Approvals): checked on
+ * demand, and once a day while Switchboard runs unless turned off in Settings. Nothing updates by
+ * itself: each entry is what `update NAME` (the UI's Review update) would show and ask about.
+ */
+export const UpdatesReportSchema = z.object({
+  /** when the last check ended (ms since the epoch); null: never checked */
+  checkedAt: z.number().nullable(),
+  /** a check is running now */
+  checking: z.boolean(),
+  /** when the next automatic check is due (null: daily checks are off, or this is not `serve`) */
+  nextCheckAt: z.number().nullable(),
+  /** approved servers that run a stored package (npm, PyPI, OCI): 0, nothing to check */
+  packages: z.number().int(),
+  /**
+   * servers whose package has a newer release, or that could not be checked (`error`), as found then;
+   * a server approved again since (updated, changed) is left out
+   */
+  servers: z.array(OutdatedEntrySchema),
+});
+export type UpdatesReport = z.infer<typeof UpdatesReportSchema>;
+
+/**
+ * Whether a finding is an update to offer: checked, and `update` would bring something (a newer version,
+ * or dependencies changed within their ranges). Not one: a newer release that servers.json's pinned
+ * version keeps out.
+ */
+export function isUpdate(entry: OutdatedEntry): boolean {
+  return entry.error === null && (entry.changes.length > 0 || entry.wanted !== entry.current);
+}
+
+/** "sb-store-pkg 1.0.0 → 1.1.0": an update in a few words (the UI's notices). */
+export function updateWords(entry: OutdatedEntry): string {
+  return `${entry.package} ${entry.current} → ${entry.wanted ?? '?'}`;
+}
+
 /** The store's disk use (Settings; `switchboard store`). */
 export const StoreUsageSchema = z.object({
   folder: z.string(),

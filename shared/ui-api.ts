@@ -5,6 +5,7 @@ import {
   type BundleView,
   type StorePruneResult,
   type StoreUsage,
+  type UpdatesReport,
 } from './store.ts';
 import { ServerActivitySchema, type ServerActivity } from './activity.ts';
 import {
@@ -12,6 +13,7 @@ import {
   TokenInfoSchema,
   ToolChangeSchema,
   type ApiEvent,
+  type ApprovalPreview,
   type ServerAction,
   type TokenInfo,
   type ToolChange,
@@ -178,6 +180,11 @@ export const ApprovalViewSchema = z.object({
   packageNote: z.string().nullable().default(null),
   /** its package could not be resolved (offline, removed from its registry): it cannot be approved now */
   packageError: z.string().nullable().default(null),
+  /**
+   * its package is being resolved at its registry (the list does not wait for it): `package` is null
+   * and `fingerprint` approves nothing until an `approval` event says the resolution is in
+   */
+  resolving: z.boolean().default(false),
   /** the last approved config of this server, to diff against; null if it never was approved */
   approved: z
     .object({ lines: z.array(z.string()), approvedAt: z.number(), source: ServerSourceSchema })
@@ -239,6 +246,8 @@ export const SettingsSchema = z.object({
   defaultIdleTimeout: z.number().int(),
   /** Switchboard's Client ID Metadata Document URL for OAuth sign-ins (null: dynamic registration) */
   clientMetadataUrl: z.string().nullable(),
+  /** approved packages are checked for newer releases once a day (false: only when asked) */
+  updateChecks: z.boolean().default(true),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z
@@ -256,6 +265,8 @@ export const SettingsPatchSchema = z
     autoSync: z.boolean().optional(),
     /** the person read the first-run notice of automatic editor sync (it is not shown again) */
     editorSyncNoticeRead: z.literal(true).optional(),
+    /** check approved packages for newer releases once a day */
+    updateChecks: z.boolean().optional(),
   })
   .strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
@@ -364,7 +375,14 @@ export const EditorsSyncResultSchema = z.object({
   reports: z.array(EditorFileReportSchema).default([]),
 });
 export type EditorsSyncResult = z.infer<typeof EditorsSyncResultSchema>;
-export const EditorsSyncRequestSchema = z.object({ editor: EditorIdSchema.optional() }).strict();
+export const EditorsSyncRequestSchema = z
+  .object({
+    editor: EditorIdSchema.optional(),
+    /** with `editor`: servers that editor stops getting, or gets again (`sync --exclude/--include`) */
+    exclude: z.array(z.string()).optional(),
+    include: z.array(z.string()).optional(),
+  })
+  .strict();
 export const EditorRestoreRequestSchema = z.object({ backup: z.string() }).strict();
 /** excluded: true keeps the server out of this editor (its entry goes, its token cannot reach it) */
 export const EditorExcludeRequestSchema = z.object({ server: z.string(), excluded: z.boolean() }).strict();
@@ -428,6 +446,19 @@ export interface UiApi {
   approvals(): Promise<ApprovalView[]>;
   /** the package store's disk use, per install */
   storeUsage(): Promise<StoreUsage>;
+  /** what the last check for updates found (asks no registry) */
+  updates(): Promise<UpdatesReport>;
+  /**
+   * what approving a waiting server allows, resolving its package at its registry first if need be
+   * (the approvals list does not wait for that; this does)
+   */
+  approvalPreview(name: string): Promise<ApprovalPreview>;
+  /**
+   * an update of an approved package-run server: its package resolved again now (the newest release
+   * its servers.json entry allows), with what changed since the approved version; approve() with its
+   * fingerprint approves exactly that, and is refused (409) if the resolution changed meanwhile
+   */
+  reviewUpdate(name: string): Promise<ApprovalPreview>;
   secrets(): Promise<SecretsResponse>;
   settings(): Promise<Settings>;
   tokens(): Promise<TokenInfo[]>;
@@ -458,6 +489,8 @@ export interface UiApi {
   removeServer(name: string): Promise<void>;
   /** removes store installs no server uses */
   pruneStore(): Promise<StorePruneResult>;
+  /** checks every approved package at its registry now (nothing is updated) */
+  checkUpdates(): Promise<UpdatesReport>;
   /** unpacks and checks an MCP bundle (.mcpb, its bytes in base64) into the store; nothing is added yet */
   uploadBundle(fileName: string, base64: string): Promise<BundleView>;
   /** adds an uploaded bundle's server, pending approval; sensitive values go to the keychain */

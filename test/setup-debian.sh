@@ -14,6 +14,8 @@ command -v ps >/dev/null 2>&1 || need+=(procps)
 # Servers' sandbox (test/integration/sandbox): bubblewrap, and socat to relay its filtered network.
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v socat >/dev/null 2>&1 || need+=(socat)
+# update-mime-database: the Debian package's .mcpb file type (test/unit/desktop/forge-config.test.ts)
+command -v update-mime-database >/dev/null 2>&1 || need+=(shared-mime-info)
 # setpriv, to run the sandbox as an ordinary user when the tests run as root
 command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
 ((${#need[@]})) || exit 0

@@ -117,8 +117,8 @@ export const COMMAND_HELP = {
   },
   add: {
     usage: [
-      'switchboard add NAME [--env KEY=VALUE]… [--cwd DIR] -- COMMAND [ARGS…]',
-      'switchboard add NAME --url URL [--header KEY=VALUE]…',
+      'switchboard add NAME [--env KEY=VALUE]… [--cwd DIR] [--replace] -- COMMAND [ARGS…]',
+      'switchboard add NAME --url URL [--header KEY=VALUE]… [--replace]',
     ],
     summary: 'add a server to servers.json (it waits for your approval)',
     details:
@@ -127,7 +127,9 @@ export const COMMAND_HELP = {
       '  --env KEY=VALUE      an environment variable for the server (repeatable)\n' +
       '  --cwd DIR            the folder it runs in\n' +
       '  --url URL            a remote server (Streamable HTTP or SSE)\n' +
-      '  --header KEY=VALUE   an HTTP header for a remote server (repeatable)',
+      '  --header KEY=VALUE   an HTTP header for a remote server (repeatable)\n' +
+      '  --replace            NAME exists already: replace its entry (it then waits for approval again);\n' +
+      '                       without it, a name in use is refused, showing what would change',
   },
   remove: {
     usage: ['switchboard remove NAME'],
@@ -310,7 +312,8 @@ usage: switchboard <command> [options]
                                    gives editors the change shown
   start NAME | stop NAME | restart NAME
   logs NAME [--follow] [--lines N] [--json]   a server's log
-  add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…)
+  add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…);
+                                   a name in use is refused, showing what would change (--replace)
   remove NAME                      remove a server from servers.json
   login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
   try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]

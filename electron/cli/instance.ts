@@ -19,6 +19,17 @@ import {
 } from '../../shared/api.ts';
 import type { EditorId } from '../../shared/editors.ts';
 import {
+  BackupRestoreResultSchema,
+  EditorCliRoutes,
+  EditorsUnsyncResultSchema,
+  ImportDoneSchema,
+  type BackupRestoreResult,
+  type EditorsUnsyncRequest,
+  type EditorsUnsyncResult,
+  type ImportDone,
+  type ImportRequest,
+} from '../../shared/editor-report.ts';
+import {
   EditorToolsViewSchema,
   type EditorToolsChange,
   type EditorToolsView,
@@ -160,14 +171,35 @@ export class InstanceClient {
     await this.#request('DELETE', ApiRoutes.token(name));
   }
 
-  /** Editor sync by the running instance (its own relay command and tokens), one editor or all. */
-  async syncEditors(editor?: EditorId): Promise<EditorsSyncResult> {
+  /**
+   * Editor sync by the running instance (its own relay command and tokens), one editor or all; with
+   * `selection`, that editor's excluded servers change first.
+   */
+  async syncEditors(
+    editor?: EditorId,
+    selection?: { exclude: string[]; include: string[] },
+  ): Promise<EditorsSyncResult> {
     return EditorsSyncResultSchema.parse(
-      await this.#request('POST', UiRoutes.editorsSync, editor ? { editor } : {}),
+      await this.#request('POST', UiRoutes.editorsSync, editor ? { editor, ...selection } : {}),
     );
   }
 
-  /** Restarts Claude Desktop through the running instance (its Editors view updates at once). */
+  /** Unsync by the running instance, in one run (its drift repair cannot interleave). */
+  async unsyncEditors(request: EditorsUnsyncRequest): Promise<EditorsUnsyncResult> {
+    return EditorsUnsyncResultSchema.parse(await this.#request('POST', EditorCliRoutes.unsync, request));
+  }
+
+  /** Import by the running instance, of exactly the listing shown (else 409, nothing done). */
+  async importEditors(request: ImportRequest): Promise<ImportDone> {
+    return ImportDoneSchema.parse(await this.#request('POST', EditorCliRoutes.import, request));
+  }
+
+  /** Restores an editor's backup through the running instance. */
+  async restoreBackup(backup: string): Promise<BackupRestoreResult> {
+    return BackupRestoreResultSchema.parse(await this.#request('POST', EditorCliRoutes.restore, { backup }));
+  }
+
+  /** An editor's tool view (what it gets, tokens, limits), from the running instance. */
   async editorTools(editor: EditorId): Promise<EditorToolsView> {
     return EditorToolsViewSchema.parse(await this.#request('GET', UiRoutes.editorTools(editor)));
   }
@@ -176,6 +208,7 @@ export class InstanceClient {
     return EditorToolsViewSchema.parse(await this.#request('POST', UiRoutes.editorTools(editor), change));
   }
 
+  /** Restarts Claude Desktop through the running instance (its Editors view updates at once). */
   async restartEditor(editor: EditorId): Promise<EditorRestartResult> {
     return EditorRestartResultSchema.parse(await this.#request('POST', UiRoutes.editorRestart(editor)));
   }

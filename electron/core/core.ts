@@ -38,6 +38,7 @@ import { RuntimeChangedError } from './store/npm-package.ts';
 import { PackageApprovals } from './store/package-approvals.ts';
 import { PackageService, type StoredLaunch } from './store/package-service.ts';
 import { PackageStore, StoreChangedError } from './store/package-store.ts';
+import { UpdateChecks } from './store/update-checks.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
@@ -91,6 +92,10 @@ export interface CoreEvents {
   stopping: [at: number];
   /** which tools an editor gets changed (its selection of tools, or discovery mode) */
   editorTools: [editor: string];
+  /** a check for updates of approved packages started or ended (core.updates) */
+  updates: [];
+  /** the package of a server waiting for approval was resolved in the background, or could not be */
+  approval: [name: string];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -140,6 +145,8 @@ export class Core {
   /** the package store (`<home>/store`) and the packages offered for approval */
   readonly packages: PackageService;
   readonly #packageTrust: PackageApprovals;
+  /** newer releases of approved packages: checked when asked, and daily once started */
+  readonly updates: UpdateChecks;
   /**
    * The bridge, set once when it is made (before start()): it takes each server connection's
    * messages for editors and answers the servers' requests to their client.
@@ -167,6 +174,19 @@ export class Core {
     this.activity = new CallActivity(this.#clock);
     this.packages = new PackageService(new PackageStore(options.home.store), this.#env, this.#platform);
     this.#packageTrust = new PackageApprovals(this.packages);
+    this.updates = new UpdateChecks({
+      clock: this.#clock,
+      file: join(options.home.cache, 'updates.json'),
+      outdated: () => this.outdated(),
+      pinnedLock: (name) => this.#pinnedLock(name),
+      packages: () =>
+        [...this.#entries.keys()].filter((name) => {
+          const kind = this.#entries.get(name)?.launch.package?.kind;
+          return kind !== undefined && kind !== 'mcpb' && this.#pinnedLock(name) !== undefined;
+        }).length,
+      daily: () => this.state.updateChecks(),
+      changed: () => this.events.emit('updates'),
+    });
     this.#signInOptions = {
       keychain: options.signInKeychain ?? new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
       clock: this.#clock,
@@ -293,6 +313,7 @@ export class Core {
     // a first wave of servers that then compete with it for the CPU; servers come up right after.
     if (this.#watch) this.#watcher = await watchFile(this.home.serversFile, () => this.reload());
     this.#apply();
+    this.updates.start();
     // Tools held back in an earlier run are still held: their servers say so (after "ready").
     setImmediate(() => {
       for (const name of this.#entries.keys()) this.#toolsChanged(name);
@@ -430,6 +451,33 @@ export class Core {
   }
 
   /**
+   * What approving the server allows, without waiting on a registry: review() when its package is
+   * resolved (or it runs none); otherwise its resolution starts in the background, with an `approval`
+   * event once it is in or failed, and this says so. A failed resolution is not retried by itself
+   * (preview() tries again), so a list that asks again does not hammer an unreachable registry.
+   */
+  reviewNow(name: string): { preview: ApprovalPreview } | { resolving: true } | { error: string } {
+    this.#catchUp();
+    const entry = this.#current(name);
+    if (this.#packageTrust.needsResolution(entry, false)) {
+      const failure = this.#packageTrust.failure(entry);
+      if (failure !== undefined) return { error: failure };
+      if (!this.#packageTrust.resolving(entry)) {
+        const done = () => this.events.emit('approval', name);
+        const cwd = isRemote(entry.config) ? undefined : entry.config.cwd;
+        this.#packageTrust.resolve(entry, this.#lookup(cwd)).then(done, done);
+      }
+      return { resolving: true };
+    }
+    try {
+      return { preview: this.review(name) };
+    } catch (err) {
+      if (err instanceof UserError) return { error: describeError(err) };
+      throw err;
+    }
+  }
+
+  /**
    * Approved package-run servers whose registry has a newer release (of the package, or within its
    * dependencies' ranges), checked now; each becomes what `update NAME` offers.
    */
@@ -444,6 +492,13 @@ export class Core {
       if (found) out.push(found);
     }
     return out;
+  }
+
+  /** The lock of the approved package the server runs now (undefined: none, or not approved). */
+  #pinnedLock(name: string): string | undefined {
+    const entry = this.#entries.get(name);
+    if (!entry || this.state.decision(name, entry.fingerprint) !== 'approved') return undefined;
+    return entry.launch.package?.lock;
   }
 
   /** The store's disk use, per install, with the servers that start from each. */
@@ -496,17 +551,24 @@ export class Core {
 
   async startServer(name: string): Promise<void> {
     this.#requireRunnable(name);
-    await this.#requireSupervisor().start(name);
+    const supervisor = this.#requireSupervisor();
+    this.state.setStopped(name, undefined);
+    await supervisor.start(name);
   }
 
+  /** Stops the server until the person starts it again: kept in state.json, so a restart keeps it. */
   async stopServer(name: string): Promise<void> {
     this.#entry(name);
-    await this.#requireSupervisor().stop(name);
+    const supervisor = this.#requireSupervisor();
+    if (supervisor.runner(name)) this.state.setStopped(name, this.#clock.now());
+    await supervisor.stop(name);
   }
 
   async restartServer(name: string): Promise<void> {
     this.#requireRunnable(name);
-    await this.#requireSupervisor().restart(name);
+    const supervisor = this.#requireSupervisor();
+    this.state.setStopped(name, undefined);
+    await supervisor.restart(name);
   }
 
   // ─── lazy servers: lists and idle timeouts ──────────────────────────────────────────────────
@@ -812,6 +874,7 @@ export class Core {
   /** Stops every server (no orphans) and the file watcher. */
   async shutdown(): Promise<void> {
     if (this.#supervisor) this.events.emit('stopping', this.#clock.now());
+    this.updates.stop();
     await (await this.#signIns)?.closeAll();
     await this.#watcher?.close();
     this.#watcher = undefined;
@@ -825,6 +888,7 @@ export class Core {
     if (!this.#supervisor) return;
     const desired: DesiredServer[] = [];
     const idleDefault = this.idleTimeoutDefault();
+    const stopped = this.state.stopped();
     for (const entry of this.#entries.values()) {
       if (!entry.config.enabled || entry.refusal) continue;
       if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
@@ -835,6 +899,7 @@ export class Core {
         transport: isRemote(entry.config) ? 'http' : 'stdio',
         idleTimeoutMs: (entry.config.idleTimeout ?? idleDefault) * 1000,
         listsKnown: this.#lists.has(entry.name, entry.fingerprint),
+        stopped: stopped.has(entry.name),
         prepare: async (note) => {
           const plan = await this.#storedLaunch(entry, note)
             .then((stored) => prepareLaunch(entry, this.#launchDeps(), stored))

@@ -45,6 +45,17 @@ export function approvalNotifications(
  * the preview's, already display-safe.
  */
 export function approvalBody(preview: ApprovalPreview): string {
+  return approvalSummary(preview).join('\n');
+}
+
+/**
+ * approvalBody's lines; `launch: 'all'` (the tray menu, which has the room) gives every line of the
+ * launch config (cwd, env) rather than the command line alone.
+ */
+export function approvalSummary(
+  preview: ApprovalPreview,
+  { launch }: { launch: 'first' | 'all' } = { launch: 'first' },
+): string[] {
   const pkg = preview.package;
   const packageLines = pkg
     ? [
@@ -63,13 +74,14 @@ export function approvalBody(preview: ApprovalPreview): string {
       : first.startsWith('NOT sandboxed')
         ? [first]
         : [first, ...rest.filter((line) => line.startsWith('network:'))];
+  const launchLines = launch === 'all' ? preview.lines : preview.lines.slice(0, 1);
   return [
-    preview.lines[0] ?? preview.name,
+    ...(launchLines.length ? launchLines : [preview.name]),
     ...packageLines,
     ...(preview.packageNote ? [preview.packageNote] : []),
     ...sandbox,
     ...preview.references,
-  ].join('\n');
+  ];
 }
 
 export interface ToolChangeNotification {

@@ -1,6 +1,8 @@
 import type { ToolChange } from '../../shared/api.ts';
 import { heldBack, type ServerStatus, type StatusReport } from '../../shared/status.ts';
 import { wordList } from '../../shared/word-list.ts';
+import type { KnownPreview } from './approval-previews.ts';
+import { approvalSummary } from './notifications.ts';
 import { toolChangeLines } from './tool-change-summary.ts';
 
 /** What the tray icon shows at a glance. */
@@ -94,7 +96,8 @@ export function trayTooltip(report: StatusReport): string {
 
 /**
  * The tray menu, built from core state alone (rebuilt by the shell on every change): `toolChanges`
- * are the servers whose tools, prompts or instructions changed since they were pinned (Core.toolChanges()).
+ * are the servers whose tools, prompts or instructions changed since they were pinned (Core.toolChanges()),
+ * and `previews` what approving each waiting server allows, as far as it is known (ApprovalPreviews).
  */
 export function buildTrayMenu(
   report: StatusReport,
@@ -105,6 +108,7 @@ export function buildTrayMenu(
     cliCommand?: string | undefined;
   },
   toolChanges: readonly ToolChange[] = [],
+  previews: (server: ServerStatus) => KnownPreview | undefined = () => undefined,
 ): TrayItem[] {
   const items: TrayItem[] = [{ label: trayTooltip(report), enabled: false }];
   if (report.configError)
@@ -114,16 +118,7 @@ export function buildTrayMenu(
   if (pending.length > 0) {
     items.push({ label: '', kind: 'separator' });
     items.push({ label: `Waiting for approval (${pending.length})`, enabled: false });
-    for (const s of pending) {
-      items.push({
-        label: s.name,
-        submenu: [
-          { label: 'Review in Switchboard…', action: { type: 'open', view: 'approvals', server: s.name } },
-          { label: 'Approve', action: { type: 'approve', server: s.name, fingerprint: s.fingerprint } },
-          { label: 'Deny', action: { type: 'deny', server: s.name } },
-        ],
-      });
-    }
+    for (const s of pending) items.push({ label: s.name, submenu: approvalSubmenu(s, previews(s)) });
   }
 
   if (toolChanges.length > 0) {
@@ -185,6 +180,54 @@ export function buildTrayMenu(
   items.push({ label: '', kind: 'separator' });
   items.push({ label: 'Quit Switchboard', action: { type: 'quit' } });
   return items;
+}
+
+/**
+ * A waiting server: what approving it allows (the preview's lines: its command, the package resolved
+ * for it, its sandbox, the secrets it gets) and an Approve bound to exactly that preview. While the
+ * preview is not in (a package being resolved at its registry) or could not be made, there is nothing
+ * shown to approve: "Approve…" opens its approval in the window, where the resolution appears.
+ */
+function approvalSubmenu(s: ServerStatus, known: KnownPreview | undefined): TrayItem[] {
+  const review: TrayItem = {
+    label: 'Review in Switchboard…',
+    action: { type: 'open', view: 'approvals', server: s.name },
+  };
+  const deny: TrayItem = { label: 'Deny', action: { type: 'deny', server: s.name } };
+  if (known?.kind === 'ready') {
+    const preview = known.preview;
+    return [
+      ...approvalSummary(preview, { launch: 'all' }).map((line): TrayItem => ({
+        label: line,
+        enabled: false,
+      })),
+      { label: '', kind: 'separator' },
+      review,
+      { label: 'Approve', action: { type: 'approve', server: s.name, fingerprint: preview.fingerprint } },
+      deny,
+    ];
+  }
+  return [
+    {
+      label:
+        known?.kind === 'failed'
+          ? `Cannot show what it runs here: ${known.message}`
+          : 'Looking up exactly what it runs…',
+      enabled: false,
+    },
+    { label: '', kind: 'separator' },
+    review,
+    { label: 'Approve…', action: { type: 'open', view: 'approvals', server: s.name } },
+    deny,
+  ];
+}
+
+/**
+ * A label as the menu shows it: "&" marks a keyboard mnemonic in Electron's menus (Windows, Linux;
+ * dropped on macOS), so every "&" of a command line or a name is doubled to be shown as it is.
+ */
+export function menuLabel(text: string): string {
+  return text.replaceAll('&', '&&');
 }
 
 function serverSubmenu(s: ServerStatus): TrayItem[] {

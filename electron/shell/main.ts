@@ -66,8 +66,10 @@ import {
 import { quitSequence } from '../desktop/quit.ts';
 import { desktopRelayCommand } from '../desktop/relay-command.ts';
 import { squirrelStartup, squirrelUpdateExe, windowsLoginItem } from '../desktop/squirrel.ts';
+import { ApprovalPreviews } from '../desktop/approval-previews.ts';
 import {
   buildTrayMenu,
+  menuLabel,
   showWindowAtStart,
   trayAppearance,
   trayHealth,
@@ -79,6 +81,7 @@ import { isExternalWebLink, isOwnPage } from '../desktop/window-policy.ts';
 import { startHeadless, type Headless } from '../headless/serve.ts';
 import { syncResult } from '../core/editors/service.ts';
 import { EDITOR_LABELS } from '../../shared/editors.ts';
+import type { StatusReport } from '../../shared/status.ts';
 
 // Set by Electron Forge's Vite plugin at build time.
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
@@ -91,6 +94,8 @@ let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
 let notifiedTools = new Map<string, string>();
 let notifiedSignIns = new Set<string>();
+/** what approving each waiting server allows, for the tray menu (a package run resolved first) */
+const trayPreviews = new ApprovalPreviews();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
 const links = new LinkQueue();
 
@@ -181,6 +186,7 @@ async function start(): Promise<void> {
     tray?.setToolTip(trayTooltip(report));
     if (process.platform === 'darwin') tray?.setTitle(trayAppearance(health, process.platform).title);
     tray?.setContextMenu(trayMenu());
+    previewForTray(report);
     notifyApprovals();
     notifyToolChanges();
     notifySignIns();
@@ -341,7 +347,11 @@ function notifySignIns(): void {
 function trayMenu(): Menu {
   const core = headless?.core;
   const options = { ...loginOptions(), cliCommand: cliMenuLabel(cliLauncher().state) };
-  const items = core ? buildTrayMenu(core.status(), options, core.toolChanges()) : [];
+  const items = core
+    ? buildTrayMenu(core.status(), options, core.toolChanges(), (s) =>
+        trayPreviews.get(s.name, s.fingerprint),
+      )
+    : [];
   return Menu.buildFromTemplate(toMenu(items));
 }
 
@@ -359,6 +369,22 @@ function installCliCommand(): void {
   installLauncher(place, text);
   notify(cliInstalledMessage(place, onPath(place.dir, process.env), process.platform));
   tray?.setContextMenu(trayMenu());
+}
+
+/** Asks for what approving each newly waiting server allows; the menu shows it once it is in. */
+function previewForTray(report: StatusReport): void {
+  const core = headless?.core;
+  if (!core) return;
+  for (const { name, fingerprint } of trayPreviews.wanted(report, Date.now())) {
+    void core
+      .preview(name)
+      .then(
+        (preview) => trayPreviews.resolved(name, fingerprint, preview),
+        (err: unknown) =>
+          trayPreviews.failed(name, fingerprint, displayMessage(describeError(err)), Date.now()),
+      )
+      .then(() => tray?.setContextMenu(trayMenu()));
+  }
 }
 
 /** A sign-in started from the tray or a notification goes to the system browser. */
@@ -594,7 +620,7 @@ function toMenu(items: TrayItem[]): MenuItemConstructorOptions[] {
     if (item.kind === 'separator') return { type: 'separator' };
     const { action } = item;
     return {
-      label: item.label,
+      label: menuLabel(item.label),
       type: item.kind === 'checkbox' ? 'checkbox' : 'normal',
       ...(item.checked !== undefined ? { checked: item.checked } : {}),
       enabled: item.enabled ?? true,

@@ -177,6 +177,8 @@ export const AppSettingsSchema = z.object({
   idleTimeout: z.number().int().min(0).optional(),
   /** false: editors' files change only on an explicit sync (absent: automatic, the default) */
   autoSync: z.boolean().optional(),
+  /** false: approved packages are checked for newer releases only when asked (absent: once a day) */
+  updateChecks: z.boolean().optional(),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 
@@ -195,5 +197,10 @@ export const AppStateSchema = z.object({
   notices: z.object({ editorSync: z.number().optional() }).optional(),
   /** the MCP Registry catalog: the registry to ask (absent: the official one) */
   catalog: z.object({ registryUrl: z.string().optional() }).optional(),
+  /**
+   * servers the person stopped (name → when, ms since the epoch): they stay stopped, across restarts
+   * of Switchboard too, until the person starts them (or removes them)
+   */
+  stopped: z.record(z.string(), z.number()).optional(),
 });
 export type AppState = z.infer<typeof AppStateSchema>;

@@ -49,6 +49,8 @@ export async function clientAuthScenarios(): Promise<string[]> {
 export async function runClientAuthSuite(options: {
   resultsDir: string;
   env: NodeJS.ProcessEnv;
+  /** how long the runner waits for one scenario's client (its default, 30 s, is too short on a busy machine) */
+  timeoutMs?: number;
 }): Promise<{ results: ClientScenarioResult[]; output: string; exitCode: number | null }> {
   const outDir = mkdtempSync(join(options.resultsDir, 'client-auth-'));
   const { code, output } = await run(
@@ -63,6 +65,7 @@ export async function runClientAuthSuite(options: {
       `${NODE} ${CLIENT}`,
       '-o',
       outDir,
+      ...(options.timeoutMs ? ['--timeout', String(options.timeoutMs)] : []),
     ],
     options.env,
   );

@@ -9,7 +9,7 @@ import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { httpClient, textOf } from '../helpers/bridge.ts';
 import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-server.ts';
-import { waitFor } from '../helpers/servers.ts';
+import { HANG_MS, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
 
@@ -88,7 +88,7 @@ beforeAll(async () => {
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   await page.goto(link);
   await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
-}, 60_000);
+}, HANG_MS); // a serve start on a busy machine: waited for, not raced
 
 afterEach(async (ctx) => {
   if (ctx.task.result?.state !== 'fail' || !page) return;
@@ -111,7 +111,7 @@ afterAll(async () => {
   t?.cleanup();
 });
 
-describe('signing in to a remote server from the UI', () => {
+describe('signing in to a remote server from the UI', { timeout: HANG_MS }, () => {
   it('adds and approves a remote server; it then waits for a sign-in, in Servers and in Approvals', async () => {
     await page.getByRole('link', { name: 'Add server' }).first().click();
     await page.getByLabel('Name').fill(NAME);
@@ -124,14 +124,14 @@ describe('signing in to a remote server from the UI', () => {
     const card = page.locator(`article[data-approval="${NAME}"]`);
     await card.getByRole('button', { name: `Approve ${NAME}` }).click();
     const signIn = page.locator(`article[data-sign-in="${NAME}"]`);
-    await signIn.waitFor({ timeout: 30_000 });
+    await signIn.waitFor({ timeout: HANG_MS });
     await page.getByRole('heading', { name: 'Waiting for you to sign in' }).waitFor();
     expect(await page.getByText('Nothing waits for approval').count()).toBe(0);
     await expect.poll(() => page.getByTestId('approvals-badge').textContent()).toBe('1');
     await shot('sign-in-01-approvals');
 
     await nav('Servers').click();
-    await waitFor(async () => (await stateOf(NAME)) === 'needs-sign-in', 30_000, `${NAME} needs-sign-in`);
+    await waitFor(async () => (await stateOf(NAME)) === 'needs-sign-in', HANG_MS, `${NAME} needs-sign-in`);
     expect(await page.locator(`tbody[data-server="${NAME}"] .state`).textContent()).toContain(
       'needs sign-in',
     );
@@ -171,7 +171,7 @@ describe('signing in to a remote server from the UI', () => {
 
     await page.getByText(`Signed in to ${NAME}.`).waitFor();
     await page.getByTestId('sign-in-panel').getByText('Signed in', { exact: true }).waitFor();
-    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: 30_000 });
+    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: HANG_MS });
     await shot('sign-in-04-signed-in', 'signed-in');
     expect(await page.getByTestId('sign-in-panel').textContent()).toContain('mcp:tools');
   });
@@ -206,14 +206,14 @@ describe('signing in to a remote server from the UI', () => {
     await tab.close();
     await page.getByText(`Signed in to ${NAME}.`).waitFor();
     expect((await fixture.state()).counts.authorizations).toBe(before + 1);
-    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: 30_000 });
+    await page.locator('h1 .state[data-state="running"]').waitFor({ timeout: HANG_MS });
   });
 
   it('signs out from the UI: the server waits for a sign-in again', async () => {
     const panel = page.getByTestId('sign-in-panel');
     await panel.getByRole('button', { name: 'Sign out' }).click();
     await panel.getByRole('button', { name: `Sign out of ${NAME}` }).click();
-    await page.locator('h1 .state[data-state="needs-sign-in"]').waitFor({ timeout: 30_000 });
+    await page.locator('h1 .state[data-state="needs-sign-in"]').waitFor({ timeout: HANG_MS });
     await panel.getByText('Not signed in.').waitFor();
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,8 +22,17 @@ export interface NpmRegistry {
   readonly requests: string[];
   /** `npm publish` of a package folder against this registry (the real npm, a real tarball) */
   publish(dir: string): Promise<void>;
+  /** publishes a copy of a package folder under another version (its code as it is) */
+  publishAs(dir: string, version: string): Promise<void>;
   /** takes a package off the registry altogether (as an unpublish or a takedown would) */
   remove(name: string): void;
+  /**
+   * Holds every answer to a package's metadata (a packument GET) until the returned function is
+   * called: a slow or hanging registry, for as long as a test needs it.
+   */
+  hold(): () => void;
+  /** packument GETs being held now */
+  readonly held: number;
   /**
    * npm's settings for a process that installs from here and nowhere else: this registry, a token
    * for it (in a userconfig of its own), a cache folder of its own, no update checks
@@ -42,6 +51,8 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
   const packages = new Map<string, Packument>();
   const requests: string[] = [];
   let base = '';
+  let gate: Promise<void> | undefined;
+  let held = 0;
   const server: Server = createServer((req, res) => {
     void handle(req).then(
       ({ status, body, type }) => {
@@ -101,6 +112,11 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
       packages.set(name, pkg);
       return json(201, { ok: true });
     }
+    if (req.method === 'GET' && gate) {
+      held++;
+      await gate;
+      held--;
+    }
     const pkg = packages.get(name);
     if (req.method !== 'GET' || !pkg) return json(404, { error: 'Not found' });
     return json(200, {
@@ -123,17 +139,39 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
     npm_config_audit: 'false',
     npm_config_fund: 'false',
   });
+  const publish = async (dir: string) => {
+    await run('npm', ['publish', '--ignore-scripts', '--access', 'public'], {
+      cwd: dir,
+      env: { ...process.env, ...npmEnv(join(work, 'publish-cache')) },
+    });
+  };
   return {
     url: base,
     requests,
-    async publish(dir) {
-      await run('npm', ['publish', '--ignore-scripts', '--access', 'public'], {
-        cwd: dir,
-        env: { ...process.env, ...npmEnv(join(work, 'publish-cache')) },
-      });
+    publish,
+    async publishAs(dir, version) {
+      const copy = mkdtempSync(join(work, 'package-'));
+      cpSync(dir, copy, { recursive: true });
+      const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string };
+      writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...manifest, version }, null, 2));
+      await publish(copy);
     },
     remove(name) {
       packages.delete(name);
+    },
+    hold() {
+      let release: () => void = () => undefined;
+      gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const opened = gate;
+      return () => {
+        if (gate === opened) gate = undefined;
+        release();
+      };
+    },
+    get held() {
+      return held;
     },
     npmEnv,
     close: async () => {

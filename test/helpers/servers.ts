@@ -22,6 +22,13 @@ export function fixtureServer(name: string, ...args: string[]): { command: strin
 }
 
 /**
+ * The bound on a wait for something that will come (a process's answer, an exit, a state): only a
+ * hang should reach it, never a busy machine. A test that waits on events with this bound passes on
+ * a 2-core machine shared by eight, only slower.
+ */
+export const HANG_MS = 300_000;
+
+/**
  * Starts a fixture that serves HTTP on a free port and prints "listening <port>" (probe-server.mjs
  * and phisher-server.mjs with `--http 0`); resolves once it does.
  */

@@ -1,4 +1,6 @@
+import type { BackupRestoreResult } from '../../../shared/editor-report.ts';
 import type { CliContext } from '../context.ts';
+import { InstanceClient } from '../instance.ts';
 import { table, UsageError } from '../output.ts';
 import { editorSync } from './sync.ts';
 import { offlineCore } from '../offline-core.ts';
@@ -40,8 +42,19 @@ export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<n
     case 'restore': {
       const id = rest[0];
       if (!id || rest.length !== 1 || id.startsWith('-')) throw new UsageError(USAGE);
-      const result = await engine.restore(id, ctx.keychain);
-      const what = result.meta.existed
+      // A running Switchboard does it (it writes the editors' files while it runs: no drift repair
+      // may come in between), else it is done here.
+      const running = InstanceClient.connect(ctx.home);
+      const result: BackupRestoreResult = running
+        ? await running.restoreBackup(id)
+        : await engine.restore(id, ctx.keychain).then((r) => ({
+            editor: r.meta.editor,
+            file: r.file,
+            existed: r.meta.existed,
+            exact: r.exact,
+            saved: r.saved ?? null,
+          }));
+      const what = result.existed
         ? `Restored ${result.file} from backup ${id}.`
         : `Removed ${result.file}: there was no such file when backup ${id} was taken.`;
       ctx.output.out(what);
@@ -51,7 +64,7 @@ export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<n
         );
       if (result.saved) ctx.output.out(`What was there before is kept as backup ${result.saved}.`);
       ctx.output.out(
-        `Sync is now off for ${result.meta.editor}; turn it back on with: switchboard sync --editor ${result.meta.editor}`,
+        `Sync is now off for ${result.editor}; turn it back on with: switchboard sync --editor ${result.editor}`,
       );
       return 0;
     }

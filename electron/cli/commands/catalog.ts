@@ -14,6 +14,7 @@ import {
 } from '../../../shared/catalog.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { Catalog } from '../../core/catalog/catalog.ts';
+import { REGISTRY_ENV } from '../../core/catalog/registry-address.ts';
 import { UserError } from '../../core/errors.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { AppStateStore } from '../../core/trust/app-state.ts';
@@ -57,12 +58,18 @@ export async function catalogCommand(ctx: CliContext, argv: string[]): Promise<n
 async function catalogApi(ctx: CliContext): Promise<CatalogApi> {
   const client = InstanceClient.connect(ctx.home);
   if (client) {
+    // SWITCHBOARD_REGISTRY_URL of this command wins here as it does without a running Switchboard:
+    // the instance asks that registry for these requests (its own setting stays as it is).
+    const fromEnv = ctx.env[REGISTRY_ENV]?.trim();
+    const via = fromEnv ? { registry: fromEnv } : {};
+    const withEnv = (registry: CatalogRegistry): CatalogRegistry =>
+      fromEnv ? { ...registry, url: fromEnv, source: 'env' } : registry;
     return {
-      search: (r) => client.catalogSearch(r),
-      detail: (r) => client.catalogDetail(r),
-      install: (r) => client.catalogInstall(r),
-      registry: () => client.catalogRegistry(),
-      setRegistry: (url) => client.setCatalogRegistry(url),
+      search: (r) => client.catalogSearch({ ...r, ...via }),
+      detail: (r) => client.catalogDetail({ ...r, ...via }),
+      install: (r) => client.catalogInstall({ ...r, ...via }),
+      registry: async () => withEnv(await client.catalogRegistry()),
+      setRegistry: async (url) => withEnv(await client.setCatalogRegistry(url)),
     };
   }
   const path = await resolveLoginPath({ env: ctx.env });

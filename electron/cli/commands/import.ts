@@ -4,9 +4,9 @@ import { syncServers } from '../../core/editors/desired.ts';
 import {
   applyImport,
   describeForeign,
+  importListing,
   scanImports,
   type ImportCandidate,
-  type ImportResult,
   type ImportScan,
 } from '../../core/editors/import.ts';
 import type { EditorSync } from '../../core/editors/engine.ts';
@@ -16,14 +16,17 @@ import {
   ImportCliResultSchema,
   type ImportCandidateListing,
   type ImportCliResult,
+  type ImportDone,
 } from '../../../shared/editor-report.ts';
+import type { EditorId } from '../../../shared/editors.ts';
+import { InstanceClient } from '../instance.ts';
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
 import { offlineCore } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
-import { editorIds, editorSync, loadCore, printReports } from './sync.ts';
+import { editorIds, editorSync, loadCore, printFileReports } from './sync.ts';
 import { EDITORS_LINE, usageOf } from '../help.ts';
 
 const USAGE = `${usageOf('import')}\n${EDITORS_LINE}`;
@@ -55,7 +58,8 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   const importable = scan.candidates.filter((c) => !c.problem && !c.existing && c.duplicateOf === undefined);
   const commandPath = await resolveLoginPath({ env: ctx.env });
   const lookup = { path: commandPath, pathExt: ctx.env.PATHEXT, cwd: ctx.home.root };
-  if (values.json) return importJson(ctx, scan, importable, lookup, values.yes, core, engine, commandPath);
+  if (values.json)
+    return importJson(ctx, scan, from, importable, lookup, values.yes, core, engine, commandPath);
   for (const p of scan.problems) ctx.output.err(`${EDITORS[p.editor].label}: ${displayText(p.problem)}`);
 
   if (!scan.candidates.length) {
@@ -93,30 +97,38 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       return 0;
     }
   }
-  const result = await runImport(ctx, scan, core, engine, commandPath);
-  if (result.imported.length)
-    ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.imported.join(', ')}`);
+  const result = await runImport(ctx, scan, from, core, engine, commandPath);
+  if (result.servers.length)
+    ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.servers.join(', ')}`);
   for (const s of result.secrets)
     ctx.output.out(`  ${s.server}: ${displayText(s.key)} moved to the keychain as \${secret:${s.name}}`);
-  if (result.reports.length) {
+  if (result.editors.length) {
     ctx.output.out('Editors now get them through Switchboard:');
-    printReports(ctx, result.reports);
+    printFileReports(ctx, result.editors);
   }
   for (const c of result.skipped)
     ctx.output.err(
-      `not imported: ${EDITORS[c.editor].label} "${displayText(c.entry)}": ${displayText(c.problem ?? '')}`,
+      `not imported: ${EDITORS[c.editor].label} "${displayText(c.entry)}": ${displayText(c.problem)}`,
     );
-  return result.reports.some((r) => r.status === 'failed') ? 1 : 0;
+  return result.editors.some((r) => r.outcome === 'failed') ? 1 : 0;
 }
 
-function runImport(
+/**
+ * Imports what the scan listed. A running Switchboard does it (its keychain, its approvals, its
+ * editor sync, with no drift repair in between), refusing if the editors' files changed since the
+ * listing; otherwise it is done here, on the files.
+ */
+async function runImport(
   ctx: CliContext,
   scan: ImportScan,
+  from: EditorId[] | undefined,
   core: Core,
   engine: EditorSync,
   commandPath: string | undefined,
-): Promise<ImportResult> {
-  return applyImport(scan, {
+): Promise<ImportDone> {
+  const running = InstanceClient.connect(ctx.home);
+  if (running) return running.importEditors({ ...(from ? { from } : {}), listing: importListing(scan) });
+  const result = await applyImport(scan, {
     home: ctx.home,
     env: ctx.env,
     commandPath,
@@ -125,12 +137,19 @@ function runImport(
     engine,
     syncServers: async () => syncServers(await offlineCore(ctx)),
   });
+  return {
+    servers: result.imported,
+    secrets: result.secrets,
+    editors: result.reports.map(fileReport),
+    skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
+  };
 }
 
 /** `import --json`: the listing as one JSON document; with --yes, the import done and what it did. */
 async function importJson(
   ctx: CliContext,
   scan: ImportScan,
+  from: EditorId[] | undefined,
   importable: readonly ImportCandidate[],
   lookup: { path: string | undefined; pathExt: string | undefined; cwd: string },
   yes: boolean,
@@ -160,14 +179,8 @@ async function importJson(
   let imported: ImportCliResult['imported'] = null;
   let code = scan.problems.length && !scan.candidates.length ? 1 : 0;
   if (yes && scan.candidates.some((c) => !c.problem)) {
-    const result = await runImport(ctx, scan, core, engine, commandPath);
-    imported = {
-      servers: result.imported,
-      secrets: result.secrets,
-      editors: result.reports.map(fileReport),
-      skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
-    };
-    code = result.reports.some((r) => r.status === 'failed') ? 1 : 0;
+    imported = await runImport(ctx, scan, from, core, engine, commandPath);
+    code = imported.editors.some((r) => r.outcome === 'failed') ? 1 : 0;
   }
   const out: ImportCliResult = { candidates, problems, imported };
   ctx.output.out(JSON.stringify(ImportCliResultSchema.parse(out), null, 2));

@@ -4,7 +4,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import { TokenStore } from '../../core/tokens/token-store.ts';
 import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
-import { EditorSync, type EditorReport } from '../../core/editors/engine.ts';
+import { changeExclusions, EditorSync, type EditorReport } from '../../core/editors/engine.ts';
 import { allEditors, isEditorId } from '../../core/editors/registry.ts';
 import { describeFileReport, fileReport } from '../../core/editors/report.ts';
 import {
@@ -74,22 +74,23 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
       `no server named ${unknown.map((n) => `"${displayText(n)}"`).join(', ')} in ${ctx.home.serversFile}` +
         (servers.size ? ` (its servers: ${[...servers.keys()].join(', ')})` : ' (it has no servers)'),
     );
-  for (const editor of named ?? []) {
-    if (dryRun) break;
-    core.state.updateEditorSettings(editor, (s) => {
-      s.exclude = [
-        ...new Set([...s.exclude.filter((n) => !values.include.includes(n)), ...values.exclude]),
-      ].sort();
-    });
-  }
   // A running Switchboard does the writing: it owns the editors' entries (in the desktop app the
   // relay command is the app's own), and would otherwise see ours as drift and write its own back.
+  // It records the exclusions too: state.json has one writer while it runs.
   const running = dryRun ? undefined : InstanceClient.connect(ctx.home);
+  const selection =
+    values.exclude.length || values.include.length
+      ? { exclude: values.exclude, include: values.include }
+      : undefined;
   let reports: EditorFileReport[];
   if (running) {
-    const results = await Promise.all((editors ?? [undefined]).map((e) => running.syncEditors(e)));
+    const results = [];
+    for (const e of editors ?? [undefined]) results.push(await running.syncEditors(e, selection));
     reports = results.flatMap((r) => r.reports);
   } else {
+    if (!dryRun && selection)
+      for (const editor of named ?? [])
+        core.state.updateEditorSettings(editor, (s) => changeExclusions(s, selection));
     reports = (await engine.sync(syncServers(core), { editors, dryRun })).map(fileReport);
   }
   if (values.json) {
@@ -167,7 +168,7 @@ export function printFileReports(
 ): void {
   for (const r of reports) for (const line of describeFileReport(r)) ctx.output.out(line);
   if (dryRun) {
-    // The engine hides tokens and literal secrets in the diff (editors/diff-secrets.ts).
+    // The engine hides tokens and literal secrets in the diff (secrets/diff-secrets.ts).
     // Escaped too: an editor file's own text could carry control or bidi characters to the terminal.
     for (const r of reports) if (r.diff) ctx.output.out('\n' + displayLines(r.diff.trimEnd()).join('\n'));
     if (!reports.some((r) => r.diff)) ctx.output.out('Nothing to change.');

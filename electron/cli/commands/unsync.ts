@@ -3,10 +3,15 @@ import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import { askYes, interactive } from '../prompt.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
-import { editorIds, editorSync, printReports } from './sync.ts';
+import { editorIds, editorSync, printFileReports } from './sync.ts';
+import { InstanceClient } from '../instance.ts';
 import { offlineCore } from '../offline-core.ts';
 import { fileReport } from '../../core/editors/report.ts';
-import { UnsyncCliResultSchema, type UnsyncCliResult } from '../../../shared/editor-report.ts';
+import {
+  UnsyncCliResultSchema,
+  type EditorFileReport,
+  type UnsyncCliResult,
+} from '../../../shared/editor-report.ts';
 import { EDITORS_LINE, usageOf } from '../help.ts';
 
 const USAGE = `${usageOf('unsync')}\n${EDITORS_LINE}`;
@@ -65,21 +70,27 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
     );
   }
 
-  const reports = await engine.unsync(editors, { restoreSecrets, keychain: () => ctx.keychain() });
-  const failed = reports.some((r) => r.status === 'failed');
-  const syncOff = reports.filter((r) => r.status !== 'failed').map((r) => r.editor);
+  // A running Switchboard does the writing: it keeps editors in sync and repairs drift, so a second
+  // writer of the same files (and of state.json) would race it.
+  const running = InstanceClient.connect(ctx.home);
+  const reports: EditorFileReport[] = running
+    ? (await running.unsyncEditors({ ...(editors ? { editors } : {}), restoreSecrets })).editors
+    : (await engine.unsync(editors, { restoreSecrets, keychain: () => ctx.keychain() })).map(fileReport);
+  const failed = reports.some((r) => r.outcome === 'failed');
+  const syncOff = reports.filter((r) => r.outcome !== 'failed').map((r) => r.editor);
   if (values.json) {
-    const result: UnsyncCliResult = { editors: reports.map(fileReport), syncOff };
+    const result: UnsyncCliResult = { editors: reports, syncOff };
     ctx.output.out(JSON.stringify(UnsyncCliResultSchema.parse(result), null, 2));
     return failed ? 1 : 0;
   }
-  printReports(
+  if (running) ctx.output.out('Switchboard is running: it took its entries out of the editors.');
+  printFileReports(
     ctx,
     reports.filter(
-      (r) => r.status !== 'unchanged' || r.problem !== undefined || r.restored.length > 0 || editors,
+      (r) => r.outcome !== 'up-to-date' || r.message !== null || r.restored.length > 0 || editors,
     ),
   );
-  const touched = reports.filter((r) => r.status === 'written').map((r) => r.editor);
+  const touched = reports.filter((r) => r.outcome === 'written').map((r) => r.editor);
   const again = editors ? editors.map((e) => ` --editor ${e}`).join('') : ' --all';
   ctx.output.out(
     touched.length

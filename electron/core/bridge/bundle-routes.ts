@@ -32,7 +32,7 @@ export interface BundleRoutesDeps {
  * `switchboard install FILE.mcpb` does. `handle` returns false for paths it does not own.
  */
 export function createBundleRoutes(deps: BundleRoutesDeps) {
-  /** bundles uploaded and not added yet, by install id (the last 20) */
+  /** bundles uploaded and not added yet, by upload id (the last 20) */
   const uploaded = new Map<string, InstalledBundle>();
 
   async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
@@ -81,7 +81,9 @@ export function createBundleRoutes(deps: BundleRoutesDeps) {
     writeFileSync(file, bytes, { mode: 0o600 });
     try {
       const bundle = await installBundle(file, deps.store);
-      const id = bundle.folder.split(/[\\/]/).pop() ?? '';
+      // Not the install's folder name (it has "@" and any characters of the bundle's name): a plain
+      // token, one path segment the desktop app's IPC takes as it is (shared/ipc.ts).
+      const id = randomBytes(9).toString('base64url');
       uploaded.set(id, bundle);
       while (uploaded.size > 20) uploaded.delete(uploaded.keys().next().value ?? '');
       const { record } = bundle;

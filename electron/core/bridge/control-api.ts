@@ -41,6 +41,8 @@ export function createControlApi(core: Core, tokens: TokenStore) {
   core.activity.onCalls((servers) => broadcast({ type: 'activity', servers }));
   core.events.on('signIn', (outcome) => broadcast({ type: 'sign-in', outcome }));
   core.events.on('stopping', (at) => broadcast({ type: 'stopping', at }));
+  core.events.on('updates', () => broadcast({ type: 'updates' }));
+  core.events.on('approval', (server) => broadcast({ type: 'approval', server }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);
@@ -73,8 +75,13 @@ export function createControlApi(core: Core, tokens: TokenStore) {
     if (path === ApiRoutes.storePrune && req.method === 'POST') return sendJson(res, 200, core.pruneStore());
     if (path === ApiRoutes.outdated && req.method === 'GET') {
       const names = url.searchParams.getAll('server');
-      return sendJson(res, 200, { servers: await core.outdated(names.length ? names : undefined) });
+      // Every server checked: what the UI shows as found by the last check, too.
+      if (names.length === 0) return sendJson(res, 200, { servers: (await core.updates.check()).servers });
+      return sendJson(res, 200, { servers: await core.outdated(names) });
     }
+    if (path === ApiRoutes.updates && req.method === 'GET') return sendJson(res, 200, core.updates.report());
+    if (path === ApiRoutes.updatesCheck && req.method === 'POST')
+      return sendJson(res, 200, await core.updates.check());
     const match = /^\/api\/servers\/([^/]+)\/([a-z-]+)$/.exec(path);
     if (!match) throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
     const name = decodePathSegment(match[1] ?? '');

@@ -279,7 +279,8 @@ export class McpEndpoint {
     let newSession: McpSession | undefined;
     for (const value of messages) {
       const msg = classify(value);
-      const owner = session ?? this.#sessions.implicit(editor, target);
+      // A sessionless client's own traffic only: an initialize makes no implicit session.
+      const owner = () => session ?? this.#sessions.implicit(editor, target);
       switch (msg.kind) {
         case 'invalid':
           responses.push(
@@ -290,10 +291,10 @@ export class McpEndpoint {
           break;
         case 'response':
           // The editor's answer to a server's sampling, elicitation or roots request.
-          this.#hub.answer(owner, msg.message);
+          this.#hub.answer(owner(), msg.message);
           break;
         case 'notification':
-          this.#notification(owner, msg.message.method, msg.message.params);
+          this.#notification(owner(), msg.message.method, msg.message.params);
           break;
         case 'request': {
           const request = msg.message;
@@ -318,10 +319,11 @@ export class McpEndpoint {
           }
           const cancel = new RequestCancel();
           cancels.push(cancel);
-          owner.inflight.add(request.id, cancel);
+          const by = owner();
+          by.inflight.add(request.id, cancel);
           responses.push(
-            this.#dispatch(request, target, owner, cancel, reply).finally(() =>
-              owner.inflight.delete(request.id, cancel),
+            this.#dispatch(request, target, by, cancel, reply).finally(() =>
+              by.inflight.delete(request.id, cancel),
             ),
           );
         }

@@ -102,6 +102,16 @@ export interface SessionStoreEvents {
 export class SessionStore {
   readonly #sessions = new Map<string, McpSession>();
   readonly #implicit = new Map<string, McpSession>();
+  /**
+   * The last initialize of each editor and endpoint: what a sessionless client of it declared. Kept
+   * apart until such a client is heard from without a session id: most clients use the session their
+   * initialize created, and an implicit session taking their capabilities (roots, sampling) would be
+   * asked for what nobody behind it answers.
+   */
+  readonly #hellos = new Map<
+    string,
+    { capabilities: ClientCapabilities; clientInfo: Implementation | undefined }
+  >();
   readonly #events: SessionStoreEvents;
 
   readonly #sweeper: NodeJS.Timeout;
@@ -146,30 +156,42 @@ export class SessionStore {
     return session;
   }
 
-  /** The shared session of clients that do not use Mcp-Session-Id. */
+  /**
+   * The shared session of clients that do not use Mcp-Session-Id: call it only for such a client's
+   * traffic (a message or stream without a session id, other than initialize).
+   */
   implicit(editor: string, target: string | null): McpSession {
     const key = `${editor}\0${target ?? ''}`;
     let session = this.#implicit.get(key);
+    const hello = this.#hellos.get(key);
     if (!session) {
-      session = newSession(key, editor, target, '', { capabilities: {}, clientInfo: undefined });
+      session = newSession(key, editor, target, '', hello ?? { capabilities: {}, clientInfo: undefined });
       this.#implicit.set(key, session);
+    } else if (hello) {
+      session.capabilities = hello.capabilities;
+      session.clientInfo = hello.clientInfo;
     }
+    this.#hellos.delete(key);
     session.lastSeen = Date.now();
     return session;
   }
 
   /**
-   * A sessionless client's initialize: its capabilities are the best knowledge of what the shared
-   * implicit session of that editor and endpoint can answer.
+   * An initialize: its capabilities are the best knowledge of what the shared implicit session of
+   * that editor and endpoint can answer, once a client of it is heard from without a session id.
    */
   helloImplicit(
     editor: string,
     target: string | null,
     hello: { capabilities: ClientCapabilities; clientInfo: Implementation | undefined },
   ): void {
-    const session = this.implicit(editor, target);
-    session.capabilities = hello.capabilities;
-    session.clientInfo = hello.clientInfo;
+    const key = `${editor}\0${target ?? ''}`;
+    this.#hellos.delete(key); // newest last: the map stays in order of arrival, and bounded below
+    this.#hellos.set(key, hello);
+    if (this.#hellos.size > MAX_SESSIONS) {
+      const oldest = this.#hellos.keys().next().value;
+      if (oldest !== undefined) this.#hellos.delete(oldest);
+    }
   }
 
   delete(id: string): boolean {

@@ -32,6 +32,8 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
   readonly #sessions: SessionStore;
   readonly #allowed: (editor: string, server: string) => boolean;
   readonly #relays = new Map<string, ServerRelay>();
+  /** servers that asked their client for roots (on any connection since Switchboard started) */
+  readonly #rootsUsers = new Set<string>();
   /** the relays of isolated servers' own processes, by the session they serve and by server */
   readonly #own = new Map<McpSession, Map<string, ServerRelay>>();
   /** requests sent to editors, by the id they were sent with, until the editor answers */
@@ -170,6 +172,15 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
   rootsChanged(session: McpSession): void {
     session.roots = undefined;
     for (const relay of this.#reached(session)) relay.rootsChanged();
+  }
+
+  /** Whether the server asks for roots: then it is told of new ones before editors' calls go on. */
+  usesRoots(server: string): boolean {
+    return this.#rootsUsers.has(server);
+  }
+
+  markUsesRoots(server: string): void {
+    this.#rootsUsers.add(server);
   }
 
   /**

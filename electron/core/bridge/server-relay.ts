@@ -29,6 +29,10 @@ export interface RelayPeer {
   sessionsOf(server: string): McpSession[];
   /** roots/list for the server: the union of these sessions' roots */
   rootsOf(sessions: McpSession[], server: string): Promise<Root[]>;
+  /** whether the server asks for roots: then it is told of new ones before editors' calls go on */
+  usesRoots(server: string): boolean;
+  /** the server asked for roots (remembered across its connections) */
+  markUsesRoots(server: string): void;
   /** sends a request to an editor, on `via` when that answer stream is still open */
   ask(
     session: McpSession,
@@ -55,6 +59,15 @@ interface Pending {
   /** ends the request's hold on the server (it does not go idle while a request is in flight) */
   release: () => void;
 }
+
+/** How long editors' requests wait for a server that uses roots to ask for them after a change. */
+const ROOTS_SYNC_MS = 1_500;
+/**
+ * Round trips to the server after it was given roots, before calls go on: each is a turn of its
+ * event loop to take them in (measured with server-filesystem on a loaded machine: one was not always
+ * enough, three were).
+ */
+const SETTLE_PINGS = 3;
 
 const LEVELS: readonly LoggingLevel[] = [
   'debug',
@@ -107,12 +120,25 @@ export class ServerRelay implements LinkReceiver {
   #replayed = false;
   /** the one session an isolated server's own process serves; undefined for a shared server */
   readonly #only: McpSession | undefined;
+  /**
+   * Editors' requests wait for this while the server is being told new roots (see #syncRoots): a
+   * call must not run against the folders of the editors before.
+   */
+  #rootsSync: { done: Promise<void>; settle: () => void } | undefined;
+  /** counts changes of the sessions' roots: an answer settles the sync only if none came after its ask */
+  #rootsChanges = 0;
+  /** how many roots the server was last given on this connection */
+  #rootsGiven = 0;
+  /** a first round trip on this connection, before the first editor request (see settled) */
+  #firstTrip: Promise<unknown> | undefined;
 
   constructor(server: string, link: UpstreamLink, hub: RelayPeer, only?: McpSession) {
     this.server = server;
     this.link = link;
     this.#hub = hub;
     this.#only = only;
+    // A server that asked for roots before asks again once initialized: until then, calls wait.
+    if (hub.usesRoots(server)) this.#syncRoots();
   }
 
   /** The one session an isolated server's own process serves; undefined for a shared server. */
@@ -138,6 +164,7 @@ export class ServerRelay implements LinkReceiver {
     reply: PostReply,
     cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
+    await this.settled();
     const answer = await this.#send(request.method, params, { session, reply, cancel });
     return { jsonrpc: '2.0', id: request.id, ...answer };
   }
@@ -185,10 +212,49 @@ export class ServerRelay implements LinkReceiver {
     if (session.capabilities.roots) this.rootsChanged();
   }
 
+  /**
+   * Resolves once the server has been given the roots of the sessions it serves now (see
+   * #syncRoots); false when this connection ended meanwhile (the request belongs on the next one).
+   */
+  async settled(): Promise<boolean> {
+    // A server that wants roots asks as soon as it is initialized: whatever it asked before this
+    // ping's answer is answered before the first call goes out (one round trip, once per connection).
+    if (!this.#closed) await (this.#firstTrip ??= this.#send('ping', undefined, { own: true }));
+    await this.#rootsSync?.done;
+    return !this.#closed;
+  }
+
   /** Some session's roots changed (or a session with roots came or went). */
   rootsChanged(): void {
-    if (!this.#closed)
-      void this.link.post({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }).catch(() => {});
+    if (this.#closed) return;
+    this.#rootsChanges += 1;
+    if (this.#hub.usesRoots(this.server)) this.#syncRoots();
+    void this.link.post({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' }).catch(() => {});
+  }
+
+  /**
+   * Until the server has asked for its roots again and been answered (or ROOTS_SYNC_MS passed: it
+   * may not ask), editors' requests wait, so that none runs against the folders of before.
+   */
+  #syncRoots(): void {
+    if (this.#rootsSync) return;
+    let settle = () => {};
+    const done = new Promise<void>((resolve) => (settle = resolve));
+    const timer = setTimeout(() => this.#rootsSynced(), ROOTS_SYNC_MS);
+    timer.unref();
+    this.#rootsSync = {
+      done,
+      settle: () => {
+        clearTimeout(timer);
+        settle();
+      },
+    };
+  }
+
+  #rootsSynced(): void {
+    const sync = this.#rootsSync;
+    this.#rootsSync = undefined;
+    sync?.settle();
   }
 
   /** The server is initialized on this connection: it gets what the sessions asked of its predecessor. */
@@ -235,8 +301,13 @@ export class ServerRelay implements LinkReceiver {
     return this.#notification(message as JsonRpcNotification, related);
   }
 
+  fromEditor(id: RequestId): boolean {
+    return this.#pending.get(String(id))?.session !== undefined;
+  }
+
   disconnected(): void {
     this.#closed = true;
+    this.#rootsSynced(); // what waited for roots goes to the next connection
     this.#holdForSubscriptions();
     for (const id of [...this.#pending.keys()]) {
       this.#finish(id, {
@@ -255,7 +326,29 @@ export class ServerRelay implements LinkReceiver {
     const answer = (reply: Reply) =>
       void this.link.post({ jsonrpc: '2.0', id: request.id, ...reply } as JSONRPCMessage).catch(() => {});
     if (request.method === 'roots/list') {
-      answer({ result: { roots: await this.#hub.rootsOf(this.#sessions(), this.server) } });
+      this.#hub.markUsesRoots(this.server);
+      this.#syncRoots(); // calls wait for this answer
+      const asked = this.#rootsChanges;
+      const roots = await this.#hub.rootsOf(this.#sessions(), this.server);
+      await this.link
+        .post({ jsonrpc: '2.0', id: request.id, result: { roots } } as JSONRPCMessage)
+        .catch(() => {});
+      const hadRoots = this.#rootsGiven > 0;
+      this.#rootsGiven = roots.length;
+      // Roots changed again since it asked: it asks again (it was told), and calls wait for that.
+      if (asked !== this.#rootsChanges) return;
+      // The editors that gave it folders left. An empty list makes servers such as server-filesystem
+      // keep the folders they had, the editors' before: it starts anew, with those it was started
+      // with; calls waiting meanwhile go to the new process.
+      if (hadRoots && roots.length === 0 && !this.#only) {
+        this.link.renew?.();
+        return;
+      }
+      // The server takes its new roots in on its own time (server-filesystem checks each folder
+      // first): pings answered after the answer above let that happen before calls go on.
+      if (this.#rootsSync)
+        for (let i = 0; i < SETTLE_PINGS; i++) await this.#send('ping', undefined, { own: true });
+      if (asked === this.#rootsChanges) this.#rootsSynced();
       return;
     }
     const owner = this.#asker(related);
@@ -349,7 +442,7 @@ export class ServerRelay implements LinkReceiver {
   #send(
     method: string,
     params: Record<string, unknown> | undefined,
-    from: { session?: McpSession; reply?: PostReply; cancel?: RequestCancel } = {},
+    from: { session?: McpSession; reply?: PostReply; cancel?: RequestCancel; own?: boolean } = {},
   ): Promise<Reply> {
     if (this.#closed) {
       return Promise.resolve({
@@ -395,7 +488,8 @@ export class ServerRelay implements LinkReceiver {
         method,
         progressToken,
         timer,
-        release: this.link.hold(),
+        // Switchboard's own round trips (pings) are no use of the server: it may go idle meanwhile.
+        release: from.own ? () => {} : this.link.hold(),
         settle: (reply) => {
           stopListening?.();
           resolve(reply);

@@ -30,6 +30,17 @@ import {
   type ToolInfo,
   type ToolsResponse,
 } from '../../../shared/ui-api.ts';
+import {
+  BackupRestoreRequestSchema,
+  EditorCliRoutes,
+  EditorsUnsyncRequestSchema,
+  ImportRequestSchema,
+  type BackupRestoreResult,
+  type EditorsUnsyncResult,
+  type ImportDone,
+} from '../../../shared/editor-report.ts';
+import { StaleImportListing } from '../editors/import.ts';
+import { fileReport } from '../editors/report.ts';
 import { compileToolFilter } from '../../../shared/tool-filter.ts';
 import { toolTokens } from '../tools/token-cost.ts';
 import { EDITORS } from '../editors/registry.ts';
@@ -78,7 +89,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     const method = req.method ?? 'GET';
     try {
       if (path === UiRoutes.servers && method === 'POST') return done(res, await addServer(req));
-      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: await approvals() });
+      if (path === UiRoutes.approvals && method === 'GET') return done(res, { approvals: approvals() });
       if (path === UiRoutes.toolChanges && method === 'GET')
         return done(res, { changes: core.toolChanges() });
       if (path === UiRoutes.secrets && method === 'GET') return done(res, await core.secrets());
@@ -87,6 +98,20 @@ export function createUiRoutes(options: UiRoutesOptions) {
       if (path === UiRoutes.settings && method === 'PUT') return done(res, await saveSettings(req));
       if (path === UiRoutes.editors && method === 'GET') return done(res, await editors());
       if (path === UiRoutes.editorsSync && method === 'POST') return done(res, await syncEditors(req));
+      if (
+        method === 'POST' &&
+        (path === EditorCliRoutes.unsync ||
+          path === EditorCliRoutes.import ||
+          path === EditorCliRoutes.restore)
+      ) {
+        // The CLI's editor commands while this Switchboard runs (they import and approve, or undo
+        // what was written): the control token's, not a browser session's.
+        if (caller !== 'control-token')
+          throw new HttpError(403, `${path} is for the switchboard command line (the control token)`);
+        if (path === EditorCliRoutes.unsync) return done(res, await unsyncForCli(req));
+        if (path === EditorCliRoutes.import) return done(res, await importForCli(req));
+        return done(res, await restoreForCli(req));
+      }
       const restore = /^\/api\/editors\/([^/]+)\/restore$/.exec(path);
       if (restore && method === 'POST')
         return done(res, await restoreBackup(req, decodePathSegment(restore[1] ?? '')));
@@ -279,30 +304,26 @@ export function createUiRoutes(options: UiRoutesOptions) {
     };
   }
 
-  async function approvals(): Promise<ApprovalView[]> {
+  /**
+   * Every server waiting for a trust decision, at once: a package run whose package is not resolved
+   * yet is listed as resolving (nothing it shows can be approved) while its registry is asked in the
+   * background, and an `approval` event tells the UI to ask again once it is in.
+   */
+  function approvals(): ApprovalView[] {
     const waiting = core
       .status()
       .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
-    // A package run is resolved at its registry first (once per config; in parallel for several).
-    const views = await Promise.all(
-      waiting.map((status) =>
-        approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'),
-      ),
-    );
-    return views.filter((v) => v !== undefined);
+    return waiting
+      .map((status) => approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'))
+      .filter((v) => v !== undefined);
   }
 
-  async function approvalView(name: string, state: ApprovalView['state']): Promise<ApprovalView | undefined> {
+  function approvalView(name: string, state: ApprovalView['state']): ApprovalView | undefined {
     if (!core.entries().get(name)) return undefined;
     // What approving allows now (the command looked up again), and the fingerprint to approve it by.
-    let shown: Awaited<ReturnType<typeof core.preview>> | undefined;
-    let packageError: string | null = null;
-    try {
-      shown = await core.preview(name);
-    } catch (err) {
-      if (!(err instanceof UserError)) throw err;
-      packageError = displayText(describeError(err));
-    }
+    const now = core.reviewNow(name);
+    const shown = 'preview' in now ? now.preview : undefined;
+    const packageError = 'error' in now ? displayText(now.error) : null;
     const entry = core.entries().get(name);
     if (!entry) return undefined;
     const launch = { ...entry.launch, package: undefined };
@@ -321,6 +342,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       package: shown?.package ?? null,
       packageNote: shown?.packageNote ?? null,
       packageError,
+      resolving: 'resolving' in now,
       approved: previous
         ? {
             lines: describeLaunch({ ...previous.config, package: undefined }),
@@ -367,6 +389,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
       defaultIdleTimeout: DEFAULT_IDLE_TIMEOUT_S,
       clientMetadataUrl: core.state.clientMetadataUrl() ?? null,
+      updateChecks: core.state.updateChecks(),
     };
   }
 
@@ -390,6 +413,10 @@ export function createUiRoutes(options: UiRoutesOptions) {
     if (patch.clientMetadataUrl !== undefined)
       core.state.setClientMetadataUrl(patch.clientMetadataUrl || undefined);
     if (patch.editorSyncNoticeRead) core.state.markEditorSyncNoticeRead(Date.now());
+    if (patch.updateChecks !== undefined) {
+      core.state.setUpdateChecks(patch.updateChecks);
+      core.updates.settingsChanged();
+    }
     return settings();
   }
 
@@ -406,20 +433,65 @@ export function createUiRoutes(options: UiRoutesOptions) {
   }
 
   async function syncEditors(req: IncomingMessage): Promise<EditorsSyncResult> {
-    const { editor } = await readJsonAs(req, EditorsSyncRequestSchema);
-    return syncResult(await editorSync().syncNow(editor));
+    const { editor, exclude, include } = await readJsonAs(req, EditorsSyncRequestSchema);
+    if ((exclude || include) && !editor)
+      throw new HttpError(400, 'exclude and include need the editor they are for');
+    const selection = exclude || include ? { exclude: exclude ?? [], include: include ?? [] } : undefined;
+    return syncResult(await editorSync().syncNow(editor, selection));
   }
 
   async function restoreBackup(req: IncomingMessage, editor: string): Promise<{ ok: true }> {
     const id = EditorIdSchema.safeParse(editor);
     if (!id.success) throw new HttpError(404, `no editor named "${editor}"`);
     const { backup } = await readJsonAs(req, EditorRestoreRequestSchema);
-    const engine = editorSync().engine;
-    const meta = engine.backups.list().find((b) => b.id === backup);
+    const service = editorSync();
+    const meta = service.engine.backups.list().find((b) => b.id === backup);
     if (!meta || meta.editor !== (id.data satisfies EditorId))
       throw new HttpError(404, `no backup "${backup}" of ${EDITORS[id.data].label}`);
-    await engine.restore(backup, () => keychain);
+    // In the service's queue, as every write of an editor's file here: no drift repair in between.
+    await service.restore(id.data, backup, () => keychain);
     return { ok: true };
+  }
+
+  /** `switchboard unsync` while this Switchboard runs: one run over the editors asked for (or all). */
+  async function unsyncForCli(req: IncomingMessage): Promise<EditorsUnsyncResult> {
+    const { editors, restoreSecrets } = await readJsonAs(req, EditorsUnsyncRequestSchema);
+    const reports = await editorSync().unsyncEditors(editors, restoreSecrets, () => keychain);
+    return { editors: reports.map(fileReport) };
+  }
+
+  /** `switchboard import --yes` while this Switchboard runs: exactly what the CLI listed, or nothing. */
+  async function importForCli(req: IncomingMessage): Promise<ImportDone> {
+    const { from, listing } = await readJsonAs(req, ImportRequestSchema);
+    let result;
+    try {
+      result = await editorSync().importFrom(from, listing, keychain);
+    } catch (err) {
+      if (err instanceof StaleImportListing) throw new HttpError(409, describeError(err));
+      throw err;
+    }
+    return {
+      servers: result.imported,
+      secrets: result.secrets,
+      editors: result.reports.map(fileReport),
+      skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
+    };
+  }
+
+  /** `switchboard backups restore ID` while this Switchboard runs. */
+  async function restoreForCli(req: IncomingMessage): Promise<BackupRestoreResult> {
+    const { backup } = await readJsonAs(req, BackupRestoreRequestSchema);
+    const service = editorSync();
+    const meta = service.engine.backups.list().find((b) => b.id === backup);
+    if (!meta) throw new HttpError(404, `no backup "${backup}" (switchboard backups lists them)`);
+    const result = await service.restore(meta.editor, backup, () => keychain);
+    return {
+      editor: meta.editor,
+      file: result.file,
+      existed: meta.existed,
+      exact: result.exact,
+      saved: result.saved ?? null,
+    };
   }
 
   /** Takes Switchboard's entries out of one editor's file and gives back the user's (see EditorSync.unsync). */

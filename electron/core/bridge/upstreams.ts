@@ -146,6 +146,15 @@ export class Upstreams {
    * (started on its first use, ended with the session).
    */
   async acquire(name: string, session?: McpSession): Promise<UpstreamLookup> {
+    // A server being told new roots answers once it has them; one that starts anew meanwhile (its
+    // editors with roots left) answers on its next connection.
+    for (let tries = 1; ; tries++) {
+      const found = await this.#acquire(name, session);
+      if (!found.ok || tries >= 3 || (await found.upstream.relay.settled())) return found;
+    }
+  }
+
+  async #acquire(name: string, session?: McpSession): Promise<UpstreamLookup> {
     if (session && this.#core.entries().get(name)?.config.isolated === true) {
       // The session's own process is all it needs: the shared one may stay idle.
       const state = this.#status(name)?.state;

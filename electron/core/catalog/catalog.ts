@@ -97,6 +97,16 @@ export class Catalog {
     return registryAddress(this.#options.env, this.#options.state.registryUrl());
   }
 
+  /**
+   * The registry one request asks: the address it brings (the SWITCHBOARD_REGISTRY_URL of the CLI
+   * that sent it, which wins there as in this process's own environment), else registry().
+   */
+  #registryOf(request: { registry?: string | undefined }): CatalogRegistry {
+    const own = this.registry();
+    const given = request.registry?.trim();
+    return given ? { ...own, url: given, source: 'env' } : own;
+  }
+
   /** Saves the registry address (null: back to the official one); the environment still wins. */
   setRegistry(url: string | null): CatalogRegistry {
     this.#options.state.setRegistryUrl(url === null || url.trim() === '' ? undefined : checkRegistryUrl(url));
@@ -105,10 +115,12 @@ export class Catalog {
 
   async search(request: CatalogSearchRequest): Promise<CatalogPage> {
     const search = (request.search ?? '').trim();
-    const client = this.#client();
+    const registry = this.#registryOf(request);
+    const client = this.#client(registry);
     const url = client.listUrl(search, request.cursor);
     try {
       const { body, freshness } = await this.#fetch(
+        registry,
         url,
         RegistryListSchema,
         async () => (await client.list(search, request.cursor)).body,
@@ -126,14 +138,19 @@ export class Catalog {
     } catch (err) {
       if (!(err instanceof RegistryError) || request.cursor) throw err;
       // Offline, a search still finds what the cache holds from earlier answers.
-      const local = this.#searchCache(client.baseUrl, search);
+      const local = this.#searchCache(registry, client.baseUrl, search);
       if (!local) throw err;
       return { ...local, problem: err.display };
     }
   }
 
   async detail(request: CatalogServerRequest): Promise<CatalogDetail> {
-    const { doc, freshness } = await this.#document(request.name, request.version, request.refresh === true);
+    const { doc, freshness } = await this.#document(
+      this.#registryOf(request),
+      request.name,
+      request.version,
+      request.refresh === true,
+    );
     const plans = this.#plans(doc);
     const recommended = plans.find((p) => p.view.problem === null)?.view.id ?? plans[0]?.view.id ?? null;
     return {
@@ -163,7 +180,7 @@ export class Catalog {
     beforeWrite?: (name: string) => void,
   ): Promise<CatalogInstallResult> {
     const request = CatalogInstallRequestSchema.parse(input);
-    const { doc } = await this.#document(request.server, request.version, false);
+    const { doc } = await this.#document(this.#registryOf(request), request.server, request.version, false);
     const plan = this.#plans(doc).find((p) => p.view.id === request.option);
     if (!plan)
       throw new UserError(
@@ -193,10 +210,19 @@ export class Catalog {
         continue;
       }
       const base = defaultSecretName(nameProblem ? 'server' : name, field.key);
-      const keychainName = await this.#secretName(base, usedElsewhere);
-      const stored = (await keychain.get(keychainName)) !== undefined;
-      secrets.push({ field: field.id, name: keychainName, stored });
       const given = request.secrets[field.id] ?? '';
+      // An optional secret left empty needs no keychain: were it unreachable, the server is added
+      // without it (only what really needs a secret may need the keychain).
+      const optionalAndEmpty = !given && !field.required && !field.default;
+      let keychainName = base;
+      let stored = false;
+      try {
+        keychainName = await this.#secretName(base, usedElsewhere);
+        stored = (await keychain.get(keychainName)) !== undefined;
+      } catch (err) {
+        if (!optionalAndEmpty) throw err;
+      }
+      secrets.push({ field: field.id, name: keychainName, stored });
       // A dry run gets a stand-in for what was typed: only whether one was given can be checked.
       const issue =
         given && request.dryRun
@@ -257,8 +283,7 @@ export class Catalog {
 
   // ---- the registry, through the cache --------------------------------------------------------------
 
-  #client(): RegistryClient {
-    const registry = this.registry();
+  #client(registry: CatalogRegistry): RegistryClient {
     return new RegistryClient({
       baseUrl: checkRegistryUrl(registry.url, registry.source),
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
@@ -271,12 +296,13 @@ export class Catalog {
    * used — the cached one whatever its age, with why. "Not found" is an answer, not an outage.
    */
   async #fetch<T>(
+    from: CatalogRegistry,
     url: string,
     schema: z.ZodType<T>,
     ask: () => Promise<T>,
     refresh: boolean,
   ): Promise<Fetched<T>> {
-    const registry = this.registry().url;
+    const registry = from.url;
     const cached = this.#cache.get(url);
     const usable = cached ? schema.safeParse(cached.body) : undefined;
     const now = this.#now();
@@ -306,6 +332,7 @@ export class Catalog {
   }
 
   async #document(
+    registry: CatalogRegistry,
     name: string,
     version: string | undefined,
     refresh: boolean,
@@ -316,10 +343,11 @@ export class Catalog {
       });
     if (version !== undefined && version !== 'latest' && !REGISTRY_VERSION_PATTERN.test(version))
       throw new UserError(`"${displayText(clip(version, 40))}" is not a version`);
-    const client = this.#client();
+    const client = this.#client(registry);
     let fetched: Fetched<z.infer<typeof RegistryServerResponseSchema>>;
     try {
       fetched = await this.#fetch(
+        registry,
         client.serverUrl(name, version),
         RegistryServerResponseSchema,
         async () => (await client.server(name, version)).body,
@@ -333,7 +361,7 @@ export class Catalog {
       return {
         doc: local.doc,
         freshness: {
-          registry: this.registry().url,
+          registry: registry.url,
           fetchedAt: local.fetchedAt,
           fromCache: true,
           problem: err.display,
@@ -381,7 +409,11 @@ export class Catalog {
     );
   }
 
-  #searchCache(base: string, search: string): Omit<CatalogPage, 'problem'> | undefined {
+  #searchCache(
+    registry: CatalogRegistry,
+    base: string,
+    search: string,
+  ): Omit<CatalogPage, 'problem'> | undefined {
     const all = this.#cachedDocuments(base);
     if (all.length === 0) return undefined;
     const term = search.toLowerCase();
@@ -394,7 +426,7 @@ export class Catalog {
       )
       .sort((a, b) => a.doc.name.localeCompare(b.doc.name));
     return {
-      registry: this.registry().url,
+      registry: registry.url,
       // The age of the oldest answer shown: nothing on the page is older than it says.
       fetchedAt: Math.min(...(matches.length ? matches : all).map((m) => m.fetchedAt)),
       fromCache: true,

@@ -134,7 +134,14 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
 
   const fields = new FieldSet();
   const problems: string[] = [];
-  const runtimeArgs = argGroups(pkg.runtimeArguments ?? [], 'runtime', fields, problems, kind === 'oci');
+  const runtimeArguments = pkg.runtimeArguments ?? [];
+  // Docker's own `run -i --rm` and the image are Switchboard's to write; an entry that repeats them
+  // among its runtime arguments (the official GitHub server's does) means them once.
+  const restated =
+    kind === 'oci'
+      ? dockerRestatements(runtimeArguments, [pkg.identifier, spec.spec.word])
+      : new Set<number>();
+  const runtimeArgs = argGroups(runtimeArguments, 'runtime', fields, problems, kind === 'oci', restated);
   const packageArgs = argGroups(pkg.packageArguments ?? [], 'package', fields, problems, false);
   const env = (pkg.environmentVariables ?? []).map((variable) => keyValue(variable, 'env', fields));
   const runtime = RUNTIMES[kind];
@@ -146,6 +153,14 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
       `The entry suggests running it with "${displayText(clip(pkg.runtimeHint, 40))}"; Switchboard runs ${KIND_LABEL[kind]}s with ${runtime}.`,
     );
   }
+  if (restated.size)
+    notes.push(
+      `The entry repeats what \`docker run -i --rm IMAGE\` already says among its runtime arguments (${[
+        ...restated,
+      ]
+        .map((i) => displayText(clip(argText(runtimeArguments[i]), 60)))
+        .join(', ')}): Switchboard passes each once.`,
+    );
   notes.push(...runtimeFlagNotes(runtime, literalWords(runtimeArgs.groups)));
   const stdio: StdioTemplate = {
     kind: 'stdio',
@@ -193,10 +208,12 @@ function argGroups(
   fields: FieldSet,
   problems: string[],
   docker: boolean,
+  skip: ReadonlySet<number> = new Set(),
 ): { groups: ArgGroup[]; env: KeyValueTemplate[] } {
   const groups: ArgGroup[] = [];
   const env: KeyValueTemplate[] = [];
   args.forEach((arg, i) => {
+    if (skip.has(i)) return;
     const where = `${scope} argument ${i + 1}`;
     const context =
       arg.type === 'named'
@@ -222,6 +239,14 @@ function argGroups(
           `its ${where} has neither a value nor a valueHint, so Switchboard cannot tell what to pass`,
         );
       }
+      return;
+    }
+    if (arg.value !== undefined && arg.format === 'boolean' && !arg.variables) {
+      // A switch: `--flag` when "true", left out when "false" (never `--flag true`, which a program
+      // reads as the flag and then a word of its own).
+      if (arg.value === 'true') groups.push({ words: [[{ text: arg.name }]], dependsOn: [] });
+      else if (arg.value !== 'false')
+        groups.push({ words: [[{ text: arg.name }], [{ text: arg.value }]], dependsOn: [] });
       return;
     }
     if (arg.value !== undefined) {
@@ -259,6 +284,38 @@ function argGroups(
     });
   });
   return { groups, env };
+}
+
+/**
+ * The runtime arguments of an OCI package that restate `docker run -i --rm IMAGE`, by index: a
+ * leading positional `run`, `-i`/`--interactive` and `--rm` as plain switches (no value, or "true"),
+ * and a positional naming the image itself (with or without its tag). Whatever else an entry says is
+ * kept, so nothing it means is lost; what is dropped is shown as a note.
+ */
+function dockerRestatements(args: readonly RegistryArgument[], images: readonly string[]): Set<number> {
+  const untagged = (image: string) => image.replace(/@.*$/, '').replace(/:[^/:]*$/, '');
+  const names = new Set(images.flatMap((image) => [image, untagged(image)]));
+  const restated = new Set<number>();
+  let positionals = 0;
+  args.forEach((arg, i) => {
+    if (arg.variables) return;
+    if (arg.type === 'positional') {
+      const first = positionals++ === 0;
+      if ((first && arg.value === 'run') || (arg.value !== undefined && names.has(arg.value)))
+        restated.add(i);
+      return;
+    }
+    const isSwitch = arg.value === undefined || arg.value === 'true';
+    if (isSwitch && ['-i', '--interactive', '--rm'].includes(arg.name)) restated.add(i);
+  });
+  return restated;
+}
+
+/** An argument as the entry writes it, for a note. */
+function argText(arg: RegistryArgument | undefined): string {
+  if (!arg) return '';
+  if (arg.type === 'positional') return arg.value ?? arg.valueHint ?? '';
+  return arg.value === undefined ? arg.name : `${arg.name} ${arg.value}`;
 }
 
 /** `-e NAME={token}` / `--env NAME={token}` whose one variable is secret: the NAME and the field. */

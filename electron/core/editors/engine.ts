@@ -9,7 +9,7 @@ import {
   constants,
 } from 'node:fs';
 import { join } from 'node:path';
-import { withoutSecrets } from './diff-secrets.ts';
+import { withoutSecrets } from '../secrets/diff-secrets.ts';
 import { AGGREGATE_ENTRY, DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSkipReason } from '../../../shared/editor-report.ts';
@@ -44,6 +44,30 @@ import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
 import type { EditorAdapter, OwnershipContext, RelayCommand, UserDirs } from './types.ts';
+
+/** What restoring a backup did: which file, whether its bytes are the backup's, what was saved first. */
+export interface RestoreResult {
+  meta: BackupMeta;
+  file: string;
+  /** false: a secret in it changed in the keychain since, so the bytes differ from the backup */
+  exact: boolean;
+  /** the backup of what was there before, if it differed */
+  saved: string | undefined;
+}
+
+/**
+ * An editor's server selection changed (`sync --editor E --exclude S` / `--include S`): those in
+ * `exclude` are left out of its file from now on, those in `include` come back.
+ */
+export function changeExclusions(
+  settings: EditorSettings,
+  change: { exclude?: readonly string[] | undefined; include?: readonly string[] | undefined },
+): void {
+  const include = change.include ?? [];
+  settings.exclude = [
+    ...new Set([...settings.exclude.filter((n) => !include.includes(n)), ...(change.exclude ?? [])]),
+  ].sort();
+}
 
 /** A server every (allowed) editor should have: approved, enabled, and its own `editors` list. */
 export interface SyncServer {
@@ -334,10 +358,7 @@ export class EditorSync {
    * Puts a backup's bytes back (through symlinks, mode kept), after backing up what is there now, and
    * turns sync off for that editor so a running Switchboard does not rewrite it.
    */
-  async restore(
-    id: string,
-    keychain: () => Keychain,
-  ): Promise<{ meta: BackupMeta; file: string; exact: boolean; saved: string | undefined }> {
+  async restore(id: string, keychain: () => Keychain): Promise<RestoreResult> {
     const meta = this.backups.get(id);
     const { text, exact } = await this.backups.content(meta, keychain);
     const adapter = EDITORS[meta.editor];

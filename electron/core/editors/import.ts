@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { displayText } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import {
@@ -14,6 +15,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { storeLiteralSecrets } from '../secrets/store-literals.ts';
 import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
+import { canonicalJson } from '../trust/canonical-json.ts';
 import { shellQuote } from '../trust/command-line.ts';
 import type { SecretSpan } from './backups.ts';
 import type { EditorReport, EditorSync, SyncServer } from './engine.ts';
@@ -210,6 +212,35 @@ function configOf(server: ForeignServer): ServerConfigInput & Record<string, unk
     env: { ...server.env },
     ...(server.cwd ? { cwd: server.cwd } : {}),
   };
+}
+
+/**
+ * What a listing showed, as one digest: every candidate with its name, verdict and exactly what it
+ * runs. An import applied elsewhere (by a running Switchboard for the CLI) is refused when its own
+ * scan digests differently: the editors' files changed since the person saw the listing.
+ */
+export function importListing(scan: ImportScan): string {
+  const shown = scan.candidates.map((c) => ({
+    editor: c.editor,
+    entry: c.entry,
+    name: c.name,
+    problem: c.problem ?? null,
+    duplicateOf: c.duplicateOf ?? null,
+    existing: c.existing,
+    server: c.server ?? null,
+    secrets: c.secrets.map((f) => f.path),
+  }));
+  return createHash('sha256').update(canonicalJson(shown)).digest('hex');
+}
+
+/** The editors' files changed between the listing the person saw and the import: nothing was done. */
+export class StaleImportListing extends UserError {
+  constructor() {
+    super("the editors' files changed since the servers to import were listed; nothing was imported", {
+      hint: 'run switchboard import again to see what there is now',
+    });
+    this.name = 'StaleImportListing';
+  }
 }
 
 export interface ImportResult {

@@ -17,7 +17,14 @@ import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { sha256 } from './backups.ts';
 import { syncServers, syncSignature } from './desired.ts';
-import { EditorSync, type EditorReport, type EditorSyncOptions } from './engine.ts';
+import {
+  changeExclusions,
+  EditorSync,
+  type EditorReport,
+  type EditorSyncOptions,
+  type RestoreResult,
+} from './engine.ts';
+import { applyImport, importListing, scanImports, StaleImportListing, type ImportResult } from './import.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { describeReports, fileReport, privateNotice } from './report.ts';
 import { restartEditor } from './restart.ts';
@@ -75,6 +82,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   #closed = false;
   #onCoreChange = () => this.#schedule();
   readonly #tokens: TokenStore;
+  readonly #env: NodeJS.ProcessEnv;
   #stopTokenWatch: (() => void) | undefined;
   /** Claude Desktop (any editor with a restart notice): does it still run with an old file? */
   readonly restartWatch: RestartWatch;
@@ -89,6 +97,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     super();
     this.#core = options.core;
     this.#tokens = options.tokens;
+    this.#env = options.env;
     this.#log = options.log ?? ((line) => process.stderr.write(line + '\n'));
     this.#debounceMs = options.debounceMs ?? 100;
     this.#maxReapplies = options.maxReappliesPerMinute ?? 5;
@@ -153,9 +162,17 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
     return this.ready;
   }
 
-  /** Sync now (all active editors, or one), whatever changed. */
-  syncNow(editor?: EditorId): Promise<EditorReport[]> {
+  /**
+   * Sync now (all active editors, or one), whatever changed. With `selection`, that editor first
+   * stops getting the servers in `exclude` and gets those in `include` again (`sync --exclude`).
+   */
+  syncNow(
+    editor?: EditorId,
+    selection?: { exclude?: readonly string[]; include?: readonly string[] },
+  ): Promise<EditorReport[]> {
     return this.#enqueue(async () => {
+      if (editor && selection)
+        this.#core.state.updateEditorSettings(editor, (s) => changeExclusions(s, selection));
       const servers = syncServers(this.#core);
       this.#signature = syncSignature(servers);
       const reports = await this.engine.sync(servers, editor ? { editors: [editor] } : {});
@@ -251,12 +268,13 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   }
 
   /** Puts a backup back (see EditorSync.restore); the editor is then left alone until synced again. */
-  restore(editor: EditorId, backup: string, keychain: () => Keychain): Promise<void> {
+  restore(editor: EditorId, backup: string, keychain: () => Keychain): Promise<RestoreResult> {
     return this.#enqueue(async () => {
       const meta = this.engine.backups.get(backup);
       if (meta.editor !== editor) throw new UserError(`backup ${backup} is of ${meta.editor}, not ${editor}`);
-      await this.engine.restore(backup, keychain);
+      const result = await this.engine.restore(backup, keychain);
       await this.#refreshWatchers();
+      return result;
     });
   }
 
@@ -264,14 +282,66 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
    * Takes Switchboard's entries out of one editor's file, gives back the user's entries import
    * replaced (their secrets too when `restoreSecrets`), and turns sync off for that editor.
    */
-  unsync(editor: EditorId, restoreSecrets: boolean, keychain: () => Keychain): Promise<EditorReport> {
+  async unsync(editor: EditorId, restoreSecrets: boolean, keychain: () => Keychain): Promise<EditorReport> {
+    const [report] = await this.unsyncEditors([editor], restoreSecrets, keychain);
+    if (!report) throw new Error(`internal error: no unsync report for ${editor}`);
+    return report;
+  }
+
+  /**
+   * Unsync of several editors (undefined: every one, installed or not) in one run, as the CLI's
+   * `unsync` asks for it: in this queue, so no drift repair of the same files runs in between.
+   */
+  unsyncEditors(
+    editors: readonly EditorId[] | undefined,
+    restoreSecrets: boolean,
+    keychain: () => Keychain,
+  ): Promise<EditorReport[]> {
     return this.#enqueue(async () => {
-      const [report] = await this.engine.unsync([editor], { restoreSecrets, keychain });
-      if (!report) throw new Error(`internal error: no unsync report for ${editor}`);
-      this.madePrivate.delete(editor);
-      this.#publish([report]);
+      const reports = await this.engine.unsync(editors, { restoreSecrets, keychain });
+      for (const r of reports) if (r.status !== 'failed') this.madePrivate.delete(r.editor);
+      this.#publish(reports);
       await this.#refreshWatchers();
-      return report;
+      return reports;
+    });
+  }
+
+  /**
+   * The CLI's `import --yes` while this Switchboard runs: scans the editors again and, if they still
+   * hold exactly what the person was shown (`listing`, see importListing), imports it here — the
+   * secrets into this keychain, approvals into this state — and makes the entries managed.
+   */
+  importFrom(
+    from: readonly EditorId[] | undefined,
+    listing: string,
+    keychain: Keychain,
+  ): Promise<ImportResult> {
+    return this.#enqueue(async () => {
+      const editors =
+        from ??
+        allEditors()
+          .map((a) => a.id)
+          .filter((id) => this.engine.detected(id));
+      const scan = scanImports(this.engine, this.engine.home.serversFile, editors);
+      if (importListing(scan) !== listing) throw new StaleImportListing();
+      const core = this.#core;
+      const result = await applyImport(scan, {
+        home: this.engine.home,
+        env: this.#env,
+        commandPath: core.commandLookup().path,
+        state: core.state,
+        keychain,
+        engine: this.engine,
+        syncServers: () => {
+          // The approvals and servers.json just written, applied now (the watcher would follow).
+          core.reload();
+          return syncServers(core);
+        },
+      });
+      this.#signature = syncSignature(syncServers(core));
+      this.#publish(result.reports);
+      await this.#refreshWatchers();
+      return result;
     });
   }
 

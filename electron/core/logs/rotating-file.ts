@@ -27,12 +27,18 @@ export class RotatingFile {
   #size = 0;
   #pump: Promise<void> | null = null;
   #closed = false;
+  #rotations = 0;
 
   constructor(path: string, options: RotatingFileOptions = {}) {
     this.path = path;
     this.#maxBytes = options.maxBytes ?? 1024 * 1024;
     this.#keep = options.keep ?? 3;
     this.#onError = options.onError ?? (() => {});
+  }
+
+  /** How often this object rotated the file (what it found there is then in `<path>.N`). */
+  get rotations(): number {
+    return this.#rotations;
   }
 
   /** Queues text (include the trailing newline). */
@@ -103,6 +109,7 @@ export class RotatingFile {
     // keep = 0: truncate instead of keeping history.
     this.#handle = await open(this.path, this.#keep >= 1 ? 'a' : 'w', 0o600);
     this.#size = 0;
+    this.#rotations += 1;
   }
 }
 

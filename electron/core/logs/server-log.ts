@@ -16,6 +16,11 @@ export interface ServerLogOptions {
   capacity?: number;
   /** every line, already redacted, as it is recorded */
   onLine?: (line: LogLine) => void;
+  /**
+   * What the log held before this process (the file's lines from an earlier run, oldest first): read
+   * once, the first time the lines are asked for, so a server nobody looks at costs nothing.
+   */
+  history?: (max: number) => LogLine[];
 }
 
 /** A stream of bytes from one process (its stderr), turned into log lines. */
@@ -37,6 +42,7 @@ export class ServerLog {
   readonly #ring: RingBuffer<LogLine>;
   readonly #onLine: ((line: LogLine) => void) | undefined;
   readonly #redactor = new Redactor();
+  #history: ((max: number) => LogLine[]) | undefined;
 
   constructor(options: ServerLogOptions) {
     this.server = options.server;
@@ -44,6 +50,7 @@ export class ServerLog {
     this.#file = options.file;
     this.#ring = new RingBuffer(options.capacity ?? DEFAULT_RING_CAPACITY);
     this.#onLine = options.onLine;
+    this.#history = options.history;
   }
 
   /** Values to scrub from now on (kept for the life of this log, so rotated-out secrets stay hidden). */
@@ -79,8 +86,18 @@ export class ServerLog {
     for (const line of text.split(/\r?\n/)) this.#record('lifecycle', level, line, true);
   }
 
-  /** Oldest first. */
+  /** Oldest first: the history from earlier runs, then this run's lines (the newest `capacity`). */
   lines(): LogLine[] {
+    const history = this.#history;
+    if (history) {
+      this.#history = undefined;
+      const now = this.#ring.toArray();
+      const before = history(this.#ring.capacity - now.length);
+      if (before.length) {
+        this.#ring.clear();
+        for (const line of [...before, ...now]) this.#ring.push(line);
+      }
+    }
     return this.#ring.toArray();
   }
 

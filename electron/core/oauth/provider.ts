@@ -14,8 +14,12 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Clock } from '../clock.ts';
+import { describeError } from '../errors.ts';
 import { SignInRequired } from './sign-in-required.ts';
 import type { SignInRecord, SignInStore } from './sign-in-store.ts';
+
+/** How long a keychain that could not be read counts as unreadable before it is asked again. */
+const KEYCHAIN_RETRY_MS = 60_000;
 
 /** Where the browser comes back to; any port (RFC 8252 §7.3), so this stands for them all. */
 export const LOOPBACK_REDIRECT = 'http://127.0.0.1/callback';
@@ -78,6 +82,8 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   /** the scope of a 403 insufficient_scope seen just now, until the authorization that follows it */
   #stepUp: string | undefined;
   #refreshing: Promise<OAuthTokens | undefined> | undefined;
+  /** in the background: why the keychain could not be read, and until when that answer stands */
+  #keychainProblem: { message: string; until: number } | undefined;
 
   constructor(options: OAuthProviderOptions) {
     this.#server = options.server;
@@ -181,7 +187,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
         throw new Error(
           'the server asks for credentials but offers no OAuth sign-in (no authorization server metadata found)',
         );
-      throw this.#need(new SignInRequired('signed-out', this.#issuer()));
+      throw this.#signedOut();
     }
     if (!stored) return undefined;
     // A client registered for another loopback port, or another metadata document, is not reused.
@@ -237,7 +243,7 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
           new SignInRequired('more-scope', { ...(scope ? { scope } : {}), ...this.#issuer() }),
         );
       }
-      throw this.#need(new SignInRequired('signed-out', this.#issuer()));
+      throw this.#signedOut();
     }
     // Ask again for what was granted before and what a call asked for since, with what is needed now.
     const record = await this.#record();
@@ -280,8 +286,35 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
 
   // ─── internals ────────────────────────────────────────────────────────────────────────────────
 
-  #record(): Promise<SignInRecord> {
-    return this.#store.read(this.#server, this.#serverUrl);
+  /**
+   * The server's sign-in as kept in the keychain. In the background a keychain that cannot be read
+   * (none running, locked, no Secret Service) reads as "not signed in": a server that needs no sign-in
+   * must not need the keychain. Only when the server then asks for a sign-in does the person hear
+   * about the keychain (see #signedOut). The answer stands for a minute, so a locked keychain is not
+   * asked again on every request.
+   */
+  async #record(): Promise<SignInRecord> {
+    if (this.#interactive) return this.#store.read(this.#server, this.#serverUrl);
+    const now = this.#clock.now();
+    if (this.#keychainProblem && now < this.#keychainProblem.until) return { url: this.#serverUrl };
+    try {
+      const record = await this.#store.read(this.#server, this.#serverUrl);
+      this.#keychainProblem = undefined;
+      return record;
+    } catch (err) {
+      this.#keychainProblem = { message: describeError(err), until: now + KEYCHAIN_RETRY_MS };
+      return { url: this.#serverUrl };
+    }
+  }
+
+  /** The person must sign in; when the keychain could not be read, they are told that too. */
+  #signedOut(): SignInRequired {
+    return this.#need(
+      new SignInRequired('signed-out', {
+        ...this.#issuer(),
+        keychainProblem: this.#keychainProblem?.message,
+      }),
+    );
   }
 
   #issuer(): { issuer?: string } {

@@ -14,12 +14,19 @@ export class SignInRequired extends Error {
   /** the authorization server, for the person to recognise where they will sign in */
   readonly issuer: string | undefined;
 
-  constructor(reason: 'signed-out' | 'more-scope', options: { scope?: string; issuer?: string } = {}) {
+  constructor(
+    reason: 'signed-out' | 'more-scope',
+    options: { scope?: string; issuer?: string; keychainProblem?: string | undefined } = {},
+  ) {
     const at = options.issuer ? ` at ${hostOf(options.issuer)}` : '';
+    // A sign-in is kept in the keychain: when it cannot be read, signing in needs it back first.
+    const keychain = options.keychainProblem
+      ? ` (Switchboard keeps sign-ins in the keychain, which it cannot use now: ${options.keychainProblem})`
+      : '';
     super(
       reason === 'more-scope'
         ? `this needs more access than you granted${options.scope ? ` (scope "${options.scope}")` : ''}: sign in to it again in Switchboard to allow it`
-        : `it needs you to sign in${at}: sign in to it in Switchboard`,
+        : `it needs you to sign in${at}: sign in to it in Switchboard${keychain}`,
     );
     this.name = 'SignInRequired';
     this.reason = reason;

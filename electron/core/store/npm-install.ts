@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeError } from '../errors.ts';
 import { STORE_ROOT_NAME, type NpmLock } from './npm-lockfile.ts';
 import { runTool } from './run-tool.ts';
 import type { NpmTools } from './npm-resolve.ts';
@@ -23,13 +24,19 @@ export async function installNpm(
   );
   writeFileSync(join(dir, 'package-lock.json'), lock.text);
   const run = { command: tools.npm, cwd: dir, env: tools.env, timeoutMs: tools.timeoutMs ?? 600_000 };
-  await runTool(
-    {
-      ...run,
-      args: [...tools.npmArgs, 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
-    },
-    'installing into the package store (npm ci)',
-  );
+  const ci = [...tools.npmArgs, 'ci', '--ignore-scripts', '--no-audit', '--no-fund'];
+  try {
+    await runTool(
+      { ...run, args: [...ci, '--prefer-offline'] },
+      'installing into the package store (npm ci)',
+    );
+  } catch (err) {
+    if (!/\bETARGET\b/.test(describeError(err))) throw err;
+    // --prefer-offline takes npm's cached metadata however old: after an update, a package's cached
+    // list of versions may predate the release the lockfile names (npm: ETARGET). Once more, with npm
+    // checking its cache against the registry; the lockfile's integrity still decides what installs.
+    await runTool({ ...run, args: ci }, 'installing into the package store (npm ci)');
+  }
   if (scripts.length > 0) {
     const names = scripts.map((s) => s.slice(0, s.lastIndexOf('@') > 0 ? s.lastIndexOf('@') : s.length));
     await runTool(

@@ -42,6 +42,8 @@ export class PackageApprovals {
   readonly #service: PackageService;
   readonly #offers = new Map<string, Offer>();
   readonly #resolving = new Map<string, Promise<void>>();
+  /** the last resolution that failed, per server: for which config, and why (as said, not escaped) */
+  readonly #failed = new Map<string, { configFingerprint: string; error: string }>();
   /** approved servers whose install changed on disk, with what changed */
   readonly #changed = new Map<string, string>();
 
@@ -70,6 +72,18 @@ export class PackageApprovals {
   forget(name: string): void {
     this.#offers.delete(name);
     this.#changed.delete(name);
+    this.#failed.delete(name);
+  }
+
+  /** Why the last resolution of the entry's current config failed, if it did. */
+  failure(entry: ServerEntry): string | undefined {
+    const failed = this.#failed.get(entry.name);
+    return failed?.configFingerprint === entry.configFingerprint ? failed.error : undefined;
+  }
+
+  /** Whether the entry's current config is being resolved now. */
+  resolving(entry: ServerEntry): boolean {
+    return this.#resolving.has(`${entry.name}\0${entry.configFingerprint}`);
   }
 
   /** Whether a review of the entry needs a resolution first (none offered for its current config). */
@@ -95,8 +109,17 @@ export class PackageApprovals {
     const pending = this.#resolving.get(key);
     if (pending) return pending;
     const work = (async () => {
-      const candidate = await this.#service.resolve(run, lookup);
-      this.#offer(entry, candidate, false);
+      try {
+        const candidate = await this.#service.resolve(run, lookup);
+        this.#failed.delete(entry.name);
+        this.#offer(entry, candidate, false);
+      } catch (err) {
+        this.#failed.set(entry.name, {
+          configFingerprint: entry.configFingerprint,
+          error: describeError(err),
+        });
+        throw err;
+      }
     })().finally(() => this.#resolving.delete(key));
     this.#resolving.set(key, work);
     return work;

@@ -3,9 +3,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   ErrorCode,
   McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
   type ClientCapabilities,
   type Notification,
   type Tool,
@@ -17,6 +14,7 @@ import { LIST_METHODS, LIST_PAGE_SCHEMAS, type ListKind, type ServerLists } from
 import type { LogStream, ServerLog } from '../logs/server-log.ts';
 import { SignInRequired } from '../oauth/sign-in-required.ts';
 import { BackoffPolicy, type Random } from './backoff.ts';
+import { ListRefresh, type Refetched } from './list-refresh.ts';
 import { answerRecorder, explainAnswer, mayBeOldTransport, needsCredentials } from './http-answers.ts';
 import { removePidFile, writePidFile } from './pid-files.ts';
 import { spawnProcess, SpawnError, type ExitInfo, type ServerProcess } from './process-group.ts';
@@ -92,6 +90,12 @@ const SDK_TIMEOUT_MS = 2_147_483_647;
 /** After a failed initialize, how long we wait for the exit to explain it better than "Connection closed". */
 const EXIT_EXPLAINS_MS = 1_000;
 const MAX_LIST_PAGES = 1_000;
+/** The lists each list_changed notification is about. */
+const LIST_CHANGED_KINDS: Record<string, ListKind[]> = {
+  'notifications/tools/list_changed': ['tools'],
+  'notifications/prompts/list_changed': ['prompts'],
+  'notifications/resources/list_changed': ['resources', 'resourceTemplates'],
+};
 
 /** One start of the server: everything that must be torn down when it ends. */
 interface Attempt {
@@ -115,6 +119,8 @@ interface Attempt {
   refusal: string | null;
   /** gives back this attempt's start slot (no-op when it holds none) */
   releaseStart: () => void;
+  /** the bridge asked for a new start while requests were in flight: once they are done */
+  renewWhenFree?: boolean;
 }
 
 class InitializeTimeout extends Error {}
@@ -287,7 +293,12 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       if (released) return;
       released = true;
       this.#holds -= 1;
-      if (this.#holds === 0) this.#armIdleTimer();
+      if (this.#holds > 0) return;
+      const attempt = this.#attempt;
+      if (attempt?.renewWhenFree) {
+        attempt.renewWhenFree = false;
+        this.#renew(attempt);
+      } else this.#armIdleTimer();
     };
   }
 
@@ -347,6 +358,23 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (!this.#wanted) return;
     this.#note('config changed; restarting');
     await this.restart();
+  }
+
+  /**
+   * Starts the server anew (a wake, not a restart: no count, no backoff) as soon as nothing holds it:
+   * the bridge asks when the editors that gave it roots have left, so that it has the folders it was
+   * started with again, not theirs.
+   */
+  #renew(attempt: Attempt): void {
+    if (!this.#isCurrent(attempt) || this.#state !== 'running') return;
+    if (this.#holds > 0) {
+      attempt.renewWhenFree = true;
+      return;
+    }
+    this.#note(
+      'the editors that gave it folders (roots) have left: starting it anew with the folders it was started with',
+    );
+    this.#launch(true);
   }
 
   /** stop() for good. */
@@ -606,18 +634,25 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       if (this.#isCurrent(attempt)) this.#note(`protocol: ${firstLine(describeError(err))}`, 'warn');
     };
     // A list that changed is fetched anew first: editors told of it right after get the new one.
-    const onListChanged = (kinds: ListKind[]) => async (notification: Notification) => {
-      if (!this.#isCurrent(attempt)) return;
-      if (this.#state === 'running')
-        await Promise.all(kinds.map((kind) => this.#refreshList(attempt, client, kind)));
-      if (this.#isCurrent(attempt)) this.emit('notification', notification);
+    // Announcements that are no news (see ListRefresh) are coalesced, bounded, and said in the log.
+    const refresh = new ListRefresh({
+      clock: this.#clock,
+      fetch: (kind) => this.#refreshList(attempt, client, kind),
+      announce: (notification) => {
+        if (this.#isCurrent(attempt)) this.emit('notification', notification);
+      },
+      note: (text, level) => {
+        if (this.#isCurrent(attempt)) this.#note(text, level);
+      },
+    });
+    attempt.cancels.add(() => refresh.close());
+    link.onListChanged = (notification, related) => {
+      const kinds = LIST_CHANGED_KINDS[notification.method];
+      // Before the server runs, its lists are about to be fetched anyway.
+      if (!kinds || !this.#isCurrent(attempt) || this.#state !== 'running') return;
+      // With the answer to one of Switchboard's own requests (not an editor's): no news.
+      refresh.changed(notification, kinds, related !== undefined && !link.fromEditor(related));
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, onListChanged(['tools']));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, onListChanged(['prompts']));
-    client.setNotificationHandler(
-      ResourceListChangedNotificationSchema,
-      onListChanged(['resources', 'resourceTemplates']),
-    );
     client.fallbackNotificationHandler = async (notification) => {
       if (this.#isCurrent(attempt)) this.emit('notification', notification);
     };
@@ -665,6 +700,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#client = client;
     this.#link = link;
     link.holder = () => this.hold();
+    link.renew = () => this.#renew(attempt);
     attempt.releaseStart();
     const info = client.getServerVersion();
     this.#set({ state: 'running', since: this.#clock.now() });
@@ -729,18 +765,22 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.emit('lists', lists);
   }
 
-  /** One list again, after the server said it changed. */
-  async #refreshList(attempt: Attempt, client: Client, kind: ListKind): Promise<void> {
+  /** One list again, after the server said it changed: whether it did. */
+  async #refreshList(attempt: Attempt, client: Client, kind: ListKind): Promise<Refetched> {
     const seq = ++attempt.listSeq[kind];
     const items = await this.#list(attempt, client, kind);
-    if (items === undefined || !this.#isCurrent(attempt) || seq !== attempt.listSeq[kind]) return;
-    if (this.#state !== 'running') return;
-    if (kind === 'tools') this.#toolsListed(items as Tool[]);
+    if (items === undefined || !this.#isCurrent(attempt) || seq !== attempt.listSeq[kind]) return 'failed';
+    if (this.#state !== 'running') return 'failed';
     const lists = attempt.lists;
-    if (lists === null) return; // the first fetch was incomplete: nothing whole to tell
+    const before = lists ? lists[kind] : kind === 'tools' && this.toolsKnown ? this.#tools : undefined;
+    const changed = before === undefined || JSON.stringify(before) !== JSON.stringify(items);
+    if (!changed) return 'same';
+    if (kind === 'tools') this.#toolsListed(items as Tool[]);
+    if (lists === null) return 'changed'; // the first fetch was incomplete: nothing whole to tell
     const next: ServerLists = { ...lists, [kind]: items };
     attempt.lists = next;
     this.emit('lists', next);
+    return 'changed';
   }
 
   /** The sandbox refused the server something: its log says what and how to allow it; so does status. */

@@ -1,9 +1,11 @@
 import { EventEmitter } from 'node:events';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLine } from '../../../shared/logs.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { describeError, UserError } from '../errors.ts';
+import { readLogHistory } from '../logs/log-history.ts';
 import { RotatingFile } from '../logs/rotating-file.ts';
 import { ServerLog } from '../logs/server-log.ts';
 import type { Random } from './backoff.ts';
@@ -145,6 +147,8 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
         work.push(runner.update(server));
       } else {
         const runner = this.#add(server);
+        // Stopped by the person (before a restart of Switchboard too): it waits for them.
+        if (server.stopped === true) continue;
         // A server whose lists are known answers list requests from them: it starts when first used.
         if ((server.idleTimeoutMs ?? 0) > 0 && server.listsKnown === true) runner.park();
         else runner.start();
@@ -226,9 +230,12 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     return this.#runners.get(name);
   }
 
-  /** The newest `limit` lines of a server's live log (also for servers removed since). */
+  /**
+   * The newest `limit` lines of a server's log: this run's (also for servers removed since), after
+   * what its log file held from earlier runs of Switchboard.
+   */
   logs(name: string, limit = Infinity): LogLine[] {
-    const lines = this.#logs.get(name)?.lines() ?? [];
+    const lines = this.#logFor(name).lines();
     return limit >= lines.length ? lines : lines.slice(lines.length - limit);
   }
 
@@ -289,6 +296,7 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
         file,
         ...(this.#ringCapacity ? { capacity: this.#ringCapacity } : {}),
         onLine: (line) => this.emit('log', line),
+        ...(file ? { history: historyOf(file, name) } : {}),
       });
       this.#logs.set(name, log);
     }
@@ -310,4 +318,22 @@ export class Supervisor extends EventEmitter<SupervisorEvents> {
     // Runners handle their own failures; reaching here is a bug. Keep supervising the others.
     console.error('switchboard supervisor:', err);
   }
+}
+
+/**
+ * A server's log history: the lines its file held when this run began (before this run wrote any),
+ * read when first asked for. Once the file was rotated, they moved to `.1`; after a second rotation
+ * this run's own lines fill the view anyway.
+ */
+function historyOf(file: RotatingFile, server: string): (max: number) => LogLine[] {
+  let end = 0;
+  try {
+    end = statSync(file.path).size;
+  } catch {
+    // no file yet: no history
+  }
+  return (max) => {
+    if (file.rotations > 1) return [];
+    return readLogHistory(file.rotations === 1 ? `${file.path}.1` : file.path, end, server, max);
+  };
 }

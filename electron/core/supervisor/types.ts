@@ -81,6 +81,11 @@ export interface DesiredServer {
    * timeout, it need not start until a request wants it.
    */
   listsKnown?: boolean;
+  /**
+   * The person stopped it (kept in state.json): it is not started, not even parked idle, until
+   * start() or restart().
+   */
+  stopped?: boolean;
 }
 
 /** Timing from design.md ("Server lifecycle"); overridable for tests and benches. */

@@ -1,6 +1,17 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  MessageExtraInfo,
+  RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { takeRelatedTag } from './related-streams.ts';
+
+const LIST_CHANGED = new Set([
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
 
 /**
  * Requests the bridge relays carry string ids with this prefix; the SDK client's own (initialize,
@@ -19,6 +30,8 @@ export interface LinkReceiver {
   receive(message: JSONRPCMessage, related: RequestId | undefined): boolean;
   /** The connection ended (stopped, crashed, restarted). */
   disconnected(): void;
+  /** Whether this id is of an editor's request relayed now (not one of Switchboard's own). */
+  fromEditor?(id: RequestId): boolean;
 }
 
 /** The bridge: gets every new connection to a server before its initialize is sent. */
@@ -44,6 +57,17 @@ export class UpstreamLink implements Transport {
   #closed = false;
   /** set by the runner once the server runs: marks the server in use (see ServerRunner.hold) */
   holder: (() => () => void) | undefined;
+  /**
+   * set by the runner: starts the server anew as soon as no request is in flight (the bridge asks
+   * when the editors that gave it roots left: it then has the folders it was started with again)
+   */
+  renew: (() => void) | undefined;
+  /**
+   * set by the runner: takes the server's `notifications/…/list_changed` (instead of the SDK client)
+   * with the id of the request on whose answer it came, when known — an announcement on the answer
+   * to Switchboard's own list request is no reason to list again (see ListRefresh)
+   */
+  onListChanged: ((notification: JSONRPCNotification, related: RequestId | undefined) => void) | undefined;
   /** set by the runner: a line in the server's log (what the bridge refused of the server, and why) */
   note: ((text: string, level: 'info' | 'warn' | 'error') => void) | undefined;
 
@@ -108,6 +132,14 @@ export class UpstreamLink implements Transport {
     return this.#closed;
   }
 
+  /**
+   * Whether a message that came with the answer to request `related` came with an editor's request
+   * (else: one of Switchboard's own, its SDK client's or the bridge's pings and settings).
+   */
+  fromEditor(related: RequestId | undefined): boolean {
+    return related !== undefined && this.#receiver?.fromEditor?.(related) === true;
+  }
+
   close(): Promise<void> {
     return this.#inner.close();
   }
@@ -125,6 +157,10 @@ export class UpstreamLink implements Transport {
       } else if (!('id' in message && message.method === 'ping') && receiver.receive(message, related)) {
         return;
       }
+    }
+    if (this.onListChanged && !('id' in message) && 'method' in message && LIST_CHANGED.has(message.method)) {
+      this.onListChanged(message, related);
+      return;
     }
     this.onmessage?.(message, extra);
   }

@@ -22,6 +22,7 @@ function without<T>(record: Record<string, T>, name: string): Record<string, T> 
 }
 
 const EditorsSchema = z.record(z.string(), EditorSettingsSchema);
+const StoppedSchema = z.record(z.string(), z.number());
 
 /**
  * state.json: approvals (name → fingerprint and the launch config approved), denials and app settings.
@@ -112,6 +113,7 @@ export class AppStateStore {
         ...Object.keys(state.approvals),
         ...Object.keys(state.denials),
         ...Object.keys(state.sources),
+        ...Object.keys(state.stopped ?? {}),
       ]),
     ].filter((name) => !configured.has(name));
     if (gone.length === 0) return [];
@@ -119,9 +121,28 @@ export class AppStateStore {
       state.approvals = without(state.approvals, name);
       state.denials = without(state.denials, name);
       state.sources = without(state.sources, name);
+      if (state.stopped) state.stopped = without(state.stopped, name);
     }
+    if (state.stopped && Object.keys(state.stopped).length === 0) delete state.stopped;
     this.#write(state);
     return gone;
+  }
+
+  /** The servers the person stopped, which stay stopped until they start them. */
+  stopped(): ReadonlySet<string> {
+    const parsed = StoppedSchema.safeParse((this.#conf.store as { stopped?: unknown }).stopped ?? {});
+    return new Set(Object.keys(parsed.success ? parsed.data : (this.read().stopped ?? {})));
+  }
+
+  /** Records that the person stopped the server (`at`), or started it again (undefined). */
+  setStopped(name: string, at: number | undefined): void {
+    const state = this.read();
+    const stopped = without(state.stopped ?? {}, name);
+    if (at !== undefined) stopped[name] = at;
+    if (at === undefined && !state.stopped?.[name]) return;
+    if (Object.keys(stopped).length) state.stopped = stopped;
+    else delete state.stopped;
+    this.#write(state);
   }
 
   /** Records the hash of what was pinned for the server's approval (trust/tool-pins.ts). */
@@ -159,6 +180,20 @@ export class AppStateStore {
     const settings: AppSettings = { ...state.settings };
     delete settings.autoSync;
     if (!on) settings.autoSync = false;
+    state.settings = settings;
+    this.#write(state);
+  }
+
+  /** Whether approved packages are checked for newer releases once a day (on by default). */
+  updateChecks(): boolean {
+    return this.settings().updateChecks !== false;
+  }
+
+  setUpdateChecks(on: boolean): void {
+    const state = this.read();
+    const settings: AppSettings = { ...state.settings };
+    delete settings.updateChecks;
+    if (!on) settings.updateChecks = false;
     state.settings = settings;
     this.#write(state);
   }

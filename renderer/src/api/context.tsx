@@ -84,6 +84,7 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
       void client.invalidateQueries({ queryKey: keys.editors });
       void client.invalidateQueries({ queryKey: ['editor-tools'] });
       void client.invalidateQueries({ queryKey: ['tools'] });
+      void client.invalidateQueries({ queryKey: keys.updates });
       return;
     case 'editors':
       void client.invalidateQueries({ queryKey: keys.editors });
@@ -104,11 +105,19 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
       return;
     case 'stopping':
       return; // the provider keeps the state from before (see ApiProvider)
+    case 'updates':
+      void client.invalidateQueries({ queryKey: keys.updates });
+      return;
+    case 'approval':
+      // A package resolved (or not) for a server waiting for approval: its card fills in.
+      void client.invalidateQueries({ queryKey: keys.approvals });
+      return;
     case 'removed': {
       client.setQueryData<StatusReport>(keys.status, (old) =>
         old ? { ...old, servers: old.servers.filter((s) => s.name !== event.name) } : old,
       );
       void client.invalidateQueries({ queryKey: keys.approvals });
+      void client.invalidateQueries({ queryKey: keys.updates });
       return;
     }
     case 'status': {
@@ -127,6 +136,9 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
       if (!prev || prev.state !== next.state || prev.fingerprint !== next.fingerprint) {
         if (trust(prev) || trust(next) || prev?.fingerprint !== next.fingerprint)
           void client.invalidateQueries({ queryKey: keys.approvals });
+        // Approved again (an update): what the last check found for it no longer applies.
+        if (prev && prev.fingerprint !== next.fingerprint)
+          void client.invalidateQueries({ queryKey: keys.updates });
       }
       if (!prev || prev.state !== next.state || prev.toolCount !== next.toolCount) {
         void client.invalidateQueries({ queryKey: keys.tools(next.name) });

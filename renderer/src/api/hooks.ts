@@ -67,6 +67,11 @@ export function useStoreUsage() {
   return useQuery({ queryKey: keys.store, queryFn: () => api.storeUsage() });
 }
 
+export function useUpdates() {
+  const api = useApi();
+  return useQuery({ queryKey: keys.updates, queryFn: () => api.updates() });
+}
+
 export function useTokens() {
   const api = useApi();
   return useQuery({ queryKey: keys.tokens, queryFn: () => api.tokens() });

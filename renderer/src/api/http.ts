@@ -5,16 +5,20 @@ import {
   BundleViewSchema,
   StorePruneResultSchema,
   StoreUsageSchema,
+  UpdatesReportSchema,
   type BundleAdded,
   type BundleView,
   type StorePruneResult,
   type StoreUsage,
+  type UpdatesReport,
 } from '../../../shared/store.ts';
 import type { SwitchboardBridge } from '../../../shared/ipc.ts';
 import type { ServerActivity } from '../../../shared/activity.ts';
 import {
   ActionResultSchema,
   ApiRoutes,
+  ApprovalPreviewSchema,
+  type ApprovalPreview,
   type ToolChange,
   LogsResponseSchema,
   TokenCreatedSchema,
@@ -227,6 +231,22 @@ export class ControlApiClient implements UiApi {
 
   pruneStore(): Promise<StorePruneResult> {
     return this.#request('POST', ApiRoutes.storePrune, StorePruneResultSchema);
+  }
+
+  updates(): Promise<UpdatesReport> {
+    return this.#request('GET', ApiRoutes.updates, UpdatesReportSchema);
+  }
+
+  checkUpdates(): Promise<UpdatesReport> {
+    return this.#request('POST', ApiRoutes.updatesCheck, UpdatesReportSchema);
+  }
+
+  approvalPreview(name: string): Promise<ApprovalPreview> {
+    return this.#request('GET', ApiRoutes.approval(name), ApprovalPreviewSchema);
+  }
+
+  reviewUpdate(name: string): Promise<ApprovalPreview> {
+    return this.#request('GET', `${ApiRoutes.approval(name)}?fresh=1`, ApprovalPreviewSchema);
   }
 
   uploadBundle(fileName: string, data: string): Promise<BundleView> {

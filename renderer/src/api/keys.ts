@@ -10,6 +10,8 @@ export const keys = {
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
   store: ['store'] as const,
+  /** what the last check for updates found */
+  updates: ['updates'] as const,
   editors: ['editors'] as const,
   editorTools: (editor: string) => ['editor-tools', editor] as const,
   signIn: (name: string) => ['sign-in', name] as const,

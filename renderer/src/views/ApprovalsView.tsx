@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
@@ -8,7 +8,9 @@ import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
+import { AccessParts, PackageParts, ReferenceParts } from '../components/ApprovalParts.tsx';
 import { Diff } from '../components/Diff.tsx';
+import { UpdatesSection } from '../components/PackageUpdates.tsx';
 import { SignInButton } from '../components/SignIn.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { stateLabel } from '../components/StateBadge.tsx';
@@ -129,6 +131,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
           ))}
         </>
       ) : null}
+      <UpdatesSection />
       {denied.length > 0 ? (
         <>
           <h2>Denied</h2>
@@ -164,6 +167,9 @@ function useChangedWhileShown(approvals: readonly ApprovalView[] | undefined): R
   const shown = new Map(memory.shown);
   const changed = new Set(memory.changed);
   for (const a of approvals ?? []) {
+    // A card still resolving its package (or that could not) has nothing to approve; its resolution
+    // arriving is no change of configuration.
+    if (a.resolving || a.packageError !== null) continue;
     const before = shown.get(a.name);
     if (before !== undefined && before !== a.fingerprint) changed.add(`${a.name}:${a.fingerprint}`);
     shown.set(a.name, a.fingerprint);
@@ -283,7 +289,14 @@ function ApprovalCard({
     await api.serverAction(a.name, 'deny');
     onDecided(a.name, 'denied');
   }, invalidate);
+  // Resolves its package again (at its registry, now); the list then shows the result either way.
+  const retry = useMutation({
+    mutationFn: () => api.approvalPreview(a.name),
+    onSettled: () => client.invalidateQueries({ queryKey: keys.approvals }),
+  });
   const busy = approve.isPending || deny.isPending || approveScripts.isPending;
+  // Nothing can be approved that is not shown: not while its package is being resolved.
+  const unresolved = a.packageError !== null || a.resolving;
   const titleId = `approval-${a.name}`;
   return (
     <article
@@ -333,61 +346,26 @@ function ApprovalCard({
       ) : null}
       {a.packageError ? (
         <div className="banner error" role="alert" data-testid="approval-package-error">
-          <strong>Its package could not be resolved:</strong> {a.packageError}
+          <strong>Its package could not be resolved:</strong> {a.packageError}{' '}
+          <button
+            type="button"
+            className="small"
+            disabled={retry.isPending}
+            onClick={() => retry.mutate(undefined)}
+          >
+            {retry.isPending ? 'Trying…' : 'Try again'}
+          </button>
         </div>
       ) : null}
-      {a.package ? (
-        <>
-          <h3 className="label">The package it installs and runs from Switchboard’s store</h3>
-          <pre className="command" data-testid="approval-package">
-            {a.package.lines.join('\n')}
-          </pre>
-          {a.package.changes ? (
-            <>
-              <h3 className="label">Changed since the approved version</h3>
-              <ul className="references" data-testid="approval-package-changes">
-                {a.package.changes.map((line) => (
-                  <li key={line}>{line}</li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-          {a.package.notes.length ? (
-            <ul className="references" data-testid="approval-package-notes">
-              {a.package.notes.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          ) : null}
-        </>
+      {a.resolving ? (
+        <div className="banner info" role="status" data-testid="approval-resolving">
+          <strong>Resolving its package at its registry…</strong> The exact version, its dependencies and any
+          install scripts appear here; it can be approved once they do.
+        </div>
       ) : null}
-      {a.access.length ? (
-        <>
-          <h3 className="label">
-            {a.access[0]?.startsWith('NOT sandboxed')
-              ? 'What it can reach'
-              : 'What it can reach in its sandbox'}
-          </h3>
-          <ul
-            className={a.access[0]?.startsWith('NOT sandboxed') ? 'access unsandboxed' : 'access'}
-            data-testid="approval-access"
-          >
-            {a.access.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
-      {a.references.length ? (
-        <>
-          <h3 className="label">Your secrets and environment it gets</h3>
-          <ul className="references" data-testid="approval-references">
-            {a.references.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      {a.package ? <PackageParts review={a.package} testId="approval" /> : null}
+      <AccessParts access={a.access} testId="approval" />
+      <ReferenceParts references={a.references} testId="approval" />
       {a.approved ? (
         <>
           <h3 className="label">Changes since the last approval</h3>
@@ -402,7 +380,7 @@ function ApprovalCard({
         <button
           type="button"
           className="primary"
-          disabled={busy || a.packageError !== null}
+          disabled={busy || unresolved}
           onClick={() =>
             approve.mutate(undefined, {
               // Refused because the config changed since this card was drawn: show the new one.
@@ -416,7 +394,11 @@ function ApprovalCard({
           {approve.isPending ? 'Approving…' : `Approve ${a.name}`}
         </button>
         {scriptsFingerprint ? (
-          <button type="button" disabled={busy} onClick={() => approveScripts.mutate(undefined)}>
+          <button
+            type="button"
+            disabled={busy || unresolved}
+            onClick={() => approveScripts.mutate(undefined)}
+          >
             {approveScripts.isPending ? 'Approving…' : 'Approve with install scripts'}
           </button>
         ) : null}

@@ -17,6 +17,7 @@ import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { JsonProblems } from '../components/JsonProblems.tsx';
 import { LogView } from '../components/LogView.tsx';
 import { MovedSecrets } from '../components/MovedSecrets.tsx';
+import { ServerUpdate } from '../components/PackageUpdates.tsx';
 import { ServerActions } from '../components/ServerActions.tsx';
 import { ServerForm } from '../components/ServerForm.tsx';
 import { SignInPanel } from '../components/SignIn.tsx';
@@ -146,6 +147,7 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
           </a>
         </div>
       ) : null}
+      {server ? <ServerUpdate name={name} /> : null}
       {server?.state === 'needs-sign-in' ? (
         <div className="banner warn" role="status">
           <strong>{name} needs you to sign in.</strong> Editors cannot use it until you do: sign in below, in

@@ -1,12 +1,15 @@
 import { useEffect, useRef } from 'react';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { useStatus } from '../api/hooks.ts';
+import { isUpdate, updateWords, type OutdatedEntry, type UpdatesReport } from '../../../shared/store.ts';
+import { useApi } from '../api/context.tsx';
+import { useCommand, useStatus, useUpdates } from '../api/hooks.ts';
+import { keys } from '../api/keys.ts';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { EnabledSwitch, ServerActions } from '../components/ServerActions.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { useLastKnownAt } from '../api/context.tsx';
-import { formatClock, formatDuration } from '../lib/format.ts';
+import { formatClock, formatDateTime, formatDuration, plural } from '../lib/format.ts';
 import { useNow } from '../lib/use-now.ts';
 import { useWidth } from '../lib/use-width.ts';
 import { href } from '../router.ts';
@@ -46,6 +49,10 @@ export function ServersView() {
   const room = useRef<HTMLElement>(null);
   const width = useWidth(room);
   const compact = width !== undefined && width < COMPACT_BELOW_PX;
+  const updates = useUpdates();
+  const found = new Map(
+    (updates.data?.servers ?? []).filter(isUpdate).map((entry) => [entry.server, entry] as const),
+  );
 
   return (
     <section aria-labelledby="servers-title" ref={room}>
@@ -58,6 +65,7 @@ export function ServersView() {
       >
         <span id="servers-title">Servers</span>
       </ViewTitle>
+      {updates.data ? <UpdatesBar report={updates.data} available={found.size} /> : null}
       {status.isPending ? <Loading what="servers" /> : null}
       {status.error ? <ErrorText error={status.error} /> : null}
       {status.data && servers.length === 0 ? (
@@ -78,7 +86,11 @@ export function ServersView() {
       ) : null}
       {servers.length > 0 ? (
         <div className={lastKnownAt === undefined ? 'table-scroll' : 'table-scroll last-known-state'}>
-          {compact ? <CompactTable servers={servers} now={now} /> : <WideTable servers={servers} now={now} />}
+          {compact ? (
+            <CompactTable servers={servers} now={now} updates={found} />
+          ) : (
+            <WideTable servers={servers} now={now} updates={found} />
+          )}
         </div>
       ) : null}
     </section>
@@ -98,6 +110,55 @@ function NameLink({ server }: { server: ServerStatus }) {
     >
       {server.name}
     </a>
+  );
+}
+
+/** A server with a newer release of its package: says so, and leads to its page to review it. */
+function UpdateTag({ name, entry }: { name: string; entry: OutdatedEntry | undefined }) {
+  if (!entry) return null;
+  return (
+    <a
+      className="update-tag"
+      href={href({ view: 'server', name, tab: 'config' })}
+      title={`Update available: ${updateWords(entry)}`}
+      data-testid="update-tag"
+    >
+      update: {entry.wanted}
+    </a>
+  );
+}
+
+/**
+ * When the approved packages were last checked for newer releases, what that found, and a button to
+ * check now. Only where a server runs a stored package (or the last check found something).
+ */
+function UpdatesBar({ report, available }: { report: UpdatesReport; available: number }) {
+  const api = useApi();
+  const check = useCommand(() => api.checkUpdates(), [keys.updates]);
+  if (report.packages === 0 && report.servers.length === 0) return null;
+  const failed = report.servers.filter((s) => s.error !== null).length;
+  const checking = report.checking || check.isPending;
+  const said = checking
+    ? 'Checking your servers’ packages for newer releases…'
+    : report.checkedAt === null
+      ? 'Your servers’ packages have not been checked for newer releases yet.'
+      : `Checked for updates ${formatDateTime(report.checkedAt)}: ` +
+        (available ? `${plural(available, 'update')} available` : 'every package is up to date') +
+        (failed ? `; ${plural(failed, 'server')} could not be checked` : '') +
+        '.';
+  return (
+    <div className="updates-bar" data-testid="updates-bar">
+      <span className={available ? 'tone-warn' : 'muted'} role="status">
+        {said}
+        {report.nextCheckAt && !checking ? (
+          <span className="muted"> Next check {formatDateTime(report.nextCheckAt)}.</span>
+        ) : null}
+      </span>
+      <button type="button" className="small" disabled={checking} onClick={() => check.mutate(undefined)}>
+        Check for updates
+      </button>
+      {check.error ? <ErrorText error={check.error} /> : null}
+    </div>
   );
 }
 
@@ -125,7 +186,14 @@ function LastError({ server, columns }: { server: ServerStatus; columns: number 
 const kind = (server: ServerStatus) => (server.transport === 'http' ? 'remote' : 'local');
 
 /** Seven columns, fixed widths: a ticking uptime or a new button never moves the columns. */
-function WideTable({ servers, now }: { servers: ServerStatus[]; now: number }) {
+interface TableProps {
+  servers: ServerStatus[];
+  now: number;
+  /** what the last check for updates found, by server */
+  updates: ReadonlyMap<string, OutdatedEntry>;
+}
+
+function WideTable({ servers, now, updates }: TableProps) {
   return (
     <table className="servers" data-testid="servers-table">
       <colgroup>
@@ -161,7 +229,9 @@ function WideTable({ servers, now }: { servers: ServerStatus[]; now: number }) {
           <tr>
             <th scope="row" className="server-name">
               <NameLink server={server} />
-              <span className="muted small">{kind(server)}</span>
+              <span className="muted small">
+                {kind(server)} <UpdateTag name={server.name} entry={updates.get(server.name)} />
+              </span>
             </th>
             <td>
               <StateBadge state={server.state} />
@@ -187,7 +257,7 @@ function WideTable({ servers, now }: { servers: ServerStatus[]; now: number }) {
  * Four columns for a narrow window: uptime, tools and restarts go on a line under the name, so the
  * name keeps room for itself and the actions stay in view.
  */
-function CompactTable({ servers, now }: { servers: ServerStatus[]; now: number }) {
+function CompactTable({ servers, now, updates }: TableProps) {
   return (
     <table className="servers compact" data-testid="servers-table">
       <colgroup>
@@ -221,7 +291,9 @@ function CompactTable({ servers, now }: { servers: ServerStatus[]; now: number }
             <tr>
               <th scope="row" className="server-name">
                 <NameLink server={server} />
-                <span className="muted small server-facts">{facts.join(' · ')}</span>
+                <span className="muted small server-facts">
+                  {facts.join(' · ')} <UpdateTag name={server.name} entry={updates.get(server.name)} />
+                </span>
               </th>
               <td>
                 <StateBadge state={server.state} />

@@ -11,6 +11,7 @@ import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
+import { href } from '../router.ts';
 
 export default function SettingsView() {
   const settings = useSettings();
@@ -22,17 +23,21 @@ export default function SettingsView() {
       {settings.data ? <General settings={settings.data} /> : null}
       {settings.data ? <SignInSettings settings={settings.data} /> : null}
       <CatalogRegistrySetting />
-      <PackageStore />
+      <PackageStore updateChecks={settings.data?.updateChecks} />
       <Tokens />
     </section>
   );
 }
 
 /** The package store's size, what uses it, and a button to remove what nothing uses. */
-function PackageStore() {
+function PackageStore({ updateChecks }: { updateChecks: boolean | undefined }) {
   const api = useApi();
   const id = useId();
   const usage = useStoreUsage();
+  const daily = useCommand(
+    (on: boolean) => api.saveSettings({ updateChecks: on }),
+    [keys.settings, keys.updates],
+  );
   const prune = useCommand(() => api.pruneStore(), [keys.store]);
   const unused = usage.data?.installs.filter((i) => i.servers.length === 0) ?? [];
   return (
@@ -40,9 +45,25 @@ function PackageStore() {
       <h2 id={`${id}-store`}>Package store</h2>
       <p className="muted">
         Servers run with npx, uvx or docker start from the exact packages you approved, installed here.
-        Nothing updates by itself: <code>switchboard outdated</code> lists newer releases and{' '}
-        <code>switchboard update NAME</code> shows what one changes before you approve it.
+        Nothing updates by itself: <a href={href({ view: 'servers' })}>Servers</a> says when a newer release
+        is out (<strong>Check for updates</strong> there, or <code>switchboard outdated</code>), and a
+        server’s page shows what its update changes before you approve it (or{' '}
+        <code>switchboard update NAME</code>).
       </p>
+      {updateChecks !== undefined ? (
+        <SettingSwitch
+          label="Check for updates once a day"
+          checked={daily.isPending && daily.variables !== undefined ? daily.variables : updateChecks}
+          pending={daily.isPending}
+          onChange={(on) => daily.mutate(on)}
+          error={
+            daily.error ? <ErrorText error={daily.error}>The daily check was not changed: </ErrorText> : null
+          }
+        >
+          Switchboard asks the packages’ registries about newer releases once a day while it runs (never in
+          its first ten minutes), and only says what it found. Off: only when you ask.
+        </SettingSwitch>
+      ) : null}
       {usage.error ? <ErrorText error={usage.error} /> : null}
       {usage.data ? (
         <>

@@ -10,6 +10,7 @@ import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { textOf } from '../../helpers/bridge.ts';
 import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
+import { nodeForOtherUser, OTHER_UID } from '../../helpers/other-user.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // The stdio relay spawned exactly as Claude Desktop spawns it: `<node> <abs>/electron/relay/main.mjs
@@ -269,42 +270,46 @@ describe('stdio relay (Claude Desktop)', () => {
     expect(seen).toEqual([]);
   });
 
-  it.skipIf(process.getuid?.() !== 0)(
-    'will not send its token to a socket in run/ that another user put there',
-    async () => {
-      // Root can be another user: uid 65534 (nobody) binds run/bridge.sock in a run/ folder left
-      // writable to everyone (Switchboard makes it 0700; this is the case the relay must not trust).
-      mkdirSync(t.home.run, { recursive: true });
-      for (const dir of [t.dir, t.home.root]) chmodSync(dir, 0o755);
-      chmodSync(t.home.run, 0o777);
-      mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
-      writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
-      const impostor = spawn(
-        NODE,
-        [
-          '-e',
-          `require('node:http').createServer((req, res) => { console.log('REQUEST', req.headers.authorization); res.end('{}'); })` +
-            `.listen(process.argv[1], () => console.log('LISTENING'))`,
-          join(t.home.run, 'bridge.sock'),
-        ],
-        { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      let log = '';
-      impostor.stdout.on('data', (d: Buffer) => (log += d.toString()));
-      try {
-        await waitFor(() => log.includes('LISTENING'), 10_000, 'the impostor listening');
-        expect(statSync(join(t.home.run, 'bridge.sock')).uid).toBe(65534);
-        const { out } = await runRelay('everything', [initialize(7)]);
-        expect(out[0]).toMatchObject({
-          id: 7,
-          error: { message: expect.stringContaining('belongs to another user (uid 65534)') as string },
-        });
-        expect(log).not.toContain('REQUEST');
-      } finally {
-        impostor.kill('SIGKILL');
-      }
-    },
-  );
+  it('will not send its token to a socket in run/ that another user put there', async (context) => {
+    // Root can be another user: uid 65534 (nobody) binds run/bridge.sock in a run/ folder left
+    // writable to everyone (Switchboard makes it 0700; this is the case the relay must not trust).
+    mkdirSync(t.home.run, { recursive: true });
+    for (const dir of [t.dir, t.home.root]) chmodSync(dir, 0o755);
+    chmodSync(t.home.run, 0o777);
+    const other = nodeForOtherUser([t.home.run]);
+    if (typeof other === 'string') {
+      console.log(`skipped: ${other}`);
+      context.skip(other);
+      return;
+    }
+    mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
+    writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
+    const impostor = spawn(
+      other.node,
+      [
+        '-e',
+        `require('node:http').createServer((req, res) => { console.log('REQUEST', req.headers.authorization); res.end('{}'); })` +
+          `.listen(process.argv[1], () => console.log('LISTENING'))`,
+        join(t.home.run, 'bridge.sock'),
+      ],
+      { uid: OTHER_UID, gid: OTHER_UID, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let log = '';
+    impostor.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    try {
+      await waitFor(() => log.includes('LISTENING'), 10_000, 'the impostor listening');
+      expect(statSync(join(t.home.run, 'bridge.sock')).uid).toBe(65534);
+      const { out } = await runRelay('everything', [initialize(7)]);
+      expect(out[0]).toMatchObject({
+        id: 7,
+        error: { message: expect.stringContaining('belongs to another user (uid 65534)') as string },
+      });
+      expect(log).not.toContain('REQUEST');
+    } finally {
+      impostor.kill('SIGKILL');
+      other.cleanup();
+    }
+  });
 
   it('tells the person what to do when its token is missing or revoked, and when the server is unknown', async () => {
     const h = await serveEverything();

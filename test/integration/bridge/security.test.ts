@@ -12,7 +12,8 @@ import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
-import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
+import { everythingServer, waitFor } from '../../helpers/servers.ts';
+import { nodeForOtherUser, OTHER_UID } from '../../helpers/other-user.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One real headless Switchboard (core + bridge on port 0, temp home) with server-everything approved
@@ -464,7 +465,8 @@ describe('bridge security (real headless Switchboard)', () => {
       `fuzz: ${total} requests in ${elapsed} ms (seed ${seed}); statuses ${summary}; timeouts ${timeouts}`,
     );
 
-    expect(elapsed).toBeLessThan(45_000);
+    // No bound on `elapsed`: how long 5,000 requests take says how busy the machine is (a bench's
+    // question); a request that hangs is what this test is about, and `timeouts` counts those.
     expect(
       // 500 is what an unexpected error becomes; (503 is the deliberate "UI not built" page at /)
       [...statuses.keys()].filter((s) => s >= 500 && s !== 503),
@@ -528,33 +530,37 @@ describe('switchboard serve on a port another process holds (port squatting)', (
     }
   });
 
-  it.skipIf(process.getuid?.() !== 0)(
-    "refuses, saying why in one line, when another user's process holds the port",
-    async () => {
-      // Root can be another user: uid 65534 (nobody) listens where Switchboard wants to.
-      const squatter = spawn(
-        NODE,
-        [
-          '-e',
-          `const s = require('node:net').createServer().listen(0, '127.0.0.1', () => console.log(s.address().port))`,
-        ],
-        { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] },
+  it("refuses, saying why in one line, when another user's process holds the port", async (context) => {
+    // Root can be another user: uid 65534 (nobody) listens where Switchboard wants to.
+    const other = nodeForOtherUser();
+    if (typeof other === 'string') {
+      console.log(`skipped: ${other}`);
+      context.skip(other);
+      return;
+    }
+    const squatter = spawn(
+      other.node,
+      [
+        '-e',
+        `const s = require('node:net').createServer().listen(0, '127.0.0.1', () => console.log(s.address().port))`,
+      ],
+      { uid: OTHER_UID, gid: OTHER_UID, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      let out = '';
+      squatter.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const held = Number(await waitFor(() => /^\d+\n/.exec(out)?.[0], 10_000, 'the squatter listening'));
+      const line = await serveRefused(held);
+      expect(line).toContain(
+        `port ${held} on 127.0.0.1 is held by another user's process (user nobody, uid 65534, pid ${squatter.pid}: `,
       );
-      try {
-        let out = '';
-        squatter.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        const held = Number(await waitFor(() => /^\d+\n/.exec(out)?.[0], 10_000, 'the squatter listening'));
-        const line = await serveRefused(held);
-        expect(line).toContain(
-          `port ${held} on 127.0.0.1 is held by another user's process (user nobody, uid 65534, pid ${squatter.pid}: `,
-        );
-        expect(line).toContain('which would receive the tokens editors send to it');
-        expect(line).toContain('(switchboard serve --port N)');
-      } finally {
-        squatter.kill('SIGKILL');
-      }
-    },
-  );
+      expect(line).toContain('which would receive the tokens editors send to it');
+      expect(line).toContain('(switchboard serve --port N)');
+    } finally {
+      squatter.kill('SIGKILL');
+      other.cleanup();
+    }
+  });
 });
 
 // ─── fuzz input ───────────────────────────────────────────────────────────────────────────────────

@@ -52,6 +52,49 @@ describe('switchboard add', () => {
     expect(servers.mcpServers.local?.command).toBe(join(process.cwd(), 'bin', 'my-server'));
   });
 
+  it('refuses a name that exists, saying what would change; --replace replaces it (and it asks again)', async () => {
+    const first = await runCli(['add', 'tool', '--', 'node', 'server.js', '--port', '1'], t.env);
+    expect(first.code, first.stderr).toBe(0);
+    expect((await runCli(['approve', 'tool', '--yes'], t.env)).code).toBe(0);
+    const bytes = readFileSync(t.home.serversFile, 'utf8');
+    const state = async () =>
+      (JSON.parse((await runCli(['status', '--json'], t.env)).stdout) as { servers: { state: string }[] })
+        .servers[0]?.state;
+    const approved = await state();
+    expect(approved).not.toBe('pending-approval');
+
+    // Same name, another config (with a token in it): refused, the file and the approval untouched.
+    const refused = await runCli(
+      ['add', 'tool', '--env', `GITHUB_TOKEN=${TOKEN}`, '--', 'node', 'server.js', '--port', '2'],
+      t.env,
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('a server named "tool" exists already');
+    expect(refused.stderr).toMatch(/^- +"1"$/m);
+    expect(refused.stderr).toMatch(/^\+ +"2"$/m);
+    expect(refused.stderr).toMatch(/^\+ +"GITHUB_TOKEN": "•+ \(hidden\)"/m);
+    expect(refused.stderr).not.toContain(TOKEN);
+    expect(refused.stderr).toContain('switchboard add tool --replace');
+    expect(readFileSync(t.home.serversFile, 'utf8')).toBe(bytes);
+    expect(await state()).toBe(approved);
+
+    // The same config again changes nothing, and says so.
+    const same = await runCli(['add', 'tool', '--', 'node', 'server.js', '--port', '1'], t.env);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toContain('nothing changed');
+    expect(readFileSync(t.home.serversFile, 'utf8')).toBe(bytes);
+
+    const replaced = await runCli(
+      ['add', 'tool', '--replace', '--', 'node', 'server.js', '--port', '2'],
+      t.env,
+    );
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.stdout).toContain('Replaced "tool"');
+    expect(replaced.stdout).toMatch(/^\+ +"2"$/m);
+    expect(readFileSync(t.home.serversFile, 'utf8')).toContain('"2"');
+    expect(await state()).toBe('pending-approval');
+  });
+
   it('an added server is shown as from the command line until it is edited by hand (issue 24 item 13)', async () => {
     const preview = async () =>
       ApproveCliResultSchema.parse(JSON.parse((await runCli(['approve', 'x', '--json'], t.env)).stdout))

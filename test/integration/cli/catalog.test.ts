@@ -39,6 +39,7 @@ afterEach(async () => {
     'echo-echo_api_token',
     'weather-weather_api_key',
     'db-db_password',
+    'gh020-token',
   ])
     await keychain.delete(name).catch(() => false);
   await registry.close();
@@ -143,6 +144,32 @@ describe('switchboard catalog', () => {
     expect(await keychain.get('db-db_password')).toBe('s3cr3t-pw');
   });
 
+  it("builds the docker command the official GitHub server's entry means (it repeats run, -i, --rm and the image)", async () => {
+    const name = 'io.github.github/github-mcp-server';
+    const added = await runCli(
+      ['catalog', 'add', name, '--version', '0.20.0', '--name', 'gh020'],
+      env,
+      'ghp_' + 'Vb7Qm2Xk9LrTz4Wn8Hc1Yp6Ds3Ga5UeJoFi0',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(servers().gh020).toEqual({
+      command: 'docker',
+      args: [
+        'run',
+        '-i',
+        '--rm',
+        '-e',
+        'GITHUB_PERSONAL_ACCESS_TOKEN',
+        'ghcr.io/github/github-mcp-server:0.20.0',
+      ],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:gh020-token}' },
+    });
+    // What it prints to be approved is that command, once.
+    expect(added.stdout).toMatch(
+      /docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN ghcr\.io\/github\/github-mcp-server:0\.20\.0\n/,
+    );
+  });
+
   it('says what is missing and how to give it, and adds nothing', async () => {
     const missing = await runCli(['catalog', 'add', ECHO], env);
     expect(missing.code).toBe(1);
@@ -215,6 +242,24 @@ describe('switchboard catalog', () => {
         '"catalog-echo" (waiting for approval; from the MCP Registry catalog) would run exactly:',
       );
       expect(await keychain.get('catalog-echo-echo_api_token')).toBe(TOKEN);
+    });
+
+    it("honours the command's SWITCHBOARD_REGISTRY_URL though serve was started without it", async () => {
+      const plain = { ...env };
+      delete plain.SWITCHBOARD_REGISTRY_URL;
+      serve = await startServe(plain);
+      const shown = await runCli(['catalog', 'registry'], env);
+      expect(shown.stdout).toBe(`The catalog asks ${registry.url} (from SWITCHBOARD_REGISTRY_URL).\n`);
+      const found = await runCli(['catalog', 'search', 'context7', '--json'], env);
+      expect(found.code, found.stderr).toBe(0);
+      const page = CatalogPageSchema.parse(JSON.parse(found.stdout));
+      expect(page.registry).toBe(registry.url);
+      expect(page.entries.map((e) => e.name)).toContain('io.github.upstash/context7');
+      const added = await runCli(['catalog', 'add', ECHO, '--set', 'greeting=hi'], env, TOKEN);
+      expect(added.code, added.stderr).toBe(0);
+      expect(servers()['catalog-echo']).toBeDefined();
+      // serve's own setting is untouched: without the variable, the official registry.
+      expect((await runCli(['catalog', 'registry'], plain)).stdout).toContain('(the official registry)');
     });
   });
 });

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
 import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
-import { defined, everythingServer, fixtureServer, isAlive, NODE, waitFor } from '../../helpers/servers.ts';
+import {
+  defined,
+  everythingServer,
+  fixtureServer,
+  HANG_MS,
+  isAlive,
+  NODE,
+  waitFor,
+} from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
@@ -52,6 +60,89 @@ function allFiles(dir: string): string[] {
 }
 
 describe('switchboard CLI against a real `switchboard serve`', () => {
+  // Tests that start serve more than once are bounded by HANG_MS: each step waits on an event, and a
+  // busy machine takes many seconds per serve start.
+  it(
+    'after serve restarts, logs NAME (the UI reads the same) shows the history from logs/NAME.log',
+    { timeout: HANG_MS },
+    async () => {
+      const mini = fixtureServer('mini-server.mjs');
+      expect((await runCli(['add', 'mini', '--', mini.command, ...mini.args], t.env)).code).toBe(0);
+      expect((await runCli(['approve', 'mini', '--yes'], t.env)).code).toBe(0);
+      const first = await startServe(t.env);
+      children.push(first.child);
+      const running = await serverState('mini', (s) => s.state === 'running', 'mini running');
+      const pid = defined(running.pid, 'pid');
+      first.child.kill('SIGTERM');
+      await exited(first.child);
+
+      const second = await startServe(t.env);
+      children.push(second.child);
+      await serverState('mini', (s) => s.state === 'idle' || s.state === 'running', 'mini up again');
+      const logs = await runCli(['logs', 'mini', '--json'], t.env);
+      expect(logs.code, logs.stderr).toBe(0);
+      const lines = (JSON.parse(logs.stdout) as { lines: { text: string; ts: number }[] }).lines;
+      const texts = lines.map((l) => l.text);
+      expect(texts.some((text) => text.startsWith(`spawned pid ${pid}: `))).toBe(true);
+      expect(texts).toContain('running: initialize answered by mini-server 1.0.0');
+      // Oldest first, the earlier run's lines before this run's.
+      expect(lines.map((l) => l.ts)).toEqual([...lines.map((l) => l.ts)].sort((a, b) => a - b));
+      const plain = await runCli(['logs', 'mini'], t.env);
+      expect(plain.stdout).toContain(`spawned pid ${pid}: `);
+    },
+  );
+
+  it(
+    'a server the person stopped stays stopped across restarts of serve until they start it',
+    { timeout: HANG_MS },
+    async () => {
+      const mini = fixtureServer('mini-server.mjs');
+      for (const name of ['keep', 'halt']) {
+        const add = await runCli(['add', name, '--', mini.command, ...mini.args], t.env);
+        expect(add.code, add.stderr).toBe(0);
+        expect((await runCli(['approve', name, '--yes'], t.env)).code).toBe(0);
+      }
+      const up = (s: ServerStatus) => s.state === 'running' || s.state === 'idle';
+      const restartServe = async (serve?: ChildProcess): Promise<ChildProcess> => {
+        if (serve) {
+          serve.kill('SIGTERM');
+          await exited(serve);
+        }
+        const next = await startServe(t.env);
+        children.push(next.child);
+        return next.child;
+      };
+      let serve = await restartServe();
+      await serverState('halt', (s) => s.state === 'running', 'halt running');
+      const stop = await runCli(['stop', 'halt'], t.env);
+      expect(stop.code, stop.stderr).toBe(0);
+      await serverState('halt', (s) => s.state === 'stopped' && s.pid === null, 'halt stopped');
+
+      serve = await restartServe(serve);
+      // Once "keep" came up, "halt" was decided too (one pass over the servers): it waits for the person.
+      await serverState('keep', up, 'keep up again');
+      expect((await status()).servers.find((s) => s.name === 'halt')).toMatchObject({
+        state: 'stopped',
+        pid: null,
+      });
+
+      expect((await runCli(['start', 'halt'], t.env)).code).toBe(0);
+      await serverState('halt', (s) => s.state === 'running', 'halt started by the person');
+      serve = await restartServe(serve);
+      await serverState('halt', up, 'halt up after a restart, as before the stop');
+
+      // Stopped while Switchboard is not running: kept for its next start.
+      serve.kill('SIGTERM');
+      await exited(serve);
+      const offline = await runCli(['stop', 'keep'], t.env);
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stdout).toContain('"keep" stays stopped when it starts');
+      await restartServe(); // stopped in afterEach
+      await serverState('halt', up, 'halt up');
+      expect((await status()).servers.find((s) => s.name === 'keep')).toMatchObject({ state: 'stopped' });
+    },
+  );
+
   it('adds, approves and runs server-everything, restarts it after kill -9, and stops it on SIGTERM', async () => {
     const { command, args } = everythingServer();
     const add = await runCli(['add', 'everything', '--', command, ...args], t.env);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { clientAuthScenarios, runClientAuthSuite, SPEC_VERSION } from '../../conformance/client-auth.ts';
+import { HANG_MS } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 /**
@@ -18,14 +19,18 @@ let t: TempHome | undefined;
 afterAll(() => t?.cleanup());
 
 describe('MCP conformance: client auth scenarios (switchboard try)', () => {
-  it(`passes every ${SPEC_VERSION} client auth scenario`, { timeout: 150_000 }, async () => {
+  // Every scenario runs at once; each waits for its client to end (an event), bounded only against a
+  // hang: on a busy machine they are slow, not failing.
+  it(`passes every ${SPEC_VERSION} client auth scenario`, { timeout: 2 * HANG_MS }, async () => {
     mkdirSync(RESULTS, { recursive: true });
     t = tempHome();
     const expected = await clientAuthScenarios();
     expect(expected.length).toBeGreaterThanOrEqual(14);
-    const started = Date.now();
-    const { results, output } = await runClientAuthSuite({ resultsDir: RESULTS, env: t.env });
-    const seconds = (Date.now() - started) / 1000;
+    const { results, output } = await runClientAuthSuite({
+      resultsDir: RESULTS,
+      env: t.env,
+      timeoutMs: HANG_MS,
+    });
     const byName = new Map(results.map((r) => [r.scenario, r]));
     const missing = expected.filter((name) => !byName.has(name));
     expect(missing, `scenarios without a result; the runner said:\n${output}`).toEqual([]);
@@ -35,6 +40,5 @@ describe('MCP conformance: client auth scenarios (switchboard try)', () => {
     expect(problems, join(RESULTS, '…/checks.json')).toEqual([]);
     for (const name of expected)
       expect(byName.get(name)?.checks.some((c) => c.status === 'SUCCESS')).toBe(true);
-    expect(seconds).toBeLessThan(120);
   });
 });

@@ -10,7 +10,7 @@ import { SIGN_IN_KEYCHAIN_SERVICE } from '../../../electron/core/oauth/sign-in-s
 import { httpClient, textOf } from '../../helpers/bridge.ts';
 import { exited, runCli, startServe } from '../../helpers/cli.ts';
 import { filesContaining, startOAuthFixture, type OAuthFixture } from '../../helpers/oauth-server.ts';
-import { waitFor } from '../../helpers/servers.ts';
+import { HANG_MS, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 /**
@@ -43,7 +43,7 @@ function stateIs(state: ServerStatus['state'], what = state): Promise<ServerStat
       const s = await status();
       return s?.state === state ? s : undefined;
     },
-    30_000,
+    HANG_MS,
     `${NAME} ${what}`,
   );
 }
@@ -71,7 +71,7 @@ beforeAll(async () => {
   const token = await runCli(['token', 'create', 'test-editor'], t.env);
   expect(token.code, token.stderr).toBe(0);
   editorToken = token.stdout.trim().split('\n').at(-1) ?? '';
-}, 60_000);
+}, HANG_MS); // a serve start on a busy machine: waited for, not raced
 
 afterAll(async () => {
   serve?.child.kill('SIGTERM');
@@ -81,7 +81,8 @@ afterAll(async () => {
   t?.cleanup();
 });
 
-describe('OAuth sign-in for a remote server', () => {
+// Each step waits for what it causes (a state, an answer); the bound is against a hang only.
+describe('OAuth sign-in for a remote server', { timeout: HANG_MS }, () => {
   it('waits in needs-sign-in (no retries) and tells an editor to sign in in Switchboard', async () => {
     const approve = await runCli(['approve', NAME, '--yes'], t.env);
     expect(approve.code, approve.stderr).toBe(0);

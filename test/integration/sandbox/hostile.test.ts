@@ -68,6 +68,9 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
       },
     },
   });
+  // A Core started again in the same home shows the earlier run's log first (its history): this
+  // run's lines are those since it started.
+  const since = Date.now();
   core = new Core({
     home: t.home,
     keychain: new MemoryKeychain(),
@@ -86,7 +89,11 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
   const fromCall = JSON.parse(text) as Attempts;
   // Its stderr is read apart from its answer: wait for every attempt's line (what the sandbox refused
   // is noted at once after the line that shows it).
-  const lines = () => c.logs('hostile').map((l) => l.text);
+  const lines = () =>
+    c
+      .logs('hostile')
+      .filter((l) => l.ts >= since)
+      .map((l) => l.text);
   await waitFor(
     () => lines().filter((l) => l.includes('(from a tool call)')).length === Object.keys(fromCall).length,
     10_000,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HIDDEN_SECRET, UiRoutes } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { withoutSecrets } from '../../../electron/core/editors/diff-secrets.ts';
+import { withoutSecrets } from '../../../electron/core/secrets/diff-secrets.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';

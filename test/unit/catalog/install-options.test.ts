@@ -112,6 +112,27 @@ describe('recorded server.json documents become the entries MCP clients agree on
         headers: { Authorization: '${secret:Authorization}' },
       },
     });
+    // The official GitHub server's server.json at 0.20.0 repeats `run`, `-i`, `--rm` and the image
+    // among its runtime arguments (with "true" after the switches): it means them once.
+    expect(entries('servers', 'github-0.20.0')).toEqual({
+      'package:0': {
+        command: 'docker',
+        args: [
+          'run',
+          '-i',
+          '--rm',
+          '-e',
+          'GITHUB_PERSONAL_ACCESS_TOKEN',
+          'ghcr.io/github/github-mcp-server:0.20.0',
+        ],
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: '${secret:token}' },
+      },
+    });
+    const [github] = installOptions(doc('servers', 'github-0.20.0'), everywhere);
+    expect(github?.view.problem).toBeNull();
+    expect(github?.view.notes).toContain(
+      'The entry repeats what `docker run -i --rm IMAGE` already says among its runtime arguments (run, -i true, --rm true, ghcr.io/github/github-mcp-server): Switchboard passes each once.',
+    );
     expect(entries('servers', 'terraform')).toEqual({
       'package:0': {
         command: 'docker',

@@ -13,6 +13,15 @@ describe('an MCP bundle opened with the desktop app', () => {
     expect(bundleFileFromArgv(['app', '--not=a.mcpb', 'switchboard://open'])).toBeUndefined();
   });
 
+  it("takes the file:// URL a Linux file manager passes for the desktop entry's %U as its path", () => {
+    expect(bundleFileFromArgv(['switchboard', 'file:///home/you/Down%20loads/weather.mcpb'])).toBe(
+      '/home/you/Down loads/weather.mcpb',
+    );
+    // A file on another host, or a link of another scheme, is not a bundle to open.
+    expect(bundleFileFromArgv(['switchboard', 'file://elsewhere/share/weather.mcpb'])).toBeUndefined();
+    expect(bundleFileFromArgv(['switchboard', 'https://example.com/weather.mcpb'])).toBeUndefined();
+  });
+
   it('is added at once only when it has nothing to ask', () => {
     expect(bundleOpenPlan({})).toBe('add');
     expect(bundleOpenPlan({ dir: { required: true, default: '~' } })).toBe('add');

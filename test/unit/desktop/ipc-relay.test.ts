@@ -20,6 +20,7 @@ const settings: Settings = {
   configuredIdleTimeout: null,
   defaultIdleTimeout: 600,
   clientMetadataUrl: null,
+  updateChecks: true,
 };
 
 describe('settings over IPC', () => {

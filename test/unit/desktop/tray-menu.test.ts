@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { approvalNotifications, signInNotifications } from '../../../electron/desktop/notifications.ts';
+import { ApprovalPreviews, PREVIEW_RETRY_MS } from '../../../electron/desktop/approval-previews.ts';
 import {
   buildTrayMenu,
+  menuLabel,
   showWindowAtStart,
   trayAppearance,
   trayHealth,
   trayTooltip,
   type TrayItem,
 } from '../../../electron/desktop/tray-menu.ts';
+import type { ApprovalPreview } from '../../../shared/api.ts';
 import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
 
 function server(name: string, state: ServerStatus['state'], extra: Partial<ServerStatus> = {}): ServerStatus {
@@ -73,10 +76,20 @@ describe('tray menu', () => {
       '',
       'Quit Switchboard',
     ]);
+    // Nothing known yet of what approving gh allows: no Approve in the menu, "Approve…" opens it.
     const gh = menu.find((i) => i.label === 'gh');
+    expect(gh?.submenu?.map((i) => i.label)).toEqual([
+      'Looking up exactly what it runs…',
+      '',
+      'Review in Switchboard…',
+      'Approve…',
+      'Deny',
+    ]);
     expect(gh?.submenu?.map((i) => i.action)).toEqual([
+      undefined,
+      undefined,
       { type: 'open', view: 'approvals', server: 'gh' },
-      { type: 'approve', server: 'gh', fingerprint: 'fp-gh' },
+      { type: 'open', view: 'approvals', server: 'gh' },
       { type: 'deny', server: 'gh' },
     ]);
     const db = menu.find((i) => i.label === 'db — crashing');
@@ -228,5 +241,56 @@ describe('window at start', () => {
     const start = { argv: ['app', '--hidden'], openedAtLogin: true, link: false, editorSyncNotice: true };
     expect(showWindowAtStart(start)).toBe(true);
     expect(showWindowAtStart({ ...start, link: true })).toBe(false);
+  });
+});
+
+describe('tray approvals of what was shown', () => {
+  const preview = (fingerprint: string): ApprovalPreview => ({
+    name: 'gh',
+    state: 'pending-approval',
+    transport: 'stdio',
+    source: 'hand-edit',
+    fingerprint,
+    lines: ['command: /usr/bin/npx -y gh-mcp', 'cwd: /home/you'],
+    references: [],
+    access: [],
+    package: null,
+    packageNote: null,
+  });
+
+  it('approves the preview’s fingerprint (a resolved package), never the bare config’s', () => {
+    const previews = new ApprovalPreviews();
+    const waiting = report(server('gh', 'pending-approval'));
+    expect(previews.wanted(waiting, 0)).toEqual([{ name: 'gh', fingerprint: 'fp-gh' }]);
+    expect(previews.wanted(waiting, 1)).toEqual([]); // asked once per config
+    previews.resolved('gh', 'fp-gh', preview('fp-resolved'));
+    const gh = buildTrayMenu(waiting, options, [], (s) => previews.get(s.name, s.fingerprint)).find(
+      (i) => i.label === 'gh',
+    );
+    expect(gh?.submenu?.slice(0, 2).map((i) => i.label)).toEqual([
+      'command: /usr/bin/npx -y gh-mcp',
+      'cwd: /home/you',
+    ]);
+    expect(gh?.submenu?.find((i) => i.label === 'Approve')?.action).toEqual({
+      type: 'approve',
+      server: 'gh',
+      fingerprint: 'fp-resolved',
+    });
+  });
+
+  it('drops an answer for a config that changed meanwhile, and asks again after a failure', () => {
+    const previews = new ApprovalPreviews();
+    previews.wanted(report(server('gh', 'pending-approval')), 0);
+    const edited = report(server('gh', 'pending-approval', { fingerprint: 'fp-edited' }));
+    expect(previews.wanted(edited, 1)).toEqual([{ name: 'gh', fingerprint: 'fp-edited' }]);
+    previews.resolved('gh', 'fp-gh', preview('fp-old'));
+    expect(previews.get('gh', 'fp-edited')).toEqual({ kind: 'pending' });
+    previews.failed('gh', 'fp-edited', 'registry unreachable', 1);
+    expect(previews.wanted(edited, 1 + PREVIEW_RETRY_MS - 1)).toEqual([]);
+    expect(previews.wanted(edited, 1 + PREVIEW_RETRY_MS)).toHaveLength(1);
+  });
+
+  it('shows "&" in a label as itself, not as a keyboard mnemonic', () => {
+    expect(menuLabel('command: sh -c a && b')).toBe('command: sh -c a &&&& b');
   });
 });

@@ -17,6 +17,7 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     package: null,
     packageNote: null,
     packageError: null,
+    resolving: false,
     approved: null,
   };
 }

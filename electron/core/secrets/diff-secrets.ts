@@ -1,4 +1,4 @@
-import { literalSecretReason } from '../secrets/detect.ts';
+import { literalSecretReason } from './detect.ts';
 
 /** What a hidden value in an editor diff reads as. */
 const HIDDEN_IN_DIFF = '•••••••• (hidden)';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutSecrets } from '../../../electron/core/editors/diff-secrets.ts';
+import { withoutSecrets } from '../../../electron/core/secrets/diff-secrets.ts';
 
 // The dry-run diff shows the user's own entries as context: literal secrets in them are hidden in
 // every file format editors use, not only JSON.
