@@ -8,9 +8,18 @@ import {
 } from '../../../shared/catalog.ts';
 import { CatalogInstallError, type Catalog } from '../catalog/catalog.ts';
 import { RegistryError } from '../catalog/registry-client.ts';
-import type { Core } from '../core.ts';
 import { describeError, UserError } from '../errors.ts';
 import { readJsonAs, sendJson } from './http-util.ts';
+
+/** What the catalog routes use of the core: note where an installed server came from, and load it. */
+export interface CatalogRoutesCore {
+  readonly running: boolean;
+  noteSource(name: string, source: 'catalog'): void;
+  /** reads servers.json again and applies it (the core is running) */
+  reload(): void;
+  /** reads servers.json again (the core is not running: nothing to apply) */
+  load(): void;
+}
 
 /**
  * /api/catalog/…: search the MCP Registry, a server's details, install (or a dry run of it) and the
@@ -18,7 +27,7 @@ import { readJsonAs, sendJson } from './http-util.ts';
  * slash, which the desktop window's IPC does not pass in a path). `handle` returns false for paths it
  * does not own.
  */
-export function createCatalogRoutes(core: Core, catalog: Catalog) {
+export function createCatalogRoutes(core: CatalogRoutesCore, catalog: Catalog) {
   async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     if (!path.startsWith('/api/catalog/')) return false;
     const method = req.method ?? 'GET';

@@ -2,7 +2,9 @@ import { statSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
 import type { ToolFilter } from '../../../shared/schema/servers.ts';
 import type { EditorSettings } from '../../../shared/schema/state.ts';
-import type { Core } from '../core.ts';
+import type { HomePaths } from '../home.ts';
+import type { ServerEntry } from '../server-entry.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
 
 /**
  * Which servers each bridge token may reach — the editor selection enforced at the bridge, not only
@@ -16,15 +18,22 @@ import type { Core } from '../core.ts';
 /** How old the exclusions may be before state.json is looked at again. */
 const STALE_MS = 500;
 
+/** What client access uses of the core: the servers' editor limits and the editors' sync settings. */
+export interface ClientAccessCore {
+  readonly home: Pick<HomePaths, 'stateFile'>;
+  readonly state: Pick<AppStateStore, 'editors'>;
+  entries(): ReadonlyMap<string, ServerEntry>;
+}
+
 export class ClientAccess {
-  readonly #core: Core;
+  readonly #core: ClientAccessCore;
   #excluded: Map<string, ReadonlySet<string>> | undefined;
   /** every editor's settings as last read (a new object each time state.json changed) */
   #settings: Record<string, EditorSettings> | undefined;
   #stamp = '';
   #checkedAt = 0;
 
-  constructor(core: Core) {
+  constructor(core: ClientAccessCore) {
     this.#core = core;
   }
 

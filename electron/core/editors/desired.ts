@@ -1,8 +1,15 @@
-import type { Core } from '../core.ts';
+import type { ServerEntry } from '../server-entry.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
 import type { SyncServer } from './engine.ts';
 
+/** What choosing the servers editors get uses of the core: its entries and the approvals. */
+export interface SyncServersCore {
+  readonly state: Pick<AppStateStore, 'read'>;
+  entries(): ReadonlyMap<string, ServerEntry>;
+}
+
 /** The servers editors get: enabled, not refused (literal secret), and approved as configured now. */
-export function syncServers(core: Core): SyncServer[] {
+export function syncServers(core: SyncServersCore): SyncServer[] {
   const servers: SyncServer[] = [];
   const { approvals } = core.state.read();
   for (const entry of core.entries().values()) {

@@ -181,7 +181,7 @@ type ReadResult =
 
 /**
  * Writes managed entries into editors' settings files. Per file: under a lock, read, plan (pure, see
- * plan.ts), back up the original once, write atomically through symlinks with the mode kept, and
+ * file-format.ts), back up the original once, write atomically through symlinks with the mode kept, and
  * re-check right before the rename that nobody changed the file since it was read (if someone did,
  * nothing is written and the whole step is retried, a few times, then reported).
  */

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
  * What a sync changes in one file's servers collection, decided from the entries it has: Switchboard's
  * entries no longer wanted go, changed ones are replaced, new ones are added; the user's entries stay,
  * except those import replaces (adopts); a desired server whose name a user's entry already has is a
- * clash (reported, never overwritten). The same rules as plan.ts, for the formats edited as lines
+ * clash (reported, never overwritten). The same rules as jsonc-plan.ts, for the formats edited as lines
  * (TOML, YAML).
  *
  * Import puts the managed entry where the user's stood (renamed to the server's name if need be; a
@@ -30,8 +30,8 @@ export interface EntryChanges {
 }
 
 /**
- * What deciding the changes reads of a plan's input (plan.ts `PlanInput` extends it): declared here so
- * that plan.ts uses this module and not the other way round.
+ * What deciding the changes reads of a plan's input (file-plan.ts `PlanInput` extends it): declared
+ * here so that the plans use this module and not the other way round.
  */
 export interface EntrySides {
   /** the managed entries the file must have, by server name */

@@ -1,6 +1,8 @@
 import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
 import { parseJsonc } from './jsonc-entries.ts';
-import { entryValue, planFile, type PlanInput, type PlannedImport, type PlanResult } from './plan.ts';
+import type { PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
+import { entryValue } from './jsonc-give-back.ts';
+import { planFile } from './jsonc-plan.ts';
 
 /** The entries of an editor file's servers collection, as the file has them (in order). */
 export type FileEntries =
@@ -41,7 +43,7 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** JSON and JSONC (comments and trailing commas kept as they are): plan.ts. */
+/** JSON and JSONC (comments and trailing commas kept as they are): jsonc-plan.ts. */
 function jsonFormat(name: string): FileFormat {
   return {
     name,

@@ -2,7 +2,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSettings, ImportedEntry, ImportRecord } from '../../../shared/schema/state.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import type { FileFormat } from './file-format.ts';
-import type { PlannedImport } from './plan.ts';
+import type { PlannedImport } from './file-plan.ts';
 import { cutSecrets, fillSecrets, inJsonString, type SecretSpan } from './secret-spans.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { collectionProblem, type EntryChanges, type EntrySides } from './entry-changes.ts';
-import type { FileLayout } from './plan.ts';
+import type { FileLayout } from './file-plan.ts';
 
 // The formats edited as lines (TOML, YAML) check what they wrote before it is written: one guard, so
 // both refuse the same things with the same words.

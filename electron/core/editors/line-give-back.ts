@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { plainJson } from './entry-changes.ts';
-import type { PlanInput, PlannedImport } from './plan.ts';
+import type { PlanInput, PlannedImport } from './file-plan.ts';
 
 /**
  * Import and unsync for the formats edited as lines (TOML, YAML): what import records of a user entry
  * it takes out, and how unsync gives back the entries import replaced. The same order of undoing as
- * plan.ts's JSON: the user's text goes back where the managed entry that replaced it stands, or between
- * the neighbours it was taken from when the text there is as import left it, or else at the end of
- * the collection. Each placement is parsed again and kept only if the entry then has exactly the value
+ * JSON's (jsonc-give-back.ts): the user's text goes back where the managed entry that replaced it
+ * stands, or between the neighbours it was taken from when the text there is as import left it, or
+ * else at the end of the collection. Each placement is parsed again and kept only if the entry then has exactly the value
  * its text had and no other setting or entry changed; otherwise the next way is tried.
  */
 
@@ -71,7 +71,7 @@ export function takeOut(
 
 /**
  * Unsync after import: every managed entry goes and the user's entries come back, undoing the
- * imports from the newest (see plan.ts undoImports for the order).
+ * imports from the newest (see jsonc-give-back.ts undoImports for the order).
  */
 export function undoLineImports(
   text: string,

@@ -4,7 +4,7 @@ import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps, type LineItem } from './line-give-back.ts';
-import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './plan.ts';
+import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
 
 /**
  * TOML editor files (Codex's config.toml), edited as text so that everything of the user's stays

@@ -4,7 +4,7 @@ import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps } from './line-give-back.ts';
-import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './plan.ts';
+import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
 
 /**
  * YAML editor files (Goose's config.yaml, Continue's config.yaml), edited as lines so that the

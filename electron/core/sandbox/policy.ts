@@ -124,11 +124,11 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
 
   const known = argumentAccess(input.command, input.args, input.env, input.ownFolder);
   for (const path of known.write) write.push({ path: expand(path), why: 'argument' });
-  if (!known.known) {
-    // Any other server's path arguments (a script, a folder to work on) are readable: the person
-    // wrote them, and the approval shows them.
-    for (const path of pathArguments(input.args, expand)) read.push({ path, why: 'argument' });
-  }
+  // Any other server's path arguments (a script, a folder to work on) are readable: the person
+  // wrote them, and the approval shows them. A known server's folders are granted above; its own
+  // script (`node …/server-filesystem/dist/index.js`) must still be readable to run.
+  for (const path of pathArguments(input.args, expand, known.known !== undefined))
+    read.push({ path, why: 'argument' });
   if (input.cwd) read.push({ path: expand(input.cwd), why: 'cwd' });
   const store = input.storeFolder;
   if (
@@ -196,7 +196,11 @@ function networkPolicy(
 }
 
 /** Absolute (or ~/) paths among the arguments: a script's whole project, a folder, a file. */
-function pathArguments(args: readonly string[], expand: (p: string) => string): string[] {
+function pathArguments(
+  args: readonly string[],
+  expand: (p: string) => string,
+  scriptsOnly = false,
+): string[] {
   const out: string[] = [];
   for (const arg of args) {
     const value = arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
@@ -208,13 +212,21 @@ function pathArguments(args: readonly string[], expand: (p: string) => string): 
     } catch {
       // Not there yet: the path itself, so what is shown now is what it may read once it is.
     }
-    out.push(isFile && SCRIPT.test(path) ? projectOf(path) : path);
+    const script = isFile && SCRIPT.test(path);
+    if (script) out.push(projectOf(path));
+    else if (!scriptsOnly) out.push(path);
   }
   return out;
 }
 
-/** The nearest folder above a script that looks like its project (package.json, .git, …). */
+/**
+ * The nearest folder above a script that looks like its project (package.json, .git, …). A script
+ * inside node_modules resolves its dependencies from every node_modules above it (npm hoists them),
+ * so its project is the outermost node_modules folder, not the package's own folder.
+ */
 function projectOf(script: string): string {
+  const modules = script.indexOf('/node_modules/');
+  if (modules > 0) return script.slice(0, modules + '/node_modules'.length);
   let dir = posix.dirname(script);
   for (let depth = 0; depth < 8 && dir !== '/'; depth++) {
     if (PROJECT_MARKERS.some((m) => existsSync(posix.join(dir, m)))) return dir;

@@ -1,7 +1,7 @@
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import { bridgeUrl } from '../../../electron/core/editors/ownership.ts';
-import type { FileLayout, PlannedImport, PlanResult } from '../../../electron/core/editors/plan.ts';
+import type { FileLayout, PlannedImport, PlanResult } from '../../../electron/core/editors/file-plan.ts';
 import { headersHelperCommand } from '../../../electron/core/editors/headers-helper.ts';
 import { editorTokenFile } from '../../../electron/core/tokens/token-store.ts';
 import { resolveHome } from '../../../electron/core/home.ts';

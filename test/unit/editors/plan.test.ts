@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planFile } from '../../../electron/core/editors/plan.ts';
+import { planFile } from '../../../electron/core/editors/jsonc-plan.ts';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import { desiredFor, ownership, syncText } from './helpers.ts';
 

@@ -114,6 +114,32 @@ describe('the default sandbox policy', () => {
     expect(policy.read.filter((g) => g.why === 'argument')).toEqual([{ path: project, why: 'argument' }]);
   });
 
+  it('reads the whole node_modules a script inside it resolves its (hoisted) dependencies from', () => {
+    const project = join(home, 'dev/app');
+    const pkg = join(project, 'node_modules/@scope/server');
+    mkdirSync(join(pkg, 'dist'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), '{}');
+    writeFileSync(join(pkg, 'package.json'), '{}');
+    writeFileSync(join(pkg, 'dist/index.js'), '');
+    const policy = sandboxPolicy(input({ args: [join(pkg, 'dist/index.js'), 'stdio'] }));
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    expect(policy.read.filter((g) => g.why === 'argument')).toEqual([
+      { path: join(project, 'node_modules'), why: 'argument' },
+    ]);
+
+    // A known server run as a script the same way: its folders are written, its code is read.
+    const fs = join(project, 'node_modules/@modelcontextprotocol/server-filesystem');
+    mkdirSync(join(fs, 'dist'), { recursive: true });
+    writeFileSync(join(fs, 'dist/index.js'), '');
+    const notes = join(home, 'notes');
+    const known = sandboxPolicy(input({ args: [join(fs, 'dist/index.js'), notes] }));
+    if (!known.sandboxed) throw new Error('expected a sandbox');
+    expect(known.read.filter((g) => g.why === 'argument')).toEqual([
+      { path: join(project, 'node_modules'), why: 'argument' },
+    ]);
+    expect(known.write).toContainEqual({ path: notes, why: 'argument' });
+  });
+
   it("gives package runners a cache in the server's own folder, and lets a stored package be read", () => {
     const own = join(home, '.config/switchboard/data/x');
     const npx = sandboxPolicy(input({ command: '/usr/bin/npx', args: ['-y', 'some-server'] }));
