@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
 import { StaleApprovalError } from '../../../electron/core/errors.ts';
@@ -107,10 +108,14 @@ describe('the fingerprint pins what runs', () => {
 
   it('shows the real file behind a symlinked command, and asks again when the link is retargeted', async () => {
     const { link, a, b } = launchers();
-    t.writeServers({ mcpServers: { linked: { command: link } } });
+    // The launchers run the checkout's Node and fixture, which the sandbox hides when the checkout
+    // is under /tmp or a home folder (a private clone in CI): declared, as a person would.
+    const checkout = fileURLToPath(new URL('../../..', import.meta.url));
+    t.writeServers({ mcpServers: { linked: { command: link, sandbox: { read: [checkout] } } } });
+    const sandboxLine = `sandbox: ${JSON.stringify({ read: [checkout] })}`;
     await startCore();
     const shown = core.review('linked');
-    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`]);
+    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, sandboxLine]);
     core.approve('linked', shown.fingerprint);
     await reached('linked', 'running');
 
@@ -119,7 +124,7 @@ describe('the fingerprint pins what runs', () => {
     symlinkSync(b, link);
     await core.restartServer('linked').catch(() => undefined);
     await reached('linked', 'pending-approval');
-    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`]);
+    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, sandboxLine]);
     expect(core.state.approval('linked')?.fingerprint).toBe(shown.fingerprint);
 
     // A fresh start (the next `switchboard serve`) asks too, and never runs it.
