@@ -49,7 +49,7 @@ export const CORE_LAYERS = [
   { name: 'sandbox', paths: ['sandbox/'] },
   { name: 'store, entries, tools', paths: ['store/', 'server-entry.ts', 'tools/'] },
   { name: 'launch, catalog', paths: ['launch-plan.ts', 'catalog/'] },
-  { name: 'composition', paths: ['core.ts'] },
+  { name: 'composition', paths: ['core.ts', 'core-events.ts'] },
   { name: 'editors', paths: ['editors/'] },
   { name: 'bridge', paths: ['bridge/'] },
 ];

@@ -1,4 +1,4 @@
-import type { Notification, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -13,6 +13,7 @@ import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../.
 import type { OutdatedEntry, PackagePin, StorePruneResult, StoreUsage } from '../../shared/store.ts';
 import type { z } from 'zod';
 import { CallActivity } from './activity/call-activity.ts';
+import type { CoreEvents } from './core-events.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { formatProblem, readServersFile, type ConfigProblem } from './config/servers-file.ts';
 import { writeSchemaFile } from './config/schema-file.ts';
@@ -71,32 +72,6 @@ export interface CoreOptions {
   signInOpener?: SignInOpener;
   /** name lookups of sandboxed servers' network proxies (default: the OS resolver; tests map names) */
   networkLookup?: Resolve;
-}
-
-export interface CoreEvents {
-  status: [ServerStatus];
-  removed: [string];
-  log: [LogLine];
-  /** servers.json was (re)read: the config error changed, or servers were added/removed */
-  config: [StatusReport];
-  /** a running server's tool list, after each tools/list */
-  tools: [name: string, tools: Tool[]];
-  /** a notification from a running server (list_changed, logging, …), for the bridge */
-  notification: [name: string, notification: Notification];
-  /** a server's tools differ from its pin in a new way, or no longer do (accepted, gone) */
-  toolChange: [name: string];
-  /** a server's lists (initialize answer, tools, prompts, resources) from its current run are in */
-  lists: [name: string];
-  /** a sign-in to a remote server ended */
-  signIn: [SignInOutcome];
-  /** shutdown() began: every server is about to be stopped */
-  stopping: [at: number];
-  /** which tools an editor gets changed (its selection of tools, or discovery mode) */
-  editorTools: [editor: string];
-  /** a check for updates of approved packages started or ended (core.updates) */
-  updates: [];
-  /** the package of a server waiting for approval was resolved in the background, or could not be */
-  approval: [name: string];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;

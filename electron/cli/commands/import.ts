@@ -11,7 +11,6 @@ import {
 } from '../../core/editors/import.ts';
 import type { EditorSync } from '../../core/editors/engine.ts';
 import { fileReport } from '../../core/editors/report.ts';
-import type { Core } from '../../core/core.ts';
 import {
   ImportCliResultSchema,
   type ImportCandidateListing,
@@ -26,6 +25,7 @@ import { offlineCore } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
+import type { AppStateStore } from '../../core/trust/app-state.ts';
 import { editorIds, editorSync, loadCore, printFileReports } from './sync.ts';
 import { EDITORS_LINE, usageOf } from '../help.ts';
 
@@ -113,6 +113,11 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   return result.editors.some((r) => r.outcome === 'failed') ? 1 : 0;
 }
 
+/** What an import done here (no serve running) uses of the core: the approvals in state.json. */
+export interface ImportCommandCore {
+  readonly state: AppStateStore;
+}
+
 /**
  * Imports what the scan listed. A running Switchboard does it (its keychain, its approvals, its
  * editor sync, with no drift repair in between), refusing if the editors' files changed since the
@@ -122,7 +127,7 @@ async function runImport(
   ctx: CliContext,
   scan: ImportScan,
   from: EditorId[] | undefined,
-  core: Core,
+  core: ImportCommandCore,
   engine: EditorSync,
   commandPath: string | undefined,
 ): Promise<ImportDone> {
@@ -153,7 +158,7 @@ async function importJson(
   importable: readonly ImportCandidate[],
   lookup: { path: string | undefined; pathExt: string | undefined; cwd: string },
   yes: boolean,
-  core: Core,
+  core: ImportCommandCore,
   engine: EditorSync,
   commandPath: string | undefined,
 ): Promise<number> {

@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import { TokenStore } from '../../core/tokens/token-store.ts';
-import type { Core } from '../../core/core.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import { changeExclusions, EditorSync, type EditorReport } from '../../core/editors/engine.ts';
 import { allEditors, isEditorId } from '../../core/editors/registry.ts';
@@ -13,6 +12,7 @@ import {
   type SyncCliResult,
 } from '../../../shared/editor-report.ts';
 import { UserError } from '../../core/errors.ts';
+import type { AppStateStore } from '../../core/trust/app-state.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../../core/instance-file.ts';
 import { InstanceClient } from '../instance.ts';
@@ -116,7 +116,8 @@ function noEditorFound(engine: EditorSync): string {
     .join(', ')}.\nTo write one anyway: switchboard sync --editor E`;
 }
 
-export async function loadCore(ctx: CliContext): Promise<Core> {
+/** The offline core (`cli/offline-core.ts`, a composition root), refused when servers.json has errors. */
+export async function loadCore(ctx: CliContext): ReturnType<typeof offlineCore> {
   const core = await offlineCore(ctx);
   const problems = core.configProblems();
   if (problems.length) {
@@ -130,12 +131,20 @@ export async function loadCore(ctx: CliContext): Promise<Core> {
   return core;
 }
 
+/** What the CLI's editor sync uses of the core: the editor settings, approvals and port in state.json. */
+export interface CliEditorSyncCore {
+  readonly state: AppStateStore;
+}
+
 /** The bridge port editors must point at: the running instance's, else the configured one, else the default. */
-export function bridgePort(ctx: CliContext, core: Core): number {
+export function bridgePort(
+  ctx: CliContext,
+  core: { readonly state: Pick<AppStateStore, 'bridgePort'> },
+): number {
   return findInstance(ctx.home)?.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
 }
 
-export function editorSync(ctx: CliContext, core: Core): EditorSync {
+export function editorSync(ctx: CliContext, core: CliEditorSyncCore): EditorSync {
   return new EditorSync({
     home: ctx.home,
     env: ctx.env,

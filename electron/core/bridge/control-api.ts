@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AcceptToolsRequestSchema,
@@ -6,18 +7,58 @@ import {
   CreateTokenRequestSchema,
   ServerActionSchema,
   type ApiEvent,
+  type ApprovalPreview,
+  type ApprovalResult,
+  type ToolReview,
 } from '../../../shared/api.ts';
-import { SignInRequestSchema } from '../../../shared/sign-in.ts';
-import type { Core } from '../core.ts';
+import type { LogLine } from '../../../shared/logs.ts';
+import type { ServerSource } from '../../../shared/schema/state.ts';
+import {
+  SignInRequestSchema,
+  type SignInInfo,
+  type SignInRequest,
+  type SignInStart,
+} from '../../../shared/sign-in.ts';
+import type { StatusReport } from '../../../shared/status.ts';
+import type { OutdatedEntry, StorePruneResult, StoreUsage } from '../../../shared/store.ts';
+import type { CallActivity } from '../activity/call-activity.ts';
+import type { CoreEvents } from '../core-events.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
 import { decodePathSegment, HttpError, readBody, readJson, readJsonAs, sendJson } from './http-util.ts';
+import type { UpdateChecks } from '../store/update-checks.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
+
+/**
+ * What the control API uses of the core: what it streams (events, call activity), the status, the
+ * trust decisions and server actions it takes on a person's behalf, the package store, sign-ins.
+ */
+export interface ControlApiCore {
+  readonly events: Pick<EventEmitter<CoreEvents>, 'on'>;
+  readonly activity: Pick<CallActivity, 'onCalls' | 'all'>;
+  readonly updates: Pick<UpdateChecks, 'check' | 'report'>;
+  status(): StatusReport;
+  storeUsage(): StoreUsage;
+  pruneStore(): StorePruneResult;
+  outdated(names?: readonly string[]): Promise<OutdatedEntry[]>;
+  logs(name: string, limit?: number): LogLine[];
+  preview(name: string, options?: { fresh?: boolean }): Promise<ApprovalPreview>;
+  toolReview(name: string): ToolReview;
+  acceptTools(name: string, change: string): void;
+  approve(name: string, fingerprint: string, source?: ServerSource): ApprovalResult;
+  deny(name: string): void;
+  startServer(name: string): Promise<void>;
+  stopServer(name: string): Promise<void>;
+  restartServer(name: string): Promise<void>;
+  signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
+  signOut(name: string): Promise<boolean>;
+  signInInfo(name: string): Promise<SignInInfo>;
+}
 
 /**
  * /api/...: status, trust decisions, start/stop/restart, logs, and /api/events (server-sent events).
  * Authentication and Host/Origin checks happen before a request reaches here (bridge/http-server.ts).
  */
-export function createControlApi(core: Core, tokens: TokenStore) {
+export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
   /** open /api/events streams, each with how to tell that what opened it still authorizes it */
   const subscribers = new Map<ServerResponse, () => boolean>();
   const listeners = new Set<(event: ApiEvent) => void>();

@@ -1,11 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerStatus } from '../../../shared/status.ts';
-import type { Core } from '../core.ts';
+import type { EventEmitter } from 'node:events';
+import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
+import type { CoreEvents } from '../core-events.ts';
 import type { ServerLists } from '../lists/server-lists.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
 import { ErrorCodes } from './json-rpc.ts';
+import type { ServerEntry } from '../server-entry.ts';
 import type { ServerRunner } from '../supervisor/server-runner.ts';
+import type { Supervisor } from '../supervisor/supervisor.ts';
 import type { McpSession } from './mcp-sessions.ts';
 import type { RelayHub } from './relay-hub.ts';
 import type { ServerRelay } from './server-relay.ts';
@@ -45,15 +48,29 @@ const TOOLS_WAIT_MS = 5_000;
 /** How long a session's first request waits for an isolated server's own process (npx is slow). */
 const ISOLATE_WAIT_MS = 60_000;
 
+/**
+ * What the bridge's view of the servers uses of the core: the supervisor's processes, the servers'
+ * lists, tool gates, settings and status, and status changes (to wait for a server that starts).
+ */
+export interface UpstreamsCore {
+  readonly events: Pick<EventEmitter<CoreEvents>, 'on' | 'off'>;
+  supervisor():
+    Pick<Supervisor, 'status' | 'statusOf' | 'runner' | 'isolate' | 'release' | 'wake'> | undefined;
+  lists(name: string): ServerLists | undefined;
+  toolGate(name: string): ToolGate | undefined;
+  entries(): ReadonlyMap<string, ServerEntry>;
+  status(): Pick<StatusReport, 'servers'>;
+}
+
 /** The bridge's view of the core: which servers can answer now, and why the others cannot. */
 export class Upstreams {
-  readonly #core: Core;
+  readonly #core: UpstreamsCore;
   readonly #hub: RelayHub;
   /** processes of `isolated` servers that serve one session alone, by session and server */
   readonly #isolates = new Map<McpSession, Map<string, ServerRunner>>();
   #isolateSeq = 0;
 
-  constructor(core: Core, hub: RelayHub) {
+  constructor(core: UpstreamsCore, hub: RelayHub) {
     this.#core = core;
     this.#hub = hub;
   }

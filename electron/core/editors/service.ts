@@ -10,13 +10,15 @@ import type {
 } from '../../../shared/ui-api.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import { watchFile } from '../config/watch.ts';
-import type { Core } from '../core.ts';
+import type { CoreEvents } from '../core-events.ts';
 import { appControlFor, canRestartApps, type AppControl } from '../desktop-apps/index.ts';
 import { describeError, UserError } from '../errors.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
+import type { CommandLookup } from '../trust/resolve-command.ts';
 import { sha256 } from './backups.ts';
-import { syncServers, syncSignature } from './desired.ts';
+import { syncServers, syncSignature, type SyncServersCore } from './desired.ts';
 import {
   changeExclusions,
   EditorSync,
@@ -31,8 +33,19 @@ import { restartEditor } from './restart.ts';
 import { RestartWatch } from './restart-watch.ts';
 import type { RelayCommand } from './types.ts';
 
+/**
+ * What editor sync uses of the core: the servers editors get, the editor settings and approvals, the
+ * changes that call for a sync, and (for an import) finding commands and reading servers.json again.
+ */
+export interface EditorSyncCore extends SyncServersCore {
+  readonly state: AppStateStore;
+  readonly events: Pick<EventEmitter<CoreEvents>, 'on' | 'off'>;
+  commandLookup(): CommandLookup;
+  reload(): void;
+}
+
 export interface EditorSyncServiceOptions {
-  core: Core;
+  core: EditorSyncCore;
   tokens: TokenStore;
   home: HomePaths;
   env: NodeJS.ProcessEnv;
@@ -70,7 +83,7 @@ export interface EditorSyncEvents {
  */
 export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   readonly engine: EditorSync;
-  readonly #core: Core;
+  readonly #core: EditorSyncCore;
   readonly #log: (line: string) => void;
   readonly #debounceMs: number;
   readonly #maxReapplies: number;

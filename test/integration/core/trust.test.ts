@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
 import { StaleApprovalError } from '../../../electron/core/errors.ts';
@@ -107,11 +108,15 @@ describe('the fingerprint pins what runs', () => {
 
   it('shows the real file behind a symlinked command, and asks again when the link is retargeted', async () => {
     const { link, a, b } = launchers();
-    t.writeServers({ mcpServers: { linked: { command: link } } });
+    // The launchers run the checkout's Node and fixture, which the sandbox hides when the checkout
+    // is under /tmp or a home folder (a private clone in CI): declared, as a person would.
+    const checkout = fileURLToPath(new URL('../../..', import.meta.url));
+    t.writeServers({ mcpServers: { linked: { command: link, sandbox: { read: [checkout] } } } });
+    const sandboxLine = `sandbox: ${JSON.stringify({ read: [checkout] })}`;
     await startCore();
     const shown = core.review('linked');
     const runsIn = `runs in: ${join(t.home.data, 'linked')} (its own folder)`;
-    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, runsIn]);
+    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, runsIn, sandboxLine]);
     core.approve('linked', shown.fingerprint);
     await reached('linked', 'running');
 
@@ -120,7 +125,7 @@ describe('the fingerprint pins what runs', () => {
     symlinkSync(b, link);
     await core.restartServer('linked').catch(() => undefined);
     await reached('linked', 'pending-approval');
-    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, runsIn]);
+    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, runsIn, sandboxLine]);
     expect(core.state.approval('linked')?.fingerprint).toBe(shown.fingerprint);
 
     // A fresh start (the next `switchboard serve`) asks too, and never runs it.
