@@ -7,8 +7,10 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 const CSP_NONCE_PLACEHOLDER = '__SWITCHBOARD_CSP_NONCE__';
 
 /**
- * Dev server only: SWITCHBOARD_API=http://127.0.0.1:43117 proxies /api and /login to a running
- * `switchboard serve`, presenting the bridge's own Origin (its guard refuses any other).
+ * Dev server only: SWITCHBOARD_API=http://127.0.0.1:43117 proxies /api to a running
+ * `switchboard serve`, presenting the bridge's own Origin (its guard refuses any other). /login is
+ * the dev server's own page (the SPA), which trades the code through /api and keeps the session in
+ * the dev server's origin.
  */
 function devProxy(): Record<string, ProxyOptions> | undefined {
   const target = process.env.SWITCHBOARD_API;
@@ -19,7 +21,7 @@ function devProxy(): Record<string, ProxyOptions> | undefined {
     configure: (proxy) =>
       proxy.on('proxyReq', (req) => req.getHeader('origin') && req.setHeader('origin', target)),
   };
-  return { '/api': options, '/login': options };
+  return { '/api': options };
 }
 
 // The renderer is a static bundle: served by `switchboard serve` at / (headless) and loaded by the

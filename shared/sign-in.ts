@@ -1,6 +1,31 @@
 import { z } from 'zod';
 
 /**
+ * Why a sign-in (authorization) page address is not one Switchboard opens, prints or returns, or
+ * undefined when it is: only https, or http on this computer's loopback (127.0.0.1, localhost, [::1]);
+ * never a file:, javascript:, data: or custom-scheme address, nor one with a user name or password.
+ */
+export function authorizationUrlProblem(address: string): string | undefined {
+  const url = URL.parse(address);
+  if (!url) return 'it is not a web address';
+  if (url.username || url.password) return 'it carries a user name or password';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:') {
+    const host = url.hostname;
+    if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]') return undefined;
+    return 'plain http is only for pages on this computer; a sign-in page must be https';
+  }
+  return `only https pages are opened, not ${url.protocol.replace(/:$/, '')}:`;
+}
+
+/** A sign-in page's address, as the API may hand it out (see authorizationUrlProblem). */
+const SignInPageSchema = z.string().superRefine((url, ctx) => {
+  const problem = authorizationUrlProblem(url);
+  if (problem)
+    ctx.addIssue({ code: 'custom', message: `a sign-in page Switchboard will not open: ${problem}` });
+});
+
+/**
  * OAuth sign-in for remote servers, as the control API, the CLI and the UI speak of it. Tokens never
  * cross this contract: only whether there is a sign-in, for what, and where the person is to go.
  */
@@ -26,7 +51,7 @@ export type SignInRequest = z.infer<typeof SignInRequestSchema>;
 /** How a sign-in started: the person is to open `url` in a browser, or none was needed. */
 export const SignInStartSchema = z.discriminatedUnion('status', [
   /** `id` names this sign-in in its `sign-in` event (another may start and end meanwhile) */
-  z.object({ status: z.literal('browser'), url: z.string(), id: z.string() }),
+  z.object({ status: z.literal('browser'), url: SignInPageSchema, id: z.string() }),
   z.object({ status: z.literal('signed-in') }),
 ]);
 export type SignInStart = z.infer<typeof SignInStartSchema>;
@@ -43,7 +68,7 @@ export const SignInInfoSchema = z.object({
   /** a scope a call asked for since, which the next sign-in asks for too */
   wantedScope: z.string().nullable(),
   /** a sign-in waiting for the person in the browser */
-  pending: z.object({ url: z.string(), startedAt: z.number() }).nullable(),
+  pending: z.object({ url: SignInPageSchema, startedAt: z.number() }).nullable(),
 });
 export type SignInInfo = z.infer<typeof SignInInfoSchema>;
 

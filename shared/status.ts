@@ -52,6 +52,8 @@ export const ServerStatusSchema = z.object({
   promptsHeld: z.number().int().optional(),
   /** its instructions changed since they were pinned: editors get the pinned ones until accepted */
   instructionsHeld: z.boolean().optional(),
+  /** the folder a local server runs in: its `cwd`, or its own folder in the home (data/<name>) */
+  folder: z.string().optional(),
 });
 export type ServerStatus = z.infer<typeof ServerStatusSchema>;
 

@@ -73,6 +73,13 @@ export const UiRoutes = {
   settings: '/api/settings',
   /** POST: a fresh one-time sign-in link for the browser UI (control token only) */
   loginLink: '/api/ui/login-link',
+  /**
+   * POST {code} (no credential: the code is one): the sign-in page trades its one-time code for this
+   * browser's session secret (BrowserSession). DELETE: signs this browser out.
+   */
+  session: '/api/ui/session',
+  /** GET: browsers signed in (BrowserSessions); DELETE: signs every browser out */
+  sessions: '/api/ui/sessions',
   /** GET: editors and their sync state */
   editors: '/api/editors',
   /** POST {editor?}: sync now (all enabled editors, or one) */
@@ -87,7 +94,10 @@ export const UiRoutes = {
   editorExclude: (editor: string) => `/api/editors/${seg(editor)}/exclude`,
 } as const;
 
-/** The browser signs in at GET /login?code=… (one-time code printed by `switchboard serve`). */
+/**
+ * The browser signs in at /login?code=… (one-time code printed by `switchboard serve`): the UI's page,
+ * which trades the code at UiRoutes.session.
+ */
 export const LOGIN_PATH = '/login';
 
 // ---- payloads -----------------------------------------------------------------------------------
@@ -272,6 +282,18 @@ export const SettingsPatchSchema = z
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
 export const LoginLinkSchema = z.object({ url: z.string(), expiresAt: z.number() });
+
+/** POST /api/ui/session: the code of a sign-in link. */
+export const SignInCodeRequestSchema = z.object({ code: z.string().min(1).max(200) }).strict();
+/** A browser's session: the secret it sends as `Authorization: Bearer …`, and when it stops working. */
+export const BrowserSessionSchema = z.object({ session: z.string(), expiresAt: z.number() });
+export type BrowserSession = z.infer<typeof BrowserSessionSchema>;
+/** GET /api/ui/sessions: how many browsers are signed in, and until when the one asking is (if one). */
+export const BrowserSessionsSchema = z.object({
+  count: z.number(),
+  current: z.object({ expiresAt: z.number() }).nullable(),
+});
+export type BrowserSessions = z.infer<typeof BrowserSessionsSchema>;
 
 const NewServerSchema = z.object({ name: z.string(), config: z.unknown() }).strict();
 /**
@@ -518,6 +540,10 @@ export interface UiApi {
   openExternal(url: string): Promise<void>;
   /** desktop app only (rejects in headless mode) */
   setStartAtLogin(enabled: boolean): Promise<void>;
+  /** browsers signed in to the UI of `switchboard serve` (this one included, when it is one) */
+  browserSessions(): Promise<BrowserSessions>;
+  /** signs this browser out (`this`), or every browser (`all`) */
+  signOutBrowsers(which: 'this' | 'all'): Promise<void>;
 
   /** the MCP Registry catalog: search, details, install (shared/catalog.ts) */
   readonly catalog: CatalogUiApi;

@@ -26,9 +26,12 @@ export const COMMAND_HELP = {
       '  --port N   the bridge port (default 43117, or the one saved in Settings; 0: any free port)',
   },
   ui: {
-    usage: ['switchboard ui'],
+    usage: ['switchboard ui', 'switchboard ui --sign-out'],
     summary: 'print a fresh sign-in link for the browser UI of the running serve',
-    details: 'The link signs one browser in once and expires in 10 minutes.',
+    details:
+      'The link signs one browser in once and expires in 10 minutes; that browser then stays signed in for\n' +
+      '30 days, restarts included.\n' +
+      '  --sign-out   sign every browser out (each needs a new link), whether serve runs or not',
   },
   status: {
     usage: ['switchboard status [--json]'],
@@ -296,7 +299,8 @@ export function generalHelp(version: string): string {
 usage: switchboard <command> [options]
 
   serve [--port N]                 run Switchboard in the foreground (Ctrl+C stops every server)
-  ui                               print a fresh sign-in link for the browser UI of the running serve
+  ui [--sign-out]                  print a fresh sign-in link for the browser UI of the running serve
+                                   (--sign-out: sign every browser out)
   status [--json]                  every server's state, pid, restarts, tools, last error
   approve NAME [--yes | --fingerprint F]   show exactly what NAME would run, then approve exactly that
                                    (asks y/N in a terminal; scripts pass --yes or the fingerprint shown)

@@ -38,6 +38,7 @@ import type { LogLine } from '../../shared/logs.ts';
 import {
   EditorRestartResultSchema,
   EditorsSyncResultSchema,
+  LoginLinkSchema,
   UiRoutes,
   type EditorRestartResult,
   type EditorsSyncResult,
@@ -78,7 +79,9 @@ import { CONTROL_TOKEN, readToken } from '../core/tokens/token-file.ts';
 import { UserError } from '../core/errors.ts';
 import { findInstance } from '../core/instance-file.ts';
 import type { HomePaths } from '../core/home.ts';
-import type { z } from 'zod';
+import { z } from 'zod';
+
+const SignedOutSchema = z.object({ signedOut: z.number() });
 
 /** Talks to a running instance over its control API (127.0.0.1, control token). */
 export class InstanceClient {
@@ -220,7 +223,11 @@ export class InstanceClient {
 
   /** Starts a sign-in to a remote server in the running instance (it listens for the browser). */
   async signIn(name: string, request: SignInRequest = {}): Promise<SignInStart> {
-    return SignInStartSchema.parse(await this.#request('POST', ApiRoutes.signIn(name), request));
+    const start = SignInStartSchema.safeParse(await this.#request('POST', ApiRoutes.signIn(name), request));
+    if (start.success) return start.data;
+    throw new UserError(
+      `cannot sign in to "${name}": ${start.error.issues[0]?.message ?? 'unexpected answer'}`,
+    );
   }
 
   async signInInfo(name: string): Promise<SignInInfo> {
@@ -282,6 +289,17 @@ export class InstanceClient {
 
   #headers(): Record<string, string> {
     return { authorization: `Bearer ${this.#token}` };
+  }
+
+  /** A fresh one-time sign-in link for a browser. */
+  async loginLink(): Promise<z.infer<typeof LoginLinkSchema>> {
+    return LoginLinkSchema.parse(await this.#request('POST', UiRoutes.loginLink));
+  }
+
+  /** Signs every browser out of the UI; how many were signed in. */
+  async signOutBrowsers(): Promise<number> {
+    const { signedOut } = SignedOutSchema.parse(await this.#request('DELETE', UiRoutes.sessions));
+    return signedOut;
   }
 
   async #request(method: string, path: string, payload?: unknown): Promise<unknown> {

@@ -19,8 +19,11 @@ import { homeRoot } from './home-root.mjs';
 export function enableHomeCompileCache(env = process.env, options = {}) {
   const root = homeRoot(env);
   const dir = env.NODE_COMPILE_CACHE || join(root, 'cache', 'node-compile');
-  if (options.create && !env.NODE_COMPILE_CACHE) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!env.NODE_COMPILE_CACHE && !existsSync(root)) return undefined;
+  if (!env.NODE_COMPILE_CACHE) {
+    if (!options.create && !existsSync(root)) return undefined;
+    // Made here, private like the rest of the home: Node would make it (and cache/) with the umask.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
   enableCompileCache(dir);
   return dir;
 }

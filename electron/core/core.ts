@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { EventEmitter } from 'node:events';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ApprovalPreview, ApprovalResult, ToolChange, ToolReview } from '../../shared/api.ts';
 import { displayText } from '../../shared/display-text.ts';
@@ -19,11 +19,12 @@ import { formatProblem, readServersFile, type ConfigProblem } from './config/ser
 import { writeSchemaFile } from './config/schema-file.ts';
 import { watchFile } from './config/watch.ts';
 import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from './errors.ts';
-import type { HomePaths } from './home.ts';
+import { serverDataDir, type HomePaths } from './home.ts';
 import { CommandChangedError, prepareLaunch } from './launch-plan.ts';
 import { ListStore } from './lists/list-store.ts';
 import type { ServerLists } from './lists/server-lists.ts';
 import type { SignInOpener } from './oauth/open-browser.ts';
+import { makeHomePrivate, makePrivateDir } from './fs/private-home.ts';
 import type { SignInService, SignInServiceOptions } from './oauth/sign-in-service.ts';
 import type { SandboxPolicy } from './sandbox/policy.ts';
 import type { Resolve } from './sandbox/network-gate.ts';
@@ -135,6 +136,8 @@ export class Core {
 
   constructor(options: CoreOptions) {
     this.home = options.home;
+    // Before anything is written there: the home is this user's alone (fs/private-home.ts).
+    makeHomePrivate(options.home, options.platform ?? process.platform);
     this.#keychain = options.keychain;
     this.#env = options.env ?? process.env;
     this.#platform = options.platform ?? process.platform;
@@ -257,7 +260,7 @@ export class Core {
 
   async start(): Promise<void> {
     if (this.#supervisor) return;
-    mkdirSync(this.home.root, { recursive: true });
+    makePrivateDir(this.home.root);
     this.#sandboxes = new Sandboxes({ support: this.sandboxSupport(), resolve: this.#networkLookup });
     writeSchemaFile(this.home.serversFile);
     this.#supervisor = new Supervisor({
@@ -366,7 +369,7 @@ export class Core {
       transport: entry.launch.transport,
       source: this.sourceOf(name),
       fingerprint: pkg.fingerprint ?? entry.fingerprint,
-      lines: describeLaunch({ ...entry.launch, package: undefined }),
+      lines: this.#launchLines(entry),
       // Env and arguments go to what runs from the store (node), not to the npx that was written.
       references: describeReferences(
         pkg.program ? { ...entry.launch, command: pkg.program, realCommand: undefined } : entry.launch,
@@ -375,6 +378,16 @@ export class Core {
       package: pkg.package,
       packageNote: pkg.packageNote,
     };
+  }
+
+  /** The exact launch lines, with the folder of its own a local server without `cwd` runs in. */
+  #launchLines(entry: ServerEntry): string[] {
+    return describeLaunch({ ...entry.launch, package: undefined }, this.ownFolder(entry.name));
+  }
+
+  /** A server's own folder (data/<name>): where it runs when its entry gives no `cwd`. */
+  ownFolder(name: string): string {
+    return serverDataDir(this.home, name, this.#platform);
   }
 
   /** What this machine offers to sandbox local servers with (looked at once). */
@@ -503,7 +516,11 @@ export class Core {
       this.#gates.delete(name);
       this.#apply();
       this.#removeUnusedInstalls();
-      return { name, fingerprint, launch: describeLaunch({ ...pinned, package: undefined }) };
+      return {
+        name,
+        fingerprint,
+        launch: describeLaunch({ ...pinned, package: undefined }, this.ownFolder(name)),
+      };
     }
     if (entry.fingerprint !== fingerprint) throw new StaleApprovalError(name);
     if (entry.packageRun.run && !entry.launch.package)
@@ -513,7 +530,7 @@ export class Core {
     this.state.approve(name, entry.fingerprint, entry.launch, source, this.#clock.now());
     this.#gates.delete(name); // the next tool list is this approval's pin
     this.#apply();
-    return { name, fingerprint: entry.fingerprint, launch: describeLaunch(entry.launch) };
+    return { name, fingerprint: entry.fingerprint, launch: this.#launchLines(entry) };
   }
 
   /** Keeps the server from running until its config changes. */
@@ -836,7 +853,7 @@ export class Core {
       commandPath: this.#commandPath,
       platform: this.#platform,
       home: this.home.root,
-      dataDir: this.home.data,
+      data: this.home.data,
       // Computed again at each start: what its arguments name may have appeared on disk since.
       sandbox: async (entry: ServerEntry, program: Program, stored?: string) => {
         const policy = this.#policyOf(entry, true, stored);
@@ -998,6 +1015,7 @@ export class Core {
       nextRetryAt: null,
       toolCount: null,
       fingerprint: entry.fingerprint,
+      ...(isRemote(entry.config) ? {} : { folder: entry.config.cwd ?? this.ownFolder(name) }),
     };
     if (!entry.config.enabled) return { ...base, state: 'disabled' };
     if (entry.refusal) return { ...base, state: 'error', lastError: displayText(entry.refusal) };
@@ -1013,6 +1031,7 @@ export class Core {
     const promptsHeld = gate?.prompts.held.size ?? 0;
     return {
       ...live,
+      ...(base.folder === undefined ? {} : { folder: base.folder }),
       ...access,
       // lastError is shown to people and may quote a command or a server's own words.
       lastError: live.lastError === null ? null : displayText(live.lastError),

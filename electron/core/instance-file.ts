@@ -13,8 +13,9 @@ export function instanceFile(home: HomePaths): string {
   return join(home.run, 'serve.json');
 }
 
+/** Owner-only: it names the relay socket and the pid (issue 21 item 6). */
 export function writeInstanceFile(home: HomePaths, info: InstanceInfo): void {
-  writeFileAtomic(instanceFile(home), JSON.stringify(info) + '\n');
+  writeFileAtomic(instanceFile(home), JSON.stringify(info) + '\n', { mode: 0o600 });
 }
 
 export function removeInstanceFile(home: HomePaths): void {

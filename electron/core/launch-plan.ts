@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { isRemote } from '../../shared/schema/servers.ts';
 import { UserError } from './errors.ts';
+import { makePrivateDir } from './fs/private-home.ts';
+import { serverDataDir } from './home.ts';
 import type { Keychain } from './secrets/keychain.ts';
 import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
@@ -23,10 +23,10 @@ export interface LaunchDeps {
   env: NodeJS.ProcessEnv;
   commandPath: string | undefined;
   platform: NodeJS.Platform;
-  /** where a relative command of a server without `cwd` is looked up */
+  /** the home's root: where a relative command of a server without `cwd` is looked up (as at approval) */
   home: string;
-  /** HomePaths.data: a server without `cwd` runs in its own folder there (made when missing) */
-  dataDir?: string;
+  /** HomePaths.data: a server without `cwd` runs in its own folder there (serverDataDir, made 0700) */
+  data: string;
   /** puts the program into the server's OS sandbox (absent: it runs as is); `stored`: its store install */
   sandbox?: (
     entry: ServerEntry,
@@ -95,12 +95,10 @@ export async function prepareLaunch(
     const separator = deps.platform === 'win32' ? ';' : ':';
     inherited.PATH = [...stored.pathPrefix, inherited.PATH ?? ''].filter(Boolean).join(separator);
   }
-  let cwd = config.cwd ?? deps.home;
-  if (config.cwd === undefined && deps.dataDir !== undefined) {
-    // Its own folder: where it runs and, sandboxed, the one place it may write.
-    cwd = join(deps.dataDir, name);
-    mkdirSync(cwd, { recursive: true, mode: 0o700 });
-  }
+  // Without `cwd`, its own folder (never the home), made on first use, private like the rest of it:
+  // where it runs and, sandboxed, the one place it may write.
+  const cwd = config.cwd ?? serverDataDir({ data: deps.data }, name, deps.platform);
+  if (config.cwd === undefined) makePrivateDir(cwd, deps.platform);
   const program: Program = {
     command: stored?.command ?? command,
     args: words.map((_, i) => args.values[`args[${i}]`] ?? ''),

@@ -1,3 +1,5 @@
+import { authorizationUrlProblem } from '../../shared/sign-in.ts';
+
 /**
  * The app window loads only Switchboard's own UI: no navigation away, no new windows. Links to the
  * web (docs) open in the person's browser instead, and only http(s) ones. The CSP comes with every
@@ -29,4 +31,12 @@ export function isExternalWebLink(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The sign-in page to send to the system browser, or undefined: only https, or http on this computer
+ * (shared/sign-in.ts); whatever else an authorization server names is never handed to the OS.
+ */
+export function signInPageToOpen(url: string): string | undefined {
+  return authorizationUrlProblem(url) === undefined ? url : undefined;
 }

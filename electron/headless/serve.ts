@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { DEFAULT_BRIDGE_PORT } from '../../shared/api.ts';
 import type { Clock } from '../core/clock.ts';
 import { Core } from '../core/core.ts';
+import { makePrivateDir } from '../core/fs/private-home.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
 import { socketPathFor } from '../core/bridge/local-endpoint.ts';
 import { newPipeName } from '../core/bridge/local-listener.ts';
@@ -54,7 +54,8 @@ export interface Headless {
 export async function startHeadless(options: HeadlessOptions): Promise<Headless> {
   const { home } = options;
   const env = options.env ?? process.env;
-  for (const dir of [home.root, home.run, home.logs]) mkdirSync(dir, { recursive: true });
+  // (the core makes the whole home private when it is made, below)
+  for (const dir of [home.root, home.run, home.logs]) makePrivateDir(dir);
   const tokens = new TokenStore(home.tokens, { watch: true });
   tokens.controlToken();
   const core = new Core({

@@ -77,7 +77,7 @@ import {
   type TrayAction,
   type TrayItem,
 } from '../desktop/tray-menu.ts';
-import { isExternalWebLink, isOwnPage } from '../desktop/window-policy.ts';
+import { isExternalWebLink, isOwnPage, signInPageToOpen } from '../desktop/window-policy.ts';
 import { startHeadless, type Headless } from '../headless/serve.ts';
 import { syncResult } from '../core/editors/service.ts';
 import { EDITOR_LABELS } from '../../shared/editors.ts';
@@ -390,8 +390,10 @@ function previewForTray(report: StatusReport): void {
 /** A sign-in started from the tray or a notification goes to the system browser. */
 async function signIn(server: string): Promise<void> {
   const start = await headless?.core.signIn(server);
-  if (start?.status === 'browser') await shell.openExternal(start.url);
-  else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
+  if (start?.status === 'browser') {
+    const page = signInPageToOpen(start.url);
+    if (page) await shell.openExternal(page);
+  } else if (start?.status === 'signed-in') notify(`${server} is signed in.`);
 }
 
 async function runAction(action: TrayAction): Promise<void> {
@@ -557,7 +559,11 @@ function wireIpc(): void {
     if (!window || event.sender !== window.webContents) throw new Error('not Switchboard’s window');
     const request = IpcShellRequestSchema.parse(raw);
     if (request.type === 'set-start-at-login') setStartAtLogin(request.enabled);
-    else void shell.openExternal(request.url);
+    else {
+      // The window opens sign-in pages this way: the same rule as the tray's sign-in.
+      const page = signInPageToOpen(request.url);
+      if (page) void shell.openExternal(page);
+    }
   });
   // Everything the browser UI gets on /api/events, so the window is live the same way.
   bridge.onEvent((event: ApiEvent) => {

@@ -56,7 +56,8 @@ export function App() {
   const status = useStatus();
   const expired = useSigninNotice();
 
-  // Seen not running, then signed out: it came back without this browser's sign-in (another port, a new home).
+  // Seen not running, then signed out: it came back without this browser's sign-in (every browser
+  // was signed out meanwhile, or its home was reset).
   const [wasOffline, setWasOffline] = useState(false);
   if (connection === 'offline' && !wasOffline) setWasOffline(true);
   if (connection === 'signed-out') return <SignedOut expired={expired} restarted={wasOffline} />;
@@ -174,8 +175,8 @@ function SignedOut({ expired, restarted }: { expired: boolean; restarted: boolea
       <h1>Sign in to Switchboard</h1>
       {restarted ? (
         <p role="status">
-          Switchboard is running again, but it does not know this browser’s sign-in (it runs on another port
-          now, or its home was reset), so this browser needs a new link.
+          Switchboard is running again, but it no longer knows this browser’s sign-in (every browser was
+          signed out, or its home was reset), so this browser needs a new link.
         </p>
       ) : null}
       {expired ? (
@@ -189,7 +190,8 @@ function SignedOut({ expired, restarted }: { expired: boolean; restarted: boolea
       </p>
       <pre>npx switchboard ui</pre>
       <p className="muted">
-        The link signs this browser in with a cookie and is then taken out of the address bar.
+        The link is taken out of the address bar at once. This browser then keeps a key that works only at
+        this address, for 30 days, also after Switchboard restarts (until you sign it out in Settings).
       </p>
     </main>
   );

@@ -80,7 +80,8 @@ describe('the approval card', () => {
     await card.waitFor();
     expect(await card.getByTestId('approval-command').textContent()).toBe(
       `command: ${NODE} ${ECHO.args.join(' ')} 'x\\u{202E}exe.txt' '\\u{1B}[2K\\u{1B}[1Gclean' ` +
-        `'ok\\u{0A}cwd: /home/you/safe'\nenv GITHUB_TOKEN=\${secret:github-token}`,
+        `'ok\\u{0A}cwd: /home/you/safe'\nruns in: ${join(t.home.data, 'spoof')} (its own folder)\n` +
+        `env GITHUB_TOKEN=\${secret:github-token}`,
     );
     expect(await card.getByTestId('approval-references').textContent()).toBe(
       `gives your keychain secret "github-token" to ${NODE} in env GITHUB_TOKEN`,

@@ -45,14 +45,33 @@ export function signInLink(output: string): string {
   return url;
 }
 
-/** A new page of its own (cookies included) in `browser`, signed in to a `serve` through its link. */
+/** Where the UI keeps this browser's session secret (renderer/src/api/session.ts). */
+export const SESSION_STORAGE_KEY = 'switchboard.session';
+
+/**
+ * Opens a sign-in link and waits until the page has traded its code for the session it keeps in
+ * localStorage (it shows nothing before that). Polled with evaluate, from outside the page: the UI's
+ * CSP refuses the string evaluation waitForFunction does in the page.
+ */
+export async function signIn(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  const read = `localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)})`;
+  for (let i = 0; i < 300; i++) {
+    if ((await page.evaluate(read)) !== null) return;
+    if (page.url().includes('signin=expired')) throw new Error(`the sign-in link was refused: ${link}`);
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`the page never signed in with ${link} (now at ${page.url()})`);
+}
+
+/** A new page of its own (storage included) in `browser`, signed in to a `serve` through its link. */
 export async function signedInPage(
   browser: Browser,
   serveOutput: string,
   viewport: { width: number; height: number },
 ): Promise<Page> {
   const page = await (await browser.newContext({ viewport })).newPage();
-  await page.goto(signInLink(serveOutput));
+  await signIn(page, signInLink(serveOutput));
   return page;
 }
 

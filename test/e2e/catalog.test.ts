@@ -18,6 +18,7 @@ import {
   ARTIFACTS,
   launchChromium,
   requireBuiltUi,
+  signIn,
   signInLink,
 } from './browser.ts';
 
@@ -136,7 +137,7 @@ beforeAll(async () => {
       consoleProblems.push(m.text());
   });
   page.on('pageerror', (err) => consoleProblems.push(`pageerror: ${err.message}`));
-  await page.goto(url);
+  await signIn(page, url);
   await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
 }, 60_000);
 

@@ -15,6 +15,7 @@ import {
   ARTIFACTS,
   launchChromium,
   requireBuiltUi,
+  signIn,
   signInLink,
 } from './browser.ts';
 
@@ -201,7 +202,7 @@ beforeAll(async () => {
       consoleProblems.push(m.text());
   });
   page.on('pageerror', (err) => consoleProblems.push(`pageerror: ${err.message}`));
-  await page.goto(signInLink(serve.output()));
+  await signIn(page, signInLink(serve.output()));
   await row('everything').locator('.state[data-state="running"]').waitFor({ timeout: 45_000 });
 }, 90_000);
 
@@ -483,9 +484,11 @@ describe('the first hour in the UI', () => {
     expect(await page.getByRole('button', { name: 'Add server' }).isDisabled()).toBe(true);
     await banner.waitFor();
 
-    // Back on the same port: the page reconnects by itself, still signed in (no new link).
+    // Back on the same port: the browser is still signed in (its session outlives a restart), so the
+    // page reconnects by itself, with no new link.
     serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('heading', { name: 'Sign in to Switchboard' }).count()).toBe(0);
     await page.evaluate("window.location.hash = '#/servers'");
     expect(await page.getByTestId('last-known').count()).toBe(0);
@@ -500,5 +503,24 @@ describe('the first hour in the UI', () => {
     for (const action of await actions.all()) expect(await action.isEnabled()).toBe(true);
     expect(await page.getByRole('switch', { name: 'everything enabled' }).isEnabled()).toBe(true);
     expect(consoleProblems).toEqual([]);
+  });
+
+  it('when serve comes back no longer knowing this browser (signed out while it was stopped), says why and how to sign in', async () => {
+    const port = new URL(origin).port;
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+    await page.getByTestId('not-running').waitFor({ timeout: 15_000 });
+    const signedOut = await runCli(['ui', '--sign-out'], t.env);
+    expect(signedOut.code, signedOut.stderr).toBe(0);
+
+    serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
+    await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor({ timeout: 15_000 });
+    await page
+      .getByText(/Switchboard is running again, but it no longer knows this browser’s sign-in/)
+      .waitFor();
+    // The page forgot the key Switchboard no longer knows; a new link signs it in again.
+    expect(await page.evaluate("localStorage.getItem('switchboard.session')")).toBeNull();
+    await signIn(page, signInLink(serve.output()));
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
   });
 });

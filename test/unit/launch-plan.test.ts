@@ -1,15 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { prepareLaunch } from '../../electron/core/launch-plan.ts';
 import { MemoryKeychain } from '../../electron/core/secrets/keychain.ts';
 import { serverEntry } from '../../electron/core/server-entry.ts';
 import { ServerConfigSchema } from '../../shared/schema/servers.ts';
+
+const home = mkdtempSync(join(tmpdir(), 'sb-launch-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 const deps = (keychain: MemoryKeychain) => ({
   keychain,
   env: { PATH: '/usr/bin:/bin', USER: 'ada' },
   commandPath: '/usr/bin:/bin',
   platform: 'linux' as const,
-  home: '/tmp',
+  home,
+  data: join(home, 'data'),
 });
 
 function entry(name: string, config: unknown) {

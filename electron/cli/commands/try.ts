@@ -8,6 +8,7 @@ import type { TryResult } from '../../../shared/try-result.ts';
 import { systemClock } from '../../core/clock.ts';
 import { UserError } from '../../core/errors.ts';
 import { signInOpener } from '../../core/oauth/open-browser.ts';
+import { NoSignInOffered } from '../../core/oauth/provider.ts';
 import { connect, explainSignInError, retrying, SignInSession } from '../../core/oauth/sign-in.ts';
 import { SignInStore } from '../../core/oauth/sign-in-store.ts';
 import { MemoryKeychain } from '../../core/secrets/keychain.ts';
@@ -101,6 +102,11 @@ export async function tryCommand(ctx: CliContext, argv: string[]): Promise<numbe
       { name: 'switchboard', version: '0.0.0' },
       answers.fetch,
     ).catch((err: unknown) => {
+      // Switchboard's own refusal (a sign-in page it will not open).
+      if (err instanceof UserError && !(err instanceof NoSignInOffered))
+        throw new UserError(`cannot connect to ${url.href}: ${err.message}`, {
+          ...(err.hint ? { hint: err.hint } : {}),
+        });
       const answer = answers.last();
       if (session.lastUrl === undefined && answer && needsCredentials(answer))
         throw new UserError(

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Core } from '../core.ts';
@@ -10,9 +11,9 @@ import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.
 import { findPortHolder, portInUseError } from './port-holder.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
-import { LOGIN_PATH } from '../../../shared/ui-api.ts';
+import { LOGIN_PATH, UiRoutes } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { UiSessions } from './ui-auth.ts';
+import { BROWSER_SESSIONS_FILE, LEGACY_UI_SESSIONS_FILE, UiSessions } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { createBundleRoutes } from './bundle-routes.ts';
@@ -55,7 +56,7 @@ export class BridgeServer {
   readonly #options: BridgeOptions;
   readonly #api: ReturnType<typeof createControlApi>;
   readonly #mcp: McpEndpoint;
-  /** browser sign-in (one-time codes → session cookies) for the UI in headless mode */
+  /** browser sign-in (one-time codes → session secrets the page keeps) for the UI in headless mode */
   readonly sessions: UiSessions;
   readonly #ui: ReturnType<typeof createUiRoutes> | undefined;
   #catalog: Promise<ReturnType<typeof createCatalogRoutes>> | undefined;
@@ -68,6 +69,7 @@ export class BridgeServer {
   readonly #localConnections = new WeakSet<object>();
   #port: number;
   readonly #stopTokenWatch: () => void;
+  readonly #stopSessionWatch: () => void;
 
   #catalogRoutes(): Promise<ReturnType<typeof createCatalogRoutes>> | undefined {
     const make = this.#options.catalog;
@@ -81,7 +83,10 @@ export class BridgeServer {
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
-    this.sessions = new UiSessions({ file: join(options.core.home.run, 'ui-sessions.json') });
+    this.sessions = new UiSessions({ file: join(options.tokens.dir, BROWSER_SESSIONS_FILE) });
+    // Cookie sessions' digests from a home of an older build: nothing reads them any more (one sessions
+    // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
+    rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });
     this.#api = createControlApi(options.core, options.tokens);
     this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
     this.#ui = options.keychain
@@ -127,6 +132,7 @@ export class BridgeServer {
       for (const name of names) this.#mcp.closeEditor(name);
       this.#api.closeUnauthorized();
     });
+    this.#stopSessionWatch = this.sessions.onRevoked(() => this.#api.closeUnauthorized());
   }
 
   /** Gives the UI's routes the running editor sync, and tells subscribers when editors change. */
@@ -185,6 +191,7 @@ export class BridgeServer {
 
   async close(): Promise<void> {
     this.#stopTokenWatch();
+    this.#stopSessionWatch();
     this.#api.close();
     this.#mcp.close();
     const servers = [this.#server, this.#local].filter((s): s is Server => s !== undefined);
@@ -206,7 +213,11 @@ export class BridgeServer {
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
       if (!url) return sendJson(res, 400, { error: 'bad request' });
-      if (url.pathname === LOGIN_PATH) return this.sessions.handleLogin(req, res, url);
+      // The sign-in page is the UI's own page; it finishes the sign-in itself (ui-auth.ts).
+      if (url.pathname === LOGIN_PATH) return serveUi(req, res, '/', this.#options.uiDir);
+      // The one /api route without a credential: its one-time code is the credential.
+      if (url.pathname === UiRoutes.session && req.method === 'POST')
+        return await this.sessions.handleExchange(req, res);
       if (url.pathname.startsWith('/api/')) {
         const caller = this.#apiCaller(req);
         if (!caller) return unauthorized(res);
@@ -236,15 +247,12 @@ export class BridgeServer {
 }
 
 /**
- * The control token (CLI), or the browser UI's session cookie. A cookie alone never authorizes a
- * state-changing request without an Origin header, which the guard has already checked is our own
- * (SameSite=Strict keeps other sites' requests from carrying it in the first place).
+ * The control token (CLI), or a browser UI's session secret; both only as `Authorization: Bearer …`,
+ * a header no other origin can make a browser send here (ui-auth.ts). Cookies are never looked at.
  */
 function callerOf(req: IncomingMessage, tokens: TokenStore, sessions: UiSessions): ApiCaller | undefined {
   if (tokens.verifyControl(req.headers.authorization)) return 'control-token';
-  if (!sessions.verify(req)) return undefined;
-  const safe = req.method === 'GET' || req.method === 'HEAD';
-  return safe || req.headers.origin !== undefined ? 'browser-session' : undefined;
+  return sessions.verify(req.headers.authorization) ? 'browser-session' : undefined;
 }
 
 /** 401 for a missing or wrong token: the same answer either way, so it tells a caller nothing. */

@@ -22,7 +22,7 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { addStream, deliver, SessionStore, type McpSession } from './mcp-sessions.ts';
-import { PostReply } from './post-reply.ts';
+import { AnswerBudget, PostReply } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
@@ -338,10 +338,13 @@ export class McpEndpoint {
     res.on('close', () => {
       if (!res.writableFinished) for (const c of cancels) c.cancel('client disconnected');
     });
+    // Each answer becomes text as it arrives, within the batch's budget (post-reply.ts); one answer is
+    // awaited on its own (no Promise.all on the hot path).
+    const budget = new AnswerBudget(batch);
     const results =
       responses.length === 1
-        ? [await (responses[0] as Promise<JsonRpcResponse>)]
-        : await Promise.all(responses);
+        ? [budget.encode(await (responses[0] as Promise<JsonRpcResponse>))]
+        : await Promise.all(responses.map((response) => response.then((r) => budget.encode(r))));
     const created = newSession as McpSession | undefined;
     reply.finish(results, batch, created ? { [SESSION_HEADER]: created.id } : {});
   }

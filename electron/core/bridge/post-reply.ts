@@ -1,5 +1,42 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage, JsonRpcResponse } from './json-rpc.ts';
+import { ErrorCodes, errorResponse, type JsonRpcMessage, type JsonRpcResponse } from './json-rpc.ts';
+
+/**
+ * What the answers to one JSON-RPC batch may add up to. A batch of 100 `prompts/list` to a server
+ * with a 2 MB list would otherwise make the bridge hold a 200 MB answer (twice, as objects and text);
+ * past this, each further answer in the batch is an error saying to send that request on its own.
+ */
+export const MAX_BATCH_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Turns each response of one POST into its JSON text as soon as it arrives (so the object can go),
+ * counting a batch's answers against MAX_BATCH_ANSWER_BYTES. A single request is never limited: its
+ * answer is the server's.
+ */
+export class AnswerBudget {
+  readonly #limit: number;
+  #used = 0;
+
+  constructor(batch: boolean, limit = MAX_BATCH_ANSWER_BYTES) {
+    this.#limit = batch ? limit : Infinity;
+  }
+
+  encode(response: JsonRpcResponse): string {
+    const text = JSON.stringify(response);
+    if (this.#used + text.length <= this.#limit) {
+      this.#used += text.length;
+      return text;
+    }
+    const mib = Math.round(this.#limit / (1024 * 1024));
+    return JSON.stringify(
+      errorResponse(
+        response.id,
+        ErrorCodes.InternalError,
+        `The answers to this batch passed ${mib} MiB, which Switchboard holds for one request at most: send this request on its own`,
+      ),
+    );
+  }
+}
 
 /** One server-sent event carrying a JSON-RPC message (the framing Streamable HTTP uses). */
 export function sseEvent(message: JsonRpcMessage): string {
@@ -36,15 +73,16 @@ export class PostReply {
     return true;
   }
 
-  finish(results: JsonRpcResponse[], batch: boolean, headers: Record<string, string>): void {
+  /** Ends the answer with the responses, each already JSON text (AnswerBudget.encode). */
+  finish(results: string[], batch: boolean, headers: Record<string, string>): void {
     const res = this.#res;
     if (res.destroyed) return;
     if (this.#streaming) {
-      for (const result of results) res.write(sseEvent(result));
+      for (const result of results) res.write(`event: message\ndata: ${result}\n\n`);
       res.end();
       return;
     }
-    const payload = JSON.stringify(batch ? results : results[0]);
+    const payload = batch ? `[${results.join(',')}]` : (results[0] ?? '');
     res.writeHead(200, {
       ...headers,
       'content-type': 'application/json',

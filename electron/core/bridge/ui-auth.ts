@@ -1,60 +1,80 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { LOGIN_PATH } from '../../../shared/ui-api.ts';
+import {
+  LOGIN_PATH,
+  SignInCodeRequestSchema,
+  type BrowserSession,
+  type BrowserSessions,
+} from '../../../shared/ui-api.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { HttpError, readJsonAs, sendJson } from './http-util.ts';
 
 /** How long a printed sign-in link works: long enough to click, short enough to be useless later. */
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
-/** This caps a forgotten tab. */
+/** How long a signed-in browser stays signed in (restarts of Switchboard included). */
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60_000;
+/** Browsers signed in at once; signing in one more forgets the oldest. */
+export const MAX_SESSIONS = 64;
+/** The file under tokens/ that keeps signed-in browsers across restarts (digests only, 0600). */
+export const BROWSER_SESSIONS_FILE = 'browser-sessions.json';
+/** Under run/: where builds with cookie sessions kept their digests; removed at start, never read. */
+export const LEGACY_UI_SESSIONS_FILE = 'ui-sessions.json';
 
 const key = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-/** run/ui-sessions.json: each live session's SHA-256 digest and when it expires (nothing replayable). */
-const SessionsFileSchema = z.object({ sessions: z.record(z.string(), z.number()) });
+const SessionsFileSchema = z.object({
+  v: z.literal(1),
+  sessions: z.array(
+    z.object({ digest: z.string().regex(/^[0-9a-f]{64}$/), createdAt: z.number(), expiresAt: z.number() }),
+  ),
+});
+
+interface Stored {
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface UiSessionsOptions {
+  /** where signed-in browsers are kept across restarts; without it, in memory only */
+  file?: string | undefined;
+  now?: () => number;
+}
 
 /**
- * Sign-in for the browser UI in headless mode. `switchboard serve` prints a URL carrying a one-time
- * code; GET /login?code=… exchanges it for a session cookie (HttpOnly, SameSite=Strict, Path=/) and
- * redirects to `/`, so neither the code nor a token stays in the address bar or in page-readable
- * storage. Codes are single-use and expire after 10 minutes. Sessions outlive a restart of serve when
- * given a `file` (owner-only, in the home's run/): a page left open reconnects by itself once serve is
- * back on the same port. Only SHA-256 digests are kept, in memory and in that file, so neither a heap
- * dump nor the file holds anything replayable.
+ * Sign-in for the browser UI in headless mode.
  *
- * The cookie name carries the port: cookies are not port-scoped, and two instances on one machine
- * (another home, a test) must not sign each other out.
+ * `switchboard serve` (and `switchboard ui`) print a URL carrying a one-time code. GET /login serves
+ * the UI's page and spends nothing; the page takes the code out of the address bar and trades it
+ * (POST /api/ui/session, a JSON body) for a session secret it keeps in localStorage, which the
+ * browser scopes to this exact origin, port included. The page sends it as `Authorization: Bearer …`
+ * on every request and on the event stream. No cookie is ever set: cookies are not port-scoped, so
+ * any program on another port of 127.0.0.1 that the browser visits would receive one. Another origin
+ * can neither read the secret nor attach that header (it needs a CORS preflight, which the bridge
+ * never grants), and the Origin guard refuses its requests anyway.
+ *
+ * Signed-in browsers survive a restart: the SHA-256 digest of each secret (never the secret) with its
+ * expiry is kept in tokens/browser-sessions.json (0600), so a copy of that file signs nobody in.
+ * Codes live in memory only: single-use, 10 minutes.
  */
 export class UiSessions {
   readonly #codes = new Map<string, number>();
-  readonly #sessions = new Map<string, number>();
-  readonly #now: () => number;
+  readonly #sessions = new Map<string, Stored>();
   readonly #file: string | undefined;
+  readonly #now: () => number;
+  readonly #revokedListeners = new Set<() => void>();
   #port = 0;
 
-  constructor(options: { now?: () => number; file?: string } = {}) {
-    this.#now = options.now ?? Date.now;
+  constructor(options: UiSessionsOptions = {}) {
     this.#file = options.file;
-    if (this.#file === undefined) return;
-    try {
-      const saved = SessionsFileSchema.parse(JSON.parse(readFileSync(this.#file, 'utf8')));
-      const now = this.#now();
-      for (const [digest, expiresAt] of Object.entries(saved.sessions))
-        if (expiresAt > now) this.#sessions.set(digest, expiresAt);
-    } catch {
-      // none saved yet, or unreadable: browsers sign in again
-    }
+    this.#now = options.now ?? Date.now;
+    this.#load();
   }
 
   /** Set once the listener is bound (port 0 picks a free one). */
   setPort(port: number): void {
     this.#port = port;
-  }
-
-  get cookieName(): string {
-    return `switchboard_session_${this.#port}`;
   }
 
   /** A fresh one-time sign-in URL. */
@@ -66,26 +86,31 @@ export class UiSessions {
     return { url: `http://127.0.0.1:${this.#port}${LOGIN_PATH}?code=${code}`, expiresAt };
   }
 
-  /** Spends a code (valid or not, it cannot be tried twice); returns a new session id or undefined. */
-  redeem(code: string): string | undefined {
+  /** Spends a code (valid or not, it cannot be tried twice); returns a new session or undefined. */
+  redeem(code: string): BrowserSession | undefined {
     const k = key(code);
-    const expiresAt = this.#codes.get(k);
+    const codeExpiresAt = this.#codes.get(k);
     this.#codes.delete(k);
-    if (expiresAt === undefined || expiresAt < this.#now()) return undefined;
-    const session = randomBytes(32).toString('base64url');
+    if (codeExpiresAt === undefined || codeExpiresAt < this.#now()) return undefined;
     this.#sweep();
-    this.#sessions.set(key(session), this.#now() + SESSION_TTL_MS);
+    const session = randomBytes(32).toString('base64url');
+    const now = this.#now();
+    const expiresAt = now + SESSION_TTL_MS;
+    this.#sessions.set(key(session), { createdAt: now, expiresAt });
+    // The oldest go first once there are too many (a person who signs in every day for years).
+    const excess = this.#sessions.size - MAX_SESSIONS;
+    if (excess > 0) for (const k of [...this.#sessions.keys()].slice(0, excess)) this.#sessions.delete(k);
     this.#save();
-    return session;
+    return { session, expiresAt };
   }
 
-  /** True when the request carries a live session cookie of this instance. */
-  verify(req: IncomingMessage): boolean {
-    const session = readCookie(req.headers.cookie, this.cookieName);
+  /** True when `authorization` is `Bearer <a live session secret of this instance>`. */
+  verify(authorization: string | undefined): boolean {
+    const session = bearer(authorization);
     if (!session) return false;
-    const expiresAt = this.#sessions.get(key(session));
-    if (expiresAt === undefined) return false;
-    if (expiresAt < this.#now()) {
+    const stored = this.#sessions.get(key(session));
+    if (stored === undefined) return false;
+    if (stored.expiresAt < this.#now()) {
       this.#sessions.delete(key(session));
       this.#save();
       return false;
@@ -93,57 +118,108 @@ export class UiSessions {
     return true;
   }
 
-  /** GET /login?code=…: sets the cookie and sends the browser to `/` (or to a "link expired" note). */
-  handleLogin(req: IncomingMessage, res: ServerResponse, url: URL): void {
-    const headers: Record<string, string> = {
-      'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
-      'content-length': '0',
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...headers, allow: 'GET' });
-      res.end();
-      return;
-    }
-    const code = url.searchParams.get('code') ?? '';
-    const session = code ? this.redeem(code) : undefined;
-    if (!session) {
-      res.writeHead(303, { ...headers, location: '/?signin=expired' });
-      res.end();
-      return;
-    }
-    res.writeHead(303, {
-      ...headers,
-      location: '/',
-      'set-cookie': `${this.cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_TTL_MS / 1000}`,
-    });
-    res.end();
+  /** How many browsers are signed in now, and until when the one `authorization` names is. */
+  list(authorization: string | undefined): BrowserSessions {
+    this.#sweep();
+    const session = bearer(authorization);
+    const current = session ? this.#sessions.get(key(session)) : undefined;
+    return { count: this.#sessions.size, current: current ? { expiresAt: current.expiresAt } : null };
   }
 
-  #save(): void {
-    if (this.#file === undefined) return;
-    try {
-      writeFileAtomic(this.#file, JSON.stringify({ sessions: Object.fromEntries(this.#sessions) }) + '\n', {
-        mode: 0o600,
+  /** Signs out the browser whose secret `authorization` carries; true if it was signed in. */
+  revoke(authorization: string | undefined): boolean {
+    const session = bearer(authorization);
+    if (!session || !this.#sessions.delete(key(session))) return false;
+    this.#save();
+    this.#revoked();
+    return true;
+  }
+
+  /** Signs every browser out; returns how many were signed in. */
+  revokeAll(): number {
+    const count = this.#sessions.size;
+    this.#sessions.clear();
+    this.#save();
+    this.#revoked();
+    return count;
+  }
+
+  /** Called after sessions were revoked, so what they opened (event streams) can be closed. */
+  onRevoked(listener: () => void): () => void {
+    this.#revokedListeners.add(listener);
+    return () => this.#revokedListeners.delete(listener);
+  }
+
+  /**
+   * POST /api/ui/session {code}: the sign-in page trades its one-time code for a session secret. The
+   * answer is JSON that only a page of this origin can read. A browser signed in before may send its
+   * old secret along, which is then forgotten.
+   */
+  async handleExchange(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/json'))
+      throw new HttpError(415, 'send the code as JSON: {"code": "…"}');
+    const { code } = await readJsonAs(req, SignInCodeRequestSchema);
+    const session = this.redeem(code);
+    if (!session) {
+      sendJson(res, 403, {
+        error:
+          'that sign-in link was already used or has expired (links work once, for 10 minutes): run `switchboard ui` for a new one',
       });
-    } catch {
-      // not kept: a restart then signs this browser out, as before
+      return;
     }
+    this.revoke(req.headers.authorization);
+    sendJson(res, 200, session);
+  }
+
+  #revoked(): void {
+    for (const listener of this.#revokedListeners) listener();
   }
 
   #sweep(): void {
     const now = this.#now();
     for (const [k, at] of this.#codes) if (at < now) this.#codes.delete(k);
-    for (const [k, at] of this.#sessions) if (at < now) this.#sessions.delete(k);
+    let expired = false;
+    for (const [k, s] of this.#sessions)
+      if (s.expiresAt < now) {
+        this.#sessions.delete(k);
+        expired = true;
+      }
+    if (expired) this.#save();
+  }
+
+  #load(): void {
+    if (!this.#file) return;
+    let text: string;
+    try {
+      text = readFileSync(this.#file, 'utf8');
+    } catch {
+      return; // none yet: nobody signed in
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const parsed = SessionsFileSchema.safeParse(json);
+    if (!parsed.success) {
+      // Unreadable: every browser signs in again, which is safe; the file is made again on the next.
+      rmSync(this.#file, { force: true });
+      return;
+    }
+    const now = this.#now();
+    for (const { digest, createdAt, expiresAt } of parsed.data.sessions)
+      if (expiresAt >= now) this.#sessions.set(digest, { createdAt, expiresAt });
+  }
+
+  #save(): void {
+    if (!this.#file) return;
+    const sessions = [...this.#sessions].map(([digest, s]) => ({ digest, ...s }));
+    writeFileAtomic(this.#file, JSON.stringify({ v: 1, sessions }) + '\n', { mode: 0o600 });
   }
 }
 
-function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || undefined;
-  }
-  return undefined;
+/** The secret of `Authorization: Bearer <secret>` (the scheme case-insensitive), if that is what it is. */
+function bearer(header: string | undefined): string | undefined {
+  return /^bearer +([A-Za-z0-9_-]{16,128}) *$/i.exec(header ?? '')?.[1];
 }

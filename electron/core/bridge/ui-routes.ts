@@ -130,6 +130,12 @@ export function createUiRoutes(options: UiRoutesOptions) {
           throw new HttpError(403, 'only the control token can create sign-in links');
         return done(res, sessions.issueLoginLink());
       }
+      if (path === UiRoutes.session && method === 'DELETE')
+        return done(res, { ok: true, signedOut: sessions.revoke(req.headers.authorization) });
+      if (path === UiRoutes.sessions && method === 'GET')
+        return done(res, sessions.list(req.headers.authorization));
+      if (path === UiRoutes.sessions && method === 'DELETE')
+        return done(res, { ok: true, signedOut: sessions.revokeAll() });
 
       const secret = /^\/api\/secrets\/([^/]+)$/.exec(path);
       if (secret && secret[1] !== 'move') {
@@ -334,7 +340,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       state,
       source: shown?.source ?? core.sourceOf(name),
       fingerprint: shown?.fingerprint ?? entry.fingerprint,
-      lines: shown?.lines ?? describeLaunch(launch),
+      lines: shown?.lines ?? describeLaunch(launch, core.ownFolder(name)),
       references: shown?.references ?? [],
       access: shown?.access ?? core.access(name),
       launch,
@@ -345,7 +351,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
       resolving: 'resolving' in now,
       approved: previous
         ? {
-            lines: describeLaunch({ ...previous.config, package: undefined }),
+            lines: describeLaunch({ ...previous.config, package: undefined }, core.ownFolder(name)),
             approvedAt: previous.approvedAt,
             source: previous.source,
           }

@@ -21,7 +21,7 @@ import type { z } from 'zod';
 import { readServerValue, setServer } from '../config/edit.ts';
 import { readServersFile } from '../config/servers-file.ts';
 import { UserError } from '../errors.ts';
-import type { HomePaths } from '../home.ts';
+import { serverDataDir, type HomePaths } from '../home.ts';
 import { findLiteralSecrets } from '../secrets/detect.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { defaultSecretName } from '../secrets/secret-names.ts';
@@ -36,6 +36,7 @@ import {
   buildConfig,
   fieldIssue,
   installOptions,
+  refusedAsFilled,
   type OptionPlan,
 } from './install-options.ts';
 import { checkRegistryUrl, registryAddress } from './registry-address.ts';
@@ -247,6 +248,8 @@ export class Catalog {
         secretFields.has(id) ? (answers.has(id) ? '' : undefined) : answers.get(id),
       );
     if (borrowed) problems.push(borrowed);
+    const refusedFilled = plan.template ? refusedAsFilled(plan.template, (id) => answers.get(id)) : undefined;
+    if (refusedFilled) problems.push(refusedFilled);
     const owner = nameProblem ? 'server' : name;
     const sweep = async (target: Keychain): Promise<Record<string, unknown>> => {
       const copy = structuredClone(built);
@@ -262,7 +265,7 @@ export class Catalog {
       const checked = validateServerConfig(config);
       if (checked.ok) {
         const entry = serverEntry(nameProblem ? 'server' : name, checked.config, this.#options.lookup);
-        lines = describeLaunch(entry.launch);
+        lines = describeLaunch(entry.launch, serverDataDir(this.#options.home, entry.name));
         references = describeReferences(entry.launch);
       } else if (issues.length === 0) {
         const issue = checked.issues[0];

@@ -13,6 +13,7 @@ import { secretKeyKind } from '../../../shared/secrets.ts';
 import { REFERENCE_LIKE } from '../secrets/references.ts';
 import {
   packageSpec,
+  refusedRuntimeSettings,
   RUNTIME_SOURCES,
   RUNTIMES,
   runtimeFlagNotes,
@@ -161,6 +162,12 @@ function packageOption(raw: unknown, index: number, context: OptionContext): Opt
         .map((i) => displayText(clip(argText(runtimeArguments[i]), 60)))
         .join(', ')}): Switchboard passes each once.`,
     );
+  // Flags and variables that would change where the code comes from are refused outright.
+  const refusedSettings = refusedRuntimeSettings(runtime, literalWords(runtimeArgs.groups), [
+    ...env.map((e) => e.name),
+    ...runtimeArgs.env.map((e) => e.name),
+  ]);
+  if (refusedSettings.length) problems.push(refusal(refusedSettings));
   notes.push(...runtimeFlagNotes(runtime, literalWords(runtimeArgs.groups)));
   const stdio: StdioTemplate = {
     kind: 'stdio',
@@ -494,6 +501,23 @@ export function buildConfig(
     ...words(template.packageArgs, answer),
   ];
   return { command: template.runtime, args, ...(Object.keys(env).length ? { env } : {}) };
+}
+
+/**
+ * Why the entry as filled in is refused (a field's default or answer that makes a refused runtime
+ * setting, e.g. a volume of `/`), or undefined.
+ */
+export function refusedAsFilled(
+  template: StdioTemplate | RemoteTemplate,
+  answer: Answer,
+): string | undefined {
+  if (template.kind === 'remote') return undefined;
+  const reasons = refusedRuntimeSettings(template.runtime, words(template.runtimeArgs, answer), []);
+  return reasons.length ? refusal(reasons) : undefined;
+}
+
+function refusal(reasons: string[]): string {
+  return `Switchboard will not run this from a registry entry: ${reasons.join('; ')}`;
 }
 
 function filled(parts: Part[], answer: Answer): string {

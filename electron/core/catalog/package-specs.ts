@@ -136,33 +136,152 @@ function refuse(problem: string): SpecResult {
 }
 
 /**
- * Runtime flags that change what is fetched or what it may touch, by runtime: shown as notes before
- * install (they are legitimate in places, e.g. `uvx -p 3.13`, so they are not refused; the approval
- * shows them exactly too).
+ * Runtime flags a registry entry may not use: they change where the code comes from (another npm
+ * registry or npm configuration, another Python index, a shell command instead of the package) or
+ * hand the container this computer (`--privileged`, root, the host's namespaces). A public registry
+ * entry has no business with them, and a person would not see the danger in a flag: refused, with why
+ * (docs/decisions.md). Someone who needs one writes the entry by hand, where the approval shows it.
+ */
+const REFUSED_FLAGS: Record<string, Record<string, string>> = {
+  npx: {
+    '--registry': 'would fetch the package from another npm registry',
+    '--userconfig': 'would read another npm configuration (which can name another registry)',
+    '--globalconfig': 'would read another npm configuration (which can name another registry)',
+    '--call': 'would run a shell command instead of the package',
+    '-c': 'would run a shell command instead of the package',
+  },
+  uvx: {
+    '--from': 'would install the tool from another package or source',
+    '--index': 'would fetch from another Python package index',
+    '--index-url': 'would fetch from another Python package index',
+    '-i': 'would fetch from another Python package index',
+    '--extra-index-url': 'would fetch from another Python package index',
+    '--default-index': 'would fetch from another Python package index',
+    '--find-links': 'would fetch packages from other places',
+    '-f': 'would fetch packages from other places',
+  },
+  docker: {
+    '--privileged': 'would give the container full access to this computer',
+  },
+};
+
+/** Docker flags refused only with some values: the host's namespaces, root, the whole disk. */
+const DOCKER_REFUSED_VALUES: Record<string, { refused: (value: string) => boolean; why: string }> = {
+  '-u': { refused: isRoot, why: 'would run the container as root' },
+  '--user': { refused: isRoot, why: 'would run the container as root' },
+  '-v': {
+    refused: mountsHostRoot,
+    why: 'would share this whole computer (or its Docker) with the container',
+  },
+  '--volume': {
+    refused: mountsHostRoot,
+    why: 'would share this whole computer (or its Docker) with the container',
+  },
+  '--mount': {
+    refused: (v) => mountsHostRoot(/(?:^|,)(?:source|src)=([^,]*)/.exec(v)?.[1] ?? ''),
+    why: 'would share this whole computer (or its Docker) with the container',
+  },
+  '--pid': {
+    refused: (v) => v === 'host',
+    why: "would let the container see and signal this computer's processes",
+  },
+  '--ipc': { refused: (v) => v === 'host', why: "would share this computer's memory with the container" },
+  '--userns': { refused: (v) => v === 'host', why: 'would turn off user namespaces for the container' },
+  '--uts': { refused: (v) => v === 'host', why: "would share this computer's host name settings" },
+  '--cap-add': {
+    refused: (v) => /^(?:all|sys_admin|cap_sys_admin)$/i.test(v),
+    why: 'would give the container administrator powers over this computer',
+  },
+  '--security-opt': {
+    refused: (v) => /unconfined|label[=:]disable/i.test(v),
+    why: 'would turn off the container’s confinement',
+  },
+};
+
+function isRoot(user: string): boolean {
+  return /^(?:0|root)(?::.*)?$/.test(user);
+}
+
+/** A volume whose host side is `/` or Docker's own socket (`-v /:/host`, `/var/run/docker.sock:…`). */
+function mountsHostRoot(spec: string): boolean {
+  const source = spec.split(':')[0] ?? '';
+  return /^\/+$/.test(source) || /(?:^|\/)docker\.sock$/.test(source);
+}
+
+/**
+ * Environment variables a registry entry may not set, by name: they change where the runtime fetches
+ * code from or load other code into it (the server's env is the runtime's env: npx, uvx, the docker
+ * command itself).
+ */
+const REFUSED_ENV: [RegExp, string][] = [
+  [/^npm_config_/i, 'would change npm’s configuration (another registry, another config file)'],
+  [/^NODE_OPTIONS$/i, 'would load other code into Node.js (--require, --import)'],
+  [/^NODE_PATH$/i, 'would make Node.js load modules from other folders'],
+  [
+    /^(?:UV_(?:DEFAULT_)?INDEX(?:_URL)?|UV_EXTRA_INDEX_URL|UV_FIND_LINKS|UV_INDEX_[A-Z0-9_]+)$/i,
+    'would make uv fetch from another package index',
+  ],
+  [/^PIP_(?:INDEX_URL|EXTRA_INDEX_URL|FIND_LINKS)$/i, 'would make pip fetch from another package index'],
+  [/^PYTHONPATH$/i, 'would make Python load modules from other folders'],
+  [
+    /^DOCKER_(?:HOST|CONTEXT|CONFIG)$/i,
+    'would point the docker command at another Docker engine or configuration',
+  ],
+  [
+    /^(?:LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH)$/i,
+    'would load other code into the program',
+  ],
+];
+
+/**
+ * Why a registry entry's runtime arguments or environment are refused (docs/decisions.md): one line
+ * per flag or variable that would change where the code comes from or give the container this
+ * computer, in plain words. Empty: none.
+ */
+export function refusedRuntimeSettings(
+  runtime: string,
+  words: readonly string[],
+  envNames: readonly string[],
+): string[] {
+  const refused = REFUSED_FLAGS[runtime] ?? {};
+  const reasons: string[] = [];
+  words.forEach((word, i) => {
+    const eq = word.indexOf('=');
+    const flag = eq > 0 ? word.slice(0, eq) : word;
+    const value = eq > 0 ? word.slice(eq + 1) : (words[i + 1] ?? '');
+    const shown = (why: string, withValue: boolean) =>
+      `runtime argument ${displayText(flag)}${withValue && value ? ` ${displayText(value.slice(0, 120))}` : ''}: ${why}`;
+    // npm's per-scope registry: --@scope:registry=URL
+    if (runtime === 'npx' && /^--@[^:]+:registry$/.test(flag))
+      reasons.push(shown('would fetch that scope’s packages from another npm registry', true));
+    else if (Object.hasOwn(refused, flag)) reasons.push(shown(refused[flag] ?? '', false));
+    else if (runtime === 'docker' && Object.hasOwn(DOCKER_REFUSED_VALUES, flag)) {
+      const rule = DOCKER_REFUSED_VALUES[flag];
+      if (rule?.refused(value)) reasons.push(shown(rule.why, true));
+    }
+  });
+  for (const name of envNames) {
+    const rule = REFUSED_ENV.find(([pattern]) => pattern.test(name));
+    if (rule) reasons.push(`environment variable ${displayText(name)}: ${rule[1]}`);
+  }
+  return reasons;
+}
+
+/**
+ * Runtime flags that change what is fetched or what it may touch, by runtime, that a legitimate
+ * entry may use (e.g. `uvx --with`, a docker volume of a chosen folder): shown as notes before
+ * install; the approval shows them exactly too.
  */
 const NOTEWORTHY_FLAGS: Record<string, Record<string, string>> = {
   npx: {
     '--package': 'installs another package than the one named',
     '-p': 'installs another package than the one named',
-    '--registry': 'fetches from another npm registry',
-    '--userconfig': 'reads another npm configuration',
-    '--call': 'runs a shell command',
-    '-c': 'runs a shell command',
   },
   uvx: {
-    '--from': 'installs the tool from another package or source',
     '--with': 'installs extra packages',
     '--with-requirements': 'installs extra packages',
-    '--index': 'fetches from another package index',
-    '--index-url': 'fetches from another package index',
-    '-i': 'fetches from another package index',
-    '--extra-index-url': 'fetches from another package index',
-    '--default-index': 'fetches from another package index',
-    '--find-links': 'fetches from other places',
-    '-f': 'fetches from other places',
   },
   docker: {
-    '--privileged': 'gives the container full access to this computer',
     '-v': 'shares a folder of this computer with the container',
     '--volume': 'shares a folder of this computer with the container',
     '--mount': 'shares a folder of this computer with the container',

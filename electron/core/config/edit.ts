@@ -158,6 +158,8 @@ function editServersFile(file: string, edit: (text: string, format: Format, labe
   if (errors.length > 0)
     throw new Error(`internal error: editing ${file} would have produced invalid JSON; nothing was written`);
   writeFileAtomic(file, updated, {
+    // servers.json names every server and what it runs: this user's only (the home's rule).
+    mode: 0o600,
     beforeRename: (target) => {
       if (readIfExists(target) !== original) {
         throw new UserError(`${file} changed while Switchboard was editing it`, {

@@ -19,5 +19,5 @@ export function writeSchemaFile(serversFile: string): void {
   } catch {
     current = undefined;
   }
-  if (current !== content) writeFileAtomic(target, content);
+  if (current !== content) writeFileAtomic(target, content, { mode: 0o600 });
 }

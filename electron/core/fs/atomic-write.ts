@@ -25,8 +25,9 @@ export function writeFileAtomic(
 ): void {
   const target = resolveTarget(path);
   const dir = dirname(target);
-  mkdirSync(dir, { recursive: true });
   const mode = options.mode ?? existingMode(target) ?? 0o644;
+  // A private file's missing folders are made private too (the home's pins/, cache/, …).
+  mkdirSync(dir, { recursive: true, ...((mode & 0o077) === 0 ? { mode: 0o700 } : {}) });
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', mode);
   try {

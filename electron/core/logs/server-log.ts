@@ -6,6 +6,13 @@ import { stderrLevel } from './stderr-level.ts';
 import type { RotatingFile } from './rotating-file.ts';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
+/**
+ * What one server's live-view lines may take in memory, text and all: long lines (a server that
+ * dumps 60 KB JSON lines) push the oldest out long before 5,000 lines. The file keeps everything.
+ */
+export const DEFAULT_RING_BYTES = 2 * 1024 * 1024;
+/** A line's weight: its text as UTF-16 (2 bytes a character at most), plus the object around it. */
+const lineBytes = (line: LogLine) => line.text.length * 2 + 64;
 
 export interface ServerLogOptions {
   server: string;
@@ -14,6 +21,8 @@ export interface ServerLogOptions {
   file: RotatingFile | null;
   /** lines kept for the live view (default 5,000) */
   capacity?: number;
+  /** bytes those lines may take (default 2 MiB) */
+  capacityBytes?: number;
   /** every line, already redacted, as it is recorded */
   onLine?: (line: LogLine) => void;
   /**
@@ -48,7 +57,10 @@ export class ServerLog {
     this.server = options.server;
     this.#clock = options.clock;
     this.#file = options.file;
-    this.#ring = new RingBuffer(options.capacity ?? DEFAULT_RING_CAPACITY);
+    this.#ring = new RingBuffer(options.capacity ?? DEFAULT_RING_CAPACITY, {
+      maxWeight: options.capacityBytes ?? DEFAULT_RING_BYTES,
+      weigh: lineBytes,
+    });
     this.#onLine = options.onLine;
     this.#history = options.history;
   }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { authorizationUrlProblem } from '../../../shared/sign-in.ts';
 
 /**
  * How a sign-in page reaches the person: their system browser, or, with SWITCHBOARD_SIGN_IN=fetch in
@@ -16,8 +17,8 @@ export function signInOpener(
 }
 
 /**
- * Opens `url` in the system browser; false when none could be opened (no desktop session, no opener),
- * so the caller prints the address instead. The URL is one argument of a program run without a
+ * Opens `url` in the system browser; false when none could be opened (no desktop session, no opener,
+ * or not a page Switchboard opens: shared/sign-in.ts), so the caller prints the address instead. The URL is one argument of a program run without a
  * shell: nothing in it is interpreted.
  */
 export async function openInBrowser(
@@ -25,7 +26,7 @@ export async function openInBrowser(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
 ): Promise<boolean> {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (authorizationUrlProblem(url.href)) return false;
   const [command, ...args] =
     platform === 'darwin'
       ? ['open', url.href]

@@ -13,8 +13,10 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { displayText } from '../../../shared/display-text.ts';
+import { authorizationUrlProblem } from '../../../shared/sign-in.ts';
 import type { Clock } from '../clock.ts';
-import { describeError } from '../errors.ts';
+import { describeError, UserError } from '../errors.ts';
 import { SignInRequired } from './sign-in-required.ts';
 import type { SignInRecord, SignInStore } from './sign-in-store.ts';
 
@@ -179,16 +181,28 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
       };
     }
     const stored = (await this.#record()).client;
+    // A 401 that led to no OAuth metadata at all names no authorization server: the SDK would then
+    // guess endpoints at the server's own address and register there. It wants other credentials.
+    const namesNoAuthorizationServer =
+      !this.#discovery?.authorizationServerMetadata && !this.#discovery?.resourceMetadata;
     if (!this.#interactive) {
-      if (stored) return stored;
-      // No client yet: registering is part of a sign-in, which only the person starts. A server
-      // whose 401 led to no OAuth metadata at all wants other credentials: not a sign-in.
-      if (!this.#discovery?.authorizationServerMetadata && !this.#discovery?.resourceMetadata)
-        throw new Error(
-          'the server asks for credentials but offers no OAuth sign-in (no authorization server metadata found)',
-        );
+      if (stored) {
+        // The server now names another authorization server than the one this client is registered
+        // with: the SDK would register a new client there and replace this one. Only the person,
+        // signing in, decides to trust the new address.
+        const moved = this.#movedFrom(stored);
+        if (moved)
+          throw this.#need(new SignInRequired('new-authorization-server', { ...this.#issuer(), was: moved }));
+        return stored;
+      }
+      if (namesNoAuthorizationServer) throw new Error(NO_SIGN_IN_OFFERED);
+      // No client yet: registering is part of a sign-in, which only the person starts.
       throw this.#signedOut();
     }
+    if (!stored && namesNoAuthorizationServer) throw new NoSignInOffered();
+    // Where the person would be sent is known now: nothing is registered for a page never opened.
+    const page = this.#discovery?.authorizationServerMetadata?.authorization_endpoint;
+    if (page) this.#checkSignInPage(page);
     if (!stored) return undefined;
     // A client registered for another loopback port, or another metadata document, is not reused.
     if ('redirect_uris' in stored && !stored.redirect_uris.includes(this.redirectUrl)) return undefined;
@@ -197,6 +211,13 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+    if (!this.#interactive) {
+      // In the background only the client already held is kept (the SDK stamps it with its issuer);
+      // a new one is never registered or stored without the person.
+      const stored = (await this.#record()).client;
+      if (stored?.client_id !== client.client_id)
+        throw this.#need(new SignInRequired('signed-out', this.#issuer()));
+    }
     this.#told(secretsOf({ url: this.#serverUrl, client }));
     await this.#store.update(this.#server, this.#serverUrl, (record) => ({ ...record, client }));
   }
@@ -228,6 +249,9 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
+    // Whatever the metadata says, the person is only ever sent to a web page: https, or http on
+    // this computer (a file:, javascript: or custom-scheme "page" is refused, never opened or shown).
+    this.#checkSignInPage(url.href);
     const stepUp = this.#stepUp;
     this.#stepUp = undefined;
     if (!this.#interactive) {
@@ -317,6 +341,31 @@ export class SwitchboardOAuthProvider implements OAuthClientProvider {
     );
   }
 
+  /** The authorization server `stored` was registered with, if discovery now names another one. */
+  #movedFrom(stored: OAuthClientInformationMixed): string | undefined {
+    const now = this.#discovery?.authorizationServerUrl;
+    const was = (stored as { issuer?: unknown }).issuer;
+    if (now === undefined || typeof was !== 'string') return undefined;
+    return sameUrl(was, String(now)) ? undefined : was;
+  }
+
+  /** Throws unless `page` is a sign-in page Switchboard opens (https, or http on this computer). */
+  #checkSignInPage(page: string): void {
+    const problem = authorizationUrlProblem(page);
+    if (problem)
+      throw new UserError(
+        `its authorization server${this.#issuerHost()} names a sign-in page Switchboard will not open: ${problem}`,
+        { hint: 'a genuine server signs you in on an https page; check the server URL' },
+      );
+  }
+
+  /** " (host)" of the authorization server discovery found, for messages. */
+  #issuerHost(): string {
+    const issuer = this.#issuer().issuer;
+    const host = issuer ? URL.parse(issuer)?.host : undefined;
+    return host ? ` (${displayText(host)})` : '';
+  }
+
   #issuer(): { issuer?: string } {
     const issuer =
       this.#discovery?.authorizationServerMetadata?.issuer ?? this.#discovery?.authorizationServerUrl;
@@ -402,6 +451,23 @@ function covers(granted: string | undefined, wanted: string): boolean {
   if (granted === undefined) return true;
   const have = new Set(granted.split(' '));
   return wanted.split(' ').every((w) => !w || have.has(w));
+}
+
+const NO_SIGN_IN_OFFERED =
+  'the server asks for credentials but offers no OAuth sign-in (it names no authorization server)';
+
+/** A sign-in was asked of a server that names no authorization server: it wants other credentials. */
+export class NoSignInOffered extends UserError {
+  constructor() {
+    super(NO_SIGN_IN_OFFERED, { hint: 'give it the credentials it expects in its "headers"' });
+    this.name = 'NoSignInOffered';
+  }
+}
+
+/** Two URLs compared as parsed, a trailing slash aside (as the SDK binds clients to issuers). */
+function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) => (URL.parse(u)?.href ?? u).replace(/\/$/, '');
+  return norm(a) === norm(b);
 }
 
 function isHttpsUrl(value: string): boolean {

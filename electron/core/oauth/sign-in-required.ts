@@ -8,15 +8,20 @@
  * Switchboard and never names a command to run.
  */
 export class SignInRequired extends Error {
-  /** signed-out: no usable tokens; more-scope: a call needs `scope` beyond what was granted */
-  readonly reason: 'signed-out' | 'more-scope';
+  /**
+   * signed-out: no usable tokens; more-scope: a call needs `scope` beyond what was granted;
+   * new-authorization-server: the server now sends sign-ins to another authorization server (`issuer`)
+   * than the one Switchboard's client is registered with (`was`)
+   */
+  readonly reason: 'signed-out' | 'more-scope' | 'new-authorization-server';
   readonly scope: string | undefined;
   /** the authorization server, for the person to recognise where they will sign in */
   readonly issuer: string | undefined;
+  readonly was: string | undefined;
 
   constructor(
-    reason: 'signed-out' | 'more-scope',
-    options: { scope?: string; issuer?: string; keychainProblem?: string | undefined } = {},
+    reason: SignInRequired['reason'],
+    options: { scope?: string; issuer?: string; was?: string; keychainProblem?: string | undefined } = {},
   ) {
     const at = options.issuer ? ` at ${hostOf(options.issuer)}` : '';
     // A sign-in is kept in the keychain: when it cannot be read, signing in needs it back first.
@@ -26,12 +31,15 @@ export class SignInRequired extends Error {
     super(
       reason === 'more-scope'
         ? `this needs more access than you granted${options.scope ? ` (scope "${options.scope}")` : ''}: sign in to it again in Switchboard to allow it`
-        : `it needs you to sign in${at}: sign in to it in Switchboard${keychain}`,
+        : reason === 'new-authorization-server'
+          ? `it now sends its sign-in to another authorization server${at}${options.was ? ` (it was ${hostOf(options.was)})` : ''}: sign in to it again in Switchboard if you trust that address`
+          : `it needs you to sign in${at}: sign in to it in Switchboard${keychain}`,
     );
     this.name = 'SignInRequired';
     this.reason = reason;
     this.scope = options.scope;
     this.issuer = options.issuer;
+    this.was = options.was;
   }
 }
 

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { getCompileCacheDir } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KeychainError, OsKeychain, type Keychain } from './keychain.ts';
 
@@ -46,7 +47,11 @@ export interface MissingKeychain {
  * wedged D-Bus cannot hold anything of serve's.
  */
 export function missingKeychainInChild(timeoutMs = 10_000): Promise<MissingKeychain | undefined> {
-  const cache = getCompileCacheDir();
+  // getCompileCacheDir() names the folder for this Node version inside the one enabled: the child is
+  // given the enabled one, so it shares this cache (given the inner one, it would make a folder of its
+  // own inside it, with the umask's mode, in the private home).
+  const versioned = getCompileCacheDir();
+  const cache = versioned === undefined ? undefined : dirname(versioned);
   return new Promise((resolve) => {
     execFile(
       process.execPath,

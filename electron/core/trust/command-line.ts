@@ -7,9 +7,10 @@ import { listReferences, type ServerReference } from '../secrets/references.ts';
  * (shown to people; never executed through a shell). Env values are shown as written: references
  * stay references, so no secret is printed. A symlinked command also shows the real file it is (what
  * the approval pins). Every part goes through displayText, so control, bidi, line-break and invisible
- * characters show as `\u{…}` instead of redrawing the line.
+ * characters show as `\u{…}` instead of redrawing the line. A local server without `cwd` runs in
+ * its own folder (`ownFolder`, the home's data/<name>), which is said too.
  */
-export function describeLaunch(launch: LaunchConfig): string[] {
+export function describeLaunch(launch: LaunchConfig, ownFolder?: string): string[] {
   if (launch.transport === 'http') {
     const lines = [`url: ${displayText(launch.url ?? '')}`];
     for (const [key, value] of Object.entries(launch.headers ?? {}))
@@ -20,6 +21,7 @@ export function describeLaunch(launch: LaunchConfig): string[] {
   const lines = [`command: ${words.join(' ')}`];
   if (launch.realCommand) lines.push(`real file: ${displayText(launch.realCommand)}`);
   if (launch.cwd) lines.push(`cwd: ${displayText(launch.cwd)}`);
+  else if (ownFolder) lines.push(`runs in: ${displayText(ownFolder)} (its own folder)`);
   for (const [key, value] of Object.entries(launch.env ?? {}))
     lines.push(`env ${displayText(key)}=${displayText(value)}`);
   if (launch.sandbox !== undefined) lines.push(`sandbox: ${displayText(JSON.stringify(launch.sandbox))}`);

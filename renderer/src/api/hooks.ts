@@ -77,6 +77,11 @@ export function useTokens() {
   return useQuery({ queryKey: keys.tokens, queryFn: () => api.tokens() });
 }
 
+export function useBrowserSessions() {
+  const api = useApi();
+  return useQuery({ queryKey: keys.browserSessions, queryFn: () => api.browserSessions() });
+}
+
 export function useSignInInfo(name: string, enabled = true) {
   const api = useApi();
   return useQuery({ queryKey: keys.signIn(name), queryFn: () => api.signInInfo(name), enabled });

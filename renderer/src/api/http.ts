@@ -1,3 +1,4 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { z } from 'zod';
 import {
   BundleAddedSchema,
@@ -36,6 +37,7 @@ import {
 } from '../../../shared/editor-tools.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import {
+  authorizationUrlProblem,
   SignInInfoSchema,
   SignInStartSchema,
   type SignInInfo,
@@ -48,6 +50,7 @@ import {
   AddServersResultSchema,
   ApiEventSchema,
   ApprovalsResponseSchema,
+  BrowserSessionsSchema,
   EditorRestartResultSchema,
   EditorsResponseSchema,
   EditorsSyncResultSchema,
@@ -66,6 +69,7 @@ import {
   type AddedServer,
   type ApiEvent,
   type ApprovalView,
+  type BrowserSessions,
   type ConnectionState,
   type EditorRestartResult,
   type EditorsResponse,
@@ -81,6 +85,7 @@ import {
   type UiApi,
   type Unsubscribe,
 } from '../../../shared/ui-api.ts';
+import { forgetSession, sessionHeaders } from './session.ts';
 
 /**
  * How long to wait before re-opening the event stream after it broke (doubling, capped). Capped low:
@@ -98,51 +103,74 @@ export interface Transport {
     body?: unknown,
   ): Promise<{ status: number; body: unknown }>;
   /** starts the event stream; `onEvent` gets each event's JSON, `onState` how the stream is doing */
-  events(
-    onEvent: (data: unknown) => void,
-    onState: (state: 'live' | 'closed' | 'retrying') => void,
-  ): () => void;
+  events(onEvent: (data: unknown) => void, onState: (state: 'live' | 'closed') => void): () => void;
   /** desktop-only actions; undefined in headless mode */
   setStartAtLogin?: (enabled: boolean) => Promise<void>;
   /** the desktop app opens web pages in the system browser; a browser tab opens them itself */
   openExternal?: (url: string) => Promise<void>;
 }
 
-/** Fetch + EventSource on the page's own origin, authenticated by the session cookie. */
+/**
+ * Fetch on the page's own origin, authenticated by this browser's session secret in the
+ * `Authorization` header (session.ts); never by a cookie. The event stream is read with fetch too
+ * (EventSource cannot send a header), parsed by eventsource-parser.
+ */
 export function httpTransport(): Transport {
   return {
     kind: 'http',
     async request(method, path, payload) {
       const res = await fetch(path, {
         method,
-        credentials: 'same-origin',
+        credentials: 'omit',
         cache: 'no-store',
-        ...(payload === undefined
-          ? {}
-          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }),
+        headers: {
+          ...sessionHeaders(),
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
       });
+      // Switchboard no longer knows this session (expired, signed out everywhere): forget it.
+      if (res.status === 401) forgetSession();
       const body: unknown = await res.json().catch(() => undefined);
       return { status: res.status, body };
     },
     events(onEvent, onState) {
-      const source = new EventSource(ApiRoutes.events, { withCredentials: true });
-      source.onopen = () => onState('live');
-      source.onmessage = (message: MessageEvent<string>) => {
+      const controller = new AbortController();
+      const { signal } = controller;
+      void (async () => {
         try {
-          onEvent(JSON.parse(message.data));
+          const res = await fetch(ApiRoutes.events, {
+            credentials: 'omit',
+            cache: 'no-store',
+            headers: { accept: 'text/event-stream', ...sessionHeaders() },
+            signal,
+          });
+          if (!res.ok || !res.body) {
+            await res.body?.cancel();
+            if (!signal.aborted) onState('closed');
+            return;
+          }
+          onState('live');
+          const reader = res.body
+            .pipeThrough(new TextDecoderStream())
+            .pipeThrough(new EventSourceParserStream())
+            .getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done || signal.aborted) break;
+            try {
+              onEvent(JSON.parse(value.data));
+            } catch {
+              // not JSON: ignore
+            }
+          }
         } catch {
-          // not JSON: ignore
+          // dropped, or closed by us (aborted)
         }
-      };
-      source.onerror = () => {
-        // EventSource retries by itself after a dropped connection, but gives up on an HTTP error
-        // (401 once a restart signed us out, or the server is gone).
-        if (source.readyState === EventSource.CLOSED) {
-          source.close();
-          onState('closed');
-        } else onState('retrying');
-      };
-      return () => source.close();
+        // The stream ended: the client finds out why (gone, signed out, a hiccup) and opens it again.
+        if (!signal.aborted) onState('closed');
+      })();
+      return () => controller.abort();
     },
   };
 }
@@ -295,8 +323,9 @@ export class ControlApiClient implements UiApi {
 
   async openExternal(url: string): Promise<void> {
     if (this.#io.openExternal) return this.#io.openExternal(url);
-    // Only web pages, in a tab that cannot reach back into this one.
-    if (!/^https?:\/\//i.test(url)) throw new UiApiError(`not a web page: ${url.slice(0, 80)}`, 0);
+    // Only sign-in pages that can be (https, or http on this computer), in a tab that cannot reach back.
+    const problem = authorizationUrlProblem(url);
+    if (problem) throw new UiApiError(`not opened: ${url.slice(0, 80)} (${problem})`, 0);
     window.open(url, '_blank', 'noopener,noreferrer');
   }
 
@@ -389,6 +418,21 @@ export class ControlApiClient implements UiApi {
     if (!this.#io.setStartAtLogin)
       throw new UiApiError('Start at login is only available in the desktop app.', 0);
     await this.#io.setStartAtLogin(enabled);
+  }
+
+  browserSessions(): Promise<BrowserSessions> {
+    return this.#request('GET', UiRoutes.sessions, BrowserSessionsSchema);
+  }
+
+  async signOutBrowsers(which: 'this' | 'all'): Promise<void> {
+    const path = which === 'this' ? UiRoutes.session : UiRoutes.sessions;
+    await this.#request('DELETE', path, OkSchema.passthrough());
+    if (this.#io.kind === 'http') {
+      // Signed out here too: the page says how to sign in again.
+      forgetSession();
+      this.#setState('signed-out');
+      this.#close();
+    }
   }
 
   // ---- the catalog ----

@@ -9,6 +9,7 @@ export const keys = {
   secrets: ['secrets'] as const,
   settings: ['settings'] as const,
   tokens: ['tokens'] as const,
+  browserSessions: ['browser-sessions'] as const,
   store: ['store'] as const,
   /** what the last check for updates found */
   updates: ['updates'] as const,

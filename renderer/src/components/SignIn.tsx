@@ -59,6 +59,7 @@ function useSignIn(name: string) {
     try {
       const result = await api.signIn(name, request);
       if (result.status === 'browser') {
+        // (the answer's schema already refused any page but https, or http on this computer)
         if (tab) tab.location.href = result.url;
         else await api.openExternal(result.url);
         current.current = result.id;

@@ -4,7 +4,7 @@ import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import { formatBytes } from '../../../shared/store.ts';
 import type { Settings } from '../../../shared/ui-api.ts';
 import { useApi } from '../api/context.tsx';
-import { useCommand, useSettings, useStoreUsage, useTokens } from '../api/hooks.ts';
+import { useBrowserSessions, useCommand, useSettings, useStoreUsage, useTokens } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { CatalogRegistrySetting } from '../components/CatalogRegistrySetting.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
@@ -25,6 +25,7 @@ export default function SettingsView() {
       <CatalogRegistrySetting />
       <PackageStore updateChecks={settings.data?.updateChecks} />
       <Tokens />
+      <BrowserSignIns />
     </section>
   );
 }
@@ -526,6 +527,53 @@ function Tokens() {
       ) : null}
       {rotate.error ? <ErrorText error={rotate.error} /> : null}
       {revoke.error ? <ErrorText error={revoke.error} /> : null}
+    </section>
+  );
+}
+
+/**
+ * Browsers signed in to the UI of `switchboard serve`: each keeps its own key for this address only,
+ * across restarts, for 30 days. Signing out here forgets it at once.
+ */
+function BrowserSignIns() {
+  const api = useApi();
+  const id = useId();
+  const sessions = useBrowserSessions();
+  const signOut = useCommand((which: 'this' | 'all') => api.signOutBrowsers(which), [keys.browserSessions]);
+  const data = sessions.data;
+  return (
+    <section className="card" aria-labelledby={`${id}-browsers`} data-testid="browser-sign-ins">
+      <h2 id={`${id}-browsers`}>Browser sign-ins</h2>
+      <p className="muted">
+        A browser opened with a sign-in link from <code>switchboard serve</code> keeps a key that works only
+        at this address (this port), for 30 days, also after Switchboard restarts. It is never a cookie, so no
+        other page on this computer can use it.
+      </p>
+      {sessions.isPending ? <Loading what="browser sign-ins" /> : null}
+      {sessions.error ? <ErrorText error={sessions.error} /> : null}
+      {data ? (
+        <p>
+          {data.count === 0
+            ? 'No browser is signed in.'
+            : `${data.count} browser${data.count === 1 ? ' is' : 's are'} signed in.`}
+          {data.current ? ` This one until ${formatDateTime(data.current.expiresAt)}.` : ''}
+        </p>
+      ) : null}
+      {data && data.count > 0 ? (
+        <div className="form-actions">
+          {data.current ? (
+            <button type="button" onClick={() => signOut.mutate('this')} disabled={signOut.isPending}>
+              Sign out this browser
+            </button>
+          ) : null}
+          <ConfirmButton
+            label="Sign out every browser"
+            confirmLabel="Sign out every browser now"
+            onConfirm={() => signOut.mutate('all')}
+          />
+        </div>
+      ) : null}
+      {signOut.error ? <ErrorText error={signOut.error} /> : null}
     </section>
   );
 }

@@ -218,7 +218,10 @@ describe('control API (/api with the control token, /api/events)', () => {
       'racer pending',
     );
     const shown = await review('racer');
-    expect(shown.lines).toEqual([expect.stringMatching(/^command: \S+ \S*env-echo-server\.mjs$/)]);
+    expect(shown.lines).toEqual([
+      expect.stringMatching(/^command: \S+ \S*env-echo-server\.mjs$/),
+      expect.stringMatching(/^runs in: \S+\/data\/racer \(its own folder\)$/),
+    ]);
 
     const noFingerprint = await action('racer', 'approve');
     expect(noFingerprint.status).toBe(400);

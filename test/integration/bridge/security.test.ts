@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../electron/core/bridge/http-util.ts';
+import { MAX_BATCH_ANSWER_BYTES } from '../../../electron/core/bridge/post-reply.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
-import { everythingServer, waitFor } from '../../helpers/servers.ts';
+import { everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { nodeForOtherUser, OTHER_UID } from '../../helpers/other-user.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -496,6 +497,160 @@ describe('bridge security (real headless Switchboard)', () => {
     const unexpected = consoleError.mock.calls.filter((args) => String(args[0]).includes('unexpected'));
     expect(unexpected.map((args) => args.map(String).join(' '))).toEqual([]);
   }, 90_000);
+});
+
+describe("the browser UI's credential, against a page on another port of 127.0.0.1", () => {
+  /** Cookies the browser keeps for 127.0.0.1: name → value (cookies are not port-scoped). */
+  function collectCookies(jar: Map<string, string>, res: RawResponse): void {
+    const header = res.headers['set-cookie'];
+    for (const cookie of Array.isArray(header) ? header : header ? [header] : []) {
+      const [pair = ''] = cookie.split(';');
+      const eq = pair.indexOf('=');
+      if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+    }
+  }
+
+  /**
+   * Another local user's web server on another port of 127.0.0.1: its page redirects once to itself,
+   * and it keeps every Cookie header a browser sends it.
+   */
+  async function attackerPage(): Promise<{ url: string; harvested: string[]; close: () => Promise<void> }> {
+    const harvested: string[] = [];
+    const server = createServer((req, res) => {
+      if (req.headers.cookie) harvested.push(req.headers.cookie);
+      if (req.url === '/') res.writeHead(302, { location: '/again' }).end();
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>nothing to see</p>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const attackerPort = typeof address === 'object' && address ? address.port : 0;
+    return {
+      url: `http://127.0.0.1:${attackerPort}/`,
+      harvested,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  /** What a browser sends to another port of 127.0.0.1: every cookie it holds for that host. */
+  async function visit(url: string, jar: Map<string, string>): Promise<void> {
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    let next = new URL(url);
+    for (let hop = 0; hop < 3; hop++) {
+      const res = await call(Number(next.port), 'GET', next.pathname, {
+        headers: { host: next.host, ...(cookie ? { cookie } : {}) },
+      });
+      const location = res.headers.location;
+      if (res.status < 300 || res.status >= 400 || typeof location !== 'string') return;
+      next = new URL(location, next);
+    }
+  }
+
+  it('a person signed in to the UI who opens that page gives it nothing that acts as them', async () => {
+    const jar = new Map<string, string>();
+    // The person opens the printed sign-in link, and the page does what it does.
+    const link = new URL(headless.bridge.sessions.issueLoginLink().url);
+    const opened = await call(port, 'GET', link.pathname + link.search);
+    collectCookies(jar, opened);
+    let session: string | undefined;
+    if (opened.status === 200) {
+      // The sign-in page trades the code for the session secret it keeps in this origin's storage.
+      const exchange = await call(port, 'POST', '/api/ui/session', {
+        headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+        body: JSON.stringify({ code: link.searchParams.get('code') }),
+      });
+      collectCookies(jar, exchange);
+      expect(exchange.status, exchange.text).toBe(200);
+      session = (JSON.parse(exchange.text) as { session: string }).session;
+    }
+
+    // Then a link to the other port, clicked anywhere.
+    const attacker = await attackerPage();
+    try {
+      await visit(attacker.url, jar);
+      // Everything that page's owner got, replayed with Switchboard's own Origin (a forged header).
+      const stolen = attacker.harvested.at(-1) ?? [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+      const as = {
+        ...(stolen ? { cookie: stolen } : {}),
+        origin: `http://127.0.0.1:${port}`,
+        'content-type': 'application/json',
+      };
+      const add = await call(port, 'POST', '/api/servers', {
+        headers: as,
+        body: JSON.stringify({ name: 'pwned', config: { command: '/bin/sh', args: ['-c', 'touch /tmp/x'] } }),
+      });
+      expect(add.status, add.text).toBe(401);
+      const approval = await call(port, 'GET', '/api/servers/everything/approval', { headers: as });
+      expect(approval.status, approval.text).toBe(401);
+      const fingerprint = headless.core.review('everything').fingerprint;
+      const approve = await call(port, 'POST', '/api/servers/everything/approve', {
+        headers: as,
+        body: JSON.stringify({ fingerprint }),
+      });
+      expect(approve.status, approve.text).toBe(401);
+      expect(headless.core.entries().has('pwned')).toBe(false);
+      // (and no cookie of Switchboard's ever reached that page)
+      expect(attacker.harvested.join('\n')).not.toContain('switchboard');
+    } finally {
+      await attacker.close();
+    }
+
+    // The person's own page keeps working, with the secret only it holds.
+    expect(session).toBeDefined();
+    const own = await call(port, 'GET', '/api/status', { headers: bearer(session ?? '') });
+    expect(own.status).toBe(200);
+  });
+});
+
+describe('what one request can make the bridge hold', () => {
+  it('a batch of 100 prompts/list to a server with a 2 MB prompt list: a bounded answer, the rest refused by id', async () => {
+    const home = tempHome();
+    home.writeServers({
+      mcpServers: { big: fixtureServer('mini-server.mjs', `--prompt-bytes=${2 * 1024 * 1024}`) },
+    });
+    const h = await startHeadless({
+      home: home.home,
+      keychain: new MemoryKeychain(),
+      env: home.env,
+      port: 0,
+    });
+    try {
+      h.core.approve('big', h.core.review('big').fingerprint);
+      await waitFor(
+        () => h.core.status().servers.find((s) => s.name === 'big' && s.state === 'running'),
+        30_000,
+        'big running',
+      );
+      const token = h.tokens.create('zed').token;
+      const batch = Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'prompts/list',
+      }));
+      const res = await call(h.port, 'POST', '/mcp/big', {
+        headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-03-26', ...bearer(token) },
+        body: JSON.stringify(batch),
+      });
+      expect(res.status).toBe(200);
+      expect(res.text.length).toBeLessThanOrEqual(MAX_BATCH_ANSWER_BYTES + 64 * 1024);
+      const answers = JSON.parse(res.text) as { id: number; result?: unknown; error?: { message: string } }[];
+      // Every request is answered, by its id: the first few whole, the rest with why and what to do.
+      expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(batch.map((m) => m.id));
+      const whole = answers.filter((a) => a.result !== undefined);
+      expect(whole.length).toBeGreaterThan(0);
+      expect(whole.length).toBeLessThan(10);
+      for (const a of answers.filter((a) => a.error))
+        expect(a.error?.message).toContain('send this request on its own');
+      // One at a time, each is answered whole.
+      const single = await call(h.port, 'POST', '/mcp/big', {
+        headers: { ...MCP_HEADERS, ...bearer(token) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'one', method: 'prompts/list' }),
+      });
+      expect(JSON.parse(single.text)).toMatchObject({ id: 'one', result: { prompts: [{ name: 'big' }] } });
+    } finally {
+      await h.stop();
+      home.cleanup();
+    }
+  }, 60_000);
 });
 
 describe('switchboard serve on a port another process holds (port squatting)', () => {

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
+import { UiRoutes } from '../../../shared/ui-api.ts';
 import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
 import {
   defined,
@@ -293,6 +294,51 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     expect(serve.output()).not.toContain(canary);
     const rm = await runCli(['secret', 'rm', 'sb-test-canary', '--force'], t.env);
     expect(rm.code).toBe(0);
+  });
+
+  it('`ui` prints a fresh sign-in link; `ui --sign-out` signs every browser out, running or not', async () => {
+    const serve = await startServe(t.env);
+    children.push(serve.child);
+    const origin = new URL(/Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '').origin;
+    /** What the sign-in page does with a link: trades its code for the browser's session secret. */
+    const signIn = async (link: string): Promise<string> => {
+      const res = await fetch(`${new URL(link).origin}${UiRoutes.session}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: new URL(link).searchParams.get('code') }),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { session: string }).session;
+    };
+    const newLink = async (): Promise<string> => {
+      const ui = await runCli(['ui'], t.env);
+      expect(ui.code, ui.stderr).toBe(0);
+      expect(ui.stdout).toContain('stays signed in for 30 days');
+      return /Open the UI: (\S+)/.exec(ui.stdout)?.[1] ?? '';
+    };
+    const statusWith = async (session: string, at = origin) =>
+      (await fetch(`${at}/api/status`, { headers: { authorization: `Bearer ${session}` } })).status;
+
+    const first = await signIn(/Open the UI: (\S+)/.exec(serve.output())?.[1] ?? '');
+    const second = await signIn(await newLink());
+    expect([await statusWith(first), await statusWith(second)]).toEqual([200, 200]);
+    const out = await runCli(['ui', '--sign-out'], t.env);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain('Signed out 2 browsers.');
+    expect([await statusWith(first), await statusWith(second)]).toEqual([401, 401]);
+
+    // Not running: the next start finds nobody signed in.
+    const third = await signIn(await newLink());
+    serve.child.kill('SIGTERM');
+    await exited(serve.child);
+    const offline = await runCli(['ui', '--sign-out'], t.env);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toContain('Signed out every browser.');
+    const again = await startServe(t.env);
+    children.push(again.child);
+    const newOrigin = new URL(/Open the UI: (\S+)/.exec(again.output())?.[1] ?? '').origin;
+    expect(await statusWith(third, newOrigin)).toBe(401);
+    expect((await runCli(['ui', '--sign-in'], t.env)).code).toBe(2);
   });
 
   it('answers bad input with clear errors and the documented exit codes', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
@@ -65,6 +65,28 @@ describe('core: trust and supervision with real servers', () => {
     expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(approval.fingerprint);
     expect(readFileSync(t.home.stateFile, 'utf8')).toContain(approval.fingerprint);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs a server without "cwd" in its own folder (data/<name>, 0700), never in the home, and says which',
+    async () => {
+      const own = fixtureServer('mini-server.mjs');
+      t.writeServers({ mcpServers: { own, here: { ...own, cwd: t.dir } } });
+      await startCore();
+      const folder = join(t.home.data, 'own');
+      // The approval and the status say where it runs.
+      expect(core.review('own').lines).toContain(`runs in: ${folder} (its own folder)`);
+      expect(core.review('here').lines).toContain(`cwd: ${t.dir}`);
+      expect(statusOf('own')?.folder).toBe(folder);
+      expect(statusOf('here')?.folder).toBe(t.dir);
+      for (const name of ['own', 'here']) core.approve(name, core.review(name).fingerprint);
+      const pid = defined((await running('own')).pid, 'pid');
+      // where the process really is (Linux: /proc/<pid>/cwd)
+      expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(folder);
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      expect(readlinkSync(`/proc/${defined((await running('here')).pid, 'pid')}/cwd`)).toBe(t.dir);
+      expect(statusOf('own')?.folder).toBe(folder);
+    },
+  );
 
   it('cannot be approved by editing servers.json', async () => {
     t.writeServers({ mcpServers: { everything: { ...everythingServer(), approved: true } } });

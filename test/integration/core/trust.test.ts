@@ -115,7 +115,8 @@ describe('the fingerprint pins what runs', () => {
     const sandboxLine = `sandbox: ${JSON.stringify({ read: [checkout] })}`;
     await startCore();
     const shown = core.review('linked');
-    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, sandboxLine]);
+    const runsIn = `runs in: ${join(t.home.data, 'linked')} (its own folder)`;
+    expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, runsIn, sandboxLine]);
     core.approve('linked', shown.fingerprint);
     await reached('linked', 'running');
 
@@ -124,7 +125,7 @@ describe('the fingerprint pins what runs', () => {
     symlinkSync(b, link);
     await core.restartServer('linked').catch(() => undefined);
     await reached('linked', 'pending-approval');
-    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, sandboxLine]);
+    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, runsIn, sandboxLine]);
     expect(core.state.approval('linked')?.fingerprint).toBe(shown.fingerprint);
 
     // A fresh start (the next `switchboard serve`) asks too, and never runs it.

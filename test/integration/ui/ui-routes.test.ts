@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HIDDEN_SECRET, UiRoutes } from '../../../shared/ui-api.ts';
@@ -45,70 +46,149 @@ async function api(method: string, path: string, body?: unknown, headers: Record
   return { status: res.status, body: (await res.json().catch(() => undefined)) as Record<string, unknown> };
 }
 
+/** Trades a sign-in link's code as the sign-in page does; the answer (status and JSON). */
+async function exchange(link: string, headers: Record<string, string> = {}) {
+  const code = new URL(link).searchParams.get('code');
+  const res = await fetch(`${base}${UiRoutes.session}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ code }),
+  });
+  return { res, body: (await res.json()) as { session?: string; expiresAt?: number; error?: string } };
+}
+
 describe('browser sign-in', () => {
-  it('exchanges a one-time code for an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
+  it('the link opens the UI page and spends nothing; the page trades the code once for a session secret', async () => {
     const link = h.bridge.sessions.issueLoginLink();
     expect(link.url).toMatch(new RegExp(`^${base}/login\\?code=[A-Za-z0-9_-]{32}$`));
-    const res = await fetch(link.url, { redirect: 'manual' });
-    expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/');
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    const cookie = res.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(
-      new RegExp(`^switchboard_session_${h.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/`),
-    );
-    const session = cookie.split(';')[0] ?? '';
+    // What a link preview or a prefetch would do: the code still works afterwards.
+    const page = await fetch(link.url);
+    // the UI's own page (or, in a checkout without a build, the page saying how to build it)
+    expect(page.status).toBe((await fetch(`${base}/`)).status);
+    expect(page.headers.get('set-cookie')).toBeNull();
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
 
-    // The cookie authenticates reads; writes also need the page's own Origin.
-    const status = await fetch(`${base}/api/status`, { headers: { cookie: session } });
-    expect(status.status).toBe(200);
-    const noOrigin = await fetch(`${base}${UiRoutes.settings}`, {
+    const { res, body } = await exchange(link.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(body.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 3_600_000);
+    const session = { authorization: `Bearer ${body.session}` };
+
+    // The secret authenticates reads and writes, in the Authorization header only.
+    expect((await fetch(`${base}/api/status`, { headers: session })).status).toBe(200);
+    const put = await fetch(`${base}${UiRoutes.settings}`, {
       method: 'PUT',
-      headers: { cookie: session, 'content-type': 'application/json' },
+      headers: { ...session, 'content-type': 'application/json' },
       body: '{"port": 4000}',
     });
-    expect(noOrigin.status).toBe(401);
-    const foreign = await fetch(`${base}${UiRoutes.settings}`, {
-      method: 'PUT',
-      headers: { cookie: session, origin: 'http://evil.example', 'content-type': 'application/json' },
-      body: '{"port": 4000}',
+    expect(put.status).toBe(200);
+    // Not as a cookie, nor with a foreign Origin.
+    const asCookie = await fetch(`${base}/api/status`, {
+      headers: { cookie: `switchboard_session_${h.port}=${body.session}` },
+    });
+    expect(asCookie.status).toBe(401);
+    const foreign = await fetch(`${base}/api/status`, {
+      headers: { ...session, origin: 'http://evil.example' },
     });
     expect(foreign.status).toBe(403);
-    const own = await fetch(`${base}${UiRoutes.settings}`, {
-      method: 'PUT',
-      headers: { cookie: session, origin: base, 'content-type': 'application/json' },
-      body: '{"port": 4000}',
-    });
-    expect(own.status).toBe(200);
     // A browser session cannot mint sign-in links for other browsers; the control token can.
-    const mint = await fetch(`${base}${UiRoutes.loginLink}`, {
-      method: 'POST',
-      headers: { cookie: session, origin: base },
-    });
+    const mint = await fetch(`${base}${UiRoutes.loginLink}`, { method: 'POST', headers: session });
     expect(mint.status).toBe(403);
     expect((await api('POST', UiRoutes.loginLink)).status).toBe(200);
 
     // Single use: the same code again signs nobody in.
-    const again = await fetch(link.url, { redirect: 'manual' });
-    expect(again.headers.get('location')).toBe('/?signin=expired');
-    expect(again.headers.get('set-cookie')).toBeNull();
+    const again = await exchange(link.url);
+    expect(again.res.status).toBe(403);
+    expect(again.body.error).toMatch(/already used or has expired.*switchboard ui/);
+    expect(again.body.session).toBeUndefined();
   });
 
-  it('refuses wrong codes, foreign cookies and another instance’s cookie name', async () => {
-    const wrong = await fetch(`${base}/login?code=not-a-code`, { redirect: 'manual' });
-    expect(wrong.headers.get('location')).toBe('/?signin=expired');
+  it('refuses wrong codes, forged secrets, and a code sent in any other form than JSON', async () => {
+    expect((await exchange(`${base}/login?code=not-a-code`)).res.status).toBe(403);
     const forged = await fetch(`${base}/api/status`, {
-      headers: { cookie: `switchboard_session_${h.port}=forged` },
+      headers: { authorization: 'Bearer forged-forged-forged-forged' },
     });
     expect(forged.status).toBe(401);
+    // A form or text/plain body is what another page could send without a preflight: refused, code kept.
     const link = h.bridge.sessions.issueLoginLink();
-    const cookie = (await fetch(link.url, { redirect: 'manual' })).headers.get('set-cookie') ?? '';
-    const value = cookie.split(';')[0]?.split('=')[1] ?? '';
-    const otherPort = await fetch(`${base}/api/status`, {
-      headers: { cookie: `switchboard_session_1=${value}` },
+    const code = new URL(link.url).searchParams.get('code') ?? '';
+    const form = await fetch(`${base}${UiRoutes.session}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ code }),
     });
-    expect(otherPort.status).toBe(401);
+    expect(form.status).toBe(415);
+    expect((await exchange(link.url)).res.status).toBe(200);
+  });
+
+  it('stays signed in across a restart of serve, until signed out (one browser, or all)', async () => {
+    const first = (await exchange(h.bridge.sessions.issueLoginLink().url)).body.session ?? '';
+    const second = (await exchange(h.bridge.sessions.issueLoginLink().url)).body.session ?? '';
+    // Only digests are on disk, owner-only: the file signs nobody in.
+    const file = join(t.home.tokens, 'browser-sessions.json');
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(first);
+    expect(text).not.toContain(second);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    await h.stop();
+    h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    base = `http://127.0.0.1:${h.port}`;
+    const as = (secret: string) => ({ headers: { authorization: `Bearer ${secret}` } });
+    expect((await fetch(`${base}/api/status`, as(first))).status).toBe(200);
+    const listed = await fetch(`${base}${UiRoutes.sessions}`, as(first));
+    expect(await listed.json()).toMatchObject({ count: 2, current: { expiresAt: expect.any(Number) } });
+
+    // Signing one browser out leaves the other; its open event stream ends at once.
+    const events = await fetch(`${base}/api/events`, as(first));
+    expect(events.status).toBe(200);
+    const out = await fetch(`${base}${UiRoutes.session}`, { method: 'DELETE', ...as(first) });
+    expect(await out.json()).toEqual({ ok: true, signedOut: true });
+    await expect(events.text()).resolves.toBeDefined(); // the stream ended
+    expect((await fetch(`${base}/api/status`, as(first))).status).toBe(401);
+    expect((await fetch(`${base}/api/status`, as(second))).status).toBe(200);
+
+    // Every browser (`switchboard ui --sign-out` does this with the control token).
+    expect(await api('DELETE', UiRoutes.sessions)).toEqual({ status: 200, body: { ok: true, signedOut: 1 } });
+    expect((await fetch(`${base}/api/status`, as(second))).status).toBe(401);
+  });
+
+  it('keeps one sessions file: a run/ui-sessions.json left by a cookie build is removed at start and signs nobody in', async () => {
+    const signedIn = (await exchange(h.bridge.sessions.issueLoginLink().url)).body.session ?? '';
+    await h.stop();
+    // What a build with cookie sessions wrote (a digest of a session secret and its expiry).
+    const stale = join(t.home.run, 'ui-sessions.json');
+    const oldSecret = 'a'.repeat(43);
+    const digest = createHash('sha256').update(oldSecret).digest('hex');
+    writeFileSync(stale, JSON.stringify({ sessions: { [digest]: Date.now() + 60_000 } }));
+
+    h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    base = `http://127.0.0.1:${h.port}`;
+    expect(existsSync(stale)).toBe(false);
+    const status = (secret: string) =>
+      fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${secret}` } }).then((r) => r.status);
+    expect(await status(oldSecret)).toBe(401);
+    expect(await status(signedIn)).toBe(200);
+    // Signing in writes tokens/browser-sessions.json only.
+    await exchange(h.bridge.sessions.issueLoginLink().url);
+    expect(existsSync(stale)).toBe(false);
+  });
+
+  it('a browser that signs in again with a new link gives up its old secret', async () => {
+    const old = (await exchange(h.bridge.sessions.issueLoginLink().url)).body.session ?? '';
+    const renewed = await exchange(h.bridge.sessions.issueLoginLink().url, {
+      authorization: `Bearer ${old}`,
+    });
+    expect(renewed.res.status).toBe(200);
+    expect((await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${old}` } })).status).toBe(
+      401,
+    );
+    expect(
+      (await fetch(`${base}/api/status`, { headers: { authorization: `Bearer ${renewed.body.session}` } }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -338,13 +418,14 @@ describe('the UI routes', () => {
     const echo = fixtureServer('env-echo-server.mjs');
     t.writeServers({ mcpServers: { echo } });
     h.core.reload();
+    const runsIn = `runs in: ${join(t.home.data, 'echo')} (its own folder)`;
     const first = await api('GET', UiRoutes.approvals);
     expect(first.body.approvals).toEqual([
       expect.objectContaining({
         name: 'echo',
         state: 'pending-approval',
         source: 'hand-edit',
-        lines: [`command: ${echo.command} ${echo.args.join(' ')}`],
+        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn],
         envKeys: [],
         approved: null,
       }),
@@ -378,9 +459,11 @@ describe('the UI routes', () => {
       expect.objectContaining({
         name: 'echo',
         source: 'ui',
-        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, 'env DEBUG=1'],
+        lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn, 'env DEBUG=1'],
         envKeys: ['DEBUG'],
-        approved: expect.objectContaining({ lines: [`command: ${echo.command} ${echo.args.join(' ')}`] }),
+        approved: expect.objectContaining({
+          lines: [`command: ${echo.command} ${echo.args.join(' ')}`, runsIn],
+        }),
       }),
     ]);
   });

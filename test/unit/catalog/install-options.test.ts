@@ -5,6 +5,7 @@ import {
   buildConfig,
   fieldIssue,
   installOptions,
+  refusedAsFilled,
   type OptionPlan,
 } from '../../../electron/core/catalog/install-options.ts';
 import { readServerResponse, type ServerDoc } from '../../../electron/core/catalog/server-doc.ts';
@@ -408,10 +409,50 @@ describe('malformed and hostile documents', () => {
       'The entry suggests running it with "sh"; Switchboard runs npm packages with npx.',
       'runtime argument --package evil-mcp: installs another package than the one named',
     ]);
-    const [mount] = installOptions(doc('hostile', 'oci-host-mount'), everywhere);
-    expect(mount?.view.notes).toEqual([
-      'runtime argument --privileged: gives the container full access to this computer',
-      'runtime argument -v /:/host: shares a folder of this computer with the container',
-    ]);
+  });
+
+  it('refuses flags and variables that change where the code comes from or hand over this computer, naming each', () => {
+    const refusal = (file: string) => installOptions(doc('hostile', file), everywhere)[0]?.view;
+    const prefix = 'Switchboard will not run this from a registry entry: ';
+    expect(refusal('oci-host-mount')?.problem).toBe(
+      prefix +
+        'runtime argument --privileged: would give the container full access to this computer; ' +
+        'runtime argument -v /:/host: would share this whole computer (or its Docker) with the container',
+    );
+    expect(refusal('npm-scoped-registry')?.problem).toBe(
+      prefix +
+        'runtime argument --@example:registry https://npm.evil.example: would fetch that scope’s packages from another npm registry; ' +
+        'runtime argument --registry: would fetch the package from another npm registry; ' +
+        'environment variable npm_config_registry: would change npm’s configuration (another registry, another config file); ' +
+        'environment variable NODE_OPTIONS: would load other code into Node.js (--require, --import)',
+    );
+    expect(refusal('uv-other-index')?.problem).toBe(
+      prefix +
+        'runtime argument -i: would fetch from another Python package index; ' +
+        'runtime argument --index-url: would fetch from another Python package index; ' +
+        'environment variable UV_INDEX_URL: would make uv fetch from another package index',
+    );
+    expect(refusal('oci-root-docker-host')?.problem).toBe(
+      prefix +
+        'runtime argument -u 0: would run the container as root; ' +
+        'runtime argument -v /var/run/docker.sock:/var/run/docker.sock: would share this whole computer (or its Docker) with the container; ' +
+        'environment variable DOCKER_HOST: would point the docker command at another Docker engine or configuration',
+    );
+    for (const file of ['oci-host-mount', 'npm-scoped-registry', 'uv-other-index', 'oci-root-docker-host'])
+      expect(installOptions(doc('hostile', file), everywhere)[0]?.template, file).toBeUndefined();
+
+    // A field whose default makes one: the option is offered, the entry as filled in is refused.
+    const [mount] = installOptions(doc('hostile', 'oci-mount-default'), everywhere);
+    expect(mount?.view.problem).toBeNull();
+    const template = mount?.template;
+    if (!template) throw new Error('no template');
+    const field = mount.view.fields[0];
+    expect(refusedAsFilled(template, (id) => (id === field?.id ? '/' : undefined))).toBe(
+      prefix +
+        'runtime argument -v /:/data: would share this whole computer (or its Docker) with the container',
+    );
+    expect(
+      refusedAsFilled(template, (id) => (id === field?.id ? '/home/me/notes' : undefined)),
+    ).toBeUndefined();
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { packageSpec, runtimeFlagNotes } from '../../../electron/core/catalog/package-specs.ts';
+import {
+  packageSpec,
+  refusedRuntimeSettings,
+  runtimeFlagNotes,
+} from '../../../electron/core/catalog/package-specs.ts';
 
 describe('what a registry package becomes on the command line', () => {
   it('pins npm, PyPI and OCI packages the way their runtimes take a version', () => {
@@ -80,17 +84,61 @@ describe('what a registry package becomes on the command line', () => {
 
 describe('runtime flags worth a note before approving', () => {
   it('names the flags that change what is fetched or what a container may touch', () => {
-    expect(runtimeFlagNotes('npx', ['--registry=https://evil.example', '-y'])).toEqual([
-      'runtime argument --registry https://evil.example: fetches from another npm registry',
+    expect(runtimeFlagNotes('npx', ['--package=other-mcp', '-y'])).toEqual([
+      'runtime argument --package other-mcp: installs another package than the one named',
     ]);
-    expect(runtimeFlagNotes('uvx', ['--from', 'git+https://x/y', '-p', '3.13'])).toEqual([
-      'runtime argument --from git+https://x/y: installs the tool from another package or source',
+    expect(runtimeFlagNotes('uvx', ['--with', 'rich', '-p', '3.13'])).toEqual([
+      'runtime argument --with rich: installs extra packages',
     ]);
-    expect(runtimeFlagNotes('docker', ['--privileged', '-v', '/:/host', '--network', 'host'])).toEqual([
-      'runtime argument --privileged: gives the container full access to this computer',
-      'runtime argument -v /:/host: shares a folder of this computer with the container',
+    expect(runtimeFlagNotes('docker', ['-v', '/home/me/notes:/data', '--network', 'host'])).toEqual([
+      'runtime argument -v /home/me/notes:/data: shares a folder of this computer with the container',
       'runtime argument --network host: changes the container’s network',
     ]);
     expect(runtimeFlagNotes('npx', ['-y'])).toEqual([]);
+  });
+});
+
+describe('runtime flags and variables a registry entry may not use', () => {
+  it('refuses what changes where the code comes from, each in plain words', () => {
+    expect(refusedRuntimeSettings('npx', ['--registry=https://evil.example', '-y'], [])).toEqual([
+      'runtime argument --registry: would fetch the package from another npm registry',
+    ]);
+    expect(refusedRuntimeSettings('npx', ['--@acme:registry', 'https://evil.example'], [])).toEqual([
+      'runtime argument --@acme:registry https://evil.example: would fetch that scope’s packages from another npm registry',
+    ]);
+    expect(refusedRuntimeSettings('uvx', ['--from', 'git+https://x/y', '-p', '3.13'], [])).toEqual([
+      'runtime argument --from: would install the tool from another package or source',
+    ]);
+    expect(refusedRuntimeSettings('npx', [], ['NPM_CONFIG_REGISTRY', 'node_options', 'GREETING'])).toEqual([
+      'environment variable NPM_CONFIG_REGISTRY: would change npm’s configuration (another registry, another config file)',
+      'environment variable node_options: would load other code into Node.js (--require, --import)',
+    ]);
+  });
+
+  it('refuses what hands a container this computer, and lets a chosen folder or user through', () => {
+    const refused = (words: string[]) => refusedRuntimeSettings('docker', words, []).length;
+    for (const words of [
+      ['--privileged'],
+      ['-v', '/:/host'],
+      ['--volume=//:/host:ro'],
+      ['--mount', 'type=bind,source=/,target=/host'],
+      ['-v', '/var/run/docker.sock:/var/run/docker.sock'],
+      ['-u', '0'],
+      ['--user=root:root'],
+      ['--pid', 'host'],
+      ['--cap-add', 'SYS_ADMIN'],
+      ['--security-opt', 'seccomp=unconfined'],
+    ])
+      expect(refused(words), words.join(' ')).toBe(1);
+    for (const words of [
+      ['-v', '/home/me/notes:/data'],
+      ['-u', '1000:1000'],
+      ['--network', 'host'],
+      ['-e', 'TOKEN'],
+    ])
+      expect(refused(words), words.join(' ')).toBe(0);
+    expect(refusedRuntimeSettings('docker', [], ['DOCKER_HOST', 'API_KEY'])).toEqual([
+      'environment variable DOCKER_HOST: would point the docker command at another Docker engine or configuration',
+    ]);
   });
 });

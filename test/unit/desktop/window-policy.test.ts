@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linuxAutostartEntry, linuxAutostartFile } from '../../../electron/desktop/login-item.ts';
-import { isExternalWebLink, isOwnPage } from '../../../electron/desktop/window-policy.ts';
+import { isExternalWebLink, isOwnPage, signInPageToOpen } from '../../../electron/desktop/window-policy.ts';
 
 describe('window policy', () => {
   it('allows only the app own pages', () => {
@@ -25,6 +25,27 @@ describe('window policy', () => {
     expect(isExternalWebLink('https://modelcontextprotocol.io')).toBe(true);
     expect(isExternalWebLink('file:///etc/passwd')).toBe(false);
     expect(isExternalWebLink('javascript:alert(1)')).toBe(false);
+  });
+
+  it('sends a sign-in page to the system browser only when it is https, or http on this computer', () => {
+    for (const page of [
+      'https://auth.example.com/authorize?client_id=x',
+      'http://127.0.0.1:8080/authorize',
+      'http://localhost:9000/authorize',
+      'http://[::1]:9000/authorize',
+    ])
+      expect(signInPageToOpen(page), page).toBe(page);
+    for (const page of [
+      'file:///etc/passwd?response_type=code',
+      'javascript:alert(1)//',
+      'http://evil.example/authorize',
+      'http://127.0.0.1.evil.example/authorize',
+      'smb://evil.example/share',
+      'vscode://extension/x',
+      'https://user:pw@auth.example.com/authorize',
+      'not a url',
+    ])
+      expect(signInPageToOpen(page), page).toBeUndefined();
   });
 });
 

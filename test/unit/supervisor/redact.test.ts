@@ -55,6 +55,30 @@ describe('Redactor', () => {
     expect(r.redact('GET /items?page=2 200 in 4 ms')).toBe('GET /items?page=2 200 in 4 ms');
   });
 
+  it('scrubs the secret as JSON \\u escapes, \\x escapes, colon- or space-separated hex, and in any letter case', () => {
+    const secret = 'ghp_Tok3nValue42';
+    const r = new Redactor([secret]);
+    const hex = Buffer.from(secret).toString('hex');
+    const pairs = hex.match(/../g) ?? [];
+    const forms = [
+      [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+      [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
+      pairs.map((p) => `\\x${p}`).join(''),
+      pairs.map((p) => `\\x${p.toUpperCase()}`).join(''),
+      pairs.join(':'),
+      pairs.join(':').toUpperCase(),
+      pairs.join(' '),
+      secret.toLowerCase(),
+      secret.toUpperCase(),
+      Buffer.from(secret).toString('base64'),
+    ];
+    for (const form of forms) expect(r.redact(`say ${form} end`), form).toBe('say [redacted] end');
+    // JSON.stringify's own escapes of a secret with a quote and a backslash in it
+    const quoted = 'pa"ss\\word!';
+    const q = new Redactor([quoted]);
+    expect(q.redact(`{"token":${JSON.stringify(quoted)}}`)).toBe('{"token":"[redacted]"}');
+  });
+
   it('passes text through when it knows no secret', () => {
     expect(new Redactor().redact('nothing to hide')).toBe('nothing to hide');
   });
@@ -74,6 +98,24 @@ describe('RedactingLineSplitter', () => {
       'key=[redacted] done',
       'next',
     ]);
+  });
+
+  it('catches a secret cut across two lines, wherever the cut falls', () => {
+    const secret = 'sk_live_4f9a8b7c6d5e';
+    for (let cut = 1; cut < secret.length; cut++) {
+      const lines = split([secret], [`token ${secret.slice(0, cut)}\n${secret.slice(cut)} used\n`]);
+      const shown = lines.join('\n');
+      // No six characters of it in a row stay, on either side of the cut.
+      for (let i = 0; i + 6 <= secret.length; i++)
+        expect(shown, `cut at ${cut}: ${shown}`).not.toContain(secret.slice(i, i + 6));
+      expect(lines[1]?.endsWith(' used'), `cut at ${cut}`).toBe(true);
+    }
+    // hex-encoded and wrapped by a program at a fixed width
+    const hex = Buffer.from(secret).toString('hex');
+    const wrapped = split([secret], [`${hex.slice(0, 25)}\n${hex.slice(25)}\n`]);
+    expect(wrapped.join('\n')).not.toContain(hex.slice(20, 30));
+    // ordinary lines are left alone
+    expect(split([secret], ['nothing here\nsk_ and more\n'])).toEqual(['nothing here', 'sk_ and more']);
   });
 
   it('splits lines, drops CR, keeps empty lines, emits the unterminated tail at the end', () => {

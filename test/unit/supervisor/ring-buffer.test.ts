@@ -36,6 +36,19 @@ describe('RingBuffer', () => {
     }
   });
 
+  it('keeps what its items weigh under maxWeight, dropping the oldest, always keeping the newest', () => {
+    const r = new RingBuffer<string>(100, { maxWeight: 10, weigh: (s) => s.length });
+    for (const s of ['aaaa', 'bbbb', 'cc', 'ddddd']) r.push(s);
+    expect(r.toArray()).toEqual(['cc', 'ddddd']);
+    expect(r.weight).toBe(7);
+    r.push('e'.repeat(50));
+    expect(r.toArray()).toEqual(['e'.repeat(50)]);
+    // many pushes: order and weight stay right through the compaction of dropped slots
+    for (let i = 0; i < 5_000; i++) r.push(String(i % 10));
+    expect(r.toArray()).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    expect(r.weight).toBe(10);
+  });
+
   it('refuses a capacity that is not a positive integer', () => {
     expect(() => new RingBuffer(0)).toThrow(RangeError);
     expect(() => new RingBuffer(1.5)).toThrow(RangeError);

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../../shared/logs.ts';
-import { formatLogLine, parseLogLine, ServerLog } from '../../../electron/core/logs/server-log.ts';
+import {
+  DEFAULT_RING_BYTES,
+  formatLogLine,
+  parseLogLine,
+  ServerLog,
+} from '../../../electron/core/logs/server-log.ts';
 import { RotatingFile } from '../../../electron/core/logs/rotating-file.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 
@@ -52,6 +57,23 @@ describe('ServerLog', () => {
     const log = new ServerLog({ server: 's', clock: new ManualClock(), file: null, capacity: 10 });
     for (let i = 0; i < 25; i++) log.lifecycle(`event ${i}`);
     expect(log.lines().map((l) => l.text)).toEqual(Array.from({ length: 10 }, (_, i) => `event ${i + 15}`));
+  });
+
+  it('keeps the live view within its bytes however long the lines: 2,000 lines of 60 KB', () => {
+    const log = new ServerLog({ server: 's', clock: new ManualClock(), file: null });
+    const stderr = log.stderrStream();
+    for (let i = 0; i < 2_000; i++) stderr.push(`${i} ${'x'.repeat(60 * 1024)}\n`);
+    stderr.end();
+    const lines = log.lines();
+    const bytes = lines.reduce((sum, l) => sum + l.text.length * 2 + 64, 0);
+    expect(bytes).toBeLessThanOrEqual(DEFAULT_RING_BYTES);
+    // the newest are the ones kept
+    expect(lines.at(-1)?.text.endsWith('x')).toBe(true);
+    expect(lines.some((l) => l.text.startsWith('1999 '))).toBe(true);
+    // and a single line longer than the whole budget is still shown
+    const huge = new ServerLog({ server: 's', clock: new ManualClock(), file: null, capacityBytes: 1_000 });
+    huge.lifecycle('y'.repeat(5_000));
+    expect(huge.lines()).toHaveLength(1);
   });
 
   it('file lines read back into the same LogLine, leading spaces included', () => {
