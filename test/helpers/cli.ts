@@ -20,6 +20,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv, stdin?: string): 
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that never reads stdin may exit first: the write then fails with EPIPE, which says
+    // nothing about the command (its exit code and output do).
+    child.stdin.on('error', () => {});
     child.stdin.end(stdin ?? '');
   });
 }
