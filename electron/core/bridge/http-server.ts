@@ -30,6 +30,7 @@ import type { EditorSettingsStore } from '../tools/tool-settings.ts';
 import type { PackageService } from '../store/package-service.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { serveUi } from './ui-static.ts';
+import { applyServersEdit } from './servers-edit.ts';
 
 /**
  * What the bridge uses of the core: what each of its parts declares next to it (the control API, the
@@ -130,7 +131,7 @@ export class BridgeServer {
       listing: (server) => listingOf(core, server),
       filter: (server) => core.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
-      reload: () => (core.running ? core.reload() : core.load()),
+      reload: () => applyServersEdit(core),
       editorChanged: async (editor, discovery) => {
         core.events.emit('editorTools', editor);
         // Discovery mode changes the editor's entries (one for /mcp instead of one per server).
@@ -145,8 +146,7 @@ export class BridgeServer {
           serversFile: core.home.serversFile,
           added: (name) => {
             core.noteSource(name, 'ui');
-            if (core.running) core.reload();
-            else core.load();
+            applyServersEdit(core);
           },
         })
       : undefined;
