@@ -80,13 +80,13 @@ export class McpEndpoint {
     core.upstreamPeer = this.#hub;
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
+    // The lists an editor is served from: a server's own state decides (Upstreams.lists).
+    const listSource = {
+      toolGate: (s: string) => this.#upstreams.gate(s),
+      lists: (s: string) => this.#upstreams.lists(s),
+    };
     this.#tools = new ToolAccess({
-      // The lists an editor is served from: a server's own state decides (Upstreams.lists).
-      listing: (server) =>
-        listingOf(
-          { toolGate: (s) => this.#upstreams.gate(s), lists: (s) => this.#upstreams.lists(s) },
-          server,
-        ),
+      listing: (server) => listingOf(listSource, server),
       serverFilter: (server) => core.entries().get(server)?.config.tools,
       selection: (token, server) => this.#access.selection(token, server),
     });
@@ -630,8 +630,7 @@ export class McpEndpoint {
     if (request.method !== 'tools/call') return response;
     return response.then((answer) => {
       const failed =
-        answer.error !== undefined ||
-        (answer.result as { isError?: unknown } | undefined)?.isError === true;
+        answer.error !== undefined || (answer.result as { isError?: unknown } | undefined)?.isError === true;
       this.#core.activity.record(
         server,
         String(params?.name),

@@ -469,11 +469,7 @@ export class ServerRelay implements LinkReceiver {
 
   // ─── requests on the link ─────────────────────────────────────────────────────────────────────
 
-  #send(
-    method: string,
-    params: Record<string, unknown> | undefined,
-    from: SendFrom = {},
-  ): Promise<Reply> {
+  #send(method: string, params: Record<string, unknown> | undefined, from: SendFrom = {}): Promise<Reply> {
     return new Promise<Reply>((resolve) => this.#out(method, params, from, resolve));
   }
 
