@@ -449,9 +449,15 @@ export class McpEndpoint {
     cancel: RequestCancel,
     reply: PostReply,
   ): Promise<JsonRpcResponse> {
-    // Most of what editors send: a tool call to one server, relayed without an await on the way.
-    if (target !== null && request.method === 'tools/call')
-      return this.#callTool(request, target, session, cancel, reply);
+    // Most of what editors send: a tool call to one server, relayed without an await on the way
+    // (a throw on it is a rejection, as from the async path).
+    if (target !== null && request.method === 'tools/call') {
+      try {
+        return this.#callTool(request, target, session, cancel, reply);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     return this.#dispatchOther(request, target, session, cancel, reply);
   }
 
