@@ -9,9 +9,10 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
-import type { Core } from '../core.ts';
+import type { CallActivity } from '../activity/call-activity.ts';
+import type { UpstreamPeer } from '../supervisor/upstream-link.ts';
 import { AggregateRouter } from './aggregate-router.ts';
-import { ClientAccess } from './client-access.ts';
+import { ClientAccess, type ClientAccessCore } from './client-access.ts';
 import { HttpError, MAX_BODY_BYTES, readBody, sendJson } from './http-util.ts';
 import {
   classify,
@@ -29,7 +30,7 @@ import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
 import { toolFilterKey } from '../../../shared/tool-filter.ts';
 import { listingOf } from '../tools/editor-tools.ts';
-import { Upstreams, type Upstream } from './upstreams.ts';
+import { Upstreams, type Upstream, type UpstreamsCore } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
 import { promptAllowed } from '../trust/tool-pins.ts';
 
@@ -44,6 +45,16 @@ export interface McpEndpointOptions {
   version?: string;
 }
 
+/**
+ * What the MCP endpoint uses of the core: what client access and the view of the servers use, the
+ * servers' changes (to tell sessions to list again), a place to hang the relays' hub (the servers'
+ * requests of their client reach editors through it), and the call activity it records.
+ */
+export interface McpEndpointCore extends ClientAccessCore, UpstreamsCore {
+  upstreamPeer: UpstreamPeer | undefined;
+  readonly activity: Pick<CallActivity, 'record'>;
+}
+
 const SESSION_HEADER = 'mcp-session-id';
 const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
@@ -55,7 +66,7 @@ const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'crit
  * they belong to. Works with and without Mcp-Session-Id.
  */
 export class McpEndpoint {
-  readonly #core: Core;
+  readonly #core: McpEndpointCore;
   readonly #upstreams: Upstreams;
   readonly #aggregate: AggregateRouter;
   readonly #sessions: SessionStore;
@@ -64,7 +75,7 @@ export class McpEndpoint {
   readonly #tools: ToolAccess;
   readonly #version: string;
 
-  constructor(core: Core, options: McpEndpointOptions = {}) {
+  constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
     this.#access = new ClientAccess(core);
     this.#sessions = new SessionStore({
       closed: (session) => {
