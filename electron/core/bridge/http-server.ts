@@ -228,12 +228,24 @@ export class BridgeServer {
     return callerOf(req, this.#options.tokens, this.sessions);
   }
 
+  /** An editor's MCP request: its token first. */
+  #mcpRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const editor = this.#options.tokens.verifyEditor(req.headers.authorization, req.socket);
+    if (!editor) {
+      unauthorized(res);
+      return Promise.resolve();
+    }
+    return this.#mcp.handle(req, res, pathname, editor);
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const refusal = this.#localConnections.has(req.socket)
         ? refuseForeignLocalRequest(req)
         : refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
+      // Every editor call: a path that is /mcp or /mcp/<server> as is needs no URL parser.
+      if (req.url !== undefined && MCP_PATH.test(req.url)) return await this.#mcpRequest(req, res, req.url);
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
       if (!url) return sendJson(res, 400, { error: 'bad request' });
       // The sign-in page is the UI's own page; it finishes the sign-in itself (ui-auth.ts).
@@ -251,11 +263,8 @@ export class BridgeServer {
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }
-      if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
-        const editor = this.#options.tokens.verifyEditor(req.headers.authorization, req.socket);
-        if (!editor) return unauthorized(res);
-        return await this.#mcp.handle(req, res, url.pathname, editor);
-      }
+      if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/'))
+        return await this.#mcpRequest(req, res, url.pathname);
       return serveUi(req, res, url.pathname, this.#options.uiDir);
     } catch (err) {
       if (res.headersSent) {
@@ -268,6 +277,9 @@ export class BridgeServer {
     }
   }
 }
+
+/** /mcp and /mcp/<server> with a server name as servers.json allows it: nothing to decode or normalise. */
+const MCP_PATH = /^\/mcp(?:\/[A-Za-z0-9_-]{1,48})?$/;
 
 /**
  * The control token (CLI), or a browser UI's session secret; both only as `Authorization: Bearer …`,
