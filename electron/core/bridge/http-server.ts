@@ -20,8 +20,7 @@ import { createBundleRoutes } from './bundle-routes.ts';
 import type { createCatalogRoutes } from './catalog-routes.ts';
 import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
 import { createToolRoutes } from './tool-routes.ts';
-import { syncServers } from '../editors/desired.ts';
-import { serversForEditor } from '../editors/engine.ts';
+import { serversForEditor, syncServers } from '../editors/desired.ts';
 import { listingOf } from '../tools/editor-tools.ts';
 import { serveUi } from './ui-static.ts';
 
