@@ -3,7 +3,7 @@ import { displayText } from '../../../shared/display-text.ts';
 import { literalWords, type StdioTemplate } from './entry-template.ts';
 import { borrowedAsOffered, refusal, refusedValues } from './entry-refusals.ts';
 import { FieldSet, keyValue } from './option-fields.ts';
-import { broken, type OptionPlan } from './option-plan.ts';
+import { broken, invalid, type OptionPlan } from './option-plan.ts';
 import { argGroups, argText, dockerRestatements } from './package-arguments.ts';
 import {
   packageSpec,
@@ -34,16 +34,7 @@ const KIND_LABEL: Record<PackageKind, string> = {
 export function packageOption(raw: unknown, index: number, context: OptionContext): OptionPlan {
   const id = `package:${index}`;
   const parsed = RegistryPackageSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const at = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    return broken(
-      id,
-      'other',
-      `package ${index + 1}`,
-      `this package entry is not valid server.json (${at}${issue?.message ?? 'invalid'})`,
-    );
-  }
+  if (!parsed.success) return invalid(id, 'other', `package ${index + 1}`, 'package', parsed.error);
   const pkg = parsed.data;
   const type = pkg.registryType;
   const kind: InstallKind = type === 'npm' || type === 'pypi' || type === 'oci' ? type : 'other';

@@ -3,7 +3,7 @@ import { displayText } from '../../../shared/display-text.ts';
 import { template, type RemoteTemplate } from './entry-template.ts';
 import { borrowedAsOffered, refusedValues } from './entry-refusals.ts';
 import { FieldSet, keyValue } from './option-fields.ts';
-import { broken, type OptionPlan } from './option-plan.ts';
+import { broken, invalid, type OptionPlan } from './option-plan.ts';
 import { clip } from './server-doc.ts';
 
 // A server.json remote as a way to install it: its URL (with its {variables} as fields) and headers.
@@ -12,16 +12,7 @@ import { clip } from './server-doc.ts';
 export function remoteOption(raw: unknown, index: number): OptionPlan {
   const id = `remote:${index}`;
   const parsed = RegistryRemoteSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const at = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    return broken(
-      id,
-      'remote',
-      `remote ${index + 1}`,
-      `this remote entry is not valid server.json (${at}${issue?.message ?? 'invalid'})`,
-    );
-  }
+  if (!parsed.success) return invalid(id, 'remote', `remote ${index + 1}`, 'remote', parsed.error);
   const remote = parsed.data;
   const sse = remote.type === 'sse';
   const label = `remote server ${displayText(clip(remote.url, 160))}${sse ? ' (SSE)' : ''}`;

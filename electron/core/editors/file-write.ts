@@ -53,32 +53,15 @@ export function writeEditorFile(ctx: FileWriteContext, job: FileWrite): WriteOut
   if (readOnly) return { kind: 'failed', problem: readOnly, backups: [] };
 
   const backups: string[] = [];
-  if (!job.run.hasOriginal(adapter.id, read.target)) {
-    const spans = read.text === undefined ? [] : (job.secretsIn?.(read.text) ?? []);
+  const backUp = (reason: 'original' | 'import', secrets: SecretSpan[]) =>
     backups.push(
-      ctx.backups.create({
-        editor: adapter.id,
-        file,
-        target: read.target,
-        text: read.text,
-        reason: 'original',
-        secrets: spans,
-      }).id,
+      ctx.backups.create({ editor: adapter.id, file, target: read.target, text: read.text, reason, secrets })
+        .id,
     );
-  }
-  if (job.adopted && read.text !== undefined && backups.length === 0) {
-    const spans = job.secretsIn?.(read.text) ?? [];
-    backups.push(
-      ctx.backups.create({
-        editor: adapter.id,
-        file,
-        target: read.target,
-        text: read.text,
-        reason: 'import',
-        secrets: spans,
-      }).id,
-    );
-  }
+  if (!job.run.hasOriginal(adapter.id, read.target))
+    backUp('original', read.text === undefined ? [] : (job.secretsIn?.(read.text) ?? []));
+  if (job.adopted && read.text !== undefined && backups.length === 0)
+    backUp('import', job.secretsIn?.(read.text) ?? []);
 
   // A file that holds this editor's bridge token is readable by its owner only. One whose entries
   // get the token another way (a relay, a header helper, a reference to the token file) keeps its
