@@ -19,7 +19,7 @@ import { blankReport, type EditorReport } from './report.ts';
 import type { SyncRun } from './sync-run.ts';
 import type { EditorAdapter, OwnershipContext } from './types.ts';
 
-/** What a sync of one editor's file is asked to do besides making its entries right. */
+/** What a sync is asked to do besides making entries right (`editors` is the engine's; the rest each file's). */
 export interface SyncRequest {
   /** only these editors (they are written even if not detected, and turned back on) */
   editors?: readonly EditorId[] | undefined;
