@@ -13,9 +13,10 @@ import type { ServerDoc } from './server-doc.ts';
  * its URL with its headers. The command always follows the package type, never `runtimeHint`: an entry
  * cannot make a "npm package" run under another program.
  *
- * This is what the catalog uses; the parts live next to it: a package (package-option.ts, its
- * arguments in package-arguments.ts), a remote (remote-option.ts), the fields a person fills in
- * (option-fields.ts), the entry they make (entry-template.ts) and what is refused (entry-refusals.ts).
+ * This is what the catalog uses; the parts live next to it: one option as shown and as made
+ * (option-plan.ts), a package's (package-option.ts, its arguments in package-arguments.ts), a
+ * remote's (remote-option.ts), the fields a person fills in (option-fields.ts), the entry they make
+ * (entry-template.ts) and what is refused (entry-refusals.ts).
  */
 
 export type { OptionPlan } from './option-plan.ts';
