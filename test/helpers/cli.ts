@@ -38,7 +38,15 @@ export async function startServe(
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 90_000);
+    const timer = setTimeout(() => {
+      // Not left running behind the failure it reports (SIGTERM stops its servers; SIGKILL if hung).
+      child.kill('SIGTERM');
+      setTimeout(
+        () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'),
+        10_000,
+      ).unref();
+      reject(new Error(`serve did not start:\n${output}`));
+    }, 90_000);
     const check = () => {
       // The whole banner (port, sign-in link), not only its first line: they may come in two chunks.
       if (/Ctrl\+C stops them all\.\n/.test(output)) {
