@@ -1,24 +1,18 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_KEYCHAIN_SERVICE } from '../../electron/core/oauth/sign-in-store.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { httpClient, textOf } from '../helpers/bridge.ts';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-server.ts';
 import { HANG_MS, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signIn,
-  signInLink,
-} from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
  * Signing in to a remote server from the UI, end to end: Debian's Chromium against a real
@@ -31,18 +25,17 @@ import {
 const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1280, height: 860 };
 // Sign-ins live in the keychain under the server's name: tests share the keyring, so one of its own.
 const NAME = 'notes';
 
 let t: TempHome;
 let fixture: OAuthFixture;
 let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let origin: string;
-const problems: string[] = [];
+/** Errors the page threw (its console errors are not counted here). */
+const pageErrors = () => e2e.problems.filter((p) => p.startsWith('pageerror: '));
 
 async function shot(name: string, docs?: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
@@ -78,42 +71,20 @@ async function stateOf(name: string): Promise<string | null> {
   return page.locator(`tbody[data-server="${name}"] .state`).getAttribute('data-state');
 }
 
+const e2e = useSignedInServe({
+  name: 'sign-in',
+  viewport: VIEWPORT,
+  editorSyncNoticeAnswered: true,
+  async prepare(_t, defer) {
+    fixture = await startOAuthFixture();
+    defer(() => fixture.stop());
+    defer(() => new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }).delete(NAME).catch(() => false));
+  },
+});
 beforeAll(async () => {
-  requireBuiltUi();
-  fixture = await startOAuthFixture();
-  t = tempHome();
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe(t.env);
-  const link = signInLink(serve.output());
-  origin = new URL(link).origin;
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: VIEWPORT });
-  page = await context.newPage();
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  await signIn(page, link);
+  ({ t, serve, context, page, origin } = e2e);
   await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
 }, HANG_MS); // a serve start on a busy machine: waited for, not raced
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail' || !page) return;
-  const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-sign-in-${name}.png`), fullPage: true })
-    .catch(() => {});
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve) writeFileSync(join(ARTIFACTS, 'sign-in-serve-output.txt'), serve.output());
-  if (t) cpSync(t.home.logs, join(ARTIFACTS, 'sign-in-server-logs'), { recursive: true, force: true });
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  fixture?.stop();
-  await new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }).delete(NAME).catch(() => false);
-  t?.cleanup();
-});
 
 describe('signing in to a remote server from the UI', { timeout: HANG_MS }, () => {
   it('adds and approves a remote server; it then waits for a sign-in, in Servers and in Approvals', async () => {
@@ -194,7 +165,7 @@ describe('signing in to a remote server from the UI', { timeout: HANG_MS }, () =
     expect(secrets.length).toBeGreaterThanOrEqual(2);
     expect(filesContaining(t.dir, secrets)).toEqual([]);
     expect(secrets.filter((s) => serve.output().includes(s))).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(pageErrors()).toEqual([]);
   });
 
   it('"Sign in again" asks the person again, though the tokens held still work', async () => {
