@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseJsonc } from 'jsonc-parser';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-
 import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
 import { waitFor } from '../helpers/servers.ts';
 import type { TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS } from './browser.ts';
+import { screenshot } from './screenshots.ts';
 import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
@@ -27,9 +26,6 @@ import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
  * machine.
  */
 
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 const ECHO = 'io.github.switchboard-fixtures/catalog-echo';
 const GREETING = 'hello from the catalog';
 const TOKEN = `catalog-e2e-${Math.random().toString(36).slice(2)}-token`;
@@ -49,41 +45,13 @@ function zedFile(): string {
   return join(t.dir, 'user', '.config', 'zed', 'settings.json');
 }
 
-/** A screenshot into test-results/e2e/, and with `docs` into docs/screenshots/ when asked for. */
-async function shot(name: string, docs?: string): Promise<void> {
-  await capture(join(ARTIFACTS, `${name}.png`));
-  if (DOCS_SCREENSHOTS && docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    await tidy();
-    await capture(join(DOCS_DIR, `${docs}.png`));
-  }
-}
-
-/** The whole page, with the window as tall as the page (the sticky sidebar then runs its full height). */
-async function capture(file: string): Promise<void> {
-  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-  if (height > VIEWPORT.height) await page.setViewportSize({ width: VIEWPORT.width, height });
-  await page.screenshot({ path: file });
-  if (height > VIEWPORT.height) await page.setViewportSize(VIEWPORT);
-}
-
-/** Docs only: this machine's throwaway folders and the local fake registry, as a person would see theirs. */
-async function tidy(): Promise<void> {
-  const replacements: [string, string][] = [
+/** A screenshot; with `docs` also for docs/screenshots, the local registries shown as the real ones. */
+function shot(name: string, docs?: string): Promise<void> {
+  const also: [string, string][] = [
     [registry.url, 'https://registry.modelcontextprotocol.io'],
-    [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-    [join(t.dir, 'user'), '/home/you'],
     [bin, '/usr/local/bin'],
   ];
-  await page.evaluate(`(() => {
-    const replacements = ${JSON.stringify(replacements)};
-    const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const next = tidy(node.nodeValue ?? '');
-      if (next !== node.nodeValue) node.nodeValue = next;
-    }
-  })()`);
+  return screenshot(page, name, docs ? { as: docs, home: t, also } : undefined);
 }
 
 async function go(hash: string): Promise<void> {

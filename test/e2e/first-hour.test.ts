@@ -1,15 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { checkServerJson } from '../../renderer/src/lib/json-lint.ts';
 import { runCli } from '../helpers/cli.ts';
 import { recorded, startFakeRegistry } from '../helpers/fake-registry.ts';
-import { everythingServer, fixtureServer, NODE } from '../helpers/servers.ts';
+import { everythingServer, fixtureServer } from '../helpers/servers.ts';
 import type { TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, signIn } from './browser.ts';
+import { signIn } from './browser.ts';
+import { screenshot } from './screenshots.ts';
 import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
@@ -20,9 +20,6 @@ import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
  * buttons waiting until it is back.
  */
 
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 const ECHO = fixtureServer('env-echo-server.mjs');
 const CATALOG_ECHO = 'io.github.switchboard-fixtures/catalog-echo';
 /** Literal secrets a person types or pastes (never real ones); both must end up in the keychain. */
@@ -53,44 +50,9 @@ let origin: string;
 const keychain = new OsKeychain();
 let consoleProblems: string[];
 
-/** A screenshot into test-results/e2e/, and with `docs` into docs/screenshots/ when asked for. */
-async function shot(name: string, docs?: string): Promise<void> {
-  await capture(join(ARTIFACTS, `${name}.png`));
-  if (DOCS_SCREENSHOTS && docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    await tidy();
-    await capture(join(DOCS_DIR, `${docs}.png`));
-  }
-}
-
-/** The whole page at the window's width, the window made as tall as the page. */
-async function capture(file: string): Promise<void> {
-  const size = page.viewportSize() ?? VIEWPORT;
-  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-  if (height > size.height) await page.setViewportSize({ width: size.width, height });
-  await page.screenshot({ path: file });
-  if (height > size.height) await page.setViewportSize(size);
-}
-
-/** Docs only: this machine's throwaway folders as a person's own (the JSON editor is left alone). */
-async function tidy(): Promise<void> {
-  const replacements: [string, string][] = [
-    [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-    [join(t.dir, 'user'), '/home/you'],
-    [NODE, '/usr/local/bin/node'],
-    [REPO_ROOT, '/home/you/src/switchboard'],
-  ];
-  await page.evaluate(`(() => {
-    const replacements = ${JSON.stringify(replacements)};
-    const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('.cm-editor')) continue;
-      const next = tidy(node.nodeValue ?? '');
-      if (next !== node.nodeValue) node.nodeValue = next;
-    }
-    for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
-  })()`);
+/** A screenshot; with `docs` also for docs/screenshots. */
+function shot(name: string, docs?: string): Promise<void> {
+  return screenshot(page, name, docs ? { as: docs, home: t } : undefined);
 }
 
 /** A fresh load of a view (nothing left over from the steps before), then what says it is ready. */

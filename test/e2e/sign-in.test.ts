@@ -1,7 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_KEYCHAIN_SERVICE } from '../../electron/core/oauth/sign-in-store.ts';
@@ -12,6 +10,7 @@ import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helper
 import { HANG_MS, waitFor } from '../helpers/servers.ts';
 import type { TempHome } from '../helpers/temp-home.ts';
 import { ARTIFACTS } from './browser.ts';
+import { screenshot } from './screenshots.ts';
 import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
@@ -22,9 +21,6 @@ import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
  * editor's tool call through the bridge then succeeds — while no token lands in any file.
  */
 
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 // Sign-ins live in the keychain under the server's name: tests share the keyring, so one of its own.
 const NAME = 'notes';
 
@@ -37,28 +33,10 @@ let origin: string;
 /** Errors the page threw (its console errors are not counted here). */
 const pageErrors = () => e2e.problems.filter((p) => p.startsWith('pageerror: '));
 
-async function shot(name: string, docs?: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  if (DOCS_SCREENSHOTS && docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    // This run's throwaway folders and the fixture's random port mean nothing to a reader.
-    const replacements: [string, string][] = [
-      [fixture.origin, 'https://notes.example.com'],
-      [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-      [join(t.dir, 'user'), '/home/you'],
-    ];
-    await page.evaluate(`(() => {
-      const replacements = ${JSON.stringify(replacements)};
-      const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const next = tidy(node.nodeValue ?? '');
-        if (next !== node.nodeValue) node.nodeValue = next;
-      }
-      for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
-    })()`);
-    await page.screenshot({ path: join(DOCS_DIR, `${docs}.png`), fullPage: true });
-  }
+/** A screenshot; with `docs` also for docs/screenshots, the fixture's random port shown as a real host. */
+function shot(name: string, docs?: string): Promise<void> {
+  const also: [string, string][] = [[fixture.origin, 'https://notes.example.com']];
+  return screenshot(page, name, docs ? { as: docs, home: t, also } : undefined);
 }
 
 function nav(section: 'Servers' | 'Approvals') {

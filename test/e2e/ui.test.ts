@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { everythingServer, fixtureServer, waitFor } from '../helpers/servers.ts';
 import type { TempHome } from '../helpers/temp-home.ts';
 import { ARTIFACTS, SESSION_STORAGE_KEY, type Figure, writeFigures } from './browser.ts';
+import { screenshot } from './screenshots.ts';
 import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
@@ -17,9 +17,6 @@ import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
  */
 
 const SERVERS_PAINTED = 'switchboard:servers-painted';
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
 /** What people paste from a README: runs through npx, its token from the keychain. Never started here. */
 const GITHUB = {
   command: 'npx',
@@ -40,54 +37,9 @@ const ZED_SETTINGS = '// my Zed settings\n{\n  "theme": "One Dark", // keep me\n
 let pendingColumns: number[] = [];
 const figures: Record<string, Figure> = {};
 
-/**
- * A screenshot of the whole page into test-results/e2e/. Tall pages are taken with the window made as
- * tall as the page (not Playwright's fullPage stitching), so the sticky sidebar runs the full height
- * and its "Live" indicator sits at the bottom instead of floating mid-page. With `docs`, a second copy
- * goes to docs/screenshots/ when SWITCHBOARD_UPDATE_SCREENSHOTS=1, with this machine's throwaway
- * folders shown as a person's own (see tidyPaths).
- */
-async function shot(name: string, options: { docs?: string; on?: Page } = {}): Promise<void> {
-  const target = options.on ?? page;
-  await capture(target, join(ARTIFACTS, `${name}.png`));
-  if (DOCS_SCREENSHOTS && options.docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    await tidyPaths(target);
-    await capture(target, join(DOCS_DIR, `${options.docs}.png`));
-  }
-}
-
-async function capture(target: Page, file: string): Promise<void> {
-  const size = target.viewportSize() ?? VIEWPORT;
-  const height = Number(await target.evaluate('document.documentElement.scrollHeight'));
-  if (height > size.height) await target.setViewportSize({ width: size.width, height });
-  await target.screenshot({ path: file });
-  if (height > size.height) await target.setViewportSize(size);
-}
-
-/**
- * Docs screenshots only: the temp HOME and this checkout's folders, which mean nothing to a reader,
- * are shown as a person's own (/home/you/…), in text and form fields. The raw JSON editor is left
- * alone: CodeMirror would take a change to its DOM for typing.
- */
-async function tidyPaths(target: Page): Promise<void> {
-  const replacements: [string, string][] = [
-    [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-    [join(t.dir, 'user'), '/home/you'],
-    [process.execPath, '/usr/local/bin/node'],
-    [REPO_ROOT, '/home/you/src/switchboard'],
-  ];
-  await target.evaluate(`(() => {
-    const replacements = ${JSON.stringify(replacements)};
-    const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('.cm-editor')) continue;
-      const next = tidy(node.nodeValue ?? '');
-      if (next !== node.nodeValue) node.nodeValue = next;
-    }
-    for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
-  })()`);
+/** A screenshot of `on` (default: the page); with `docs` also for docs/screenshots. */
+function shot(name: string, options: { docs?: string; on?: Page } = {}): Promise<void> {
+  return screenshot(options.on ?? page, name, options.docs ? { as: options.docs, home: t } : undefined);
 }
 
 /** Where each column of the servers table starts: fixed widths keep these put whatever the rows show. */
