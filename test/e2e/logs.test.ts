@@ -29,7 +29,8 @@ const e2e = useSignedInServe({
 });
 beforeAll(() => ({ t, browser, page } = e2e));
 
-describe('the log view at 100,000 lines', () => {
+// Its waits (the server running, every line on screen) add up past the default 60 s on a busy machine.
+describe('the log view at 100,000 lines', { timeout: 240_000 }, () => {
   it('receives every line live, without layout shifts, and scrolls smoothly', async () => {
     await page.evaluate("window.location.hash = '#/servers/chatty/logs'");
     const log = page.getByRole('log', { name: 'Log of chatty' });
