@@ -3,7 +3,7 @@ import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
-import { exited, startServe } from '../helpers/cli.ts';
+import { startServe, stopProcess } from '../helpers/cli.ts';
 import { HANG_MS } from '../helpers/servers.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 import {
@@ -80,8 +80,6 @@ export interface SignedInServe {
 }
 
 const BROKEN_PAGE = /Content Security Policy|Uncaught|TypeError|ReferenceError/;
-/** How long a SIGTERMed serve may take to stop its servers before it is killed. */
-const STOP_MS = 30_000;
 
 /**
  * Registers the hooks that set up and tear down a signed-in serve (around the whole file, or around
@@ -314,18 +312,6 @@ class Run {
     this.t.cleanup();
     if (failures.length === 1) throw failures[0];
     if (failures.length) throw new AggregateError(failures, `${this.#options.name}: teardown failed`);
-  }
-}
-
-/** SIGTERM (serve stops its servers), SIGKILL if it has not exited after STOP_MS. */
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
-  try {
-    await exited(child);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

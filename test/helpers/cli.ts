@@ -68,6 +68,26 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/** How long a SIGTERMed process (serve stopping its servers) may take before it is killed. */
+const STOP_MS = 30_000;
+
+/** Stops a process that is still running: SIGTERM, SIGKILL if it has not exited after STOP_MS. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+  try {
+    await exited(child);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Stops every process of a test's list (see stopProcess), one after another, and empties the list. */
+export async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children.splice(0)) await stopProcess(child);
+}
+
 /**
  * Runs `switchboard ARGS…` in a real terminal (a pseudo-terminal from util-linux `script`), as a person
  * at a terminal does: stdin is a TTY, so the command may ask; `input` is what they type.
