@@ -163,6 +163,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   /** requests in flight and subscriptions held on the current connection: the server is in use */
   #holds = 0;
   #cancelIdle: (() => void) | null = null;
+  /** when the idle time started counting (the last hold let go) */
+  #idleSince = 0;
 
   #state: ServerState = 'stopped';
   #pid: number | null = null;
@@ -286,8 +288,9 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
    * returned function is called: it does not go idle meanwhile, and its idle time counts from then.
    */
   hold(): () => void {
+    // The idle timer stays armed through a run of calls (one per call was a timer per call): fired
+    // while held it does nothing, and the release arms it again.
     this.#holds += 1;
-    this.#clearIdleTimer();
     let released = false;
     return () => {
       if (released) return;
@@ -399,17 +402,29 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       this.#wanted = true;
       this.#note('idle timeout is now 0 (always running): starting');
       this.#launch(true);
-    } else this.#armIdleTimer();
+    } else {
+      this.#clearIdleTimer(); // a shorter timeout must not wait for the longer one's timer
+      this.#armIdleTimer();
+    }
   }
 
   /** Counts the idle time from now, if the server is running and nothing holds it. */
   #armIdleTimer(): void {
-    this.#clearIdleTimer();
     const ms = this.#idleMs;
-    if (ms <= 0 || this.#state !== 'running' || this.#holds > 0) return;
+    if (ms <= 0 || this.#state !== 'running' || this.#holds > 0) return this.#clearIdleTimer();
+    this.#idleSince = this.#clock.now();
+    if (this.#cancelIdle === null) this.#idleAfter(ms);
+  }
+
+  /** Goes idle `ms` from now unless the server was used meanwhile (then it waits out the rest). */
+  #idleAfter(ms: number): void {
     this.#cancelIdle = this.#clock.setTimeout(() => {
       this.#cancelIdle = null;
-      this.#goIdle(ms);
+      const idleMs = this.#idleMs;
+      if (idleMs <= 0 || this.#holds > 0) return; // released later: armed again then
+      const left = this.#idleSince + idleMs - this.#clock.now();
+      if (left > 0) this.#idleAfter(left);
+      else this.#goIdle(idleMs);
     }, ms);
   }
 
