@@ -16,6 +16,7 @@ import { ProcessPidFile } from './pid-files.ts';
 import type { ExitInfo } from './process-group.ts';
 import { RetrySchedule } from './retry-schedule.ts';
 import { RunLists } from './run-lists.ts';
+import { NOT_RUNNING, RunnerStatus, type StatusPatch } from './runner-status.ts';
 import type { StartGate } from './start-gate.ts';
 import type { DesiredServer, SupervisedStatus, SupervisorTimings } from './types.ts';
 import type { UpstreamLink, UpstreamPeer } from './upstream-link.ts';
@@ -62,10 +63,6 @@ export interface ServerRunnerEvents {
   notification: [Notification];
 }
 
-type StatusPatch = Partial<Pick<SupervisedStatus, 'state' | 'pid' | 'since' | 'nextRetryAt' | 'toolCount'>>;
-/** Everything a run leaves in the status, cleared when it ends. */
-const NOT_RUNNING = { pid: null, since: null, nextRetryAt: null, toolCount: null } as const;
-
 /**
  * The lifecycle of ONE server as an explicit state machine (design.md, "Server lifecycle"):
  *
@@ -100,15 +97,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly #instance: string | undefined;
   #desired: DesiredServer;
 
-  #state: ServerState = 'stopped';
-  #pid: number | null = null;
-  #restarts = 0;
-  #lastError: string | null = null;
-  /** the last thing the current run's sandbox refused (cleared by a new start) */
-  #refusal: string | null = null;
-  #since: number | null = null;
-  #nextRetryAt: number | null = null;
-  #toolCount: number | null = null;
+  readonly #status = new RunnerStatus();
   #tools: Tool[] = [];
   #client: Client | null = null;
   #link: UpstreamLink | null = null;
@@ -144,7 +133,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#idle = new IdleTimer({
       clock: options.clock,
       timeoutMs: () => this.#idleMs,
-      running: () => this.#state === 'running',
+      running: () => this.#status.state === 'running',
       onIdle: (ms) => this.#goIdle(ms),
     });
     this.#launcher = new Launcher({
@@ -161,7 +150,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
         peer: options.peer,
         clock: options.clock,
         initializeTimeoutMs: options.timings.initializeTimeoutMs,
-        running: () => this.#state === 'running',
+        running: () => this.#status.state === 'running',
         notify: (notification) => this.emit('notification', notification),
         lists: (attempt, client) => this.#listsOf(attempt, client),
       },
@@ -172,23 +161,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   }
 
   get status(): SupervisedStatus {
-    return {
-      name: this.name,
-      state: this.#state,
-      transport: this.#desired.transport,
-      pid: this.#pid,
-      restarts: this.#restarts,
-      lastError: this.#lastError,
-      since: this.#since,
-      nextRetryAt: this.#nextRetryAt,
-      toolCount: this.#toolCount,
-      fingerprint: this.#desired.fingerprint,
-      ...(this.#refusal !== null ? { sandboxRefused: this.#refusal } : {}),
-    };
+    return this.#status.snapshot(this.name, this.#desired);
   }
 
   get state(): ServerState {
-    return this.#state;
+    return this.#status.state;
   }
 
   get desired(): DesiredServer {
@@ -212,7 +189,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
 
   /** Whether this run listed its tools yet (`tools` is then the server's list). */
   get toolsKnown(): boolean {
-    return this.#toolCount !== null;
+    return this.#status.toolCount !== null;
   }
 
   /**
@@ -222,11 +199,10 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   start(): void {
     if (this.#disposed) return;
     this.#wanted = true;
-    if (this.#state === 'starting' || this.#state === 'running') return;
+    if (this.#status.state === 'starting' || this.#status.state === 'running') return;
     this.#retries.reset();
-    this.#lastError = null;
-    this.#refusal = null;
-    this.#launch(this.#state === 'idle');
+    this.#status.clearFailure();
+    this.#launch(this.#status.state === 'idle');
   }
 
   /**
@@ -234,7 +210,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
    * backoff and crash-loop counts stay as they are.
    */
   wake(): void {
-    if (this.#disposed || this.#state !== 'idle') return;
+    if (this.#disposed || this.#status.state !== 'idle') return;
     this.#wanted = true;
     this.#note('starting: a request came in while it was idle');
     this.#launch(true);
@@ -245,7 +221,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
    * has never started and stop() put it nowhere else).
    */
   park(): void {
-    if (this.#disposed || this.#state !== 'stopped' || this.#attempt !== null || !this.#lazy) return;
+    if (this.#disposed || this.#status.state !== 'stopped' || this.#attempt !== null || !this.#lazy) return;
     this.#wanted = false;
     this.#set({ state: 'idle' });
   }
@@ -269,8 +245,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (this.#disposed) return;
     this.#wanted = true;
     this.#retries.reset();
-    this.#lastError = null;
-    this.#refusal = null;
+    this.#status.clearFailure();
     if (this.#attempt !== null && !this.#attempt.ended) this.#note('restarting');
     this.#launch();
     await this.#drain.settled();
@@ -289,7 +264,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       this.#endAttempt(attempt);
     }
     await this.#drain.settled();
-    if (this.#attempt === null && this.#state !== 'stopped') {
+    if (this.#attempt === null && this.#status.state !== 'stopped') {
       this.#tools = [];
       this.#set({ state: 'stopped', ...NOT_RUNNING });
       this.#note('stopped');
@@ -311,7 +286,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       return;
     }
     this.#emitStatus();
-    if (this.#state === 'idle') {
+    if (this.#status.state === 'idle') {
       // Its lists are of the old config: it runs once to learn the new ones.
       this.#wanted = true;
       this.#launch();
@@ -334,7 +309,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
    * started with again, not theirs.
    */
   #renew(attempt: Attempt): void {
-    if (!this.#isCurrent(attempt) || this.#state !== 'running') return;
+    if (!this.#isCurrent(attempt) || this.#status.state !== 'running') return;
     if (this.#idle.held) {
       attempt.renewWhenFree = true;
       return;
@@ -357,7 +332,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   }
 
   #idleTimeoutChanged(): void {
-    if (this.#idleMs === 0 && this.#state === 'idle') {
+    if (this.#idleMs === 0 && this.#status.state === 'idle') {
       this.#wanted = true;
       this.#note('idle timeout is now 0 (always running): starting');
       this.#launch(true);
@@ -367,7 +342,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   /** No request for the idle timeout: the server stops cleanly and waits for the next one. */
   #goIdle(ms: number): void {
     const attempt = this.#attempt;
-    if (attempt === null || attempt.ended || this.#state !== 'running' || this.#idle.held) return;
+    if (attempt === null || attempt.ended || this.#status.state !== 'running' || this.#idle.held) return;
     this.#wanted = false;
     this.#retries.cancelRetry();
     this.#note(`no request for ${formatDuration(ms)}: stopping until the next one (idle)`);
@@ -390,7 +365,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#link = null;
     this.#tools = [];
     if (previous !== null && !previous.ended) this.#endAttempt(previous);
-    if (this.#launches++ > 0 && !wake) this.#restarts += 1;
+    if (this.#launches++ > 0 && !wake) this.#status.restarts += 1;
     this.#set({ state: 'starting', ...NOT_RUNNING });
     void this.#launcher.run(attempt);
   }
@@ -418,7 +393,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       client,
       server: this.name,
       timeoutMs: this.#timings.initializeTimeoutMs,
-      running: () => this.#state === 'running',
+      running: () => this.#status.state === 'running',
       knownTools: () => (this.toolsKnown ? this.#tools : undefined),
       toolsListed: (tools) => this.#toolsListed(tools),
       listed: (lists) => this.emit('lists', lists),
@@ -436,7 +411,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (!this.#isCurrent(attempt) || attempt.refusal === words) return;
     attempt.refusal = words;
     this.#note(words, 'warn');
-    this.#refusal = this.#log.redact(words);
+    this.#status.refusal = this.#log.redact(words);
     this.#emitStatus();
   }
 
@@ -447,7 +422,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const unexpected = this.#isCurrent(attempt) && !attempt.ended;
     this.#note(how, unexpected ? 'warn' : 'info');
     if (!unexpected) return;
-    const during = this.#state === 'starting' ? ' before initialize answered' : '';
+    const during = this.#status.state === 'starting' ? ' before initialize answered' : '';
     // What the sandbox refused explains a crash better than its last words.
     const last = attempt.refusal ?? attempt.stderr?.lastLine;
     this.#fail(attempt, `${how}${during}${last ? `: ${last}` : ''}`);
@@ -455,9 +430,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
 
   /** A failure that counts toward crash-loop: back off and retry, or give up. */
   #fail(attempt: Attempt, message: string): void {
-    if (!this.#isCurrent(attempt) || attempt.ended) return;
-    this.#endAttempt(attempt);
-    this.#lastError = this.#log.redact(message);
+    if (!this.#endWith(attempt, message)) return;
     const now = this.#clock.now();
     const decision = this.#retries.recordFailure(now);
     if (decision.kind === 'crash-loop') {
@@ -479,20 +452,24 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
 
   /** Cannot start, and retrying will not help: wait for the person (start, restart, config change). */
   #toError(attempt: Attempt, message: string): void {
-    if (!this.#isCurrent(attempt) || attempt.ended) return;
-    this.#endAttempt(attempt);
-    this.#lastError = this.#log.redact(message);
+    if (!this.#endWith(attempt, message)) return;
     this.#set({ state: 'error', ...NOT_RUNNING });
     this.#note(`error: ${message}`, 'error');
   }
 
   /** A remote server that wants an OAuth sign-in: wait for the person (a sign-in restarts it). */
   #toNeedsSignIn(attempt: Attempt, message: string): void {
-    if (!this.#isCurrent(attempt) || attempt.ended) return;
-    this.#endAttempt(attempt);
-    this.#lastError = this.#log.redact(message);
+    if (!this.#endWith(attempt, message)) return;
     this.#set({ state: 'needs-sign-in', ...NOT_RUNNING });
     this.#note(`needs sign-in: ${message}`, 'warn');
+  }
+
+  /** Ends the current attempt for `message` (the status's last error); false when it is not current. */
+  #endWith(attempt: Attempt, message: string): boolean {
+    if (!this.#isCurrent(attempt) || attempt.ended) return false;
+    this.#endAttempt(attempt);
+    this.#status.lastError = this.#log.redact(message);
+    return true;
   }
 
   /** Marks the attempt over and tears it down in the background; the drain settles when it is gone. */
@@ -519,11 +496,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
 
   #set(patch: StatusPatch): void {
     if (patch.state !== undefined && patch.state !== 'running') this.#idle.clear();
-    if (patch.state !== undefined) this.#state = patch.state;
-    if (patch.pid !== undefined) this.#pid = patch.pid;
-    if (patch.since !== undefined) this.#since = patch.since;
-    if (patch.nextRetryAt !== undefined) this.#nextRetryAt = patch.nextRetryAt;
-    if (patch.toolCount !== undefined) this.#toolCount = patch.toolCount;
+    this.#status.apply(patch);
     this.#emitStatus();
   }
 
