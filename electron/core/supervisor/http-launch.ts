@@ -7,7 +7,7 @@ import { newTagKey, relatedStreamsFetch } from './related-streams.ts';
 import type { LaunchPlan } from './types.ts';
 import { UpstreamLink } from './upstream-link.ts';
 
-export type HttpPlan = Extract<LaunchPlan, { transport: 'http' }>;
+type HttpPlan = Extract<LaunchPlan, { transport: 'http' }>;
 
 export interface HttpLaunchOptions {
   log: Pick<ServerLog, 'redact' | 'addSecrets'>;

@@ -9,7 +9,7 @@ import type { LaunchPlan, SupervisorTimings } from './types.ts';
 import { UpstreamLink } from './upstream-link.ts';
 import { quote } from './wording.ts';
 
-export type StdioPlan = Extract<LaunchPlan, { transport: 'stdio' }>;
+type StdioPlan = Extract<LaunchPlan, { transport: 'stdio' }>;
 
 export interface StdioLaunchOptions {
   log: Pick<ServerLog, 'redact' | 'stderrStream'>;
