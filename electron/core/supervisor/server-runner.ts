@@ -81,8 +81,8 @@ export interface ServerRunnerEvents {
  *
  * The runner decides; its helpers do: each start is an Attempt (attempt.ts) launched over stdio
  * (stdio-launch.ts) or HTTP (http-launch.ts), initialized (initialize.ts), pinged (health-ping.ts),
- * listed (run-lists.ts); the idle timeout (idle-timer.ts) and the backoff (retry-schedule.ts) run
- * on the injected clock, the stop sequence on real time (process-group.ts).
+ * listed (run-lists.ts); the idle timeout (idle-timer.ts), the backoff (retry-schedule.ts) and
+ * request timeouts run on the injected clock, the stop sequence (process-group.ts) on real time.
  */
 export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly name: string;
