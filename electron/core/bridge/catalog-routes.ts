@@ -10,16 +10,10 @@ import { CatalogInstallError, type Catalog } from '../catalog/catalog.ts';
 import { RegistryError } from '../catalog/registry-client.ts';
 import { describeError, UserError } from '../errors.ts';
 import { readJsonAs, sendJson } from './http-util.ts';
+import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
 
 /** What the catalog routes use of the core: note where an installed server came from, and load it. */
-export interface CatalogRoutesCore {
-  readonly running: boolean;
-  noteSource(name: string, source: 'catalog'): void;
-  /** reads servers.json again and applies it (the core is running) */
-  reload(): void;
-  /** reads servers.json again (the core is not running: nothing to apply) */
-  load(): void;
-}
+export type CatalogRoutesCore = ServersEditCore;
 
 /**
  * /api/catalog/…: search the MCP Registry, a server's details, install (or a dry run of it) and the
@@ -39,11 +33,7 @@ export function createCatalogRoutes(core: CatalogRoutesCore, catalog: Catalog) {
       if (path === CatalogRoutes.install && method === 'POST') {
         const request = await readJsonAs(req, CatalogInstallRequestSchema);
         const result = await catalog.install(request, (name) => core.noteSource(name, 'catalog'));
-        if (result.installed) {
-          // The file watcher would pick it up too; reloading now makes the answer reflect it.
-          if (core.running) core.reload();
-          else core.load();
-        }
+        if (result.installed) applyServersEdit(core);
         return done(res, result);
       }
       if (path === CatalogRoutes.registry && method === 'GET') return done(res, catalog.registry());

@@ -1,32 +1,56 @@
 import { rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { Core } from '../core.ts';
+import type { EventEmitter } from 'node:events';
+import type { CallActivity } from '../activity/call-activity.ts';
+import type { CoreEvents } from '../core-events.ts';
+import type { HomePaths } from '../home.ts';
 import { http } from '../node-http.ts';
-import { createControlApi } from './control-api.ts';
+import { createControlApi, type ControlApiCore } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
 import { listenLocal } from './local-listener.ts';
-import { McpEndpoint } from './mcp-endpoint.ts';
+import { McpEndpoint, type McpEndpointCore } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH, UiRoutes } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { BROWSER_SESSIONS_FILE, LEGACY_UI_SESSIONS_FILE, UiSessions } from './ui-auth.ts';
+import { BROWSER_SESSIONS_FILE, LEGACY_UI_SESSIONS_FILE, UiSessions, type ApiCaller } from './ui-auth.ts';
 import type { EditorSyncService } from '../editors/service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { createBundleRoutes } from './bundle-routes.ts';
-import type { createCatalogRoutes } from './catalog-routes.ts';
-import { createUiRoutes, type ApiCaller } from './ui-routes.ts';
+import type { CatalogRoutesCore, createCatalogRoutes } from './catalog-routes.ts';
+import { createUiRoutes, type UiRoutesCore } from './ui-routes.ts';
 import { createToolRoutes } from './tool-routes.ts';
-import { syncServers } from '../editors/desired.ts';
+import { syncServers, type SyncServersCore } from '../editors/desired.ts';
 import { serversForEditor } from '../editors/engine.ts';
-import { listingOf } from '../tools/editor-tools.ts';
+import { listingOf, type ToolListSource } from '../tools/editor-tools.ts';
+import type { EditorSettingsStore } from '../tools/tool-settings.ts';
+import type { PackageService } from '../store/package-service.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
 import { serveUi } from './ui-static.ts';
+import { applyServersEdit } from './servers-edit.ts';
+
+/**
+ * What the bridge uses of the core: what each of its parts declares next to it (the control API, the
+ * MCP endpoint, the UI's routes, the catalog's), plus what it hands the tool and bundle routes.
+ */
+export type BridgeCore = ControlApiCore &
+  McpEndpointCore &
+  UiRoutesCore &
+  CatalogRoutesCore &
+  SyncServersCore &
+  ToolListSource & {
+    readonly home: Pick<HomePaths, 'run' | 'serversFile'>;
+    readonly state: EditorSettingsStore & Pick<AppStateStore, 'autoSync'>;
+    readonly activity: Pick<CallActivity, 'calledBy'>;
+    readonly events: Pick<EventEmitter<CoreEvents>, 'emit'>;
+    readonly packages: Pick<PackageService, 'store'>;
+  };
 
 export interface BridgeOptions {
-  core: Core;
+  core: BridgeCore;
   port: number;
   /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
   tokens: TokenStore;
@@ -107,7 +131,7 @@ export class BridgeServer {
       listing: (server) => listingOf(core, server),
       filter: (server) => core.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
-      reload: () => (core.running ? core.reload() : core.load()),
+      reload: () => applyServersEdit(core),
       editorChanged: async (editor, discovery) => {
         core.events.emit('editorTools', editor);
         // Discovery mode changes the editor's entries (one for /mcp instead of one per server).
@@ -122,8 +146,7 @@ export class BridgeServer {
           serversFile: core.home.serversFile,
           added: (name) => {
             core.noteSource(name, 'ui');
-            if (core.running) core.reload();
-            else core.load();
+            applyServersEdit(core);
           },
         })
       : undefined;
@@ -205,12 +228,24 @@ export class BridgeServer {
     return callerOf(req, this.#options.tokens, this.sessions);
   }
 
+  /** An editor's MCP request: its token first. */
+  #mcpRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const editor = this.#options.tokens.verifyEditor(req.headers.authorization, req.socket);
+    if (!editor) {
+      unauthorized(res);
+      return Promise.resolve();
+    }
+    return this.#mcp.handle(req, res, pathname, editor);
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const refusal = this.#localConnections.has(req.socket)
         ? refuseForeignLocalRequest(req)
         : refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
+      // Every editor call: a path that is /mcp or /mcp/<server> as is needs no URL parser.
+      if (req.url !== undefined && MCP_PATH.test(req.url)) return await this.#mcpRequest(req, res, req.url);
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
       if (!url) return sendJson(res, 400, { error: 'bad request' });
       // The sign-in page is the UI's own page; it finishes the sign-in itself (ui-auth.ts).
@@ -228,11 +263,8 @@ export class BridgeServer {
         if (this.#ui && (await this.#ui.handle(req, res, url, caller))) return;
         return await this.#api.handle(req, res, url, () => this.#apiCaller(req) !== undefined);
       }
-      if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/')) {
-        const editor = this.#options.tokens.verifyEditor(req.headers.authorization, req.socket);
-        if (!editor) return unauthorized(res);
-        return await this.#mcp.handle(req, res, url.pathname, editor);
-      }
+      if (url.pathname === '/mcp' || url.pathname.startsWith('/mcp/'))
+        return await this.#mcpRequest(req, res, url.pathname);
       return serveUi(req, res, url.pathname, this.#options.uiDir);
     } catch (err) {
       if (res.headersSent) {
@@ -245,6 +277,9 @@ export class BridgeServer {
     }
   }
 }
+
+/** /mcp and /mcp/<server> with a server name as servers.json allows it: nothing to decode or normalise. */
+const MCP_PATH = /^\/mcp(?:\/[A-Za-z0-9_-]{1,48})?$/;
 
 /**
  * The control token (CLI), or a browser UI's session secret; both only as `Authorization: Bearer …`,

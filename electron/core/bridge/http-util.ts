@@ -12,6 +12,15 @@ export class HttpError extends Error {
   }
 }
 
+/** A request that fails the schema: 400 with every issue, so the UI can put each at its field. */
+export class ValidationError extends HttpError {
+  readonly issues: { path: (string | number)[]; message: string }[];
+  constructor(message: string, issues: { path: (string | number)[]; message: string }[]) {
+    super(400, message);
+    this.issues = issues;
+  }
+}
+
 /** A percent-encoded path segment, decoded; a malformed one (`%ZZ`) is a 400 saying so, not a crash. */
 export function decodePathSegment(segment: string): string {
   try {

@@ -9,9 +9,10 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
-import type { Core } from '../core.ts';
+import type { CallActivity } from '../activity/call-activity.ts';
+import type { UpstreamPeer } from '../supervisor/upstream-link.ts';
 import { AggregateRouter } from './aggregate-router.ts';
-import { ClientAccess } from './client-access.ts';
+import { ClientAccess, type ClientAccessCore } from './client-access.ts';
 import { HttpError, MAX_BODY_BYTES, readBody, sendJson } from './http-util.ts';
 import {
   classify,
@@ -29,7 +30,7 @@ import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
 import { toolFilterKey } from '../../../shared/tool-filter.ts';
 import { listingOf } from '../tools/editor-tools.ts';
-import { Upstreams } from './upstreams.ts';
+import { Upstreams, type Upstream, type UpstreamsCore } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
 import { promptAllowed } from '../trust/tool-pins.ts';
 
@@ -44,6 +45,16 @@ export interface McpEndpointOptions {
   version?: string;
 }
 
+/**
+ * What the MCP endpoint uses of the core: what client access and the view of the servers use, the
+ * servers' changes (to tell sessions to list again), a place to hang the relays' hub (the servers'
+ * requests of their client reach editors through it), and the call activity it records.
+ */
+export interface McpEndpointCore extends ClientAccessCore, UpstreamsCore {
+  upstreamPeer: UpstreamPeer | undefined;
+  readonly activity: Pick<CallActivity, 'record'>;
+}
+
 const SESSION_HEADER = 'mcp-session-id';
 const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
 
@@ -55,7 +66,7 @@ const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'crit
  * they belong to. Works with and without Mcp-Session-Id.
  */
 export class McpEndpoint {
-  readonly #core: Core;
+  readonly #core: McpEndpointCore;
   readonly #upstreams: Upstreams;
   readonly #aggregate: AggregateRouter;
   readonly #sessions: SessionStore;
@@ -64,7 +75,7 @@ export class McpEndpoint {
   readonly #tools: ToolAccess;
   readonly #version: string;
 
-  constructor(core: Core, options: McpEndpointOptions = {}) {
+  constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
     this.#access = new ClientAccess(core);
     this.#sessions = new SessionStore({
       closed: (session) => {
@@ -80,13 +91,13 @@ export class McpEndpoint {
     core.upstreamPeer = this.#hub;
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
+    // The lists an editor is served from: a server's own state decides (Upstreams.lists).
+    const listSource = {
+      toolGate: (s: string) => this.#upstreams.gate(s),
+      lists: (s: string) => this.#upstreams.lists(s),
+    };
     this.#tools = new ToolAccess({
-      // The lists an editor is served from: a server's own state decides (Upstreams.lists).
-      listing: (server) =>
-        listingOf(
-          { toolGate: (s) => this.#upstreams.gate(s), lists: (s) => this.#upstreams.lists(s) },
-          server,
-        ),
+      listing: (server) => listingOf(listSource, server),
       serverFilter: (server) => core.entries().get(server)?.config.tools,
       selection: (token, server) => this.#access.selection(token, server),
     });
@@ -442,7 +453,54 @@ export class McpEndpoint {
     return gate ? gate.instructions : given;
   }
 
-  async #dispatch(
+  #dispatch(
+    request: JsonRpcRequest,
+    target: string | null,
+    session: McpSession,
+    cancel: RequestCancel,
+    reply: PostReply,
+  ): Promise<JsonRpcResponse> {
+    // Most of what editors send: a tool call to one server, relayed without an await on the way
+    // (a throw on it is a rejection, as from the async path).
+    if (target !== null && request.method === 'tools/call') {
+      try {
+        return this.#callTool(request, target, session, cancel, reply);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+    return this.#dispatchOther(request, target, session, cancel, reply);
+  }
+
+  /** tools/call on /mcp/<server>: checked against what this token gets, under its server's own name. */
+  #callTool(
+    request: JsonRpcRequest,
+    target: string,
+    session: McpSession,
+    cancel: RequestCancel,
+    reply: PostReply,
+  ): Promise<JsonRpcResponse> {
+    const name = request.params?.name;
+    const offer = this.#tools.offer(session.editor, target);
+    // The name this editor's client sees may be a shortened one (a client with a name limit).
+    const own = offer && typeof name === 'string' ? offer.byExposed.get(name) : undefined;
+    const refused = offer
+      ? refusal(offer, target, session.editor, own, name)
+      : typeof name === 'string'
+        ? this.#tools.check(session.editor, target, name)
+        : this.#upstreams.refusedTool(target, name);
+    if (refused) return Promise.resolve(errorResponse(request.id, ErrorCodes.InvalidParams, refused));
+    return this.#relay(
+      target,
+      request,
+      own === undefined ? request.params : { ...request.params, name: own },
+      session,
+      reply,
+      cancel,
+    );
+  }
+
+  async #dispatchOther(
     request: JsonRpcRequest,
     target: string | null,
     session: McpSession,
@@ -473,26 +531,6 @@ export class McpEndpoint {
     }
     const early = this.#fromLists(request, target, session);
     if (early) return early;
-    if (request.method === 'tools/call') {
-      const name = request.params?.name;
-      const offer = this.#tools.offer(session.editor, target);
-      // The name this editor's client sees may be a shortened one (a client with a name limit).
-      const own = offer && typeof name === 'string' ? offer.byExposed.get(name) : undefined;
-      const refused = offer
-        ? refusal(offer, target, session.editor, own, name)
-        : typeof name === 'string'
-          ? this.#tools.check(session.editor, target, name)
-          : this.#upstreams.refusedTool(target, name);
-      if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
-      return this.#relay(
-        target,
-        request,
-        own === undefined ? request.params : { ...request.params, name: own },
-        session,
-        reply,
-        cancel,
-      );
-    }
     const prompt = promptOf(request);
     if (prompt !== undefined) {
       const refused = this.#upstreams.refusedPrompt(target, prompt);
@@ -583,9 +621,11 @@ export class McpEndpoint {
 
   /**
    * Relays one request to a server (started if idle; a session's own process when isolated). A tool
-   * call's round trip is recorded as the editor saw it: a cold start is part of its latency.
+   * call's round trip is recorded as the editor saw it: a cold start is part of its latency. A server
+   * that runs with its connection settled is relayed to at once (every call but the first ones): no
+   * await between the editor's POST and the server's stdin.
    */
-  async #relay(
+  #relay(
     server: string,
     request: JsonRpcRequest,
     params: Record<string, unknown> | undefined,
@@ -594,23 +634,20 @@ export class McpEndpoint {
     cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
     const started = performance.now();
-    const found = await this.#upstreams.acquire(server, session);
-    // Checked again once the server runs: a cold start lists its tools anew, and one may have changed.
-    const refused =
-      found.ok && request.method === 'tools/call'
-        ? typeof params?.name === 'string'
-          ? this.#tools.check(session.editor, server, params.name)
-          : this.#upstreams.refusedTool(server, params?.name)
-        : undefined;
-    const response = !found.ok
-      ? errorResponse(request.id, found.code, found.message, { state: found.state })
-      : refused
-        ? errorResponse(request.id, ErrorCodes.InvalidParams, refused)
-        : await found.upstream.relay.request(session, request, params, reply, cancel);
-    if (request.method === 'tools/call') {
+    const ready = this.#upstreams.readyNow(server, session);
+    const response = ready
+      ? this.#relayTo(ready, request, params, session, reply, cancel)
+      : this.#upstreams
+          .acquire(server, session)
+          .then((found) =>
+            found.ok
+              ? this.#relayTo(found.upstream, request, params, session, reply, cancel)
+              : errorResponse(request.id, found.code, found.message, { state: found.state }),
+          );
+    if (request.method !== 'tools/call') return response;
+    return response.then((answer) => {
       const failed =
-        response.error !== undefined ||
-        (response.result as { isError?: unknown } | undefined)?.isError === true;
+        answer.error !== undefined || (answer.result as { isError?: unknown } | undefined)?.isError === true;
       this.#core.activity.record(
         server,
         String(params?.name),
@@ -618,8 +655,28 @@ export class McpEndpoint {
         performance.now() - started,
         failed,
       );
-    }
-    return response;
+      return answer;
+    });
+  }
+
+  /** The relay of a running server: a tool call is checked again (a cold start lists its tools anew). */
+  #relayTo(
+    upstream: Upstream,
+    request: JsonRpcRequest,
+    params: Record<string, unknown> | undefined,
+    session: McpSession,
+    reply: PostReply,
+    cancel: RequestCancel,
+  ): Promise<JsonRpcResponse> {
+    const refused =
+      request.method === 'tools/call'
+        ? typeof params?.name === 'string'
+          ? this.#tools.check(session.editor, upstream.name, params.name)
+          : this.#upstreams.refusedTool(upstream.name, params?.name)
+        : undefined;
+    return refused
+      ? Promise.resolve(errorResponse(request.id, ErrorCodes.InvalidParams, refused))
+      : upstream.relay.request(session, request, params, reply, cancel);
   }
 
   #status(name: string): string | undefined {

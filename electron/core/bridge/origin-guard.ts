@@ -5,12 +5,21 @@ import type { IncomingMessage } from 'node:http';
  * Origin must be Switchboard's own page. Returns why a request is refused, or undefined.
  */
 export function refuseForeignRequest(req: IncomingMessage, port: number): string | undefined {
-  const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
-  if (!allowedHosts.includes(req.headers.host ?? '')) return 'host not allowed';
+  const allowed = allowedFor(port);
+  if (!allowed.hosts.includes(req.headers.host ?? '')) return 'host not allowed';
   const origin = req.headers.origin;
-  if (origin !== undefined && !allowedHosts.some((h) => origin === `http://${h}`))
-    return 'origin not allowed';
+  if (origin !== undefined && !allowed.origins.includes(origin)) return 'origin not allowed';
   return undefined;
+}
+
+/** The Hosts and Origins of the listener on `port`, made once (every request is checked). */
+let allowedCache: { port: number; hosts: string[]; origins: string[] } | undefined;
+function allowedFor(port: number): { hosts: string[]; origins: string[] } {
+  if (allowedCache?.port !== port) {
+    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+    allowedCache = { port, hosts, origins: hosts.map((h) => `http://${h}`) };
+  }
+  return allowedCache;
 }
 
 /**

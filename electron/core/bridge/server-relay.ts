@@ -55,10 +55,23 @@ interface Pending {
   /** the editor's progress token, given back on the server's progress (which carries ours) */
   progressToken: string | number | undefined;
   settle: (reply: Reply) => void;
+  /** takes the request's cancellation listener back once it is answered */
+  stopListening: (() => void) | undefined;
   timer: NodeJS.Timeout;
   /** ends the request's hold on the server (it does not go idle while a request is in flight) */
   release: () => void;
 }
+
+/** Who a request on the link is for: an editor's session (and its answer stream), or Switchboard. */
+interface SendFrom {
+  session?: McpSession;
+  reply?: PostReply;
+  cancel?: RequestCancel;
+  /** Switchboard's own round trip (a ping): not a use of the server */
+  own?: boolean;
+}
+
+const noop = () => {};
 
 /** How long editors' requests wait for a server that uses roots to ask for them after a change. */
 const ROOTS_SYNC_MS = 1_500;
@@ -131,6 +144,8 @@ export class ServerRelay implements LinkReceiver {
   #rootsGiven = 0;
   /** a first round trip on this connection, before the first editor request (see settled) */
   #firstTrip: Promise<unknown> | undefined;
+  /** that round trip came back: requests need not wait for it any more */
+  #firstTripDone = false;
 
   constructor(server: string, link: UpstreamLink, hub: RelayPeer, only?: McpSession) {
     this.server = server;
@@ -156,17 +171,24 @@ export class ServerRelay implements LinkReceiver {
     return this.#closed;
   }
 
-  /** Relays an editor's request; resolves with the answer under the editor's own id. */
-  async request(
+  /**
+   * Relays an editor's request; resolves with the answer under the editor's own id. Once the
+   * connection is settled (nearly always) the request goes out at once: no await in between.
+   */
+  request(
     session: McpSession,
     request: JsonRpcRequest,
     params: Record<string, unknown> | undefined,
     reply: PostReply,
     cancel: RequestCancel,
   ): Promise<JsonRpcResponse> {
-    await this.settled();
-    const answer = await this.#send(request.method, params, { session, reply, cancel });
-    return { jsonrpc: '2.0', id: request.id, ...answer };
+    const send = () =>
+      new Promise<JsonRpcResponse>((resolve) =>
+        this.#out(request.method, params, { session, reply, cancel }, (answer) =>
+          resolve({ jsonrpc: '2.0', id: request.id, ...answer }),
+        ),
+      );
+    return this.isSettled ? send() : this.settled().then(send);
   }
 
   // ─── what editors change about the shared server ──────────────────────────────────────────────
@@ -219,9 +241,17 @@ export class ServerRelay implements LinkReceiver {
   async settled(): Promise<boolean> {
     // A server that wants roots asks as soon as it is initialized: whatever it asked before this
     // ping's answer is answered before the first call goes out (one round trip, once per connection).
-    if (!this.#closed) await (this.#firstTrip ??= this.#send('ping', undefined, { own: true }));
+    if (!this.#closed)
+      await (this.#firstTrip ??= this.#send('ping', undefined, { own: true }).then(() => {
+        this.#firstTripDone = true;
+      }));
     await this.#rootsSync?.done;
     return !this.#closed;
+  }
+
+  /** Whether settled() would resolve true at once: a request need not wait for anything. */
+  get isSettled(): boolean {
+    return this.#firstTripDone && this.#rootsSync === undefined && !this.#closed;
   }
 
   /** Some session's roots changed (or a session with roots came or went). */
@@ -439,75 +469,79 @@ export class ServerRelay implements LinkReceiver {
 
   // ─── requests on the link ─────────────────────────────────────────────────────────────────────
 
-  #send(
+  #send(method: string, params: Record<string, unknown> | undefined, from: SendFrom = {}): Promise<Reply> {
+    return new Promise<Reply>((resolve) => this.#out(method, params, from, resolve));
+  }
+
+  /** Sends a request on the link; `settle` gets its answer (or why there is none) exactly once. */
+  #out(
     method: string,
     params: Record<string, unknown> | undefined,
-    from: { session?: McpSession; reply?: PostReply; cancel?: RequestCancel; own?: boolean } = {},
-  ): Promise<Reply> {
+    from: SendFrom,
+    settle: (reply: Reply) => void,
+  ): void {
     if (this.#closed) {
-      return Promise.resolve({
+      settle({
         error: {
           code: -32000,
           message: `MCP server "${this.server}" is not connected; try again once it restarts`,
         },
       });
+      return;
     }
     const id = `${RELAYED_ID_PREFIX}${++this.#seq}`;
     const progressToken = from.session ? progressTokenOf(params) : undefined;
     // The server sees a token of ours (editors' tokens could clash on the one connection).
     const sent = progressToken === undefined ? params : withProgressToken(params, id);
-    return new Promise<Reply>((resolve) => {
-      const { cancel } = from;
-      const onAbort = (reason: string) => {
-        void this.link
-          .post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
-          .catch(() => {});
-        this.#finish(id, { error: { code: ErrorCodes.RequestCancelled, message: reason } });
-      };
-      const timeoutMs = this.#hub.requestTimeoutMs;
-      const timer = setTimeout(() => {
-        void this.link
-          .post({
-            jsonrpc: '2.0',
-            method: 'notifications/cancelled',
-            params: { requestId: id, reason: 'timed out' },
-          })
-          .catch(() => {});
-        this.#finish(id, {
-          error: {
-            code: ErrorCodes.RequestTimeout,
-            message: `Request timed out: MCP server "${this.server}" did not answer ${method} within ${formatDuration(timeoutMs)} (Switchboard's per-request timeout, reset by progress notifications), so Switchboard cancelled it; try again, and if it keeps happening see the server's log: switchboard logs ${this.server}`,
-            data: { timeoutMs },
-          },
-        });
-      }, timeoutMs);
-      timer.unref();
-      this.#pending.set(id, {
-        session: from.session,
-        reply: from.reply,
-        method,
-        progressToken,
-        timer,
-        // Switchboard's own round trips (pings) are no use of the server: it may go idle meanwhile.
-        release: from.own ? () => {} : this.link.hold(),
-        settle: (reply) => {
-          stopListening?.();
-          resolve(reply);
+    const { cancel } = from;
+    const onAbort = (reason: string) => {
+      void this.link
+        .post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } })
+        .catch(() => {});
+      this.#finish(id, { error: { code: ErrorCodes.RequestCancelled, message: reason } });
+    };
+    const timeoutMs = this.#hub.requestTimeoutMs;
+    const timer = setTimeout(() => {
+      void this.link
+        .post({
+          jsonrpc: '2.0',
+          method: 'notifications/cancelled',
+          params: { requestId: id, reason: 'timed out' },
+        })
+        .catch(() => {});
+      this.#finish(id, {
+        error: {
+          code: ErrorCodes.RequestTimeout,
+          message: `Request timed out: MCP server "${this.server}" did not answer ${method} within ${formatDuration(timeoutMs)} (Switchboard's per-request timeout, reset by progress notifications), so Switchboard cancelled it; try again, and if it keeps happening see the server's log: switchboard logs ${this.server}`,
+          data: { timeoutMs },
         },
       });
-      if (cancel?.reason !== undefined) return onAbort(cancel.reason);
-      const stopListening = cancel?.onCancel(onAbort);
-      this.link
-        .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
-        .catch((err: unknown) =>
-          this.#finish(id, {
-            error: {
-              code: ErrorCodes.InternalError,
-              message: `MCP server "${this.server}": ${err instanceof Error ? err.message : String(err)}`,
-            },
-          }),
-        );
-    });
+    }, timeoutMs);
+    timer.unref();
+    const pending: Pending = {
+      session: from.session,
+      reply: from.reply,
+      method,
+      progressToken,
+      timer,
+      // Switchboard's own round trips (pings) are no use of the server: it may go idle meanwhile.
+      release: from.own ? noop : this.link.hold(),
+      settle,
+      stopListening: undefined,
+    };
+    this.#pending.set(id, pending);
+    if (cancel?.reason !== undefined) return onAbort(cancel.reason);
+    pending.stopListening = cancel?.onCancel(onAbort);
+    this.link
+      .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
+      .catch((err: unknown) =>
+        this.#finish(id, {
+          error: {
+            code: ErrorCodes.InternalError,
+            message: `MCP server "${this.server}": ${err instanceof Error ? err.message : String(err)}`,
+          },
+        }),
+      );
   }
 
   #finish(id: string, reply: Reply): void {
@@ -516,6 +550,7 @@ export class ServerRelay implements LinkReceiver {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     pending.release();
+    pending.stopListening?.();
     pending.settle(reply);
   }
 

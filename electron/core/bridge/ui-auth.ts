@@ -22,6 +22,9 @@ export const BROWSER_SESSIONS_FILE = 'browser-sessions.json';
 /** Under run/: where builds with cookie sessions kept their digests; removed at start, never read. */
 export const LEGACY_UI_SESSIONS_FILE = 'ui-sessions.json';
 
+/** How an /api request was authenticated (http-server.ts decides before any route runs). */
+export type ApiCaller = 'control-token' | 'browser-session';
+
 const key = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 const SessionsFileSchema = z.object({

@@ -158,6 +158,17 @@ export class Upstreams {
   }
 
   /**
+   * The server at once when nothing needs waiting for: a shared server running with its connection
+   * settled (see acquire). Undefined otherwise: then acquire() waits, starts or says why not. The hot
+   * path of every call.
+   */
+  readyNow(name: string, session?: McpSession): Upstream | undefined {
+    if (session && this.#core.entries().get(name)?.config.isolated === true) return undefined;
+    const ready = this.#ready(name);
+    return ready?.relay.isSettled ? ready : undefined;
+  }
+
+  /**
    * The server if it is running; starts it if it is idle and waits while it is starting; else why it
    * cannot answer. With a session, a server marked `isolated` answers from that session's own process
    * (started on its first use, ended with the session).

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/schema/servers.ts';
 import { needsCommandOrUrl, serverIssueWords, unknownField } from '../../../shared/server-validation.ts';
 import { lineColumn, parseErrorWords } from '../../../shared/jsonc-errors.ts';
+import { stripBom } from '../fs/bom.ts';
 
 /** One thing wrong with servers.json, located for a person: which server, which field, which line. */
 export interface ConfigProblem {
@@ -38,7 +39,7 @@ export function readServersFile(path: string): ServersFileResult {
 
 /** Parses JSONC (comments, trailing commas) and validates every server with the shared zod schema. */
 export function parseServersFile(text: string): ServersFileResult {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = stripBom(text);
   const offsetShift = text.length - body.length;
   const at = (offset: number) => lineColumn(text, offset + offsetShift);
 

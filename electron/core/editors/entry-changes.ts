@@ -4,8 +4,8 @@ import { isDeepStrictEqual } from 'node:util';
  * What a sync changes in one file's servers collection, decided from the entries it has: Switchboard's
  * entries no longer wanted go, changed ones are replaced, new ones are added; the user's entries stay,
  * except those import replaces (adopts); a desired server whose name a user's entry already has is a
- * clash (reported, never overwritten). The same rules as jsonc-plan.ts, for the formats edited as lines
- * (TOML, YAML).
+ * clash (reported, never overwritten). The one place these rules live: every format's plan
+ * (jsonc-plan.ts, toml-format.ts, yaml-format.ts) edits its text by what this decides.
  *
  * Import puts the managed entry where the user's stood (renamed to the server's name if need be; a
  * managed entry of that server elsewhere moves there), so that unsync can put the user's text back in

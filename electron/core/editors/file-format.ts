@@ -1,4 +1,5 @@
 import { findNodeAtLocation, getNodeValue } from 'jsonc-parser';
+import { stripBom } from '../fs/bom.ts';
 import { parseJsonc } from './jsonc-entries.ts';
 import type { PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
 import { entryValue } from './jsonc-give-back.ts';
@@ -37,10 +38,6 @@ export interface FileFormat {
    * whose own text holds a secret in a form the record cannot cut out (state.json never holds one).
    */
   entryFromValue(e: PlannedImport, value: unknown, serversKey: string): PlannedImport;
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** JSON and JSONC (comments and trailing commas kept as they are): jsonc-plan.ts. */

@@ -11,10 +11,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(JSON.parse(JSON.stringify(a) ?? 'null'), JSON.parse(JSON.stringify(b) ?? 'null'));
 }
 
-export function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
 /**
  * The guard against a bug here ever reaching a user's file: the result must parse (as strict JSON if
  * the file was), the user's own entries must be what they were (in order), and when the servers object

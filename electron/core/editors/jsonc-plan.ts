@@ -1,8 +1,10 @@
 import { getNodeValue, parseTree } from 'jsonc-parser';
 import { lineColumn } from '../../../shared/jsonc-errors.ts';
 import { detectFormat } from '../config/edit.ts';
+import { stripBom } from '../fs/bom.ts';
 import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
-import { checkResult, jsonEqual, stripBom } from './jsonc-edit-guard.ts';
+import { entryChanges } from './entry-changes.ts';
+import { checkResult } from './jsonc-edit-guard.ts';
 import { insertProperties, removeProperties, replaceEntries, rootInfo } from './jsonc-entries.ts';
 import { lenient, restoredValues, undoImports } from './jsonc-give-back.ts';
 import { locate } from './jsonc-locate.ts';
@@ -42,84 +44,25 @@ export function planFile(input: PlanInput): PlanResult {
   // Line endings and indentation, from the start of the file (enough to tell, and cheap for big files).
   const format = detectFormat(body.length > 65_536 ? body.slice(0, 65_536) : body);
 
-  // The servers object as it is: who is whose.
-  const managed = new Map<string, unknown>();
-  const user = new Map<string, unknown>();
+  // The servers object as it is, and what the sync changes in it (entry-changes.ts: who is whose,
+  // which user entry import's servers take the place of, what is added, replaced, removed).
   let window = container ? cut(body, container) : undefined;
+  const existing: [string, unknown][] = [];
   if (window) {
     const node = parseTree(window.text, [], { allowTrailingComma: true, disallowComments: false });
     for (const prop of node?.children ?? []) {
-      const key = String(prop.children?.[0]?.value);
       const valueNode = prop.children?.[1];
-      if (managed.has(key) || user.has(key)) continue; // a duplicate key: the first one is what counts here
-      const value: unknown = valueNode ? getNodeValue(valueNode) : undefined;
-      (input.isManaged(key, value) ? managed : user).set(key, value);
+      existing.push([String(prop.children?.[0]?.value), valueNode ? getNodeValue(valueNode) : undefined]);
     }
   }
-  const userBefore = new Map(user);
-
-  const adopt = input.adopt ?? new Map<string, string>();
-  const added: string[] = [];
-  const updated: string[] = [];
-  const removed: string[] = [];
-  const clashes: string[] = [];
-  const adopted: string[] = [];
+  const changes = entryChanges(existing, input);
+  const { added, updated, removed, clashes, adopted, takenOut, toAdd, userBefore } = changes;
   const imported: PlannedImport[] = [];
   let restored: string[] = [];
   let notRestored: { entry: string; why: string }[] = [];
-
-  // 1. Managed entries no longer wanted.
-  const stale = new Set<string>();
-  for (const key of managed.keys()) {
-    if (input.desired.has(key)) continue;
-    stale.add(key);
-    removed.push(key);
-  }
-  // Import: which user entry takes which server's place. The managed entry always goes where the
-  // user's stood (renamed to the server's name if need be; a managed entry of that server elsewhere
-  // moves there), so unsync can put the user's text back in the same place. An entry named like its
-  // server first; then the others in the file's order; a second entry of a server that already took
-  // a place is taken out.
-  const claims = new Map<string, string>(); // server → the user entry whose place it takes
-  const takenOut: string[] = [];
-  const moved = new Set<string>(); // managed entries that move to a user entry's place
-  for (const [key, server] of adopt) {
-    if (key === server && user.has(key) && input.desired.has(server)) claims.set(server, key);
-  }
-  for (const key of user.keys()) {
-    const server = adopt.get(key);
-    if (server === undefined || key === server || !input.desired.has(server)) continue;
-    // Never drop the user's entry when the server could not take its place (its name is taken).
-    if (user.has(server) && adopt.get(server) !== server) continue;
-    if (claims.has(server)) {
-      takenOut.push(key);
-      continue;
-    }
-    claims.set(server, key);
-    if (managed.has(server)) moved.add(server);
-  }
-  for (const key of [...claims.values(), ...takenOut]) {
-    user.delete(key);
-    adopted.push(key);
-  }
-  // 2. Updates in place: managed entries that differ, and user entries import replaces.
-  const replace = new Map<string, { key: string; value: unknown }>();
-  const toAdd: [string, Record<string, unknown>][] = [];
-  for (const [name, entry] of input.desired) {
-    if (claims.has(name)) {
-      replace.set(claims.get(name) ?? name, { key: name, value: entry });
-    } else if (managed.has(name)) {
-      if (!jsonEqual(managed.get(name), entry)) {
-        replace.set(name, { key: name, value: entry });
-        updated.push(name);
-      }
-    } else if (user.has(name)) {
-      clashes.push(name);
-    } else {
-      toAdd.push([name, entry]);
-      added.push(name);
-    }
-  }
+  const replace = new Map(
+    [...changes.replace].map(([name, { server, entry }]) => [name, { key: server, value: entry }]),
+  );
 
   let text = body;
   let rootNow = root;
@@ -132,8 +75,8 @@ export function planFile(input: PlanInput): PlanResult {
       ({ restored, notRestored } = undone);
       if (rootInfo(w).props.length === 0) layout.serversForm = undefined;
     } else {
-      if (stale.size || moved.size) {
-        const result = removeProperties(w, rootInfo(w), new Set([...stale, ...moved]), layout.serversForm);
+      if (changes.toRemove.size) {
+        const result = removeProperties(w, rootInfo(w), changes.toRemove, layout.serversForm);
         w = result.text;
         if (result.emptied) layout.serversForm = undefined;
       }
@@ -152,7 +95,7 @@ export function planFile(input: PlanInput): PlanResult {
         w = removeProperties(w, info, (_, at) => at === i).text;
         imported.push({
           entry: prop.key,
-          server: adopt.get(prop.key) ?? prop.key,
+          server: input.adopt?.get(prop.key) ?? prop.key,
           text: own,
           place: 'taken-out',
           gap: { prev: prev?.key ?? null, next: next?.key ?? null, lead, trail, left: between(w, i - 1) },
@@ -161,9 +104,15 @@ export function planFile(input: PlanInput): PlanResult {
       if (replace.size) {
         const info = rootInfo(w);
         for (const prop of info.props) {
-          const server = adopt.get(prop.key);
-          if (server === undefined || claims.get(server) !== prop.key) continue;
-          imported.push({ entry: prop.key, server, text: w.slice(prop.offset, prop.end), place: 'replaced' });
+          // a user entry import replaces (the others replaced are Switchboard's, updated)
+          const claim = adopted.includes(prop.key) ? changes.replace.get(prop.key) : undefined;
+          if (!claim) continue;
+          imported.push({
+            entry: prop.key,
+            server: claim.server,
+            text: w.slice(prop.offset, prop.end),
+            place: 'replaced',
+          });
         }
         w = replaceEntries(w, info, replace, format);
       }

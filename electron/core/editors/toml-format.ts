@@ -1,5 +1,6 @@
 import { getStaticTOMLValue, parseTOML, type AST } from 'toml-eslint-parser';
 import { isPlainObject } from '../config/jsonc-render.ts';
+import { stripBom } from '../fs/bom.ts';
 import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
@@ -467,7 +468,7 @@ function check(
 }
 
 function entries(text: string, serversKey: string): FileEntries {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const body = stripBom(text);
   if (body.trim() === '') return { ok: true, entries: [] };
   const located = parse(body, serversKey);
   if ('ok' in located) return { ok: false, problem: located.problem };

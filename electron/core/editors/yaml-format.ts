@@ -1,5 +1,6 @@
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node } from 'yaml';
 import { isPlainObject } from '../config/jsonc-render.ts';
+import { stripBom } from '../fs/bom.ts';
 import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
@@ -472,7 +473,7 @@ export function yamlFormat(shape: YamlShape): FileFormat {
       return { ...e, text: line + eolOf(e.text) };
     },
     entries(text: string, serversKey: string): FileEntries {
-      const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+      const body = stripBom(text);
       if (body.trim() === '') return { ok: true, entries: [] };
       const located = parse(body, serversKey, shape);
       if ('ok' in located) return { ok: false, problem: located.problem };

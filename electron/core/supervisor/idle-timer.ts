@@ -19,6 +19,8 @@ export class IdleTimer {
   readonly #options: IdleTimerOptions;
   #holds = 0;
   #cancel: (() => void) | null = null;
+  /** when the idle time started counting (the last hold let go) */
+  #since = 0;
 
   constructor(options: IdleTimerOptions) {
     this.#options = options;
@@ -34,8 +36,9 @@ export class IdleTimer {
    * holding it (it usually arms the timer again).
    */
   hold(onFree: () => void): () => void {
+    // The timer stays armed through a run of calls (one per call was a timer per call): fired while
+    // held it does nothing, and the release arms it again.
     this.#holds += 1;
-    this.clear();
     let released = false;
     return () => {
       if (released) return;
@@ -48,12 +51,22 @@ export class IdleTimer {
 
   /** Counts the idle time from now, if the server is running and nothing holds it. */
   arm(): void {
-    this.clear();
     const ms = this.#options.timeoutMs();
-    if (ms <= 0 || !this.#options.running() || this.#holds > 0) return;
-    this.#cancel = this.#options.clock.setTimeout(() => {
+    if (ms <= 0 || !this.#options.running() || this.#holds > 0) return this.clear();
+    this.#since = this.#options.clock.now();
+    if (this.#cancel === null) this.#after(ms);
+  }
+
+  /** Goes idle `ms` from now unless the server was used meanwhile (then it waits out the rest). */
+  #after(ms: number): void {
+    const { clock } = this.#options;
+    this.#cancel = clock.setTimeout(() => {
       this.#cancel = null;
-      this.#options.onIdle(ms);
+      const timeoutMs = this.#options.timeoutMs();
+      if (timeoutMs <= 0 || this.#holds > 0) return; // released later: armed again then
+      const left = this.#since + timeoutMs - clock.now();
+      if (left > 0) this.#after(left);
+      else this.#options.onIdle(timeoutMs);
     }, ms);
   }
 

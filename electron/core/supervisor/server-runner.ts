@@ -336,7 +336,10 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
       this.#wanted = true;
       this.#note('idle timeout is now 0 (always running): starting');
       this.#launch(true);
-    } else this.#idle.arm();
+    } else {
+      this.#idle.clear(); // a shorter timeout must not wait for the longer one's timer
+      this.#idle.arm();
+    }
   }
 
   /** No request for the idle timeout: the server stops cleanly and waits for the next one. */

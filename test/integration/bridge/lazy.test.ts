@@ -120,6 +120,26 @@ describe('lazy servers', () => {
     expect(runner.link?.closed).toBe(false);
   });
 
+  it('counts the idle time from the last call, also from calls made while the idle time runs', async () => {
+    const clock = new ManualClock();
+    const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 120 } }, clock);
+    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    await reached(h, 'lazy', 'running');
+    const direct = await connect(h, '/mcp/lazy');
+    // 100 s into the 2 minutes a call comes (and another 10 s later): the 2 minutes start again then.
+    clock.advance(100_000);
+    expect(textOf(await direct.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
+    clock.advance(10_000);
+    expect(textOf(await direct.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
+    // Long past 2 minutes since the server started and since the first call: still in use.
+    clock.advance(119_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(statusOf(h, 'lazy')?.state).toBe('running');
+    // 2 minutes after the last call it goes idle.
+    clock.advance(1_000);
+    await reached(h, 'lazy', 'idle');
+    expect(spawns(h, 'lazy')).toBe(1);
+  });
   it('starts an idle server once for two concurrent first calls', async () => {
     const clock = new ManualClock();
     const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 60 } }, clock);

@@ -1,0 +1,88 @@
+import type { IncomingMessage } from 'node:http';
+import type { ApprovalPreview, ToolChange } from '../../../shared/api.ts';
+import { displayText } from '../../../shared/display-text.ts';
+import type { ServerSource } from '../../../shared/schema/state.ts';
+import type { StatusReport } from '../../../shared/status.ts';
+import { UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
+import type { ServerEntry } from '../server-entry.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
+import { describeLaunch } from '../trust/command-line.ts';
+
+/**
+ * What the approval routes use of the core: which servers wait for a decision, what approving each
+ * would allow now (and what was approved before), and the tool changes waiting to be accepted.
+ */
+export interface ApprovalRoutesCore {
+  readonly state: Pick<AppStateStore, 'approval'>;
+  status(): Pick<StatusReport, 'servers'>;
+  entries(): ReadonlyMap<string, ServerEntry>;
+  reviewNow(name: string): { preview: ApprovalPreview } | { resolving: true } | { error: string };
+  sourceOf(name: string): ServerSource;
+  ownFolder(name: string): string;
+  access(name: string): string[];
+  toolChanges(): ToolChange[];
+}
+
+/**
+ * GET /api/approvals (every server waiting for a trust decision, with what approving it would allow)
+ * and GET /api/tool-changes. `handle` answers undefined for what it does not own.
+ */
+export function createApprovalRoutes(core: ApprovalRoutesCore) {
+  function handle(req: IncomingMessage, path: string): object | undefined {
+    if ((req.method ?? 'GET') !== 'GET') return undefined;
+    if (path === UiRoutes.approvals) return { approvals: approvals() };
+    if (path === UiRoutes.toolChanges) return { changes: core.toolChanges() };
+    return undefined;
+  }
+
+  /**
+   * Every server waiting for a trust decision, at once: a package run whose package is not resolved
+   * yet is listed as resolving (nothing it shows can be approved) while its registry is asked in the
+   * background, and an `approval` event tells the UI to ask again once it is in.
+   */
+  function approvals(): ApprovalView[] {
+    const waiting = core
+      .status()
+      .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
+    return waiting
+      .map((status) => approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'))
+      .filter((v) => v !== undefined);
+  }
+
+  function approvalView(name: string, state: ApprovalView['state']): ApprovalView | undefined {
+    if (!core.entries().get(name)) return undefined;
+    // What approving allows now (the command looked up again), and the fingerprint to approve it by.
+    const now = core.reviewNow(name);
+    const shown = 'preview' in now ? now.preview : undefined;
+    const packageError = 'error' in now ? displayText(now.error) : null;
+    const entry = core.entries().get(name);
+    if (!entry) return undefined;
+    const launch = { ...entry.launch, package: undefined };
+    const previous = core.state.approval(name);
+    const record = launch.transport === 'http' ? launch.headers : launch.env;
+    return {
+      name,
+      state,
+      source: shown?.source ?? core.sourceOf(name),
+      fingerprint: shown?.fingerprint ?? entry.fingerprint,
+      lines: shown?.lines ?? describeLaunch(launch, core.ownFolder(name)),
+      references: shown?.references ?? [],
+      access: shown?.access ?? core.access(name),
+      launch,
+      envKeys: Object.keys(record ?? {}).map(displayText),
+      package: shown?.package ?? null,
+      packageNote: shown?.packageNote ?? null,
+      packageError,
+      resolving: 'resolving' in now,
+      approved: previous
+        ? {
+            lines: describeLaunch({ ...previous.config, package: undefined }, core.ownFolder(name)),
+            approvedAt: previous.approvedAt,
+            source: previous.source,
+          }
+        : null,
+    };
+  }
+
+  return { handle };
+}

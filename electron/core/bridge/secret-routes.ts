@@ -1,0 +1,68 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  SecretMoveRequestSchema,
+  SecretValueRequestSchema,
+  UiRoutes,
+  type SecretsResponse,
+} from '../../../shared/ui-api.ts';
+import { moveSecret } from '../config/move-secret.ts';
+import type { HomePaths } from '../home.ts';
+import type { Keychain } from '../secrets/keychain.ts';
+import { decodePathSegment, HttpError, readJsonAs } from './http-util.ts';
+import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
+
+/**
+ * What the secret routes use of the core: the secrets and who uses them, restarting those users when
+ * a value changes, and servers.json (a literal moved to the keychain is an edit of it).
+ */
+export interface SecretRoutesCore extends ServersEditCore {
+  readonly home: Pick<HomePaths, 'serversFile'>;
+  secrets(): Promise<SecretsResponse>;
+  restartSecretUsers(secret: string): Promise<string[]>;
+}
+
+/**
+ * GET /api/secrets (names and who uses them, never values), PUT/DELETE /api/secrets/<name> (values
+ * are write-only), POST /api/secrets/move (a literal in servers.json to the keychain). `handle`
+ * answers undefined for what it does not own.
+ */
+export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
+  async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
+    const method = req.method ?? 'GET';
+    if (path === UiRoutes.secrets && method === 'GET') return await core.secrets();
+    if (path === UiRoutes.secretMove && method === 'POST') return await move(req);
+    const secret = /^\/api\/secrets\/([^/]+)$/.exec(path);
+    if (!secret || secret[1] === 'move') return undefined;
+    const name = decodePathSegment(secret[1] ?? '');
+    if (method === 'PUT') return await setSecret(req, name);
+    if (method === 'DELETE') {
+      if (!(await keychain.delete(name)))
+        throw new HttpError(404, `no secret named "${name}" in the keychain`);
+      return { ok: true };
+    }
+    return undefined;
+  }
+
+  /** Stores a secret, then restarts the servers that use it and want to run, so they pick it up. */
+  async function setSecret(req: IncomingMessage, name: string): Promise<{ ok: true; restarted: string[] }> {
+    const { value } = await readJsonAs(req, SecretValueRequestSchema);
+    await keychain.set(name, value);
+    return { ok: true, restarted: await core.restartSecretUsers(name) };
+  }
+
+  async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
+    const { server, key, secretName } = await readJsonAs(req, SecretMoveRequestSchema);
+    const name = await moveSecret({
+      serversFile: core.home.serversFile,
+      keychain,
+      server,
+      key,
+      ...(secretName ? { secretName } : {}),
+    });
+    core.noteSource(server, 'ui');
+    applyServersEdit(core);
+    return { ok: true, name };
+  }
+
+  return { handle };
+}
