@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -18,9 +18,25 @@ interface ProcStat {
   startTicks: string;
 }
 
+/**
+ * /proc/<pid>/stat is one line of a few hundred bytes, but procfs reports no size, so readFile would
+ * allocate 64 KiB for it. A scan of every process's stat with readFile, run by each of a hundred
+ * servers stopping at once (sandboxed ones leave their group a moment after the leader exits), held
+ * ~200 MB of buffers at its peak, and the malloc heap kept ~35 MB of it for good (docs/performance.md).
+ * The fields read here end within ~500 bytes even with the longest process name.
+ */
+const STAT_BYTES = 1024;
+
 async function readProcStat(pid: number): Promise<ProcStat | null> {
   try {
-    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const handle = await open(`/proc/${pid}/stat`, 'r');
+    let text: string;
+    try {
+      const { bytesRead, buffer } = await handle.read(Buffer.allocUnsafe(STAT_BYTES), 0, STAT_BYTES, 0);
+      text = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await handle.close();
+    }
     // "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
     //  cutime cstime priority nice threads itreal starttime …"; comm may hold spaces and parens.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -31,6 +47,44 @@ async function readProcStat(pid: number): Promise<ProcStat | null> {
   } catch {
     return null;
   }
+}
+
+/** Reads at a time in a scan: keeps libuv's 4 threads busy without opening hundreds of files at once. */
+const SCAN_READS = 8;
+
+async function scanProcesses(): Promise<ProcStat[]> {
+  const pids = (await readdir('/proc').catch(() => [] as string[])).filter((n) => /^\d+$/.test(n));
+  const stats: ProcStat[] = [];
+  let next = 0;
+  const reader = async () => {
+    while (next < pids.length) {
+      const stat = await readProcStat(Number(pids[next++]));
+      if (stat !== null) stats.push(stat);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SCAN_READS, pids.length) }, reader));
+  return stats;
+}
+
+let scanning: Promise<ProcStat[]> | undefined;
+let queued: Promise<ProcStat[]> | undefined;
+
+/**
+ * The process table as it is now, read once for everyone who asks meanwhile: a hundred servers
+ * stopping together poll their groups every 50 ms, and each used to read all of /proc itself. A
+ * caller never gets a scan that began before it asked (it waits for the next one), so a process
+ * that was already there is never missed.
+ */
+function processTable(): Promise<ProcStat[]> {
+  if (scanning === undefined) {
+    scanning = scanProcesses().finally(() => (scanning = undefined));
+    return scanning;
+  }
+  queued ??= scanning.then(() => {
+    queued = undefined;
+    return processTable();
+  });
+  return queued;
 }
 
 let bootId: Promise<string> | undefined;
@@ -98,12 +152,8 @@ export async function groupMembers(pgid: number): Promise<GroupMember[]> {
   }
   if (process.platform === 'linux') {
     const boot = await linuxBootId();
-    const pids = (await readdir('/proc').catch(() => [] as string[]))
-      .filter((n) => /^\d+$/.test(n))
-      .map(Number);
-    const stats = await Promise.all(pids.map(readProcStat));
-    return stats
-      .filter((s): s is ProcStat => s !== null && s.pgid === pgid && s.state !== 'Z')
+    return (await processTable())
+      .filter((s) => s.pgid === pgid && s.state !== 'Z')
       .map((s) => ({ pid: s.pid, startToken: `${boot}:${s.startTicks}` }));
   }
   const members: GroupMember[] = [];
