@@ -1,14 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpClient, textOf } from '../helpers/bridge.ts';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, signInLink } from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * In Chromium against a real `switchboard serve`: a server's Activity tab charts the calls editors
@@ -18,53 +18,37 @@ import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, signInLink } f
  */
 
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let origin: string;
 let toolsFile: string;
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  toolsFile = join(t.dir, 'tools.json');
-  writeFileSync(
-    toolsFile,
-    JSON.stringify({
-      instructions: 'Use search for web lookups.',
-      tools: [{ name: 'search', description: 'Searches the web' }],
-      prompts: [{ name: 'summarise', description: 'Summarise a page' }],
-    }),
-  );
-  t.writeServers({
-    mcpServers: {
-      echo: fixtureServer('env-echo-server.mjs'),
-      shifty: fixtureServer('shifty-server.mjs', toolsFile),
-    },
-  });
-  for (const name of ['echo', 'shifty']) await runCli(['approve', name, '--yes'], t.env);
-  serve = await startServe(t.env);
-  origin = new URL(signInLink(serve.output())).origin;
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 60_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-activity-${context.task.name.slice(0, 40)}.png`) })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'activity',
+  viewport: { width: 1280, height: 900 },
+  async prepare(t) {
+    toolsFile = join(t.dir, 'tools.json');
+    writeFileSync(
+      toolsFile,
+      JSON.stringify({
+        instructions: 'Use search for web lookups.',
+        tools: [{ name: 'search', description: 'Searches the web' }],
+        prompts: [{ name: 'summarise', description: 'Summarise a page' }],
+      }),
+    );
+    t.writeServers({
+      mcpServers: {
+        echo: fixtureServer('env-echo-server.mjs'),
+        shifty: fixtureServer('shifty-server.mjs', toolsFile),
+      },
+    });
+    for (const name of ['echo', 'shifty']) await runCli(['approve', name, '--yes'], t.env);
+  },
 });
-
+beforeAll(() => ({ t, page, origin } = e2e));
+// Before serve stops: the editors' sessions end first.
 afterAll(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  t?.cleanup();
 });
 
 /** An editor of the running serve, with a token of its own (`switchboard token create`). */

@@ -1,13 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { StatusReportSchema } from '../../shared/status.ts';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { fixtureServer, NODE, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, signInLink } from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * The approval card in Chromium against a real `switchboard serve`: a command whose arguments carry a
@@ -27,36 +27,16 @@ const spoof = (extra: string[] = []) => ({
 });
 
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let origin: string;
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  t.writeServers({ mcpServers: { spoof: spoof() } });
-  serve = await startServe(t.env);
-  origin = new URL(signInLink(serve.output())).origin;
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 860 });
-}, 60_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-approvals-${context.task.name.slice(0, 40)}.png`) })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'approvals',
+  prepare(t) {
+    t.writeServers({ mcpServers: { spoof: spoof() } });
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  t?.cleanup();
-});
+beforeAll(() => ({ t, page, origin } = e2e));
 
 /** spoof's fingerprint as the running serve sees it (the control API, as the CLI reads it). */
 async function fingerprintNow(): Promise<string | undefined> {

@@ -64,17 +64,6 @@ export async function signIn(page: Page, link: string): Promise<void> {
   throw new Error(`the page never signed in with ${link} (now at ${page.url()})`);
 }
 
-/** A new page of its own (storage included) in `browser`, signed in to a `serve` through its link. */
-export async function signedInPage(
-  browser: Browser,
-  serveOutput: string,
-  viewport: { width: number; height: number },
-): Promise<Page> {
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await signIn(page, signInLink(serveOutput));
-  return page;
-}
-
 /** The e2e tests drive the production build: test/run.sh builds it when it is missing or stale. */
 export function requireBuiltUi(): void {
   const index = `${UI_DIST}index.html`;

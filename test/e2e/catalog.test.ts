@@ -1,26 +1,17 @@
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseJsonc } from 'jsonc-parser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { httpClient, textOf } from '../helpers/bridge.ts';
-import { exited, startServe } from '../helpers/cli.ts';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../helpers/fake-npm-registry.ts';
 import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
 import { waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signIn,
-  signInLink,
-} from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { screenshot } from './screenshots.ts';
+import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
  * The Catalog end to end, in Chromium against a real `switchboard serve`: search the registry (a local
@@ -35,10 +26,6 @@ import {
  * machine.
  */
 
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1280, height: 860 };
 const ECHO = 'io.github.switchboard-fixtures/catalog-echo';
 const GREETING = 'hello from the catalog';
 const TOKEN = `catalog-e2e-${Math.random().toString(36).slice(2)}-token`;
@@ -48,118 +35,63 @@ const ZED_SETTINGS = '// my Zed settings\n{\n  "theme": "One Dark", // keep me\n
 let t: TempHome;
 let registry: FakeRegistry;
 let npm: FakeNpmRegistry;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let origin: string;
 let bin: string;
 const keychain = new OsKeychain();
-const consoleProblems: string[] = [];
+let consoleProblems: string[];
 
 function zedFile(): string {
   return join(t.dir, 'user', '.config', 'zed', 'settings.json');
 }
 
-/** A screenshot into test-results/e2e/, and with `docs` into docs/screenshots/ when asked for. */
-async function shot(name: string, docs?: string): Promise<void> {
-  await capture(join(ARTIFACTS, `${name}.png`));
-  if (DOCS_SCREENSHOTS && docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    await tidy();
-    await capture(join(DOCS_DIR, `${docs}.png`));
-  }
-}
-
-/** The whole page, with the window as tall as the page (the sticky sidebar then runs its full height). */
-async function capture(file: string): Promise<void> {
-  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-  if (height > VIEWPORT.height) await page.setViewportSize({ width: VIEWPORT.width, height });
-  await page.screenshot({ path: file });
-  if (height > VIEWPORT.height) await page.setViewportSize(VIEWPORT);
-}
-
-/** Docs only: this machine's throwaway folders and the local fake registry, as a person would see theirs. */
-async function tidy(): Promise<void> {
-  const replacements: [string, string][] = [
+/** A screenshot; with `docs` also for docs/screenshots, the local registries shown as the real ones. */
+function shot(name: string, docs?: string): Promise<void> {
+  const also: [string, string][] = [
     [registry.url, 'https://registry.modelcontextprotocol.io'],
-    [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-    [join(t.dir, 'user'), '/home/you'],
     [bin, '/usr/local/bin'],
   ];
-  await page.evaluate(`(() => {
-    const replacements = ${JSON.stringify(replacements)};
-    const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const next = tidy(node.nodeValue ?? '');
-      if (next !== node.nodeValue) node.nodeValue = next;
-    }
-  })()`);
+  return screenshot(page, name, docs ? { as: docs, home: t, also } : undefined);
 }
 
 async function go(hash: string): Promise<void> {
   await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
 }
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  registry = await startFakeRegistry([
-    ...recorded('servers').values(),
-    ...recorded('examples').values(),
-    ...recorded('e2e').values(),
-  ]);
-  npm = await startFakeNpmRegistry(['switchboard-catalog-echo']);
-  // The programs servers may use: node, npx and the sh npx runs packages with; no uvx, no docker.
-  bin = join(t.dir, 'bin');
-  mkdirSync(bin);
-  symlinkSync(process.execPath, join(bin, 'node'));
-  const npx = ['/usr/bin/npx', '/usr/local/bin/npx'].find((p) => existsSync(p));
-  if (!npx) throw new Error('npx is not installed: the catalog test installs its server with npx');
-  symlinkSync(npx, join(bin, 'npx'));
-  symlinkSync('/bin/sh', join(bin, 'sh'));
-  mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
-  writeFileSync(zedFile(), ZED_SETTINGS);
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe({
-    ...t.env,
-    PATH: bin,
-    SWITCHBOARD_REGISTRY_URL: registry.url,
-    ...npm.npmEnv(join(t.dir, 'npm-cache')),
-  });
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const url = signInLink(serve.output());
-  origin = new URL(url).origin;
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m.text()))
-      consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (err) => consoleProblems.push(`pageerror: ${err.message}`));
-  await signIn(page, url);
-  await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
-}, 60_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-catalog-${name}.png`), fullPage: true })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'catalog',
+  viewport: VIEWPORT,
+  editorSyncNoticeAnswered: true,
+  async prepare(t, defer) {
+    defer(() => keychain.delete(SECRET_NAME).catch(() => false));
+    registry = await startFakeRegistry([
+      ...recorded('servers').values(),
+      ...recorded('examples').values(),
+      ...recorded('e2e').values(),
+    ]);
+    defer(() => registry.close());
+    npm = await startFakeNpmRegistry(['switchboard-catalog-echo']);
+    defer(() => npm.close());
+    // The programs servers may use: node, npx and the sh npx runs packages with; no uvx, no docker.
+    bin = join(t.dir, 'bin');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const npx = ['/usr/bin/npx', '/usr/local/bin/npx'].find((p) => existsSync(p));
+    if (!npx) throw new Error('npx is not installed: the catalog test installs its server with npx');
+    symlinkSync(npx, join(bin, 'npx'));
+    symlinkSync('/bin/sh', join(bin, 'sh'));
+    mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
+    writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), ZED_SETTINGS);
+    return {
+      PATH: bin,
+      SWITCHBOARD_REGISTRY_URL: registry.url,
+      ...npm.npmEnv(join(t.dir, 'npm-cache')),
+    };
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve) writeFileSync(join(ARTIFACTS, 'catalog-serve-output.txt'), serve.output());
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  await keychain.delete(SECRET_NAME).catch(() => false);
-  await registry?.close();
-  await npm?.close();
-  t?.cleanup();
+beforeAll(async () => {
+  ({ t, page, origin, problems: consoleProblems } = e2e);
+  await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
 });
 
 describe('the Catalog in Chromium against a real `switchboard serve`', () => {

@@ -1,13 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { argvOf, fakeApps, isAlive, type FakeApps } from '../helpers/fake-claude-desktop.ts';
 import { fixtureServer } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * The Editors view's "restart Claude Desktop" hint in Chromium against a real `switchboard serve`,
@@ -20,46 +20,27 @@ import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './brows
 const linux = process.platform === 'linux';
 let t: TempHome;
 let apps: FakeApps;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let first: number;
 
-beforeAll(async () => {
-  if (!linux) return;
-  requireBuiltUi();
-  t = tempHome();
-  apps = fakeApps(t.dir);
-  mkdirSync(join(t.dir, 'user', '.config', 'Claude'), { recursive: true });
-  t.writeServers({ mcpServers: { alpha: fixtureServer('mini-server.mjs') } });
-  const approved = await runCli(['approve', 'alpha', '--yes'], t.env);
-  if (approved.code !== 0) throw new Error(`approve failed:\n${approved.stdout}${approved.stderr}`);
-  // Claude Desktop runs before serve's first sync writes its file: it has not read it.
-  first = await apps.start('claude-desktop', ['600', '0.5']);
-  await new Promise((r) => setTimeout(r, 100));
-  serve = await startServe(t.env);
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 90_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, 'FAILED-claude-restart.png'), fullPage: true })
-    .catch(() => undefined);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  apps?.cleanup();
-  t?.cleanup();
-});
-
 describe.runIf(linux)('restart Claude Desktop from the Editors view', () => {
+  const e2e = useSignedInServe({
+    name: 'claude-restart',
+    viewport: { width: 1280, height: 900 },
+    async prepare(t, defer) {
+      apps = fakeApps(t.dir);
+      defer(() => apps.cleanup());
+      mkdirSync(join(t.dir, 'user', '.config', 'Claude'), { recursive: true });
+      t.writeServers({ mcpServers: { alpha: fixtureServer('mini-server.mjs') } });
+      const approved = await runCli(['approve', 'alpha', '--yes'], t.env);
+      if (approved.code !== 0) throw new Error(`approve failed:\n${approved.stdout}${approved.stderr}`);
+      // Claude Desktop runs before serve's first sync writes its file: it has not read it.
+      first = await apps.start('claude-desktop', ['600', '0.5']);
+      await new Promise((r) => setTimeout(r, 100));
+    },
+  });
+  beforeAll(() => ({ t, page } = e2e));
+
   it('shows the hint while it runs with the old file, restarts it, and the hint follows the app live', async () => {
     await page.evaluate("window.location.hash = '#/editors'");
     const card = page.locator('article[data-editor="claude-desktop"]');

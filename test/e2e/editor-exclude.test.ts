@@ -1,20 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { fixtureServer } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
 import { editorFile, install } from '../integration/editors/helpers.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signedInPage,
-} from './browser.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * Issue 24 item 12: the README says a server can be excluded from an editor in the Editors view. Here
@@ -23,8 +17,6 @@ import {
  */
 
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 
 const zedServers = () =>
@@ -32,37 +24,21 @@ const zedServers = () =>
     (parse(readFileSync(editorFile(t, 'zed'), 'utf8')) as { context_servers?: object }).context_servers ?? {},
   ).sort();
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
-  const server = fixtureServer('env-echo-server.mjs', 'X');
-  t.writeServers({ mcpServers: { alpha: server, beta: server } });
-  for (const name of ['alpha', 'beta']) {
-    const run = await runCli(['approve', name, '--yes'], t.env);
-    if (run.code !== 0) throw new Error(run.stderr);
-  }
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe(t.env);
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 90_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, 'FAILED-editor-exclude.png'), fullPage: true })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'editor-exclude',
+  viewport: { width: 1280, height: 900 },
+  editorSyncNoticeAnswered: true,
+  async prepare(t) {
+    install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
+    const server = fixtureServer('env-echo-server.mjs', 'X');
+    t.writeServers({ mcpServers: { alpha: server, beta: server } });
+    for (const name of ['alpha', 'beta']) {
+      const run = await runCli(['approve', name, '--yes'], t.env);
+      if (run.code !== 0) throw new Error(run.stderr);
+    }
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  t?.cleanup();
-});
+beforeAll(() => ({ t, page } = e2e));
 
 describe('excluding a server from one editor in the Editors view', () => {
   it('× takes it out of that editor and its file, + brings it back', async () => {

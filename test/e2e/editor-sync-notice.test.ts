@@ -1,13 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * The first run says which editors automatic sync will write before anything is approved (issue 11):
@@ -20,50 +20,28 @@ import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './brows
 const ECHO = fixtureServer('env-echo-server.mjs');
 const ZED = '// my Zed settings\n{\n  "theme": "One Dark"\n}\n';
 
-let browser: Browser;
-beforeAll(async () => {
-  requireBuiltUi();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-interface Run {
-  t: TempHome;
-  serve: { child: ChildProcess; output: () => string };
-  page: Page;
-  zed: string;
-  vscode: string;
-}
-let run: Run | undefined;
-
-afterEach(async (context) => {
-  if (!run) return;
-  if (context.task.result?.state === 'fail')
-    await run.page
-      .screenshot({ path: join(ARTIFACTS, 'FAILED-editor-sync-notice.png'), fullPage: true })
-      .catch(() => undefined);
-  run.serve.child.kill('SIGTERM');
-  await exited(run.serve.child);
-  run.t.cleanup();
-  run = undefined;
+/** A fresh home for each test: Zed (with the person's settings) and VS Code installed, one server not yet approved. */
+const e2e = useSignedInServe({
+  name: 'editor-sync-notice',
+  perTest: true,
+  prepare(t) {
+    const zedDir = join(t.dir, 'user', '.config', 'zed');
+    mkdirSync(zedDir, { recursive: true });
+    writeFileSync(join(zedDir, 'settings.json'), ZED);
+    mkdirSync(join(t.dir, 'user', '.config', 'Code', 'User'), { recursive: true });
+    t.writeServers({ mcpServers: { echo: ECHO } });
+  },
 });
 
-/** A fresh home: Zed (with the person's settings) and VS Code installed, one server not yet approved. */
-async function firstRun(): Promise<Run> {
-  const t = tempHome();
-  const zedDir = join(t.dir, 'user', '.config', 'zed');
-  mkdirSync(zedDir, { recursive: true });
-  const zed = join(zedDir, 'settings.json');
-  writeFileSync(zed, ZED);
-  const vscodeDir = join(t.dir, 'user', '.config', 'Code', 'User');
-  mkdirSync(vscodeDir, { recursive: true });
-  t.writeServers({ mcpServers: { echo: ECHO } });
-  const serve = await startServe(t.env);
-  const page = await signedInPage(browser, serve.output(), { width: 1280, height: 860 });
-  run = { t, serve, page, zed, vscode: join(vscodeDir, 'mcp.json') };
-  return run;
+/** This test's first run: its home and page, and the files of Zed and VS Code. */
+function firstRun(): { t: TempHome; page: Page; zed: string; vscode: string } {
+  const { t, page } = e2e;
+  return {
+    t,
+    page,
+    zed: join(t.dir, 'user', '.config', 'zed', 'settings.json'),
+    vscode: join(t.dir, 'user', '.config', 'Code', 'User', 'mcp.json'),
+  };
 }
 
 function state(t: TempHome): { settings?: { autoSync?: boolean }; notices?: { editorSync?: number } } {
@@ -72,7 +50,7 @@ function state(t: TempHome): { settings?: { autoSync?: boolean }; notices?: { ed
 
 describe('the first-run notice of editor sync', () => {
   it('names the editors it will write; “Turn automatic sync off” keeps their files as they are when a server is approved', async () => {
-    const { t, page, zed, vscode } = await firstRun();
+    const { t, page, zed, vscode } = firstRun();
     const notice = page.getByRole('region', { name: 'Switchboard keeps your editors in sync' });
     await notice.waitFor();
     expect(await notice.getByText(/Found on this computer:/).textContent()).toContain('Zed, VS Code');
@@ -111,7 +89,7 @@ describe('the first-run notice of editor sync', () => {
   });
 
   it('“Keep automatic sync”: the notice goes, and approving a server writes it into each editor named', async () => {
-    const { t, page, zed, vscode } = await firstRun();
+    const { t, page, zed, vscode } = firstRun();
     const notice = page.getByRole('region', { name: 'Switchboard keeps your editors in sync' });
     await notice.getByRole('button', { name: 'Keep automatic sync' }).click();
     await notice.waitFor({ state: 'detached' });

@@ -1,14 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { heldBackPlaceholder } from '../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { fixtureServer } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage } from './browser.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * The Editors view's unsync in Chromium against a real `switchboard serve`: before it removes anything
@@ -33,50 +32,32 @@ const ZED = `// my Zed settings
 `;
 
 const keychain = new OsKeychain();
-let known: Set<string>;
-let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let zedFile: string;
 let cursorFile: string;
 
-beforeAll(async () => {
-  requireBuiltUi();
-  known = new Set(await keychain.list());
-  t = tempHome();
-  const zedDir = join(t.dir, 'user', '.config', 'zed');
-  mkdirSync(zedDir, { recursive: true });
-  zedFile = join(zedDir, 'settings.json');
-  writeFileSync(zedFile, ZED);
-  const imported = await runCli(['import', '--yes'], t.env);
-  if (imported.code !== 0) throw new Error(`import failed:\n${imported.stdout}${imported.stderr}`);
-  // Cursor, with a file other users can read: the sync at serve's start writes its token there.
-  mkdirSync(join(t.dir, 'user', '.cursor'), { recursive: true });
-  cursorFile = join(t.dir, 'user', '.cursor', 'mcp.json');
-  writeFileSync(cursorFile, '{\n  "mcpServers": {}\n}\n');
-  chmodSync(cursorFile, 0o644);
-  serve = await startServe(t.env);
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 90_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, 'FAILED-editors-unsync.png'), fullPage: true })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'editors-unsync',
+  viewport: { width: 1280, height: 900 },
+  async prepare(t, defer) {
+    const known = new Set(await keychain.list());
+    defer(async () => {
+      for (const name of await keychain.list()) if (!known.has(name)) await keychain.delete(name);
+    });
+    const zedDir = join(t.dir, 'user', '.config', 'zed');
+    mkdirSync(zedDir, { recursive: true });
+    zedFile = join(zedDir, 'settings.json');
+    writeFileSync(zedFile, ZED);
+    const imported = await runCli(['import', '--yes'], t.env);
+    if (imported.code !== 0) throw new Error(`import failed:\n${imported.stdout}${imported.stderr}`);
+    // Cursor, with a file other users can read: the sync at serve's start writes its token there.
+    mkdirSync(join(t.dir, 'user', '.cursor'), { recursive: true });
+    cursorFile = join(t.dir, 'user', '.cursor', 'mcp.json');
+    writeFileSync(cursorFile, '{\n  "mcpServers": {}\n}\n');
+    chmodSync(cursorFile, 0o644);
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  for (const name of await keychain.list()) if (!known.has(name)) await keychain.delete(name);
-  t?.cleanup();
-});
+beforeAll(() => ({ page } = e2e));
 
 describe('unsync in the Editors view', () => {
   it('says what it will do, gives back the imported entry, and puts its secret back only when asked', async () => {

@@ -1,23 +1,16 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { checkServerJson } from '../../renderer/src/lib/json-lint.ts';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
-import { recorded, startFakeRegistry, type FakeRegistry } from '../helpers/fake-registry.ts';
-import { everythingServer, fixtureServer, NODE } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signIn,
-  signInLink,
-} from './browser.ts';
+import { runCli } from '../helpers/cli.ts';
+import { recorded, startFakeRegistry } from '../helpers/fake-registry.ts';
+import { everythingServer, fixtureServer } from '../helpers/servers.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { signIn } from './browser.ts';
+import { screenshot } from './screenshots.ts';
+import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
  * The UI's part of "the first hour" (issue 11), in Chromium against a real `switchboard serve`: a
@@ -27,10 +20,6 @@ import {
  * buttons waiting until it is back.
  */
 
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1280, height: 860 };
 const ECHO = fixtureServer('env-echo-server.mjs');
 const CATALOG_ECHO = 'io.github.switchboard-fixtures/catalog-echo';
 /** Literal secrets a person types or pastes (never real ones); both must end up in the keychain. */
@@ -56,52 +45,14 @@ const README_SNIPPET = JSON.stringify(
 );
 
 let t: TempHome;
-let registry: FakeRegistry;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let origin: string;
 const keychain = new OsKeychain();
-const consoleProblems: string[] = [];
+let consoleProblems: string[];
 
-/** A screenshot into test-results/e2e/, and with `docs` into docs/screenshots/ when asked for. */
-async function shot(name: string, docs?: string): Promise<void> {
-  await capture(join(ARTIFACTS, `${name}.png`));
-  if (DOCS_SCREENSHOTS && docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    await tidy();
-    await capture(join(DOCS_DIR, `${docs}.png`));
-  }
-}
-
-/** The whole page at the window's width, the window made as tall as the page. */
-async function capture(file: string): Promise<void> {
-  const size = page.viewportSize() ?? VIEWPORT;
-  const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
-  if (height > size.height) await page.setViewportSize({ width: size.width, height });
-  await page.screenshot({ path: file });
-  if (height > size.height) await page.setViewportSize(size);
-}
-
-/** Docs only: this machine's throwaway folders as a person's own (the JSON editor is left alone). */
-async function tidy(): Promise<void> {
-  const replacements: [string, string][] = [
-    [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-    [join(t.dir, 'user'), '/home/you'],
-    [NODE, '/usr/local/bin/node'],
-    [REPO_ROOT, '/home/you/src/switchboard'],
-  ];
-  await page.evaluate(`(() => {
-    const replacements = ${JSON.stringify(replacements)};
-    const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('.cm-editor')) continue;
-      const next = tidy(node.nodeValue ?? '');
-      if (next !== node.nodeValue) node.nodeValue = next;
-    }
-    for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
-  })()`);
+/** A screenshot; with `docs` also for docs/screenshots. */
+function shot(name: string, docs?: string): Promise<void> {
+  return screenshot(page, name, docs ? { as: docs, home: t } : undefined);
 }
 
 /** A fresh load of a view (nothing left over from the steps before), then what says it is ready. */
@@ -173,57 +124,37 @@ function rowProblems(): Promise<string[]> {
   })()`);
 }
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  registry = await startFakeRegistry([...recorded('servers').values(), ...recorded('e2e').values()]);
-  // Names of the length people give them; two run, two wait for approval.
-  t.writeServers({
-    mcpServers: {
-      everything: everythingServer(),
-      'github-enterprise-server': ECHO,
-      'docs-remote': { url: 'https://example.com/mcp' },
-      'a-rather-long-server-name_v2': ECHO,
-    },
-  });
-  for (const name of ['everything', 'github-enterprise-server']) {
-    const approved = await runCli(['approve', name, '--yes'], t.env);
-    expect(approved.code, approved.stderr).toBe(0);
-  }
-  mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
-  writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), '{}\n');
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url });
-  origin = new URL(signInLink(serve.output())).origin;
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m.text()))
-      consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (err) => consoleProblems.push(`pageerror: ${err.message}`));
-  await signIn(page, signInLink(serve.output()));
-  await row('everything').locator('.state[data-state="running"]').waitFor({ timeout: 45_000 });
-}, 90_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-first-hour-${name}.png`), fullPage: true })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'first-hour',
+  viewport: VIEWPORT,
+  editorSyncNoticeAnswered: true,
+  async prepare(t, defer) {
+    defer(async () => {
+      for (const name of [TYPED_SECRET, PASTED_SECRET]) await keychain.delete(name).catch(() => false);
+    });
+    const registry = await startFakeRegistry([...recorded('servers').values(), ...recorded('e2e').values()]);
+    defer(() => registry.close());
+    // Names of the length people give them; two run, two wait for approval.
+    t.writeServers({
+      mcpServers: {
+        everything: everythingServer(),
+        'github-enterprise-server': ECHO,
+        'docs-remote': { url: 'https://example.com/mcp' },
+        'a-rather-long-server-name_v2': ECHO,
+      },
+    });
+    for (const name of ['everything', 'github-enterprise-server']) {
+      const approved = await runCli(['approve', name, '--yes'], t.env);
+      expect(approved.code, approved.stderr).toBe(0);
+    }
+    mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
+    writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), '{}\n');
+    return { SWITCHBOARD_REGISTRY_URL: registry.url };
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve) writeFileSync(join(ARTIFACTS, 'first-hour-serve-output.txt'), serve.output());
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  for (const name of [TYPED_SECRET, PASTED_SECRET]) await keychain.delete(name).catch(() => false);
-  await registry?.close();
-  t?.cleanup();
+beforeAll(async () => {
+  ({ t, page, origin, problems: consoleProblems } = e2e);
+  await row('everything').locator('.state[data-state="running"]').waitFor({ timeout: 45_000 });
 });
 
 describe('the first hour in the UI', () => {
@@ -457,8 +388,7 @@ describe('the first hour in the UI', () => {
     const restart = row('everything').getByRole('button', { name: 'Restart everything' });
     expect(await restart.isEnabled()).toBe(true);
     const port = new URL(origin).port;
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
+    await e2e.stopServe();
 
     const banner = page.getByTestId('not-running');
     await banner.waitFor({ timeout: 15_000 });
@@ -486,7 +416,7 @@ describe('the first hour in the UI', () => {
 
     // Back on the same port: the browser is still signed in (its session outlives a restart), so the
     // page reconnects by itself, with no new link.
-    serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
+    await e2e.startServe(['--port', port]);
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('heading', { name: 'Sign in to Switchboard' }).count()).toBe(0);
@@ -507,20 +437,19 @@ describe('the first hour in the UI', () => {
 
   it('when serve comes back no longer knowing this browser (signed out while it was stopped), says why and how to sign in', async () => {
     const port = new URL(origin).port;
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
+    await e2e.stopServe();
     await page.getByTestId('not-running').waitFor({ timeout: 15_000 });
     const signedOut = await runCli(['ui', '--sign-out'], t.env);
     expect(signedOut.code, signedOut.stderr).toBe(0);
 
-    serve = await startServe({ ...t.env, SWITCHBOARD_REGISTRY_URL: registry.url }, ['--port', port]);
+    await e2e.startServe(['--port', port]);
     await page.getByRole('heading', { name: 'Sign in to Switchboard' }).waitFor({ timeout: 15_000 });
     await page
       .getByText(/Switchboard is running again, but it no longer knows this browser’s sign-in/)
       .waitFor();
     // The page forgot the key Switchboard no longer knows; a new link signs it in again.
     expect(await page.evaluate("localStorage.getItem('switchboard.session')")).toBeNull();
-    await signIn(page, signInLink(serve.output()));
+    await signIn(page, e2e.link);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor({ timeout: 15_000 });
   });
 });

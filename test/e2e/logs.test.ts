@@ -1,12 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { NODE } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import { ARTIFACTS, launchChromium, requireBuiltUi, signedInPage, writeFigures } from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS, writeFigures } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * The live log view with 100,000 lines streaming in over /api/events from a real server: every line
@@ -18,29 +18,19 @@ const LINES = 100_000;
 const CHATTY = fileURLToPath(new URL('./fixtures/chatty-server.mjs', import.meta.url));
 
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
 let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  t.writeServers({ mcpServers: { chatty: { command: NODE, args: [CHATTY, String(LINES)] } } });
-  serve = await startServe(t.env);
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 860 });
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  t?.cleanup();
+const e2e = useSignedInServe({
+  name: 'logs',
+  prepare(t) {
+    t.writeServers({ mcpServers: { chatty: { command: NODE, args: [CHATTY, String(LINES)] } } });
+  },
 });
+beforeAll(() => ({ t, browser, page } = e2e));
 
-describe('the log view at 100,000 lines', () => {
+// Its waits (the server running, every line on screen) add up past the default 60 s on a busy machine.
+describe('the log view at 100,000 lines', { timeout: 240_000 }, () => {
   it('receives every line live, without layout shifts, and scrolls smoothly', async () => {
     await page.evaluate("window.location.hash = '#/servers/chatty/logs'");
     const log = page.getByRole('log', { name: 'Log of chatty' });

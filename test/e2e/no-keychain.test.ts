@@ -1,17 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, startServe } from '../helpers/cli.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signedInPage,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * Issue 24 item 14 in Chromium: a `serve` on a Linux machine without a Secret Service (its D-Bus
@@ -21,36 +14,18 @@ import {
 
 const TOKEN = 'ghp_' + 'Xk9LrTz4Wn8Hc1Yp6Ds3Ga5UeJoFi0Vb7Qm2';
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe({ ...t.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${t.dir}/no-bus` });
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 90_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, 'FAILED-no-keychain.png'), fullPage: true })
-    .catch(() => undefined);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  t?.cleanup();
-});
-
 describe.runIf(process.platform === 'linux')('adding a server with a token and no keychain', () => {
+  const e2e = useSignedInServe({
+    name: 'no-keychain',
+    viewport: { width: 1280, height: 900 },
+    editorSyncNoticeAnswered: true,
+    // A D-Bus address that leads nowhere: no Secret Service.
+    prepare: (t) => ({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${t.dir}/no-bus` }),
+  });
+  beforeAll(() => ({ t, page } = e2e));
+
   it('says the token could not be stored, and no longer that it is ready to add', async () => {
     await page.evaluate("window.location.hash = '#/add'");
     await page.getByRole('button', { name: 'Paste JSON' }).click();

@@ -1,24 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_KEYCHAIN_SERVICE } from '../../electron/core/oauth/sign-in-store.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { httpClient, textOf } from '../helpers/bridge.ts';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { filesContaining, startOAuthFixture, type OAuthFixture } from '../helpers/oauth-server.ts';
 import { HANG_MS, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signIn,
-  signInLink,
-} from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { screenshot } from './screenshots.ts';
+import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
  * Signing in to a remote server from the UI, end to end: Debian's Chromium against a real
@@ -28,44 +21,22 @@ import {
  * editor's tool call through the bridge then succeeds — while no token lands in any file.
  */
 
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1280, height: 860 };
 // Sign-ins live in the keychain under the server's name: tests share the keyring, so one of its own.
 const NAME = 'notes';
 
 let t: TempHome;
 let fixture: OAuthFixture;
 let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let origin: string;
-const problems: string[] = [];
+/** Errors the page threw (its console errors are not counted here). */
+const pageErrors = () => e2e.problems.filter((p) => p.startsWith('pageerror: '));
 
-async function shot(name: string, docs?: string): Promise<void> {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-  if (DOCS_SCREENSHOTS && docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    // This run's throwaway folders and the fixture's random port mean nothing to a reader.
-    const replacements: [string, string][] = [
-      [fixture.origin, 'https://notes.example.com'],
-      [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-      [join(t.dir, 'user'), '/home/you'],
-    ];
-    await page.evaluate(`(() => {
-      const replacements = ${JSON.stringify(replacements)};
-      const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const next = tidy(node.nodeValue ?? '');
-        if (next !== node.nodeValue) node.nodeValue = next;
-      }
-      for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
-    })()`);
-    await page.screenshot({ path: join(DOCS_DIR, `${docs}.png`), fullPage: true });
-  }
+/** A screenshot; with `docs` also for docs/screenshots, the fixture's random port shown as a real host. */
+function shot(name: string, docs?: string): Promise<void> {
+  const also: [string, string][] = [[fixture.origin, 'https://notes.example.com']];
+  return screenshot(page, name, docs ? { as: docs, home: t, also } : undefined);
 }
 
 function nav(section: 'Servers' | 'Approvals') {
@@ -78,42 +49,20 @@ async function stateOf(name: string): Promise<string | null> {
   return page.locator(`tbody[data-server="${name}"] .state`).getAttribute('data-state');
 }
 
+const e2e = useSignedInServe({
+  name: 'sign-in',
+  viewport: VIEWPORT,
+  editorSyncNoticeAnswered: true,
+  async prepare(_t, defer) {
+    fixture = await startOAuthFixture();
+    defer(() => fixture.stop());
+    defer(() => new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }).delete(NAME).catch(() => false));
+  },
+});
 beforeAll(async () => {
-  requireBuiltUi();
-  fixture = await startOAuthFixture();
-  t = tempHome();
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe(t.env);
-  const link = signInLink(serve.output());
-  origin = new URL(link).origin;
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: VIEWPORT });
-  page = await context.newPage();
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  await signIn(page, link);
+  ({ t, serve, context, page, origin } = e2e);
   await page.getByRole('heading', { name: 'Servers', exact: true }).waitFor();
 }, HANG_MS); // a serve start on a busy machine: waited for, not raced
-
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state !== 'fail' || !page) return;
-  const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-sign-in-${name}.png`), fullPage: true })
-    .catch(() => {});
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve) writeFileSync(join(ARTIFACTS, 'sign-in-serve-output.txt'), serve.output());
-  if (t) cpSync(t.home.logs, join(ARTIFACTS, 'sign-in-server-logs'), { recursive: true, force: true });
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  fixture?.stop();
-  await new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }).delete(NAME).catch(() => false);
-  t?.cleanup();
-});
 
 describe('signing in to a remote server from the UI', { timeout: HANG_MS }, () => {
   it('adds and approves a remote server; it then waits for a sign-in, in Servers and in Approvals', async () => {
@@ -194,7 +143,7 @@ describe('signing in to a remote server from the UI', { timeout: HANG_MS }, () =
     expect(secrets.length).toBeGreaterThanOrEqual(2);
     expect(filesContaining(t.dir, secrets)).toEqual([]);
     expect(secrets.filter((s) => serve.output().includes(s))).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(pageErrors()).toEqual([]);
   });
 
   it('"Sign in again" asks the person again, though the tokens held still work', async () => {

@@ -1,22 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiRoutes } from '../../shared/api.ts';
 import { StatusReportSchema, type ServerStatus } from '../../shared/status.ts';
-import { exited, startServe } from '../helpers/cli.ts';
 import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signedInPage,
-  signInLink,
-} from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * The package store in the UI, in Chromium against a real `switchboard serve` whose npm installs from
@@ -32,49 +24,35 @@ const MINI = fixtureServer('mini-server.mjs');
 let t: TempHome;
 let registry: NpmRegistry;
 let release: () => void;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let origin: string;
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  registry = await startNpmRegistry();
-  await registry.publish(join(FIXTURES, 'sb-store-dep'));
-  await registry.publish(join(FIXTURES, 'sb-store-pkg'));
-  t.writeServers({
-    mcpServers: {
-      pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] },
-      mini: { command: MINI.command, args: MINI.args },
-    },
-  });
-  answeredEditorSyncNotice(t.home.stateFile);
-  // The registry answers nothing until the first test lets it.
-  release = registry.hold();
-  serve = await startServe({ ...t.env, ...registry.npmEnv(join(t.dir, 'npm-cache')) });
-  origin = new URL(signInLink(serve.output())).origin;
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-store-${context.task.name.slice(0, 40)}.png`) })
-    .catch(() => undefined);
+const e2e = useSignedInServe({
+  name: 'store',
+  viewport: { width: 1280, height: 900 },
+  editorSyncNoticeAnswered: true,
+  async prepare(t, defer) {
+    registry = await startNpmRegistry();
+    defer(async () => {
+      release?.();
+      await registry.close();
+    });
+    await registry.publish(join(FIXTURES, 'sb-store-dep'));
+    await registry.publish(join(FIXTURES, 'sb-store-pkg'));
+    t.writeServers({
+      mcpServers: {
+        pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] },
+        mini: { command: MINI.command, args: MINI.args },
+      },
+    });
+    // The registry answers nothing until the first test lets it.
+    release = registry.hold();
+    return registry.npmEnv(join(t.dir, 'npm-cache'));
+  },
 });
-
-afterAll(async () => {
-  release?.();
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  await registry?.close();
-  t?.cleanup();
-});
+beforeAll(() => ({ t, page, origin } = e2e));
+// Before serve stops: the npm requests still held end.
+afterAll(() => release?.());
 
 async function control(method: string, path: string): Promise<unknown> {
   const token = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();

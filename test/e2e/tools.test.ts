@@ -1,19 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'jsonc-parser';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  signedInPage,
-} from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS } from './browser.ts';
+import { useSignedInServe } from './signed-in-serve.ts';
 
 /**
  * Choosing tools in the UI, in Chromium against a real `switchboard serve`: the server page's switch
@@ -23,53 +17,37 @@ import {
  */
 
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
-let browser: Browser;
 let page: Page;
 let cursorFile: string;
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  const toolsFile = join(t.dir, 'tools.json');
-  writeFileSync(
-    toolsFile,
-    JSON.stringify([
-      { name: 'search_code', description: 'Searches code' },
-      { name: 'delete_repo', description: 'Deletes a repository' },
-    ]),
-  );
-  t.writeServers(`// my servers
+const e2e = useSignedInServe({
+  name: 'tools',
+  viewport: { width: 1280, height: 900 },
+  editorSyncNoticeAnswered: true,
+  async prepare(t) {
+    const toolsFile = join(t.dir, 'tools.json');
+    writeFileSync(
+      toolsFile,
+      JSON.stringify([
+        { name: 'search_code', description: 'Searches code' },
+        { name: 'delete_repo', description: 'Deletes a repository' },
+      ]),
+    );
+    t.writeServers(`// my servers
 {
   "mcpServers": {
     "gh": ${JSON.stringify(fixtureServer('shifty-server.mjs', toolsFile))} // the fixture
   }
 }
 `);
-  mkdirSync(join(t.dir, 'user', '.cursor'), { recursive: true });
-  cursorFile = join(t.dir, 'user', '.cursor', 'mcp.json');
-  writeFileSync(cursorFile, '{\n  "mcpServers": {}\n}\n');
-  answeredEditorSyncNotice(t.home.stateFile);
-  const approved = await runCli(['approve', 'gh', '--yes'], t.env);
-  if (approved.code !== 0) throw new Error(`approve failed:\n${approved.stdout}${approved.stderr}`);
-  serve = await startServe(t.env);
-  browser = await launchChromium();
-  page = await signedInPage(browser, serve.output(), { width: 1280, height: 900 });
-}, 90_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  await page.screenshot({ path: join(ARTIFACTS, 'FAILED-tools.png'), fullPage: true }).catch(() => undefined);
+    mkdirSync(join(t.dir, 'user', '.cursor'), { recursive: true });
+    cursorFile = join(t.dir, 'user', '.cursor', 'mcp.json');
+    writeFileSync(cursorFile, '{\n  "mcpServers": {}\n}\n');
+    const approved = await runCli(['approve', 'gh', '--yes'], t.env);
+    if (approved.code !== 0) throw new Error(`approve failed:\n${approved.stdout}${approved.stderr}`);
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  t?.cleanup();
-});
+beforeAll(() => ({ t, page } = e2e));
 
 describe('choosing tools in the UI', () => {
   it('turns a server’s tool off for every editor from its page, keeping the file’s comments', async () => {

@@ -1,22 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe } from '../helpers/cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { everythingServer, fixtureServer, waitFor } from '../helpers/servers.ts';
-import { tempHome, type TempHome } from '../helpers/temp-home.ts';
-import {
-  answeredEditorSyncNotice,
-  ARTIFACTS,
-  launchChromium,
-  requireBuiltUi,
-  SESSION_STORAGE_KEY,
-  type Figure,
-  writeFigures,
-} from './browser.ts';
+import type { TempHome } from '../helpers/temp-home.ts';
+import { ARTIFACTS, SESSION_STORAGE_KEY, type Figure, writeFigures } from './browser.ts';
+import { screenshot } from './screenshots.ts';
+import { useSignedInServe, VIEWPORT } from './signed-in-serve.ts';
 
 /**
  * The UI end to end: Debian's Chromium (playwright-core) against a real `switchboard serve` with real
@@ -25,10 +17,6 @@ import {
  */
 
 const SERVERS_PAINTED = 'switchboard:servers-painted';
-const DOCS_SCREENSHOTS = process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1';
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-const DOCS_DIR = join(REPO_ROOT, 'docs', 'screenshots');
-const VIEWPORT = { width: 1280, height: 860 };
 /** What people paste from a README: runs through npx, its token from the keychain. Never started here. */
 const GITHUB = {
   command: 'npx',
@@ -37,7 +25,6 @@ const GITHUB = {
 };
 
 let t: TempHome;
-let serve: { child: ChildProcess; output: () => string };
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -45,60 +32,14 @@ let origin: string;
 let loginUrl: string;
 const secretName = `sb-e2e-${Math.random().toString(36).slice(2, 8)}`;
 const secretValue = `e2e-canary-${Math.random().toString(36).slice(2)}-value`;
-const consoleProblems: string[] = [];
+let consoleProblems: string[];
 const ZED_SETTINGS = '// my Zed settings\n{\n  "theme": "One Dark", // keep me\n  "context_servers": {}\n}\n';
-let serveExit = '';
 let pendingColumns: number[] = [];
 const figures: Record<string, Figure> = {};
 
-/**
- * A screenshot of the whole page into test-results/e2e/. Tall pages are taken with the window made as
- * tall as the page (not Playwright's fullPage stitching), so the sticky sidebar runs the full height
- * and its "Live" indicator sits at the bottom instead of floating mid-page. With `docs`, a second copy
- * goes to docs/screenshots/ when SWITCHBOARD_UPDATE_SCREENSHOTS=1, with this machine's throwaway
- * folders shown as a person's own (see tidyPaths).
- */
-async function shot(name: string, options: { docs?: string; on?: Page } = {}): Promise<void> {
-  const target = options.on ?? page;
-  await capture(target, join(ARTIFACTS, `${name}.png`));
-  if (DOCS_SCREENSHOTS && options.docs) {
-    mkdirSync(DOCS_DIR, { recursive: true });
-    await tidyPaths(target);
-    await capture(target, join(DOCS_DIR, `${options.docs}.png`));
-  }
-}
-
-async function capture(target: Page, file: string): Promise<void> {
-  const size = target.viewportSize() ?? VIEWPORT;
-  const height = Number(await target.evaluate('document.documentElement.scrollHeight'));
-  if (height > size.height) await target.setViewportSize({ width: size.width, height });
-  await target.screenshot({ path: file });
-  if (height > size.height) await target.setViewportSize(size);
-}
-
-/**
- * Docs screenshots only: the temp HOME and this checkout's folders, which mean nothing to a reader,
- * are shown as a person's own (/home/you/…), in text and form fields. The raw JSON editor is left
- * alone: CodeMirror would take a change to its DOM for typing.
- */
-async function tidyPaths(target: Page): Promise<void> {
-  const replacements: [string, string][] = [
-    [join(t.dir, 'switchboard'), '/home/you/.config/switchboard'],
-    [join(t.dir, 'user'), '/home/you'],
-    [process.execPath, '/usr/local/bin/node'],
-    [REPO_ROOT, '/home/you/src/switchboard'],
-  ];
-  await target.evaluate(`(() => {
-    const replacements = ${JSON.stringify(replacements)};
-    const tidy = (text) => replacements.reduce((out, [from, to]) => out.split(from).join(to), text);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (node.parentElement?.closest('.cm-editor')) continue;
-      const next = tidy(node.nodeValue ?? '');
-      if (next !== node.nodeValue) node.nodeValue = next;
-    }
-    for (const field of document.querySelectorAll('input, textarea')) field.value = tidy(field.value);
-  })()`);
+/** A screenshot of `on` (default: the page); with `docs` also for docs/screenshots. */
+function shot(name: string, options: { docs?: string; on?: Page } = {}): Promise<void> {
+  return screenshot(options.on ?? page, name, options.docs ? { as: options.docs, home: t } : undefined);
 }
 
 /** Where each column of the servers table starts: fixed widths keep these put whatever the rows show. */
@@ -132,50 +73,24 @@ async function go(hash: string): Promise<void> {
   await page.evaluate(`window.location.hash = ${JSON.stringify(hash)}`);
 }
 
-beforeAll(async () => {
-  requireBuiltUi();
-  t = tempHome();
-  // An editor in the temp HOME: Zed, with a settings file of the user's own (its comments must stay).
-  mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
-  writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), ZED_SETTINGS);
-  answeredEditorSyncNotice(t.home.stateFile);
-  serve = await startServe(t.env);
-  serve.child.on('exit', (code, signal) => (serveExit = `serve exited: code ${code}, signal ${signal}`));
-  await waitFor(() => serve.output().includes('Open the UI:'), 10_000, 'the sign-in link');
-  const match = /Open the UI: (http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]+)/.exec(serve.output());
-  if (!match?.[1]) throw new Error(`serve printed no sign-in link:\n${serve.output()}`);
-  loginUrl = match[1];
-  origin = new URL(loginUrl).origin;
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: VIEWPORT });
-  page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' && /Content Security Policy|Uncaught|TypeError|ReferenceError/.test(m.text()))
-      consoleProblems.push(m.text());
-  });
-  page.on('pageerror', (err) => consoleProblems.push(`pageerror: ${err.message}`));
-}, 60_000);
-
-// A failing step leaves a picture of what the page showed.
-afterEach(async (context) => {
-  if (context.task.result?.state !== 'fail' || !page) return;
-  const name = context.task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
-  await page
-    .screenshot({ path: join(ARTIFACTS, `FAILED-${name}.png`), fullPage: true })
-    .catch(() => undefined);
+// Signs in in its own step (the one-time link is what that step checks).
+const e2e = useSignedInServe({
+  name: 'ui',
+  viewport: VIEWPORT,
+  editorSyncNoticeAnswered: true,
+  signIn: false,
+  prepare(t) {
+    // An editor in the temp HOME: Zed, with a settings file of the user's own (its comments must stay).
+    mkdirSync(join(t.dir, 'user', '.config', 'zed'), { recursive: true });
+    writeFileSync(join(t.dir, 'user', '.config', 'zed', 'settings.json'), ZED_SETTINGS);
+  },
+});
+beforeAll(() => {
+  ({ t, browser, context, page, origin, link: loginUrl, problems: consoleProblems } = e2e);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  // Written before stopping it: an empty line here means it was still running at the end.
-  if (serve) writeFileSync(join(ARTIFACTS, 'serve-output.txt'), `${serve.output()}\n${serveExit}\n`);
-  // The servers' own logs, for a failure's post-mortem.
-  if (t) cpSync(t.home.logs, join(ARTIFACTS, 'server-logs'), { recursive: true, force: true });
-  if (serve && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await exited(serve.child);
-  }
-  if (Object.keys(figures).length && browser)
+afterAll(() => {
+  if (Object.keys(figures).length)
     writeFigures(
       'figures.json',
       browser,
@@ -185,7 +100,6 @@ afterAll(async () => {
         '(test/e2e/ui.test.ts). Production build of the UI, served by `switchboard serve` on 127.0.0.1.',
       figures,
     );
-  t?.cleanup();
 });
 
 describe('the UI in Chromium against a real `switchboard serve`', () => {
@@ -769,7 +683,10 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await page.getByText('Revoked cursor’s token.').waitFor();
     await tokens.getByRole('rowheader', { name: 'cursor' }).waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(before.trim());
-    // Keyboard only: from the top of the page to "Add server" and into the form.
+    // Keyboard only: from the top of the page to "Add server" and into the form. A fresh load, so the
+    // walk starts at the top: after a same-page hash change Chromium starts it where the last focused
+    // element was, which made the count depend on timing (and skipped the sidebar).
+    await page.goto('about:blank');
     await page.goto(`${origin}/#/servers`);
     await heading('Servers').waitFor();
     let reached = false;

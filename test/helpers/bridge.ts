@@ -18,6 +18,11 @@ export async function httpClient(url: string, token: string, name = 'test-editor
   return client;
 }
 
+/** Closes every client of a test's list (one already closed or cut off is fine) and empties the list. */
+export async function closeAll(clients: Client[]): Promise<void> {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+}
+
 export function textOf(result: unknown): string {
   const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
   return content.map((c) => c.text ?? '').join('');

@@ -38,7 +38,15 @@ export async function startServe(
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 90_000);
+    const timer = setTimeout(() => {
+      // Not left running behind the failure it reports (SIGTERM stops its servers; SIGKILL if hung).
+      child.kill('SIGTERM');
+      setTimeout(
+        () => child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'),
+        10_000,
+      ).unref();
+      reject(new Error(`serve did not start:\n${output}`));
+    }, 90_000);
     const check = () => {
       // The whole banner (port, sign-in link), not only its first line: they may come in two chunks.
       if (/Ctrl\+C stops them all\.\n/.test(output)) {
@@ -58,6 +66,26 @@ export async function startServe(
 export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** How long a SIGTERMed process (serve stopping its servers) may take before it is killed. */
+const STOP_MS = 30_000;
+
+/** Stops a process that is still running: SIGTERM, SIGKILL if it has not exited after STOP_MS. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_MS);
+  try {
+    await exited(child);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Stops every process of a test's list (see stopProcess), one after another, and empties the list. */
+export async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children.splice(0)) await stopProcess(child);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { EditorToolsChange, EditorToolsView } from '../../../shared/editor-tools.ts';
-import { syncServers } from '../../core/editors/desired.ts';
-import { serversForEditor } from '../../core/editors/engine.ts';
+import { serversForEditor, syncServers } from '../../core/editors/desired.ts';
 import { isEditorId } from '../../core/editors/registry.ts';
 import { UserError } from '../../core/errors.ts';
 import { editorToolsView, listingOf } from '../../core/tools/editor-tools.ts';

@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/bridge.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import { TokenStore } from '../../core/tokens/token-store.ts';
-import { syncServers } from '../../core/editors/desired.ts';
-import { changeExclusions, EditorSync, type EditorReport } from '../../core/editors/engine.ts';
+import { changeExclusions, syncServers } from '../../core/editors/desired.ts';
+import { EditorSync } from '../../core/editors/engine.ts';
 import { allEditors, isEditorId } from '../../core/editors/registry.ts';
-import { describeFileReport, fileReport } from '../../core/editors/report.ts';
+import { describeFileReport, fileReport, type EditorReport } from '../../core/editors/report.ts';
 import {
   SyncCliResultSchema,
   type EditorFileReport,

@@ -166,3 +166,38 @@ export async function giveBackFor(
     missing: missing.sort(),
   };
 }
+
+/**
+ * Unsync --restore-secrets after an unsync that held them back: each placeholder in the planned text
+ * gets its value. `filled` names the secrets whose placeholders stood there.
+ */
+export function fillHeldBack(
+  text: string | undefined,
+  editor: EditorId,
+  give: GiveBack | undefined,
+): { next: string | undefined; filled: string[] } {
+  const filled = [...(give?.fill.keys() ?? [])].filter((name) =>
+    (text ?? '').includes(heldBackPlaceholder(name, editor)),
+  );
+  const next = give && filled.length && text !== undefined ? fillPlaceholders(text, editor, give.fill) : text;
+  return { next, filled };
+}
+
+/**
+ * What unsync learnt, as a change of the editor's settings in state.json: the import records it used
+ * up, and which secrets now stand as placeholders in the file (its text as left).
+ */
+export function afterGiveBack(
+  give: GiveBack,
+  editor: EditorId,
+  file: string,
+  text: string | undefined,
+): (settings: EditorSettings) => void {
+  const held = give.heldNames.filter((n) => (text ?? '').includes(heldBackPlaceholder(n, editor)));
+  return (s) => {
+    if (give.otherRecords.length) s.imported = give.otherRecords;
+    else delete s.imported;
+    if (held.length) s.heldBack = { file, names: held };
+    else delete s.heldBack;
+  };
+}

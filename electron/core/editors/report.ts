@@ -1,7 +1,82 @@
 import { displayText } from '../../../shared/display-text.ts';
-import type { EditorFileReport, EditorOutcome } from '../../../shared/editor-report.ts';
-import type { EditorReport } from './engine.ts';
+import type { EditorId } from '../../../shared/editors.ts';
+import type { EditorFileReport, EditorOutcome, EditorSkipReason } from '../../../shared/editor-report.ts';
 import { restartCommand } from './restart.ts';
+import type { EditorAdapter } from './types.ts';
+
+export type EditorStatus = 'written' | 'unchanged' | 'dry-run' | 'skipped' | 'failed';
+
+/** What a sync (or unsync) did to one editor's file, as the engine reports it. */
+export interface EditorReport {
+  editor: EditorId;
+  label: string;
+  file: string;
+  status: EditorStatus;
+  /** the servers this editor gets */
+  servers: string[];
+  added: string[];
+  updated: string[];
+  removed: string[];
+  /** a user entry already has this name: reported, not overwritten */
+  clashes: string[];
+  /** user entries replaced by managed ones (import) */
+  adopted: string[];
+  /** why it was skipped or failed, in words (with line and column for a file that does not parse) */
+  problem?: string | undefined;
+  /** why it was not synced, when that is not Switchboard failing: off, not installed, a file that does not parse */
+  reason?: EditorSkipReason | undefined;
+  /** where a file that does not parse stops parsing */
+  location?: { line: number; column: number } | undefined;
+  /** said once after this editor's file was written (Gemini CLI's folder trust) */
+  afterWrite?: string | undefined;
+  /** --dry-run: the unified diff the sync would make */
+  diff?: string | undefined;
+  /** e.g. Claude Desktop must restart */
+  notice?: string | undefined;
+  /** whether the editor is running (when a notice is given); undefined = could not tell */
+  running?: boolean | undefined;
+  /** backups taken now */
+  backups: string[];
+  /** unsync: the user's own entries given back (those import had replaced) */
+  restored: string[];
+  /** unsync: entries import replaced that could not be given back, and why */
+  notRestored: { entry: string; why: string }[];
+  /** unsync: secrets written back into the file, as plain text, at the person's request */
+  secretsPutBack: string[];
+  /** unsync: secrets left in the keychain; where each stood, the file says how to put it back */
+  secretsHeldBack: string[];
+  /** the file holds this editor's bridge token and others could read it: it is owner-only (0600) now */
+  madePrivate: boolean;
+}
+
+/** A report that nothing was changed in (yet): the sync fills in what it did. */
+export function blankReport(
+  adapter: Pick<EditorAdapter, 'id' | 'label'>,
+  file: string,
+  status: EditorStatus,
+  servers: string[],
+  problem?: string,
+): EditorReport {
+  return {
+    editor: adapter.id,
+    label: adapter.label,
+    file,
+    status,
+    servers,
+    added: [],
+    updated: [],
+    removed: [],
+    clashes: [],
+    adopted: [],
+    problem,
+    backups: [],
+    restored: [],
+    notRestored: [],
+    secretsPutBack: [],
+    secretsHeldBack: [],
+    madePrivate: false,
+  };
+}
 
 /** A sync's outcome for one editor as people and scripts see it: a file that does not parse is skipped, not failed. */
 export function outcomeOf(r: EditorReport): EditorOutcome {

@@ -18,17 +18,12 @@ import type { Keychain } from '../secrets/keychain.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import { sha256 } from './backups.ts';
-import { syncServers, syncSignature, type SyncServersCore } from './desired.ts';
-import {
-  changeExclusions,
-  EditorSync,
-  type EditorReport,
-  type EditorSyncOptions,
-  type RestoreResult,
-} from './engine.ts';
+import { changeExclusions, syncServers, syncSignature, type SyncServersCore } from './desired.ts';
+import { EditorSync, type EditorSyncOptions } from './engine.ts';
 import { applyImport, importListing, scanImports, StaleImportListing, type ImportResult } from './import.ts';
 import { allEditors, EDITORS } from './registry.ts';
-import { describeReports, fileReport, privateNotice } from './report.ts';
+import { describeReports, fileReport, privateNotice, type EditorReport } from './report.ts';
+import type { RestoreResult } from './restore-backup.ts';
 import { restartEditor } from './restart.ts';
 import { RestartWatch } from './restart-watch.ts';
 import type { RelayCommand } from './types.ts';

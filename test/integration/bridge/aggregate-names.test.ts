@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -21,7 +21,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   t.cleanup();

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { call } from '../../helpers/http.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
@@ -43,7 +43,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   t.cleanup();

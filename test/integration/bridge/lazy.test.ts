@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { defined, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -26,7 +26,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   t.cleanup();

@@ -6,7 +6,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { editorToken, httpClient } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient } from '../../helpers/bridge.ts';
 import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   t?.cleanup();
 });

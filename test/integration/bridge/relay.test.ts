@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { textOf } from '../../helpers/bridge.ts';
+import { closeAll, textOf } from '../../helpers/bridge.ts';
 import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { nodeForOtherUser, OTHER_UID } from '../../helpers/other-user.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -31,7 +31,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   for (const stub of stubs.splice(0)) await new Promise((resolve) => stub.close(resolve));

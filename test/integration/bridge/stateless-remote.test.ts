@@ -8,7 +8,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { exited, runCli, startServe, stopAll } from '../../helpers/cli.ts';
 import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -34,10 +34,7 @@ beforeEach(() => {
 afterEach(async () => {
   await client?.close().catch(() => undefined);
   client = undefined;
-  for (const child of children.splice(0)) {
-    child.kill('SIGTERM');
-    await exited(child);
-  }
+  await stopAll(children);
   if (gateway?.pid !== undefined && gateway.exitCode === null) {
     process.kill(-gateway.pid, 'SIGTERM'); // its process group: the servers it started too
     await exited(gateway);

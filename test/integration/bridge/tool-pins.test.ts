@@ -6,7 +6,7 @@ import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { toolListHash } from '../../../electron/core/trust/tool-pins.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { defined, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -36,7 +36,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   t.cleanup();

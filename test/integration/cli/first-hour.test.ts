@@ -9,7 +9,7 @@ import { StatusReportSchema } from '../../../shared/status.ts';
 import { SecretsResponseSchema } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { Core } from '../../../electron/core/core.ts';
-import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
+import { BIN, exited, runCli, startServe, stopAll } from '../../helpers/cli.ts';
 import { fixtureServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -24,12 +24,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
-  }
+  await stopAll(children);
   t.cleanup();
 });
 

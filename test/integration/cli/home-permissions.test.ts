@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { exited, runCli, startServe, stopAll } from '../../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -20,12 +20,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
-  }
+  await stopAll(children);
   t.cleanup();
 });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
 import { UiRoutes } from '../../../shared/ui-api.ts';
-import { BIN, exited, runCli, startServe } from '../../helpers/cli.ts';
+import { BIN, exited, runCli, startServe, stopAll } from '../../helpers/cli.ts';
 import {
   defined,
   everythingServer,
@@ -26,12 +26,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
-  }
+  await stopAll(children);
   for (const pid of strays.splice(0)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   t.cleanup();
 });

@@ -3,7 +3,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InstanceInfoSchema } from '../../../shared/api.ts';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { runCli, startServe, stopAll } from '../../helpers/cli.ts';
 import { bearer, call } from '../../helpers/http.ts';
 import { waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -16,12 +16,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
-  }
+  await stopAll(children);
   t.cleanup();
 });
 

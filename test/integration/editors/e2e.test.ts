@@ -8,7 +8,7 @@ import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { textOf } from '../../helpers/bridge.ts';
+import { closeAll, textOf } from '../../helpers/bridge.ts';
 import { everythingServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { editorFile, install } from './helpers.ts';
@@ -45,7 +45,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   t.cleanup();

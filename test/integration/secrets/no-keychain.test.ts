@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
 import { httpClient } from '../../helpers/bridge.ts';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
+import { runCli, startServe, stopAll } from '../../helpers/cli.ts';
 import { recorded, startFakeRegistry, type FakeRegistry } from '../../helpers/fake-registry.ts';
 import { startOAuthFixture, type OAuthFixture } from '../../helpers/oauth-server.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
@@ -30,12 +30,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited(child);
-    }
-  }
+  await stopAll(children);
   oauth?.stop();
   oauth = undefined;
   await registry?.close();

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { startNpmRegistry, type NpmRegistry } from '../../helpers/npm-registry.ts';
@@ -35,7 +35,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   await registry.close();

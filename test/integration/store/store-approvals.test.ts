@@ -9,7 +9,7 @@ import { ApiRoutes, type ApiEvent } from '../../../shared/api.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
 import { UpdatesReportSchema } from '../../../shared/store.ts';
 import { ApprovalViewSchema, UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
-import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
 import { startNpmRegistry, type NpmRegistry } from '../../helpers/npm-registry.ts';
 import { defined, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -34,7 +34,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeAll(clients);
   await headless?.stop();
   headless = undefined;
   await registry.close();
