@@ -1,7 +1,7 @@
 import type { JSONRPCMessage, LoggingLevel, RequestId, Root } from '@modelcontextprotocol/sdk/types.js';
 import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
-import { formatDuration } from '../supervisor/server-runner.ts';
+import { formatDuration } from '../supervisor/wording.ts';
 import {
   ErrorCodes,
   type JsonRpcNotification,

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../clock.ts';
 import { holdProcessOpen } from './process-group.ts';
-import { groupMembers, isAlive, processStartToken, startedAtOrAfter } from './process-table.ts';
+import { groupMembers, isAlive, isGroupAlive, processStartToken, startedAtOrAfter } from './process-table.ts';
 
 /** run/<name>.pid: what we need after a crash of the host to find and kill what it left behind. */
 export interface PidRecord {
@@ -44,6 +44,48 @@ export async function removePidFile(runDir: string, name: string, pid: number): 
   const path = pidFilePath(runDir, name);
   const record = await readPidFile(path);
   if (record === null || record.pid === pid) await rm(path, { force: true });
+}
+
+/** The process a pid file is about: its pid, and its group (null on Windows). */
+export interface PidFileProcess {
+  pid: number;
+  pgid: number | null;
+}
+
+/**
+ * One supervised process's run/<name>.pid: written once it is spawned (so that it can be reaped if
+ * Switchboard is killed), removed once its whole group is gone.
+ */
+export class ProcessPidFile {
+  readonly #runDir: string;
+  readonly #name: string;
+  readonly #clock: Clock;
+
+  /** `name`: the server's name, or `<name>~<instance>` for a session's own process */
+  constructor(runDir: string, name: string, clock: Clock) {
+    this.#runDir = runDir;
+    this.#name = name;
+    this.#clock = clock;
+  }
+
+  /** `command`: the command line as people may read it (secrets redacted). */
+  async write(proc: PidFileProcess, command: string): Promise<void> {
+    const startToken = await processStartToken(proc.pid);
+    await writePidFile(this.#runDir, {
+      name: this.#name,
+      pid: proc.pid,
+      pgid: proc.pgid,
+      command,
+      startedAt: this.#clock.now(),
+      startToken,
+    });
+  }
+
+  /** Removes the file unless some of the process group still runs (it must stay reapable). */
+  async removeOnceGone(proc: PidFileProcess): Promise<void> {
+    if (proc.pgid !== null && (await isGroupAlive(proc.pgid))) return;
+    await removePidFile(this.#runDir, this.#name, proc.pid).catch(() => {});
+  }
 }
 
 async function readPidFile(path: string): Promise<PidRecord | null> {

@@ -1,0 +1,103 @@
+import type { ServerLog } from '../logs/server-log.ts';
+import type { SignInRequired } from '../oauth/sign-in-required.ts';
+import type { Attempt } from './attempt.ts';
+import { answerRecorder, explainAnswer, mayBeOldTransport, needsCredentials } from './http-answers.ts';
+import type { ConnectFailure } from './initialize.ts';
+import { newTagKey, relatedStreamsFetch } from './related-streams.ts';
+import type { LaunchPlan } from './types.ts';
+import { UpstreamLink } from './upstream-link.ts';
+
+type HttpPlan = Extract<LaunchPlan, { transport: 'http' }>;
+
+export interface HttpLaunchOptions {
+  log: Pick<ServerLog, 'redact' | 'addSecrets'>;
+  /** initializes over `link`; resolves 'fallback' when `onFailure` asked to try another way */
+  connect(link: UpstreamLink, onFailure: ConnectFailure): Promise<'fallback' | undefined>;
+}
+
+/**
+ * Connects to a remote server for one attempt: Streamable HTTP, or the older HTTP+SSE (servers.json
+ * `type`, or when Streamable HTTP is not there), signed with OAuth when the plan has it. A failure
+ * is said with what the server answered, never the page it sent.
+ */
+export async function launchHttp(
+  attempt: Attempt,
+  plan: HttpPlan,
+  options: HttpLaunchOptions,
+): Promise<void> {
+  const { log } = options;
+  let url: URL;
+  try {
+    url = new URL(plan.url);
+  } catch {
+    attempt.error(`invalid url: ${log.redact(plan.url)}`);
+    return;
+  }
+  const where = log.redact(plan.url);
+  const answers = answerRecorder();
+  const requestInit = { headers: plan.headers };
+  const { auth } = plan;
+  // OAuth: the SDK's transports sign and refresh through the provider; it says when a person must sign in.
+  const signed = auth ? { authProvider: auth } : {};
+  const fetchVia = auth ? auth.watch(answers.fetch) : answers.fetch;
+  if (auth) {
+    attempt.cancels.add(auth.onSignInNeeded((need) => signInNeeded(attempt, need)));
+    // Tokens never reach a log, not even in a server's error message.
+    attempt.cancels.add(auth.onSecrets((values) => log.addSecrets(values)));
+    log.addSecrets(await auth.secrets().catch(() => []));
+    if (!attempt.current) return;
+  }
+  // The words for a failed connection: what the server answered, never the page it sent.
+  const failure = () => {
+    const answer = answers.last();
+    if (!answer) return undefined;
+    return {
+      message: `cannot connect to ${where}: ${explainAnswer(answer)}`,
+      retry: !needsCredentials(answer),
+    };
+  };
+  if (plan.protocol !== 'sse') {
+    attempt.note(`connecting to ${where}`);
+    const tagKey = newTagKey();
+    // The remote transports (and the SDK's auth client with them) load with the first remote
+    // server: a serve of local servers never carries them (docs/performance.md).
+    const { StreamableHTTPClientTransport } =
+      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit,
+      fetch: relatedStreamsFetch(tagKey, fetchVia),
+      ...signed,
+    });
+    const connected = await options.connect(new UpstreamLink(transport, tagKey), () =>
+      plan.protocol === 'auto' && mayBeOldTransport(answers.last()) ? 'fallback' : failure(),
+    );
+    if (connected !== 'fallback' || !attempt.current) return;
+    const answer = answers.last();
+    attempt.note(
+      `no Streamable HTTP at ${where} (it answered ${answer?.status ?? '?'} to POST); trying the older HTTP+SSE transport`,
+    );
+  } else {
+    attempt.note(`connecting to ${where} (HTTP+SSE)`);
+  }
+  const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+  const sse = new SSEClientTransport(url, { requestInit, fetch: fetchVia, ...signed });
+  await options.connect(new UpstreamLink(sse), failure);
+}
+
+/**
+ * The remote server's OAuth needs the person: without usable tokens the server waits for a sign-in
+ * (a call in flight fails saying so); a call that needs more scope fails alone, the rest go on.
+ */
+function signInNeeded(attempt: Attempt, need: SignInRequired): void {
+  if (!attempt.current) return;
+  if (need.reason === 'more-scope') {
+    attempt.note(
+      `a request needs more access than was granted${need.scope ? ` (scope "${need.scope}")` : ''}; sign in again to allow it`,
+      'warn',
+    );
+    return;
+  }
+  // After the failing request has been answered (its error says to sign in); ending the connection
+  // first would answer it "went away" instead.
+  setImmediate(() => attempt.needsSignIn(need.message));
+}
