@@ -51,12 +51,12 @@ function RegistryForm({ registry }: { registry: CatalogRegistry }) {
       ) : null}
       <SettingInput
         label="Registry address"
+        value={url}
+        onValue={setUrl}
         input={{
           className: 'mono',
           type: 'url',
-          value: url,
           placeholder: registry.default,
-          onChange: (e) => setUrl(e.target.value),
           autoComplete: 'off',
           spellCheck: false,
         }}

@@ -19,7 +19,7 @@ export function SettingForm(props: {
   submitLabel: string;
   /** what the status line says once saved */
   savedText: string;
-  /** the fields hold something that cannot be saved */
+  /** the fields hold something that cannot be saved: the button is off and Enter saves nothing */
   invalid?: boolean;
   /** buttons after the save button */
   actions?: ReactNode;
@@ -29,7 +29,7 @@ export function SettingForm(props: {
   const id = useId();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    props.onSave();
+    if (props.invalid !== true) props.onSave();
   };
   return (
     <form
@@ -65,7 +65,10 @@ export function SettingInput(props: {
   label: string;
   problem?: string | undefined;
   hint: ReactNode;
-  input: InputHTMLAttributes<HTMLInputElement>;
+  value: string;
+  onValue: (value: string) => void;
+  /** the input's other attributes (class, input mode, placeholder, …) */
+  input: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>;
 }) {
   const id = useId();
   const { problem } = props;
@@ -75,6 +78,8 @@ export function SettingInput(props: {
       <input
         id={id}
         {...props.input}
+        value={props.value}
+        onChange={(e) => props.onValue(e.target.value)}
         aria-invalid={problem !== undefined || undefined}
         aria-describedby={problem ? `${id}-err` : `${id}-hint`}
       />

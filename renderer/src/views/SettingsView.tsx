@@ -118,9 +118,7 @@ function General({ settings }: { settings: Settings }) {
     <>
       <SettingForm
         title="Bridge"
-        onSave={() => {
-          if (!problem) save.mutate(parsed);
-        }}
+        onSave={() => save.mutate(parsed)}
         save={save}
         invalid={problem !== undefined}
         submitLabel="Save port"
@@ -134,11 +132,11 @@ function General({ settings }: { settings: Settings }) {
           <SettingInput
             label="Port"
             problem={problem}
+            value={port}
+            onValue={setPort}
             input={{
               inputMode: 'numeric',
               className: 'mono narrow-input',
-              value: port,
-              onChange: (e) => setPort(e.target.value),
             }}
             hint={
               <>
@@ -214,9 +212,7 @@ function IdleTimeout({ settings }: { settings: Settings }) {
   return (
     <SettingForm
       title="Idle servers"
-      onSave={() => {
-        if (!problem) save.mutate(seconds);
-      }}
+      onSave={() => save.mutate(seconds)}
       save={save}
       invalid={problem !== undefined}
       submitLabel="Save idle timeout"
@@ -244,11 +240,11 @@ function IdleTimeout({ settings }: { settings: Settings }) {
         <SettingInput
           label="Stop after (minutes without requests)"
           problem={problem}
+          value={minutes}
+          onValue={setMinutes}
           input={{
             inputMode: 'decimal',
             className: 'mono narrow-input',
-            value: minutes,
-            onChange: (e) => setMinutes(e.target.value),
           }}
           hint={
             <>
@@ -282,9 +278,7 @@ function SignInSettings({ settings }: { settings: Settings }) {
   return (
     <SettingForm
       title="Sign-in to remote servers"
-      onSave={() => {
-        if (!problem) save.mutate(trimmed);
-      }}
+      onSave={() => save.mutate(trimmed)}
       save={save}
       invalid={problem !== undefined}
       submitLabel="Save"
@@ -298,12 +292,12 @@ function SignInSettings({ settings }: { settings: Settings }) {
       <SettingInput
         label="Client ID Metadata Document URL"
         problem={problem}
+        value={url}
+        onValue={setUrl}
         input={{
           className: 'mono',
           inputMode: 'url',
           placeholder: 'https://example.com/switchboard/client-metadata.json',
-          value: url,
-          onChange: (e) => setUrl(e.target.value),
         }}
         hint={
           <>
