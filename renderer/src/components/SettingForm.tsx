@@ -95,3 +95,15 @@ export function SettingInput(props: {
     </div>
   );
 }
+
+/** A number setting: a narrow input on a row of its own. */
+export function NumberSetting({
+  inputMode,
+  ...field
+}: Omit<Parameters<typeof SettingInput>[0], 'input'> & { inputMode: 'numeric' | 'decimal' }) {
+  return (
+    <div className="row">
+      <SettingInput {...field} input={{ inputMode, className: 'mono narrow-input' }} />
+    </div>
+  );
+}

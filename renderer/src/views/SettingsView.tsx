@@ -9,7 +9,7 @@ import { keys } from '../api/keys.ts';
 import { CatalogRegistrySetting } from '../components/CatalogRegistrySetting.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
-import { SettingForm, SettingInput } from '../components/SettingForm.tsx';
+import { NumberSetting, SettingForm, SettingInput } from '../components/SettingForm.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { href } from '../router.ts';
@@ -128,25 +128,20 @@ function General({ settings }: { settings: Settings }) {
           Editors reach your servers at <code>http://127.0.0.1:{settings.port}/mcp</code>. Keep the port fixed
           so editor config files keep working across restarts.
         </p>
-        <div className="row">
-          <SettingInput
-            label="Port"
-            problem={problem}
-            value={port}
-            onValue={setPort}
-            input={{
-              inputMode: 'numeric',
-              className: 'mono narrow-input',
-            }}
-            hint={
-              <>
-                Now listening on {settings.port}
-                {nextPort !== settings.port ? `; ${nextPort} from the next start` : ''}. A change takes effect
-                the next time Switchboard starts; sync editors afterwards.
-              </>
-            }
-          />
-        </div>
+        <NumberSetting
+          label="Port"
+          problem={problem}
+          value={port}
+          onValue={setPort}
+          inputMode="numeric"
+          hint={
+            <>
+              Now listening on {settings.port}
+              {nextPort !== settings.port ? `; ${nextPort} from the next start` : ''}. A change takes effect
+              the next time Switchboard starts; sync editors afterwards.
+            </>
+          }
+        />
       </SettingForm>
 
       <IdleTimeout settings={settings} />
@@ -236,27 +231,22 @@ function IdleTimeout({ settings }: { settings: Settings }) {
         Editors still see its tools meanwhile. A server can set its own in servers.json (
         <code>&quot;idleTimeout&quot;: seconds</code>, 0 keeps it always running).
       </p>
-      <div className="row">
-        <SettingInput
-          label="Stop after (minutes without requests)"
-          problem={problem}
-          value={minutes}
-          onValue={setMinutes}
-          input={{
-            inputMode: 'decimal',
-            className: 'mono narrow-input',
-          }}
-          hint={
-            <>
-              Now: {describeIdle(settings.idleTimeout)}
-              {settings.configuredIdleTimeout === null
-                ? ' (the default)'
-                : `; the default is ${describeIdle(settings.defaultIdleTimeout)}`}
-              . 0 keeps every server running all the time.
-            </>
-          }
-        />
-      </div>
+      <NumberSetting
+        label="Stop after (minutes without requests)"
+        problem={problem}
+        value={minutes}
+        onValue={setMinutes}
+        inputMode="decimal"
+        hint={
+          <>
+            Now: {describeIdle(settings.idleTimeout)}
+            {settings.configuredIdleTimeout === null
+              ? ' (the default)'
+              : `; the default is ${describeIdle(settings.defaultIdleTimeout)}`}
+            . 0 keeps every server running all the time.
+          </>
+        }
+      />
     </SettingForm>
   );
 }
