@@ -3,8 +3,15 @@ import { useEffect, useSyncExternalStore } from 'react';
 import type { EditorId } from '../../../shared/editors.ts';
 import type { LogLine } from '../../../shared/logs.ts';
 import type { StatusReport } from '../../../shared/status.ts';
+import type { UiApi } from '../../../shared/ui-api.ts';
 import { useApi, useLogStore, useStatusEpoch } from './context.tsx';
 import { keys } from './keys.ts';
+
+/** A query of the core through the UI API, cached under `queryKey`. */
+function useApiQuery<T>(queryKey: QueryKey, fetch: (api: UiApi) => Promise<T>, enabled = true) {
+  const api = useApi();
+  return useQuery({ queryKey, queryFn: () => fetch(api), enabled });
+}
 
 export function useStatus() {
   const api = useApi();
@@ -23,73 +30,59 @@ export function useStatus() {
 }
 
 export function useServerConfig(name: string) {
-  const api = useApi();
-  return useQuery({ queryKey: keys.config(name), queryFn: () => api.serverConfig(name) });
+  return useApiQuery(keys.config(name), (api) => api.serverConfig(name));
 }
 
 export function useTools(name: string) {
-  const api = useApi();
-  return useQuery({ queryKey: keys.tools(name), queryFn: () => api.tools(name) });
+  return useApiQuery(keys.tools(name), (api) => api.tools(name));
 }
 
 export function useEditorTools(editor: EditorId, enabled = true) {
-  const api = useApi();
-  return useQuery({ queryKey: keys.editorTools(editor), queryFn: () => api.editorTools(editor), enabled });
+  return useApiQuery(keys.editorTools(editor), (api) => api.editorTools(editor), enabled);
 }
 
 export function useActivity(name: string) {
-  const api = useApi();
-  return useQuery({ queryKey: keys.activity(name), queryFn: () => api.activity(name) });
+  return useApiQuery(keys.activity(name), (api) => api.activity(name));
 }
 
 export function useToolChanges() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.toolChanges, queryFn: () => api.toolChanges() });
+  return useApiQuery(keys.toolChanges, (api) => api.toolChanges());
 }
 
 export function useApprovals() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.approvals, queryFn: () => api.approvals() });
+  return useApiQuery(keys.approvals, (api) => api.approvals());
 }
 
 export function useSecrets() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.secrets, queryFn: () => api.secrets() });
+  return useApiQuery(keys.secrets, (api) => api.secrets());
 }
 
 export function useSettings() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.settings, queryFn: () => api.settings() });
+  return useApiQuery(keys.settings, (api) => api.settings());
 }
 
 export function useStoreUsage() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.store, queryFn: () => api.storeUsage() });
+  return useApiQuery(keys.store, (api) => api.storeUsage());
 }
 
 export function useUpdates() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.updates, queryFn: () => api.updates() });
+  return useApiQuery(keys.updates, (api) => api.updates());
 }
 
 export function useTokens() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.tokens, queryFn: () => api.tokens() });
+  return useApiQuery(keys.tokens, (api) => api.tokens());
 }
 
 export function useBrowserSessions() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.browserSessions, queryFn: () => api.browserSessions() });
+  return useApiQuery(keys.browserSessions, (api) => api.browserSessions());
 }
 
 export function useSignInInfo(name: string, enabled = true) {
-  const api = useApi();
-  return useQuery({ queryKey: keys.signIn(name), queryFn: () => api.signInInfo(name), enabled });
+  return useApiQuery(keys.signIn(name), (api) => api.signInInfo(name), enabled);
 }
 
 export function useEditors() {
-  const api = useApi();
-  return useQuery({ queryKey: keys.editors, queryFn: () => api.editors() });
+  return useApiQuery(keys.editors, (api) => api.editors());
 }
 
 /**

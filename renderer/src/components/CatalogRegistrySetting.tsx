@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { CatalogRegistry } from '../../../shared/catalog.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { ErrorText } from './Feedback.tsx';
+import { SettingForm, SettingInput } from './SettingForm.tsx';
 
 /** Settings: which MCP Registry the catalog asks (a self-hosted or sub-registry, or the official one). */
 export function CatalogRegistrySetting() {
@@ -20,27 +21,24 @@ export function CatalogRegistrySetting() {
 function RegistryForm({ registry }: { registry: CatalogRegistry }) {
   const api = useApi();
   const client = useQueryClient();
-  const id = useId();
   const [url, setUrl] = useState(registry.configured ?? '');
   const save = useCommand((next: string | null) => api.catalog.setRegistry(next), [keys.catalog]);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const onSave = () =>
     save.mutate(url.trim() === '' ? null : url.trim(), {
       onSuccess: (saved) => {
         client.setQueryData(keys.catalogRegistry, saved);
         setUrl(saved.configured ?? '');
       },
     });
-  };
   return (
-    <form
-      className="card"
-      onSubmit={submit}
-      noValidate
-      aria-labelledby={`${id}-title`}
-      data-testid="registry-setting"
+    <SettingForm
+      title="Catalog"
+      onSave={onSave}
+      save={save}
+      submitLabel="Save registry"
+      savedText="Saved to state.json."
+      testId="registry-setting"
     >
-      <h2 id={`${id}-title`}>Catalog</h2>
       <p className="muted">
         The Catalog searches an MCP Registry: the official one unless you name another (a company’s own
         registry or a sub-registry that serves the same API).
@@ -51,36 +49,23 @@ function RegistryForm({ registry }: { registry: CatalogRegistry }) {
           <code>{registry.url}</code> whatever is saved here.
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor={`${id}-url`}>Registry address</label>
-        <input
-          id={`${id}-url`}
-          className="mono"
-          type="url"
-          value={url}
-          placeholder={registry.default}
-          onChange={(e) => setUrl(e.target.value)}
-          aria-describedby={`${id}-hint`}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <p className="hint" id={`${id}-hint`}>
-          {registry.source === 'default'
+      <SettingInput
+        label="Registry address"
+        value={url}
+        onValue={setUrl}
+        input={{
+          className: 'mono',
+          type: 'url',
+          placeholder: registry.default,
+          autoComplete: 'off',
+          spellCheck: false,
+        }}
+        hint={
+          registry.source === 'default'
             ? 'Empty: the official registry.'
-            : `Empty: the official registry, ${registry.default}. Now asking ${registry.url}.`}
-        </p>
-      </div>
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={save.isPending}>
-          Save registry
-        </button>
-        {save.isSuccess ? (
-          <span className="ok-text small" role="status">
-            Saved to state.json.
-          </span>
-        ) : null}
-      </div>
-      {save.error ? <ErrorText error={save.error} /> : null}
-    </form>
+            : `Empty: the official registry, ${registry.default}. Now asking ${registry.url}.`
+        }
+      />
+    </SettingForm>
   );
 }

@@ -1,5 +1,5 @@
 import { displayText, hasHiddenCharacters } from '../../../shared/display-text.ts';
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { EDITOR_IDS, EDITOR_LABELS } from '../../../shared/editors.ts';
 import { secretKeyKind } from '../../../shared/secrets.ts';
 import type { FieldIssue } from '../../../shared/server-validation.ts';
@@ -110,6 +110,39 @@ export function ServerForm(props: ServerFormProps) {
     return { 'aria-invalid': has || undefined, 'aria-describedby': has ? errId(key) : undefined };
   };
 
+  /** The props every text field of the draft shares: id, name, value, no spell check, its errors. */
+  const textProps = (field: TextField) => ({
+    id: `${id}-${field}`,
+    name: field,
+    value: draft[field],
+    spellCheck: false,
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(field, e.target.value),
+    ...a11y(field),
+  });
+  const secretOffers = (field: 'args' | 'url', what: (finding: SecretFinding) => ReactNode) =>
+    props.literalSecrets
+      ?.filter((f) => f.field === field)
+      .map((f) => (
+        <SecretOffer
+          key={f.key}
+          finding={f}
+          what={what(f)}
+          onStoreSecret={props.onStoreSecret}
+          storing={props.storing}
+        />
+      ));
+  const keyValueProps = (field: 'env' | 'headers') => ({
+    field,
+    rows: draft[field],
+    onRows: (rows: KeyValueRow[]) => set(field, rows),
+    errorsOf,
+    fieldErrors,
+    a11y,
+    literalSecrets: props.literalSecrets,
+    onStoreSecret: props.onStoreSecret,
+    storing: props.storing,
+  });
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
@@ -148,40 +181,19 @@ export function ServerForm(props: ServerFormProps) {
 
       <fieldset className="field kind">
         <legend>Kind</legend>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-kind`}
-            checked={draft.kind === 'stdio'}
-            onChange={() => set('kind', 'stdio')}
-          />
+        <Radio name={`${id}-kind`} checked={draft.kind === 'stdio'} onChoose={() => set('kind', 'stdio')}>
           Local program <span className="muted">(runs on this computer, over stdio)</span>
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-kind`}
-            checked={draft.kind === 'remote'}
-            onChange={() => set('kind', 'remote')}
-          />
+        </Radio>
+        <Radio name={`${id}-kind`} checked={draft.kind === 'remote'} onChoose={() => set('kind', 'remote')}>
           Remote URL <span className="muted">(an MCP server on the web)</span>
-        </label>
+        </Radio>
       </fieldset>
 
       {draft.kind === 'stdio' ? (
         <>
           <div className="field">
             <label htmlFor={`${id}-command`}>Command</label>
-            <input
-              id={`${id}-command`}
-              name="command"
-              className="mono"
-              value={draft.command}
-              spellCheck={false}
-              autoComplete="off"
-              onChange={(e) => set('command', e.target.value)}
-              {...a11y('command')}
-            />
+            <input className="mono" autoComplete="off" {...textProps('command')} />
             <p className="hint">
               The program only, without arguments: <code>npx</code>, <code>uvx</code>, <code>node</code>,{' '}
               <code>docker</code> or a full path. It runs without a shell.
@@ -205,41 +217,20 @@ export function ServerForm(props: ServerFormProps) {
           <div className="field">
             <label htmlFor={`${id}-args`}>Arguments</label>
             <textarea
-              id={`${id}-args`}
-              name="args"
               className="mono"
               rows={Math.min(8, Math.max(2, splitArgs(draft.args).length + 1))}
-              value={draft.args}
-              spellCheck={false}
-              onChange={(e) => set('args', e.target.value)}
-              {...a11y('args')}
+              {...textProps('args')}
             />
             <p className="hint">One argument per line, exactly as the program gets it (no quoting needed).</p>
             <HiddenCharacters what="An argument" values={splitArgs(draft.args)} />
-            {props.literalSecrets
-              ?.filter((f) => f.field === 'args')
-              .map((f) => (
-                <SecretOffer
-                  key={f.key}
-                  finding={f}
-                  what={<strong>Argument {argumentNumber(f.key) ?? f.key}</strong>}
-                  onStoreSecret={props.onStoreSecret}
-                  storing={props.storing}
-                />
-              ))}
+            {secretOffers('args', (f) => (
+              <strong>Argument {argumentNumber(f.key) ?? f.key}</strong>
+            ))}
             {fieldErrors('args')}
           </div>
           <KeyValueEditor
             legend="Environment variables"
-            field="env"
-            rows={draft.env}
-            onRows={(rows) => set('env', rows)}
-            errorsOf={errorsOf}
-            fieldErrors={fieldErrors}
-            a11y={a11y}
-            literalSecrets={props.literalSecrets}
-            onStoreSecret={props.onStoreSecret}
-            storing={props.storing}
+            {...keyValueProps('env')}
             hint={
               <>
                 For secrets write <code>{'${secret:NAME}'}</code> (from the OS keychain, see Secrets) and for
@@ -251,15 +242,7 @@ export function ServerForm(props: ServerFormProps) {
             <label htmlFor={`${id}-cwd`}>
               Working folder <span className="muted">(optional)</span>
             </label>
-            <input
-              id={`${id}-cwd`}
-              name="cwd"
-              className="mono"
-              value={draft.cwd}
-              spellCheck={false}
-              onChange={(e) => set('cwd', e.target.value)}
-              {...a11y('cwd')}
-            />
+            <input className="mono" {...textProps('cwd')} />
             <HiddenCharacters what="The working folder" values={[draft.cwd]} />
             {fieldErrors('cwd')}
           </div>
@@ -268,42 +251,16 @@ export function ServerForm(props: ServerFormProps) {
         <>
           <div className="field">
             <label htmlFor={`${id}-url`}>URL</label>
-            <input
-              id={`${id}-url`}
-              name="url"
-              type="url"
-              className="mono"
-              value={draft.url}
-              spellCheck={false}
-              placeholder="https://example.com/mcp"
-              onChange={(e) => set('url', e.target.value)}
-              {...a11y('url')}
-            />
+            <input type="url" className="mono" placeholder="https://example.com/mcp" {...textProps('url')} />
             <HiddenCharacters what="The URL" values={[draft.url]} />
-            {props.literalSecrets
-              ?.filter((f) => f.field === 'url')
-              .map((f) => (
-                <SecretOffer
-                  key={f.key}
-                  finding={f}
-                  what={<strong>The URL</strong>}
-                  onStoreSecret={props.onStoreSecret}
-                  storing={props.storing}
-                />
-              ))}
+            {secretOffers('url', () => (
+              <strong>The URL</strong>
+            ))}
             {fieldErrors('url')}
           </div>
           <KeyValueEditor
             legend="Headers"
-            field="headers"
-            rows={draft.headers}
-            onRows={(rows) => set('headers', rows)}
-            errorsOf={errorsOf}
-            fieldErrors={fieldErrors}
-            a11y={a11y}
-            literalSecrets={props.literalSecrets}
-            onStoreSecret={props.onStoreSecret}
-            storing={props.storing}
+            {...keyValueProps('headers')}
             hint={
               <>
                 Credentials belong in the keychain: <code>{'Bearer ${secret:NAME}'}</code>. Editors never see
@@ -316,24 +273,20 @@ export function ServerForm(props: ServerFormProps) {
 
       <fieldset className="field editors-choice">
         <legend>Editors</legend>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-editors`}
-            checked={draft.editorsMode === 'all'}
-            onChange={() => set('editorsMode', 'all')}
-          />
+        <Radio
+          name={`${id}-editors`}
+          checked={draft.editorsMode === 'all'}
+          onChoose={() => set('editorsMode', 'all')}
+        >
           Every enabled editor
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-editors`}
-            checked={draft.editorsMode === 'some'}
-            onChange={() => set('editorsMode', 'some')}
-          />
+        </Radio>
+        <Radio
+          name={`${id}-editors`}
+          checked={draft.editorsMode === 'some'}
+          onChoose={() => set('editorsMode', 'some')}
+        >
           Only these:
-        </label>
+        </Radio>
         {draft.editorsMode === 'some' ? (
           <div className="checks">
             {EDITOR_IDS.map((editor) => (
@@ -360,24 +313,12 @@ export function ServerForm(props: ServerFormProps) {
 
       <fieldset className="field sharing-choice">
         <legend>Editors using it at once</legend>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-sharing`}
-            checked={!draft.isolated}
-            onChange={() => set('isolated', false)}
-          />
+        <Radio name={`${id}-sharing`} checked={!draft.isolated} onChoose={() => set('isolated', false)}>
           Share one process
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={`${id}-sharing`}
-            checked={draft.isolated}
-            onChange={() => set('isolated', true)}
-          />
+        </Radio>
+        <Radio name={`${id}-sharing`} checked={draft.isolated} onChoose={() => set('isolated', true)}>
           One process per editor session (isolated)
-        </label>
+        </Radio>
         <p className="hint">
           {draft.isolated
             ? 'Each editor session gets a process of its own, told only that editor’s capabilities and workspace folders. For servers that keep state per client; costs one process per session.'
@@ -398,6 +339,18 @@ export function ServerForm(props: ServerFormProps) {
         {props.footer}
       </div>
     </form>
+  );
+}
+
+type TextField = 'command' | 'args' | 'cwd' | 'url';
+
+/** One option of a radio group, its label wrapping it (so the whole line is the hit target). */
+function Radio(props: { name: string; checked: boolean; onChoose: () => void; children: ReactNode }) {
+  return (
+    <label>
+      <input type="radio" name={props.name} checked={props.checked} onChange={props.onChoose} />
+      {props.children}
+    </label>
   );
 }
 

@@ -63,6 +63,15 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
   const [decidedHere, setDecidedHere] = useState<ReadonlyMap<string, 'approved' | 'denied'>>(new Map());
   const onDecided = (name: string, how: 'approved' | 'denied') =>
     setDecidedHere((before) => new Map(before).set(name, how));
+  const approvalCard = (a: ApprovalView) => (
+    <ApprovalCard
+      key={`${a.name}:${a.fingerprint}`}
+      approval={a}
+      targeted={a.name === server}
+      changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
+      onDecided={onDecided}
+    />
+  );
   return (
     <section>
       <ViewTitle>Approvals</ViewTitle>
@@ -97,15 +106,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
           </p>
         </EmptyState>
       ) : null}
-      {pending.map((a) => (
-        <ApprovalCard
-          key={`${a.name}:${a.fingerprint}`}
-          approval={a}
-          targeted={a.name === server}
-          changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
-          onDecided={onDecided}
-        />
-      ))}
+      {pending.map(approvalCard)}
       {signIns.length > 0 ? (
         <>
           <h2>Waiting for you to sign in</h2>
@@ -136,15 +137,7 @@ export default function ApprovalsView({ server }: { server?: string | undefined 
         <>
           <h2>Denied</h2>
           <p className="muted">These stay stopped until you approve them or their configuration changes.</p>
-          {denied.map((a) => (
-            <ApprovalCard
-              key={`${a.name}:${a.fingerprint}`}
-              approval={a}
-              targeted={a.name === server}
-              changedWhileShown={changed.has(`${a.name}:${a.fingerprint}`)}
-              onDecided={onDecided}
-            />
-          ))}
+          {denied.map(approvalCard)}
         </>
       ) : null}
     </section>

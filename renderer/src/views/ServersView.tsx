@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { ServerStatus } from '../../../shared/status.ts';
 import { isUpdate, updateWords, type OutdatedEntry, type UpdatesReport } from '../../../shared/store.ts';
 import { useApi } from '../api/context.tsx';
@@ -195,20 +195,17 @@ interface TableProps {
 
 function WideTable({ servers, now, updates }: TableProps) {
   return (
-    <table className="servers" data-testid="servers-table">
-      <colgroup>
-        <col />
-        <col className="col-state" />
-        <col className="col-uptime" />
-        <col className="col-num" />
-        <col className="col-num" />
-        <col className="col-actions" />
-        <col className="col-enabled" />
-      </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Server</th>
-          <th scope="col">State</th>
+    <ServersTable
+      className="servers"
+      cols={
+        <>
+          <col className="col-uptime" />
+          <col className="col-num" />
+          <col className="col-num" />
+        </>
+      }
+      heads={
+        <>
           <th scope="col">Uptime</th>
           <th scope="col" className="num">
             Restarts
@@ -216,40 +213,24 @@ function WideTable({ servers, now, updates }: TableProps) {
           <th scope="col" className="num">
             Tools
           </th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-          <th scope="col" className="center">
-            Enabled
-          </th>
-        </tr>
-      </thead>
+        </>
+      }
+    >
       {servers.map((server) => (
-        <tbody key={server.name} data-server={server.name}>
-          <tr>
-            <th scope="row" className="server-name">
-              <NameLink server={server} />
-              <span className="muted small">
-                {kind(server)} <UpdateTag name={server.name} entry={updates.get(server.name)} />
-              </span>
-            </th>
-            <td>
-              <StateBadge state={server.state} />
-            </td>
-            <td className="timing">{timing(server, now)}</td>
-            <td className="num">{server.restarts}</td>
-            <td className="num">{server.toolCount ?? '—'}</td>
-            <td>
-              <ServerActions server={server} compact />
-            </td>
-            <td className="center">
-              <EnabledSwitch server={server} />
-            </td>
-          </tr>
-          <LastError server={server} columns={7} />
-        </tbody>
+        <ServerRow
+          key={server.name}
+          server={server}
+          update={updates.get(server.name)}
+          factsClass="muted small"
+          facts={kind(server)}
+          columns={7}
+        >
+          <td className="timing">{timing(server, now)}</td>
+          <td className="num">{server.restarts}</td>
+          <td className="num">{server.toolCount ?? '—'}</td>
+        </ServerRow>
       ))}
-    </table>
+    </ServersTable>
   );
 }
 
@@ -259,25 +240,7 @@ function WideTable({ servers, now, updates }: TableProps) {
  */
 function CompactTable({ servers, now, updates }: TableProps) {
   return (
-    <table className="servers compact" data-testid="servers-table">
-      <colgroup>
-        <col />
-        <col className="col-state" />
-        <col className="col-actions" />
-        <col className="col-enabled" />
-      </colgroup>
-      <thead>
-        <tr>
-          <th scope="col">Server</th>
-          <th scope="col">State</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-          <th scope="col" className="center">
-            Enabled
-          </th>
-        </tr>
-      </thead>
+    <ServersTable className="servers compact">
       {servers.map((server) => {
         const uptime = timing(server, now);
         const facts = [
@@ -287,28 +250,85 @@ function CompactTable({ servers, now, updates }: TableProps) {
           server.restarts ? `${server.restarts} restarts` : undefined,
         ].filter((f) => f !== undefined);
         return (
-          <tbody key={server.name} data-server={server.name}>
-            <tr>
-              <th scope="row" className="server-name">
-                <NameLink server={server} />
-                <span className="muted small server-facts">
-                  {facts.join(' · ')} <UpdateTag name={server.name} entry={updates.get(server.name)} />
-                </span>
-              </th>
-              <td>
-                <StateBadge state={server.state} />
-              </td>
-              <td>
-                <ServerActions server={server} compact />
-              </td>
-              <td className="center">
-                <EnabledSwitch server={server} />
-              </td>
-            </tr>
-            <LastError server={server} columns={4} />
-          </tbody>
+          <ServerRow
+            key={server.name}
+            server={server}
+            update={updates.get(server.name)}
+            factsClass="muted small server-facts"
+            facts={facts.join(' · ')}
+            columns={4}
+          />
         );
       })}
+    </ServersTable>
+  );
+}
+
+/** The columns both tables have (server, state, …, actions, enabled), with the wide one's between. */
+function ServersTable(props: {
+  className: string;
+  cols?: ReactNode;
+  heads?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <table className={props.className} data-testid="servers-table">
+      <colgroup>
+        <col />
+        <col className="col-state" />
+        {props.cols}
+        <col className="col-actions" />
+        <col className="col-enabled" />
+      </colgroup>
+      <thead>
+        <tr>
+          <th scope="col">Server</th>
+          <th scope="col">State</th>
+          {props.heads}
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+          <th scope="col" className="center">
+            Enabled
+          </th>
+        </tr>
+      </thead>
+      {props.children}
     </table>
+  );
+}
+
+/** One server: name with its facts line, state, the wide table's cells (children), actions, switch. */
+function ServerRow(props: {
+  server: ServerStatus;
+  update: OutdatedEntry | undefined;
+  factsClass: string;
+  facts: string;
+  columns: number;
+  children?: ReactNode;
+}) {
+  const { server } = props;
+  return (
+    <tbody data-server={server.name}>
+      <tr>
+        <th scope="row" className="server-name">
+          <NameLink server={server} />
+          <span className={props.factsClass}>
+            {props.facts} <UpdateTag name={server.name} entry={props.update} />
+          </span>
+        </th>
+        <td>
+          <StateBadge state={server.state} />
+        </td>
+        {props.children}
+        <td>
+          <ServerActions server={server} compact />
+        </td>
+        <td className="center">
+          <EnabledSwitch server={server} />
+        </td>
+      </tr>
+      <LastError server={server} columns={props.columns} />
+    </tbody>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { clientMetadataUrlProblem } from '../../../shared/sign-in.ts';
 import { formatBytes } from '../../../shared/store.ts';
 import type { Settings } from '../../../shared/ui-api.ts';
@@ -9,6 +9,7 @@ import { keys } from '../api/keys.ts';
 import { CatalogRegistrySetting } from '../components/CatalogRegistrySetting.tsx';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
+import { NumberSetting, SettingForm, SettingInput } from '../components/SettingForm.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
 import { formatDateTime } from '../lib/format.ts';
 import { href } from '../router.ts';
@@ -112,56 +113,36 @@ function General({ settings }: { settings: Settings }) {
     Number.isInteger(parsed) && parsed >= 1 && parsed <= 65535
       ? undefined
       : 'a port is a whole number from 1 to 65535';
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!problem) save.mutate(parsed);
-  };
   const nextPort = settings.configuredPort ?? settings.defaultPort;
   return (
     <>
-      <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-bridge`}>
-        <h2 id={`${id}-bridge`}>Bridge</h2>
+      <SettingForm
+        title="Bridge"
+        onSave={() => save.mutate(parsed)}
+        save={save}
+        invalid={problem !== undefined}
+        submitLabel="Save port"
+        savedText="Saved to state.json."
+      >
         <p className="muted">
           Editors reach your servers at <code>http://127.0.0.1:{settings.port}/mcp</code>. Keep the port fixed
           so editor config files keep working across restarts.
         </p>
-        <div className="row">
-          <div className="field">
-            <label htmlFor={`${id}-port`}>Port</label>
-            <input
-              id={`${id}-port`}
-              inputMode="numeric"
-              className="mono narrow-input"
-              value={port}
-              onChange={(e) => setPort(e.target.value)}
-              aria-invalid={problem !== undefined || undefined}
-              aria-describedby={problem ? `${id}-port-err` : `${id}-port-hint`}
-            />
-            {problem ? (
-              <p className="field-error" id={`${id}-port-err`} role="alert">
-                {problem}
-              </p>
-            ) : (
-              <p className="hint" id={`${id}-port-hint`}>
-                Now listening on {settings.port}
-                {nextPort !== settings.port ? `; ${nextPort} from the next start` : ''}. A change takes effect
-                the next time Switchboard starts; sync editors afterwards.
-              </p>
-            )}
-          </div>
-        </div>
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={save.isPending || problem !== undefined}>
-            Save port
-          </button>
-          {save.isSuccess ? (
-            <span className="ok-text small" role="status">
-              Saved to state.json.
-            </span>
-          ) : null}
-        </div>
-        {save.error ? <ErrorText error={save.error} /> : null}
-      </form>
+        <NumberSetting
+          label="Port"
+          problem={problem}
+          value={port}
+          onValue={setPort}
+          inputMode="numeric"
+          hint={
+            <>
+              Now listening on {settings.port}
+              {nextPort !== settings.port ? `; ${nextPort} from the next start` : ''}. A change takes effect
+              the next time Switchboard starts; sync editors afterwards.
+            </>
+          }
+        />
+      </SettingForm>
 
       <IdleTimeout settings={settings} />
 
@@ -212,7 +193,6 @@ function describeIdle(seconds: number): string {
  */
 function IdleTimeout({ settings }: { settings: Settings }) {
   const api = useApi();
-  const id = useId();
   const [minutes, setMinutes] = useState(String(settings.idleTimeout / 60));
   const save = useCommand(
     (seconds: number | null) => api.saveSettings({ idleTimeout: seconds }),
@@ -224,50 +204,16 @@ function IdleTimeout({ settings }: { settings: Settings }) {
     minutes.trim() !== '' && Number.isFinite(parsed) && parsed >= 0 && seconds <= 7 * 24 * 3600
       ? undefined
       : 'a number of minutes from 0 (always running) to 10080 (a week)';
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!problem) save.mutate(seconds);
-  };
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-idle`}>
-      <h2 id={`${id}-idle`}>Idle servers</h2>
-      <p className="muted">
-        A server no editor has used for this long is stopped, and started again by the next request to it.
-        Editors still see its tools meanwhile. A server can set its own in servers.json (
-        <code>&quot;idleTimeout&quot;: seconds</code>, 0 keeps it always running).
-      </p>
-      <div className="row">
-        <div className="field">
-          <label htmlFor={`${id}-minutes`}>Stop after (minutes without requests)</label>
-          <input
-            id={`${id}-minutes`}
-            inputMode="decimal"
-            className="mono narrow-input"
-            value={minutes}
-            onChange={(e) => setMinutes(e.target.value)}
-            aria-invalid={problem !== undefined || undefined}
-            aria-describedby={problem ? `${id}-minutes-err` : `${id}-minutes-hint`}
-          />
-          {problem ? (
-            <p className="field-error" id={`${id}-minutes-err`} role="alert">
-              {problem}
-            </p>
-          ) : (
-            <p className="hint" id={`${id}-minutes-hint`}>
-              Now: {describeIdle(settings.idleTimeout)}
-              {settings.configuredIdleTimeout === null
-                ? ' (the default)'
-                : `; the default is ${describeIdle(settings.defaultIdleTimeout)}`}
-              . 0 keeps every server running all the time.
-            </p>
-          )}
-        </div>
-      </div>
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={save.isPending || problem !== undefined}>
-          Save idle timeout
-        </button>
-        {settings.configuredIdleTimeout !== null ? (
+    <SettingForm
+      title="Idle servers"
+      onSave={() => save.mutate(seconds)}
+      save={save}
+      invalid={problem !== undefined}
+      submitLabel="Save idle timeout"
+      savedText="Saved; running servers follow it now."
+      actions={
+        settings.configuredIdleTimeout !== null ? (
           <button
             type="button"
             disabled={save.isPending}
@@ -277,15 +223,31 @@ function IdleTimeout({ settings }: { settings: Settings }) {
           >
             Back to the default
           </button>
-        ) : null}
-        {save.isSuccess ? (
-          <span className="ok-text small" role="status">
-            Saved; running servers follow it now.
-          </span>
-        ) : null}
-      </div>
-      {save.error ? <ErrorText error={save.error} /> : null}
-    </form>
+        ) : null
+      }
+    >
+      <p className="muted">
+        A server no editor has used for this long is stopped, and started again by the next request to it.
+        Editors still see its tools meanwhile. A server can set its own in servers.json (
+        <code>&quot;idleTimeout&quot;: seconds</code>, 0 keeps it always running).
+      </p>
+      <NumberSetting
+        label="Stop after (minutes without requests)"
+        problem={problem}
+        value={minutes}
+        onValue={setMinutes}
+        inputMode="decimal"
+        hint={
+          <>
+            Now: {describeIdle(settings.idleTimeout)}
+            {settings.configuredIdleTimeout === null
+              ? ' (the default)'
+              : `; the default is ${describeIdle(settings.defaultIdleTimeout)}`}
+            . 0 keeps every server running all the time.
+          </>
+        }
+      />
+    </SettingForm>
   );
 }
 
@@ -296,7 +258,6 @@ function IdleTimeout({ settings }: { settings: Settings }) {
  */
 function SignInSettings({ settings }: { settings: Settings }) {
   const api = useApi();
-  const id = useId();
   const [url, setUrl] = useState(settings.clientMetadataUrl ?? '');
   const save = useCommand(
     (value: string) => api.saveSettings({ clientMetadataUrl: value || null }),
@@ -304,53 +265,38 @@ function SignInSettings({ settings }: { settings: Settings }) {
   );
   const trimmed = url.trim();
   const problem = trimmed ? clientMetadataUrlProblem(trimmed) : undefined;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!problem) save.mutate(trimmed);
-  };
   return (
-    <form className="card" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Sign-in to remote servers</h2>
+    <SettingForm
+      title="Sign-in to remote servers"
+      onSave={() => save.mutate(trimmed)}
+      save={save}
+      invalid={problem !== undefined}
+      submitLabel="Save"
+      savedText="Saved to state.json."
+    >
       <p className="muted">
         Remote servers that ask for a sign-in (OAuth) get one from Switchboard, in your browser; editors never
         see the tokens. Where a server’s authorization server accepts a Client ID Metadata Document,
         Switchboard identifies itself with this one; otherwise, or when this is empty, it registers itself.
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-url`}>Client ID Metadata Document URL</label>
-        <input
-          id={`${id}-url`}
-          className="mono"
-          inputMode="url"
-          placeholder="https://example.com/switchboard/client-metadata.json"
-          value={url}
-          onChange={(e) => setUrl(e.target.value)}
-          aria-invalid={problem !== undefined || undefined}
-          aria-describedby={problem ? `${id}-url-err` : `${id}-url-hint`}
-        />
-        {problem ? (
-          <p className="field-error" id={`${id}-url-err`} role="alert">
-            {problem}
-          </p>
-        ) : (
-          <p className="hint" id={`${id}-url-hint`}>
+      <SettingInput
+        label="Client ID Metadata Document URL"
+        problem={problem}
+        value={url}
+        onValue={setUrl}
+        input={{
+          className: 'mono',
+          inputMode: 'url',
+          placeholder: 'https://example.com/switchboard/client-metadata.json',
+        }}
+        hint={
+          <>
             An https:// address with a path. <code>switchboard try --client-metadata-url URL</code> overrides
             it for one check.
-          </p>
-        )}
-      </div>
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={save.isPending || problem !== undefined}>
-          Save
-        </button>
-        {save.isSuccess ? (
-          <span className="ok-text small" role="status">
-            Saved to state.json.
-          </span>
-        ) : null}
-      </div>
-      {save.error ? <ErrorText error={save.error} /> : null}
-    </form>
+          </>
+        }
+      />
+    </SettingForm>
   );
 }
 
