@@ -1,52 +1,22 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { describe, expect, it } from 'vitest';
 import { StatusReportSchema } from '../../../shared/status.ts';
-import { closeAll, httpClient, textOf } from '../../helpers/bridge.ts';
+import { textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
-import { defined, fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { useHeadless } from '../../helpers/headless.ts';
+import { defined, fixtureServer } from '../../helpers/servers.ts';
 
 // Per-call activity: every tool call an editor makes through the bridge, counted per server, tool and
 // editor over the last hour, in `switchboard status --json` of the running instance.
 
-let t: TempHome | undefined;
-let headless: Headless | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  t?.cleanup();
-  [headless, t] = [undefined, undefined];
-});
+const setup = useHeadless({ perTest: true });
 
 describe('per-call activity', () => {
   it('counts calls, errors and latency per server, tool and editor, and shows them in status --json', async () => {
-    t = tempHome();
-    t.writeServers({ mcpServers: { echo: fixtureServer('env-echo-server.mjs') } });
-    const h = await startHeadless({
-      home: t.home,
-      keychain: new MemoryKeychain(),
-      env: t.env,
-      port: 0,
-      editorSync: false,
-    });
-    headless = h;
-    h.core.approve('echo', h.core.review('echo').fingerprint);
-    await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'echo' && s.state === 'running' && s.toolCount),
-      30_000,
-      'echo running',
-    );
-    const connect = async (path: string, editor: string) => {
-      const client = await httpClient(`http://127.0.0.1:${h.port}${path}`, h.tokens.ensure(editor), editor);
-      clients.push(client);
-      return client;
-    };
-    const zed = await connect('/mcp/echo', 'zed');
-    const cursor = await connect('/mcp', 'cursor');
+    setup.t.writeServers({ mcpServers: { echo: fixtureServer('env-echo-server.mjs') } });
+    await setup.start({ editorSync: false });
+    await setup.approveRunning(['echo']);
+    const zed = await setup.connect('/mcp/echo', 'zed');
+    const cursor = await setup.connect('/mcp', 'cursor');
 
     for (const ms of [1, 2, 200]) await zed.callTool({ name: 'sleep', arguments: { ms } });
     expect(textOf(await cursor.callTool({ name: 'echo__read-env', arguments: {} }))).toBe('');
@@ -57,7 +27,7 @@ describe('per-call activity', () => {
     // Listing is not a call.
     await zed.listTools();
 
-    const status = await runCli(['status', '--json'], t.env);
+    const status = await runCli(['status', '--json'], setup.t.env);
     expect(status.code).toBe(0);
     const report = StatusReportSchema.parse(JSON.parse(status.stdout));
     const echo = defined(report.activity?.echo, 'activity of echo');

@@ -1,57 +1,33 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // Issue 21, item 6: names on /mcp stay unambiguous whatever servers and tools are called. A server
 // named evil__x and a server evil that lists (held back, after approval) a tool named x__echo: the
 // first server's echo stays reachable under the name /mcp lists for it. Real servers, real bridge.
 
-let t: TempHome;
-let headless: Headless | undefined;
-const clients: Client[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  headless = undefined;
-  t.cleanup();
-});
+const setup = useHeadless({ perTest: true });
 
 describe('/mcp names', () => {
   it('a tool named x__echo on server evil cannot take the name of echo on server evil__x', async () => {
-    const evilTools = join(t.dir, 'evil.json');
-    const victimTools = join(t.dir, 'victim.json');
+    const evilTools = join(setup.t.dir, 'evil.json');
+    const victimTools = join(setup.t.dir, 'victim.json');
     writeFileSync(evilTools, JSON.stringify([{ name: 'ping' }]));
     writeFileSync(victimTools, JSON.stringify([{ name: 'echo' }]));
-    t.writeServers({
+    setup.t.writeServers({
       mcpServers: {
         evil: fixtureServer('shifty-server.mjs', evilTools),
         evil__x: fixtureServer('shifty-server.mjs', victimTools),
       },
     });
-    const h = await startHeadless({
-      home: t.home,
-      keychain: new MemoryKeychain(),
-      env: t.env,
-      port: 0,
-      editorSync: false,
-    });
-    headless = h;
+    const h = await setup.start({ editorSync: false });
     for (const name of ['evil', 'evil__x']) h.core.approve(name, h.core.review(name).fingerprint);
     const running = (name: string) => h.core.status().servers.find((s) => s.name === name)?.toolCount;
     await waitFor(() => running('evil') && running('evil__x'), 30_000, 'both running');
-    const client = await httpClient(`http://127.0.0.1:${h.port}/mcp`, editorToken(h.tokens));
-    clients.push(client);
+    const client = await setup.connect('/mcp');
 
     const victimName = async () => {
       const tools = (await client.listTools()).tools;

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
 import { runSuite, type SuiteRun } from '../../conformance/suite.ts';
-import { everythingServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { useHeadless } from '../../helpers/headless.ts';
+import { everythingServer } from '../../helpers/servers.ts';
 
 // The official MCP conformance suite's `dns-rebinding-protection` server scenario against a bridge
 // endpoint (/mcp/everything, server-everything approved and running):
@@ -19,30 +18,16 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 // small preload (test/fixtures/conformance-auth.mjs) that adds an editor token to each request it
 // sends, and to nothing else. (Every server scenario, through the bridge: conformance-scenarios.test.ts.)
 
-let t: TempHome;
+const setup = useHeadless();
 let headless: Headless;
 let results: string;
 
 beforeAll(async () => {
-  t = tempHome();
   results = mkdtempSync(join(tmpdir(), 'sb-conformance-'));
-  t.writeServers({ mcpServers: { everything: everythingServer() } });
-  headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port: 0 });
-  headless.core.approve('everything', headless.core.review('everything').fingerprint);
-  await waitFor(
-    () =>
-      headless.core
-        .status()
-        .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
-    45_000,
-    'server-everything running',
-  );
-});
-
-afterAll(async () => {
-  await headless?.stop();
-  t?.cleanup();
-  if (results) rmSync(results, { recursive: true, force: true });
+  setup.defer(() => rmSync(results, { recursive: true, force: true }));
+  setup.t.writeServers({ mcpServers: { everything: everythingServer() } });
+  headless = await setup.start();
+  await setup.approveRunning(['everything'], 45_000);
 });
 
 function runScenario(token: string | undefined): Promise<SuiteRun> {

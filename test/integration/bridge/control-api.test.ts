@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import type { Headless } from '../../../electron/headless/serve.ts';
 import {
   ActionResultSchema,
   ApiEventSchema,
@@ -9,13 +8,13 @@ import {
   type ApprovalPreview,
 } from '../../../shared/api.ts';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // The control API as the CLI and the headless UI use it: real startHeadless, real HTTP with the
 // control token; every state change is also watched on /api/events.
 
-let t: TempHome;
+const setup = useHeadless();
 let headless: Headless;
 let base: string;
 let control: string;
@@ -23,29 +22,21 @@ const events: ApiEvent[] = [];
 const listening = new AbortController();
 
 beforeAll(async () => {
-  t = tempHome();
-  t.writeServers({
+  setup.t.writeServers({
     mcpServers: {
       worker: fixtureServer('env-echo-server.mjs'),
       suspect: fixtureServer('env-echo-server.mjs', 'OTHER'),
     },
   });
-  headless = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-  });
-  base = `http://127.0.0.1:${headless.port}`;
+  headless = await setup.start({ editorSync: false });
+  base = setup.base;
   control = headless.tokens.controlToken();
   await subscribe();
 });
 
-afterAll(async () => {
+// Runs before the setup's teardown stops the core (after-hooks run last-registered first).
+afterAll(() => {
   listening.abort();
-  await headless?.stop();
-  t?.cleanup();
 });
 
 /** Reads /api/events into `events` until the end of the file's tests. */
@@ -211,7 +202,7 @@ describe('control API (/api with the control token, /api/events)', () => {
         racer,
       },
     });
-    t.writeServers(servers(fixtureServer('env-echo-server.mjs')));
+    setup.t.writeServers(servers(fixtureServer('env-echo-server.mjs')));
     await waitFor(
       async () => (await statusOf('racer'))?.state === 'pending-approval',
       10_000,
@@ -230,7 +221,7 @@ describe('control API (/api with the control token, /api/events)', () => {
     );
 
     // servers.json changes after the person saw it, before their approval arrives.
-    t.writeServers(
+    setup.t.writeServers(
       servers({ ...fixtureServer('env-echo-server.mjs'), env: { NODE_OPTIONS: '--require=/tmp/evil.js' } }),
     );
     await waitFor(

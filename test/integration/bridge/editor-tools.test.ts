@@ -2,15 +2,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
 import { EditorToolsViewSchema, type EditorToolsView } from '../../../shared/editor-tools.ts';
-import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { call } from '../../helpers/http.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // Per-editor tool selection, on top of the editor's server selection: enforced at the bridge for that
 // editor's token only, on /mcp/<server> and /mcp; names shortened for a client with a name limit
@@ -19,44 +18,16 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 const LONG = 'create_or_update_a_pull_request_review_comment_on_a_single_file';
 
-let t: TempHome;
-let headless: Headless | undefined;
-const clients: Client[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  headless = undefined;
-  t.cleanup();
-});
+const setup = useHeadless({ perTest: true });
 
 async function serve(): Promise<Headless> {
-  const toolsFile = join(t.dir, 'tools.json');
+  const toolsFile = join(setup.t.dir, 'tools.json');
   const tools = [{ name: 'search_code' }, { name: 'delete_repo' }, { name: 'read' }, { name: LONG }];
   writeFileSync(toolsFile, JSON.stringify(tools));
-  t.writeServers({ mcpServers: { gh: fixtureServer('shifty-server.mjs', toolsFile) } });
-  const h = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-  });
-  headless = h;
-  h.core.approve('gh', h.core.review('gh').fingerprint);
-  const status = () => h.core.status().servers.find((s) => s.name === 'gh');
-  await waitFor(() => status()?.state === 'running' && status()?.toolCount, 30_000, 'gh running');
+  setup.t.writeServers({ mcpServers: { gh: fixtureServer('shifty-server.mjs', toolsFile) } });
+  const h = await setup.start({ editorSync: false });
+  await setup.approveRunning(['gh']);
   return h;
-}
-
-async function connect(h: Headless, path: string, editor: string): Promise<Client> {
-  const client = await httpClient(`http://127.0.0.1:${h.port}${path}`, editorToken(h.tokens, editor), editor);
-  clients.push(client);
-  return client;
 }
 
 async function api(h: Headless, method: string, path: string, body?: unknown): Promise<EditorToolsView> {
@@ -73,9 +44,9 @@ const names = async (client: Client) => (await client.listTools()).tools.map((to
 describe('per-editor tool selection', () => {
   it('is enforced at the bridge for that editor’s token only, on /mcp/<server> and /mcp', async () => {
     const h = await serve();
-    const cursor = await connect(h, '/mcp/gh', 'cursor');
-    const cursorAll = await connect(h, '/mcp', 'cursor');
-    const vscode = await connect(h, '/mcp/gh', 'vscode');
+    const cursor = await setup.connect('/mcp/gh', 'cursor');
+    const cursorAll = await setup.connect('/mcp', 'cursor');
+    const vscode = await setup.connect('/mcp/gh', 'vscode');
     let told = 0;
     cursor.setNotificationHandler(ToolListChangedNotificationSchema, () => void told++);
     await new Promise((r) => setTimeout(r, 300)); // let the GET stream open
@@ -115,8 +86,8 @@ describe('per-editor tool selection', () => {
 
   it('shortens names for Cursor’s 60-character limit, and a shortened name calls its own tool', async () => {
     const h = await serve();
-    const cursor = await connect(h, '/mcp/gh', 'cursor');
-    const vscode = await connect(h, '/mcp/gh', 'vscode');
+    const cursor = await setup.connect('/mcp/gh', 'cursor');
+    const vscode = await setup.connect('/mcp/gh', 'vscode');
     const shortName = (await names(cursor)).find((n) => n.startsWith('create_or_update'));
     expect(shortName).toBeDefined();
     expect(('gh' + (shortName ?? '')).length).toBeLessThan(60);
@@ -145,17 +116,17 @@ describe('per-editor tool selection', () => {
 
     const off = await runCli(
       ['editors', 'tools', 'cursor', 'gh', '--off', 'delete_repo', '--off', 'read'],
-      t.env,
+      setup.t.env,
     );
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout).toMatch(/Cursor: 3 tools \(works best under 40\)/);
     expect(off.stdout).toMatch(/delete_repo\s+no: not selected/);
-    const json = await runCli(['editors', 'tools', 'cursor', '--json'], t.env);
+    const json = await runCli(['editors', 'tools', 'cursor', '--json'], setup.t.env);
     const parsed = EditorToolsViewSchema.parse(JSON.parse(json.stdout));
     expect(parsed.current.tools).toBe(3);
     expect(h.core.state.editorSettings('cursor').tools).toEqual({ gh: { exclude: ['delete_repo', 'read'] } });
 
-    const bad = await runCli(['editors', 'tools', 'cursor', '--off', 'x'], t.env);
+    const bad = await runCli(['editors', 'tools', 'cursor', '--off', 'x'], setup.t.env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/name the server/);
   });

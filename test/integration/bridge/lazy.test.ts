@@ -1,49 +1,29 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { defined, fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // Lazy servers: a server runs once after approval to learn its lists, which the home keeps; editors'
 // list requests are answered from them; after its idle timeout it stops (`idle`), and the next call
 // starts it again. Real servers and bridge; idle and backoff timers on a ManualClock.
 
-let t: TempHome;
-let headless: Headless | undefined;
+const setup = useHeadless({ perTest: true });
 let toolsFile: string;
-const clients: Client[] = [];
 
 beforeEach(() => {
-  t = tempHome();
-  toolsFile = join(t.dir, 'tools.json');
+  toolsFile = join(setup.t.dir, 'tools.json');
   writeFileSync(toolsFile, JSON.stringify([{ name: 'search', description: 'Searches' }]));
 });
 
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  headless = undefined;
-  t.cleanup();
-});
-
 async function serve(servers: Record<string, unknown>, clock?: ManualClock): Promise<Headless> {
-  t.writeServers({ mcpServers: servers });
-  const h = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-    ...(clock ? { clock } : {}),
-  });
-  headless = h;
-  return h;
+  setup.t.writeServers({ mcpServers: servers });
+  return setup.start({ editorSync: false, ...(clock ? { clock } : {}) });
 }
 
 function statusOf(h: Headless, name: string): ServerStatus | undefined {
@@ -66,12 +46,6 @@ function spawns(h: Headless, name: string): number {
   return h.core.logs(name, 10_000).filter((l) => /^spawned pid \d+/.test(l.text)).length;
 }
 
-async function connect(h: Headless, path: string): Promise<Client> {
-  const client = await httpClient(`http://127.0.0.1:${h.port}${path}`, editorToken(h.tokens));
-  clients.push(client);
-  return client;
-}
-
 const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
 
 describe('lazy servers', () => {
@@ -81,8 +55,8 @@ describe('lazy servers', () => {
     h.core.approve('lazy', h.core.review('lazy').fingerprint);
     const first = await reached(h, 'lazy', 'running');
     const pid = defined(first.pid, 'pid');
-    const direct = await connect(h, '/mcp/lazy');
-    const aggregate = await connect(h, '/mcp');
+    const direct = await setup.connect('/mcp/lazy');
+    const aggregate = await setup.connect('/mcp');
     expect(textOf(await direct.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
 
     // Idle time counts from the last answer: not a moment before it is up...
@@ -105,7 +79,7 @@ describe('lazy servers', () => {
     // Lists come from its last run: nothing starts.
     expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
     expect(await toolNames(aggregate)).toEqual(['lazy__add-tool', 'lazy__read-env', 'lazy__sleep']);
-    const late = await connect(h, '/mcp/lazy'); // a new editor's initialize, too
+    const late = await setup.connect('/mcp/lazy'); // a new editor's initialize, too
     expect(late.getServerVersion()?.name).toBe('env-echo');
     await new Promise((r) => setTimeout(r, 300));
     expect(statusOf(h, 'lazy')?.state).toBe('idle');
@@ -125,7 +99,7 @@ describe('lazy servers', () => {
     const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 120 } }, clock);
     h.core.approve('lazy', h.core.review('lazy').fingerprint);
     await reached(h, 'lazy', 'running');
-    const direct = await connect(h, '/mcp/lazy');
+    const direct = await setup.connect('/mcp/lazy');
     // 100 s into the 2 minutes a call comes (and another 10 s later): the 2 minutes start again then.
     clock.advance(100_000);
     expect(textOf(await direct.callTool({ name: 'sleep', arguments: { ms: 1 } }))).toBe('slept 1');
@@ -147,7 +121,7 @@ describe('lazy servers', () => {
     await reached(h, 'lazy', 'running');
     clock.advance(60_000);
     await reached(h, 'lazy', 'idle');
-    const [a, b] = await Promise.all([connect(h, '/mcp/lazy'), connect(h, '/mcp')]);
+    const [a, b] = await Promise.all([setup.connect('/mcp/lazy'), setup.connect('/mcp')]);
 
     const answers = await Promise.all([
       a.callTool({ name: 'sleep', arguments: { ms: 5 } }),
@@ -159,7 +133,7 @@ describe('lazy servers', () => {
 
   it('gives a call an error when the server crashes on its cold start, and backs off as usual', async () => {
     const clock = new ManualClock();
-    const marker = join(t.dir, 'crash');
+    const marker = join(setup.t.dir, 'crash');
     const h = await serve(
       {
         shifty: { ...fixtureServer('shifty-server.mjs', toolsFile, '--crash-if', marker), idleTimeout: 60 },
@@ -168,7 +142,7 @@ describe('lazy servers', () => {
     );
     h.core.approve('shifty', h.core.review('shifty').fingerprint);
     await reached(h, 'shifty', 'running');
-    const client = await connect(h, '/mcp/shifty');
+    const client = await setup.connect('/mcp/shifty');
     clock.advance(60_000);
     await reached(h, 'shifty', 'idle');
 
@@ -200,9 +174,8 @@ describe('lazy servers', () => {
     let h = await serve({ lazy: fixtureServer('env-echo-server.mjs') });
     h.core.approve('lazy', h.core.review('lazy').fingerprint);
     const fingerprint = (await reached(h, 'lazy', 'running')).fingerprint;
-    await h.stop();
-    headless = undefined;
-    expect(readdirSync(join(t.home.cache, 'lists'))).toEqual([`lazy@${fingerprint}.json`]);
+    await setup.stop();
+    expect(readdirSync(join(setup.t.home.cache, 'lists'))).toEqual([`lazy@${fingerprint}.json`]);
 
     h = await serve({ lazy: fixtureServer('env-echo-server.mjs') });
     const idle = await reached(h, 'lazy', 'idle');
@@ -210,9 +183,9 @@ describe('lazy servers', () => {
     // Its log starts with the history of the first run (that run's one start).
     const earlier = spawns(h, 'lazy');
     expect(earlier).toBe(1);
-    const direct = await connect(h, '/mcp/lazy');
+    const direct = await setup.connect('/mcp/lazy');
     expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
-    expect(await toolNames(await connect(h, '/mcp'))).toEqual([
+    expect(await toolNames(await setup.connect('/mcp'))).toEqual([
       'lazy__add-tool',
       'lazy__read-env',
       'lazy__sleep',
@@ -221,21 +194,21 @@ describe('lazy servers', () => {
     expect(statusOf(h, 'lazy')?.state).toBe('idle');
 
     // A changed config never serves the old lists: it waits for approval, then runs to list anew.
-    t.writeServers({ mcpServers: { lazy: fixtureServer('mini-server.mjs') } });
+    setup.t.writeServers({ mcpServers: { lazy: fixtureServer('mini-server.mjs') } });
     h.core.reload();
     await reached(h, 'lazy', 'pending-approval');
     await expect(direct.listTools()).rejects.toThrow(/waiting for your approval/);
     h.core.approve('lazy', h.core.review('lazy').fingerprint);
     const fresh = await reached(h, 'lazy', 'running');
-    const names = await toolNames(await connect(h, '/mcp/lazy'));
+    const names = await toolNames(await setup.connect('/mcp/lazy'));
     expect(names).not.toContain('read-env');
     expect(names.length).toBe(fresh.toolCount);
     await waitFor(
-      () => existsSync(join(t.home.cache, 'lists', `lazy@${fresh.fingerprint}.json`)),
+      () => existsSync(join(setup.t.home.cache, 'lists', `lazy@${fresh.fingerprint}.json`)),
       10_000,
       'the new lists saved',
     );
-    expect(readdirSync(join(t.home.cache, 'lists'))).toEqual([`lazy@${fresh.fingerprint}.json`]);
+    expect(readdirSync(join(setup.t.home.cache, 'lists'))).toEqual([`lazy@${fresh.fingerprint}.json`]);
   });
 
   it('follows the idle timeout in Settings for servers that set none, and 0 keeps them running', async () => {

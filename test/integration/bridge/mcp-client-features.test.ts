@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -15,12 +14,11 @@ import {
   type LoggingMessageNotification,
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { closeAll, textOf } from '../../helpers/bridge.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, isAlive, startListening, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // What a server asks its client, and what it tells one client only, through the bridge: two editor
 // sessions on one shared server at once, each answering its own elicitation and sampling, getting its
@@ -29,18 +27,15 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 // `url` entry (`web`), where the server sends what belongs to a call on that call's own stream.
 
 const require = createRequire(import.meta.url);
-let t: TempHome;
+const setup = useHeadless();
 let headless: Headless;
 let base: string;
-let webServer: ChildProcess;
-const clients: Client[] = [];
 
 beforeAll(async () => {
-  t = tempHome();
   const started = await startListening('probe-server.mjs', 'web', '--http', '0');
-  webServer = started.child;
+  setup.defer(() => started.child.kill());
   const port = started.port;
-  t.writeServers({
+  setup.t.writeServers({
     mcpServers: {
       probe: fixtureServer('probe-server.mjs'),
       web: { url: `http://127.0.0.1:${port}/mcp` },
@@ -50,30 +45,9 @@ beforeAll(async () => {
       solo: { ...fixtureServer('probe-server.mjs', 'solo'), isolated: true, sandbox: false },
     },
   });
-  headless = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-  });
-  base = `http://127.0.0.1:${headless.port}`;
-  for (const name of ['probe', 'web', 'zedonly', 'solo'])
-    headless.core.approve(name, headless.core.review(name).fingerprint);
-  await waitFor(
-    () =>
-      headless.core.status().servers.length === 4 &&
-      headless.core.status().servers.every((s) => s.state === 'running' && s.toolCount),
-    45_000,
-    'probe, web, zedonly and solo running',
-  );
-});
-
-afterAll(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  webServer?.kill();
-  t?.cleanup();
+  headless = await setup.start({ editorSync: false });
+  base = setup.base;
+  await setup.approveRunning(['probe', 'web', 'zedonly', 'solo'], 45_000);
 });
 
 interface Editor {
@@ -140,7 +114,7 @@ async function editor(
       requestInit: { headers: { Authorization: `Bearer ${token}` } },
     }),
   );
-  clients.push(client);
+  setup.clients.push(client);
   return e;
 }
 
@@ -393,11 +367,11 @@ describe('a JSON-RPC batch', () => {
 
 describe('@modelcontextprotocol/server-filesystem behind the bridge', () => {
   it('works in the folders the editor gives as roots, not the ones it was started with', async () => {
-    const started = join(t.dir, 'started-with');
+    const started = join(setup.t.dir, 'started-with');
     mkdirSync(started, { recursive: true });
-    mkdirSync(join(t.dir, 'workspace'), { recursive: true });
-    const workspace = realpathSync(join(t.dir, 'workspace'));
-    const servers = JSON.parse(readFileSync(t.home.serversFile, 'utf8')) as {
+    mkdirSync(join(setup.t.dir, 'workspace'), { recursive: true });
+    const workspace = realpathSync(join(setup.t.dir, 'workspace'));
+    const servers = JSON.parse(readFileSync(setup.t.home.serversFile, 'utf8')) as {
       mcpServers: Record<string, unknown>;
     };
     servers.mcpServers.fs = {
@@ -406,7 +380,7 @@ describe('@modelcontextprotocol/server-filesystem behind the bridge', () => {
       // A root an editor gives reaches only what the sandbox allows: the workspace is declared.
       sandbox: { write: [workspace] },
     };
-    writeFileSync(t.home.serversFile, JSON.stringify(servers));
+    writeFileSync(setup.t.home.serversFile, JSON.stringify(servers));
     const core = headless.core;
     await waitFor(() => core.status().servers.find((s) => s.name === 'fs'), 10_000, 'fs configured');
     core.approve('fs', core.review('fs').fingerprint);

@@ -1,57 +1,28 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
+import { editorToken, textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One headless Switchboard with a short per-request timeout, shared by every test here: the probe
 // fixture (progress, cancellation) and env-echo (its `sleep` ignores cancellation, so it outlives the
 // timeout).
 
 const TIMEOUT_MS = 2_000;
-let t: TempHome;
+const setup = useHeadless();
 let headless: Headless;
 let base: string;
-const clients: Client[] = [];
 
 beforeAll(async () => {
-  t = tempHome();
-  t.writeServers({
+  setup.t.writeServers({
     mcpServers: { probe: fixtureServer('probe-server.mjs'), slow: fixtureServer('env-echo-server.mjs') },
   });
-  headless = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-    requestTimeoutMs: TIMEOUT_MS,
-  });
-  base = `http://127.0.0.1:${headless.port}`;
-  for (const name of ['probe', 'slow']) headless.core.approve(name, headless.core.review(name).fingerprint);
-  await waitFor(
-    () =>
-      headless.core.status().servers.every((s) => s.state === 'running' && s.toolCount) &&
-      headless.core.status().servers.length === 2,
-    45_000,
-    'probe and slow running',
-  );
+  headless = await setup.start({ editorSync: false, requestTimeoutMs: TIMEOUT_MS });
+  base = setup.base;
+  await setup.approveRunning(['probe', 'slow'], 45_000);
 });
-
-afterAll(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  t?.cleanup();
-});
-
-async function connect(path: string): Promise<Client> {
-  const client = await httpClient(`${base}${path}`, editorToken(headless.tokens));
-  clients.push(client);
-  return client;
-}
 
 /** A plain JSON-RPC POST without a session, as older clients send. */
 async function post(path: string, body: unknown): Promise<Response> {
@@ -84,7 +55,7 @@ describe('bridge: progress, cancellation and timeouts', () => {
       ['/mcp/probe', 'progress'],
       ['/mcp', 'probe__progress'],
     ] as const) {
-      const client = await connect(path);
+      const client = await setup.connect(path);
       const seen: Progress[] = [];
       const result = await client.callTool({ name: tool, arguments: { steps: 3, delayMs: 50 } }, undefined, {
         onprogress: (progress) => seen.push(progress),
@@ -141,7 +112,7 @@ describe('bridge: progress, cancellation and timeouts', () => {
   });
 
   it('lets progress keep a request alive past the per-request timeout', async () => {
-    const client = await connect('/mcp/probe');
+    const client = await setup.connect('/mcp/probe');
     let count = 0;
     // 5 × 600 ms = 3 s in all, longer than the 2 s timeout, but never 2 s without progress
     const result = await client.callTool(
@@ -157,7 +128,7 @@ describe('bridge: progress, cancellation and timeouts', () => {
   });
 
   it('answers a request its server does not answer in time with a timeout error, and the next call works', async () => {
-    const client = await connect('/mcp/slow');
+    const client = await setup.connect('/mcp/slow');
     const started = Date.now();
     const call = client.callTool({ name: 'sleep', arguments: { ms: 8_000 } }, undefined, { timeout: 60_000 });
     await expect(call).rejects.toThrow(/did not answer tools\/call within 2 s/);
@@ -182,7 +153,7 @@ describe('bridge: progress, cancellation and timeouts', () => {
   });
 
   it('forwards a session client’s cancellation to the server', async () => {
-    const client = await connect('/mcp/probe');
+    const client = await setup.connect('/mcp/probe');
     const before = (await cancellations(client)).length;
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: { ms: 30_000 } }, undefined, {
@@ -223,7 +194,7 @@ describe('bridge: progress, cancellation and timeouts', () => {
     }
 
     // A sessionless client alone with its id can still cancel.
-    const observer = await connect('/mcp/probe');
+    const observer = await setup.connect('/mcp/probe');
     const before = (await cancellations(observer)).length;
     const alone = post('/mcp/probe', waitCall(2, 30_000));
     await new Promise((r) => setTimeout(r, 400));

@@ -1,49 +1,29 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { closeAll, editorToken, httpClient } from '../../helpers/bridge.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // One headless Switchboard shared by the tests here: server-everything (resources, templates,
 // prompts) and two copies of the probe fixture, "alpha" and "beta", which both list probe://shared.
 
 const SERVERS = ['everything', 'alpha', 'beta'];
-let t: TempHome;
+const setup = useHeadless();
 let headless: Headless;
-let base: string;
-const clients: Client[] = [];
 
 beforeAll(async () => {
-  t = tempHome();
-  t.writeServers({
+  setup.t.writeServers({
     mcpServers: {
       everything: everythingServer(),
       beta: fixtureServer('probe-server.mjs', 'beta'),
       alpha: fixtureServer('probe-server.mjs', 'alpha'),
     },
   });
-  headless = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-  });
-  base = `http://127.0.0.1:${headless.port}`;
-  for (const name of SERVERS) headless.core.approve(name, headless.core.review(name).fingerprint);
-  for (const name of SERVERS) await running(name);
-});
-
-afterAll(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  t?.cleanup();
+  headless = await setup.start({ editorSync: false });
+  await setup.approveRunning(SERVERS, 45_000);
 });
 
 function running(name: string): Promise<unknown> {
@@ -52,12 +32,6 @@ function running(name: string): Promise<unknown> {
     45_000,
     `${name} running`,
   );
-}
-
-async function connect(path: string): Promise<Client> {
-  const client = await httpClient(`${base}${path}`, editorToken(headless.tokens));
-  clients.push(client);
-  return client;
 }
 
 function textOfContents(result: { contents: unknown[] }): string {
@@ -70,7 +44,7 @@ function textOfMessages(result: { messages: { content: unknown }[] }): string {
 
 describe('bridge: resources and prompts', () => {
   it('relays resources and prompts of /mcp/<server> unchanged', async () => {
-    const client = await connect('/mcp/everything');
+    const client = await setup.connect('/mcp/everything');
     const { resources } = await client.listResources();
     const doc = resources.find((r) => r.uri.startsWith('demo://resource/static/document/'));
     if (!doc) throw new Error(`no static document in ${JSON.stringify(resources.map((r) => r.uri))}`);
@@ -93,7 +67,7 @@ describe('bridge: resources and prompts', () => {
   });
 
   it('serves every server’s prompts on /mcp as <server>__<prompt>', async () => {
-    const client = await connect('/mcp');
+    const client = await setup.connect('/mcp');
     expect(client.getServerCapabilities()).toMatchObject({
       tools: { listChanged: true },
       prompts: { listChanged: true },
@@ -123,7 +97,7 @@ describe('bridge: resources and prompts', () => {
   });
 
   it('serves the union of resources and templates on /mcp, each read routed to its server', async () => {
-    const client = await connect('/mcp');
+    const client = await setup.connect('/mcp');
     const uris = (await client.listResources()).resources.map((r) => r.uri);
     expect(uris).toEqual(expect.arrayContaining(['probe://alpha/own', 'probe://beta/own', 'probe://shared']));
     expect(uris.some((u) => u.startsWith('demo://resource/static/document/'))).toBe(true);
@@ -148,7 +122,7 @@ describe('bridge: resources and prompts', () => {
   });
 
   it('fans out prompts and resources list_changed to /mcp, and lists the new ones', async () => {
-    const client = await connect('/mcp');
+    const client = await setup.connect('/mcp');
     let prompts = 0;
     let resources = 0;
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => void prompts++);

@@ -1,39 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
+import { describe, expect, it } from 'vitest';
 import type { SupervisorTimings } from '../../../electron/core/supervisor/types.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import type { Headless } from '../../../electron/headless/serve.ts';
 import type { ServerState } from '../../../shared/status.ts';
 import { editorToken, httpClient } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // What an editor hears from a server that cannot answer: a JSON-RPC error that names the state and
 // says what to do, on /mcp/<server>, for a stopped server and for crashing ones.
 
-let t: TempHome | undefined;
-let headless: Headless | undefined;
-
-afterEach(async () => {
-  await headless?.stop();
-  t?.cleanup();
-  [headless, t] = [undefined, undefined];
-});
+const setup = useHeadless({ perTest: true });
 
 async function serve(
   servers: Record<string, unknown>,
   timings: Partial<SupervisorTimings> = {},
 ): Promise<Headless> {
-  t = tempHome();
-  t.writeServers({ mcpServers: servers });
-  const h = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-    timings,
-  });
-  headless = h;
+  setup.t.writeServers({ mcpServers: servers });
+  const h = await setup.start({ editorSync: false, timings });
   for (const name of Object.keys(servers)) h.core.approve(name, h.core.review(name).fingerprint);
   return h;
 }

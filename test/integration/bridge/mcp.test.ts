@@ -1,52 +1,27 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
-let t: TempHome;
-let headless: Headless;
-const clients: Client[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  t.cleanup();
-});
+const setup = useHeadless({ perTest: true });
 
 async function serve(servers: Record<string, unknown>, approve: string[]): Promise<string> {
-  t.writeServers({ mcpServers: servers });
-  headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
-  for (const name of approve) headless.core.approve(name, headless.core.review(name).fingerprint);
-  for (const name of approve) await running(name);
-  return `http://127.0.0.1:${headless.port}`;
+  setup.t.writeServers({ mcpServers: servers });
+  await setup.start({ keychain: new OsKeychain() });
+  await setup.approveRunning(approve, 45_000);
+  return setup.base;
 }
 
 function statusOf(name: string): ServerStatus | undefined {
-  return headless.core.status().servers.find((s) => s.name === name);
-}
-
-function running(name: string): Promise<ServerStatus> {
-  return waitFor(
-    () => {
-      const s = statusOf(name);
-      return s?.state === 'running' && s.toolCount ? s : undefined;
-    },
-    45_000,
-    `${name} running`,
-  );
+  return setup.headless.core.status().servers.find((s) => s.name === name);
 }
 
 async function connect(url: string): Promise<Client> {
-  const client = await httpClient(url, editorToken(headless.tokens));
-  clients.push(client);
+  const client = await httpClient(url, editorToken(setup.headless.tokens));
+  setup.clients.push(client);
   return client;
 }
 
@@ -92,7 +67,7 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
       fetch(`${base}/mcp/everything`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${editorToken(headless.tokens)}`,
+          authorization: `Bearer ${editorToken(setup.headless.tokens)}`,
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
         },
@@ -121,12 +96,12 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
       },
       ['everything'],
     );
-    headless.core.deny('refused');
+    setup.headless.core.deny('refused');
     const toolsList = async (name: string) => {
       const res = await fetch(`${base}/mcp/${name}`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${editorToken(headless.tokens)}`,
+          authorization: `Bearer ${editorToken(setup.headless.tokens)}`,
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
         },
@@ -182,9 +157,9 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
     // A tool new since the list was pinned waits for the person (tool pinning, tool-pins.test.ts)...
     expect((await aggregate.listTools()).tools.map((t) => t.name)).not.toContain('dyn__fresh');
-    const change = defined(headless.core.toolReview('dyn').change, 'the change to accept');
+    const change = defined(setup.headless.core.toolReview('dyn').change, 'the change to accept');
     [directChanged, aggregateChanged] = [0, 0];
-    headless.core.acceptTools('dyn', change.change);
+    setup.headless.core.acceptTools('dyn', change.change);
     // ...and once accepted, both kinds of session are told to list again, and get it.
     await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
     const names = (await aggregate.listTools()).tools.map((t) => t.name);

@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { closeAll, textOf } from '../../helpers/bridge.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { everythingServer, NODE, waitFor } from '../../helpers/servers.ts';
 import { nodeForOtherUser, OTHER_UID } from '../../helpers/other-user.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // The stdio relay spawned exactly as Claude Desktop spawns it: `<node> <abs>/electron/relay/main.mjs
 // --server NAME --editor claude-desktop`, with SWITCHBOARD_HOME in its env and nothing secret anywhere
@@ -21,28 +20,17 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 const RELAY = fileURLToPath(new URL('../../../electron/relay/main.mjs', import.meta.url));
 const OLD_RELAY = fileURLToPath(new URL('../../../electron/relay/main.ts', import.meta.url));
 
-let t: TempHome;
-let headless: Headless | undefined;
-const clients: Client[] = [];
+const setup = useHeadless({ perTest: true });
 const stubs: Server[] = [];
 
-beforeEach(() => {
-  t = tempHome();
-});
-
 afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  headless = undefined;
   for (const stub of stubs.splice(0)) await new Promise((resolve) => stub.close(resolve));
-  t.cleanup();
 });
 
 async function serveEverything(port = 0): Promise<Headless> {
-  t.writeServers({ mcpServers: { everything: everythingServer() } });
-  headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port });
-  headless.core.approve('everything', headless.core.review('everything').fingerprint);
-  const h = headless;
+  setup.t.writeServers({ mcpServers: { everything: everythingServer() } });
+  const h = await setup.start({ port });
+  h.core.approve('everything', h.core.review('everything').fingerprint);
   // Running, or idle with its tools known (a restarted Switchboard starts it at the first request).
   await waitFor(
     () =>
@@ -62,7 +50,7 @@ function relayParams(server: string, script = RELAY) {
   return {
     command: NODE,
     args: [script, '--server', server, '--editor', 'claude-desktop'],
-    env: { SWITCHBOARD_HOME: t.home.root },
+    env: { SWITCHBOARD_HOME: setup.t.home.root },
   };
 }
 
@@ -74,7 +62,7 @@ async function relayClient(
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
-  clients.push(client);
+  setup.clients.push(client);
   await client.connect(transport);
   return { client, stderr: () => stderr };
 }
@@ -153,11 +141,11 @@ describe('stdio relay (Claude Desktop)', () => {
     h.tokens.create('claude-desktop');
     // It goes through run/bridge.sock: a socket only this user can open, in a folder only this user can
     // write (so nobody else can put one there while Switchboard is not running).
-    const socket = statSync(join(t.home.run, 'bridge.sock'));
+    const socket = statSync(join(setup.t.home.run, 'bridge.sock'));
     expect(socket.isSocket()).toBe(true);
     expect(socket.mode & 0o777).toBe(0o600);
-    expect(statSync(t.home.run).mode & 0o777).toBe(0o700);
-    expect(h.relaySocket).toEqual({ path: join(t.home.run, 'bridge.sock') });
+    expect(statSync(setup.t.home.run).mode & 0o777).toBe(0o700);
+    expect(h.relaySocket).toEqual({ path: join(setup.t.home.run, 'bridge.sock') });
     const { client } = await relayClient('everything');
     expect(client.getServerVersion()?.name).toMatch(/everything/i);
     const tools = await client.listTools();
@@ -183,10 +171,10 @@ describe('stdio relay (Claude Desktop)', () => {
     const transport = new StdioClientTransport({
       command: NODE,
       args: [RELAY, '--all', '--editor', 'claude-desktop'],
-      env: { SWITCHBOARD_HOME: t.home.root },
+      env: { SWITCHBOARD_HOME: setup.t.home.root },
     });
     const client = new Client({ name: 'claude-desktop-stand-in', version: '1.0.0' });
-    clients.push(client);
+    setup.clients.push(client);
     await client.connect(transport);
     expect(client.getServerVersion()?.name).toBe('switchboard');
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['find_tools', 'call_tool']);
@@ -217,8 +205,7 @@ describe('stdio relay (Claude Desktop)', () => {
     expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'before' } }))).toBe(
       'Echo: before',
     );
-    await first.stop();
-    headless = undefined;
+    await setup.stop();
     await serveEverything(port);
     expect(textOf(await client.callTool({ name: 'echo', arguments: { message: 'after' } }))).toBe(
       'Echo: after',
@@ -226,8 +213,8 @@ describe('stdio relay (Claude Desktop)', () => {
   });
 
   it('tells the person what to do when Switchboard is not running', async () => {
-    mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
-    writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
+    mkdirSync(join(setup.t.home.tokens, 'editors'), { recursive: true });
+    writeFileSync(join(setup.t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
     const { out, err, code } = await runRelay('everything', [initialize(7)]);
     expect(code).toBe(0);
     expect(out).toEqual([
@@ -253,11 +240,14 @@ describe('stdio relay (Claude Desktop)', () => {
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
     const address = squatter.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    mkdirSync(t.home.run, { recursive: true });
-    writeFileSync(join(t.home.run, 'serve.json'), JSON.stringify({ pid: process.pid, port, startedAt: 1 }));
-    writeFileSync(t.home.stateFile, JSON.stringify({ bridge: { port } }));
-    mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
-    writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
+    mkdirSync(setup.t.home.run, { recursive: true });
+    writeFileSync(
+      join(setup.t.home.run, 'serve.json'),
+      JSON.stringify({ pid: process.pid, port, startedAt: 1 }),
+    );
+    writeFileSync(setup.t.home.stateFile, JSON.stringify({ bridge: { port } }));
+    mkdirSync(join(setup.t.home.tokens, 'editors'), { recursive: true });
+    writeFileSync(join(setup.t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
 
     const { out } = await runRelay('everything', [initialize(7)]);
     expect(out).toEqual([
@@ -273,24 +263,24 @@ describe('stdio relay (Claude Desktop)', () => {
   it('will not send its token to a socket in run/ that another user put there', async (context) => {
     // Root can be another user: uid 65534 (nobody) binds run/bridge.sock in a run/ folder left
     // writable to everyone (Switchboard makes it 0700; this is the case the relay must not trust).
-    mkdirSync(t.home.run, { recursive: true });
-    for (const dir of [t.dir, t.home.root]) chmodSync(dir, 0o755);
-    chmodSync(t.home.run, 0o777);
-    const other = nodeForOtherUser([t.home.run]);
+    mkdirSync(setup.t.home.run, { recursive: true });
+    for (const dir of [setup.t.dir, setup.t.home.root]) chmodSync(dir, 0o755);
+    chmodSync(setup.t.home.run, 0o777);
+    const other = nodeForOtherUser([setup.t.home.run]);
     if (typeof other === 'string') {
       console.log(`skipped: ${other}`);
       context.skip(other);
       return;
     }
-    mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
-    writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
+    mkdirSync(join(setup.t.home.tokens, 'editors'), { recursive: true });
+    writeFileSync(join(setup.t.home.tokens, 'editors', 'claude-desktop'), 'x'.repeat(43));
     const impostor = spawn(
       other.node,
       [
         '-e',
         `require('node:http').createServer((req, res) => { console.log('REQUEST', req.headers.authorization); res.end('{}'); })` +
           `.listen(process.argv[1], () => console.log('LISTENING'))`,
-        join(t.home.run, 'bridge.sock'),
+        join(setup.t.home.run, 'bridge.sock'),
       ],
       { uid: OTHER_UID, gid: OTHER_UID, stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -298,7 +288,7 @@ describe('stdio relay (Claude Desktop)', () => {
     impostor.stdout.on('data', (d: Buffer) => (log += d.toString()));
     try {
       await waitFor(() => log.includes('LISTENING'), 10_000, 'the impostor listening');
-      expect(statSync(join(t.home.run, 'bridge.sock')).uid).toBe(65534);
+      expect(statSync(join(setup.t.home.run, 'bridge.sock')).uid).toBe(65534);
       const { out } = await runRelay('everything', [initialize(7)]);
       expect(out[0]).toMatchObject({
         id: 7,
@@ -394,10 +384,10 @@ describe('stdio relay (Claude Desktop)', () => {
     });
     stubs.push(stub);
     // where the bridge listens for the relay: run/bridge.sock in an owner-only folder
-    mkdirSync(t.home.run, { recursive: true, mode: 0o700 });
-    await new Promise<void>((resolve) => stub.listen(join(t.home.run, 'bridge.sock'), resolve));
-    mkdirSync(join(t.home.tokens, 'editors'), { recursive: true });
-    writeFileSync(join(t.home.tokens, 'editors', 'claude-desktop'), 'stub-token\n');
+    mkdirSync(setup.t.home.run, { recursive: true, mode: 0o700 });
+    await new Promise<void>((resolve) => stub.listen(join(setup.t.home.run, 'bridge.sock'), resolve));
+    mkdirSync(join(setup.t.home.tokens, 'editors'), { recursive: true });
+    writeFileSync(join(setup.t.home.tokens, 'editors', 'claude-desktop'), 'stub-token\n');
 
     const relay = interactiveRelay('stub');
     const { lines } = relay;

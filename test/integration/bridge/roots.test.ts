@@ -5,12 +5,11 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
-import { closeAll, textOf } from '../../helpers/bridge.ts';
+import { describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 /**
  * Roots of a shared server, with @modelcontextprotocol/server-filesystem (it works in the folders its
@@ -20,23 +19,11 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
  */
 
 const require = createRequire(import.meta.url);
-let t: TempHome;
-let headless: Headless | undefined;
-const clients: Client[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  headless = undefined;
-  t.cleanup();
-});
+const setup = useHeadless({ perTest: true });
 
 function folder(name: string): string {
-  mkdirSync(join(t.dir, name), { recursive: true });
-  return realpathSync(join(t.dir, name));
+  mkdirSync(join(setup.t.dir, name), { recursive: true });
+  return realpathSync(join(setup.t.dir, name));
 }
 
 /** An editor: a real SDK client on /mcp/fs, giving `root` as its roots (none: no roots capability). */
@@ -54,7 +41,7 @@ async function editor(h: Headless, name: string, root?: string): Promise<Client>
       requestInit: { headers: { Authorization: `Bearer ${h.tokens.ensure(name)}` } },
     }),
   );
-  clients.push(client);
+  setup.clients.push(client);
   return client;
 }
 
@@ -74,7 +61,7 @@ describe('roots of a shared server (server-filesystem)', () => {
     const started = folder('started-with');
     const a = folder('editor-a');
     const b = folder('editor-b');
-    t.writeServers({
+    setup.t.writeServers({
       mcpServers: {
         fs: {
           command: process.execPath,
@@ -84,19 +71,8 @@ describe('roots of a shared server (server-filesystem)', () => {
         },
       },
     });
-    const h = (headless = await startHeadless({
-      home: t.home,
-      keychain: new MemoryKeychain(),
-      env: t.env,
-      port: 0,
-      editorSync: false,
-    }));
-    h.core.approve('fs', h.core.review('fs').fingerprint);
-    await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'fs' && s.state === 'running' && s.toolCount),
-      30_000,
-      'fs running',
-    );
+    const h = await setup.start({ editorSync: false });
+    await setup.approveRunning(['fs']);
 
     // Every answer an editor gets is its own folders, or (while the server takes them in) the ones it
     // was started with: never another editor's.

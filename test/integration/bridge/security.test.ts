@@ -12,15 +12,16 @@ import { startHeadless, type Headless } from '../../../electron/headless/serve.t
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { httpClient, textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { bearer, call, rawExchange, type RawResponse } from '../../helpers/http.ts';
 import { everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 import { nodeForOtherUser, OTHER_UID } from '../../helpers/other-user.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { tempHome } from '../../helpers/temp-home.ts';
 
 // One real headless Switchboard (core + bridge on port 0, temp home) with server-everything approved
 // and running, shared by every test here: each test is one of the issue's security requirements.
 
-let t: TempHome;
+const setup = useHeadless();
 let headless: Headless;
 let port: number;
 let control: string;
@@ -41,26 +42,15 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
 
 beforeAll(async () => {
   consoleError = vi.spyOn(console, 'error');
-  t = tempHome();
-  t.writeServers({ mcpServers: { everything: everythingServer() } });
-  headless = await startHeadless({ home: t.home, keychain: new MemoryKeychain(), env: t.env, port: 0 });
+  setup.t.writeServers({ mcpServers: { everything: everythingServer() } });
+  headless = await setup.start();
   port = headless.port;
   control = headless.tokens.controlToken();
   editor = headless.tokens.create('zed').token;
-  headless.core.approve('everything', headless.core.review('everything').fingerprint);
-  await waitFor(
-    () =>
-      headless.core
-        .status()
-        .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
-    45_000,
-    'server-everything running',
-  );
+  await setup.approveRunning(['everything'], 45_000);
 });
 
-afterAll(async () => {
-  await headless?.stop();
-  t?.cleanup();
+afterAll(() => {
   consoleError?.mockRestore();
 });
 
@@ -144,9 +134,9 @@ describe('bridge security (real headless Switchboard)', () => {
   it.runIf(process.platform !== 'win32')(
     "serves the relay's socket to this user only (0600 in a 0700 folder), with a token, never to a page",
     async () => {
-      const socketPath = join(t.home.run, 'bridge.sock');
+      const socketPath = join(setup.t.home.run, 'bridge.sock');
       expect(statSync(socketPath).mode & 0o777).toBe(0o600);
-      expect(statSync(t.home.run).mode & 0o777).toBe(0o700);
+      expect(statSync(setup.t.home.run).mode & 0o777).toBe(0o700);
       const viaSocket = (headers: Record<string, string>) =>
         new Promise<number>((resolve, reject) => {
           const req = request(
@@ -242,7 +232,7 @@ describe('bridge security (real headless Switchboard)', () => {
     expect(revoke.status).toBe(200);
     await waitFor(() => streams[0]?.ended() && streams[1]?.ended(), 5_000, 'the revoked token streams end');
     // A token file deleted by hand: the running bridge watches tokens/editors/.
-    rmSync(join(t.home.tokens, 'editors', 'deleted-editor'));
+    rmSync(join(setup.t.home.tokens, 'editors', 'deleted-editor'));
     await waitFor(() => streams[2]?.ended(), 5_000, "the deleted token's stream ends");
     // Another editor's stream stays open.
     await new Promise((r) => setTimeout(r, 200));
@@ -256,7 +246,7 @@ describe('bridge security (real headless Switchboard)', () => {
     await waitFor(() => events.data().includes('"type":"config"'), 5_000, 'the first event');
     // The control token replaced by hand (e.g. because it leaked): the old one stops working at once.
     const replaced = 'r'.repeat(43);
-    writeFileSync(join(t.home.tokens, 'control'), replaced + '\n', { mode: 0o600 });
+    writeFileSync(join(setup.t.home.tokens, 'control'), replaced + '\n', { mode: 0o600 });
     await waitFor(() => events.ended(), 5_000, 'the event stream ends');
     expectUnauthorized(await call(port, 'GET', '/api/status', { headers: bearer(control) }));
     control = replaced;

@@ -2,26 +2,22 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Headless } from '../../../electron/headless/serve.ts';
 import type { ServerStatus } from '../../../shared/status.ts';
-import { closeAll, editorToken, httpClient, textOf } from '../../helpers/bridge.ts';
+import { textOf } from '../../helpers/bridge.ts';
+import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // A server's "tools" filter in servers.json: tools it excludes (or does not include) are neither listed
 // nor callable on /mcp/<server> and /mcp; a change of the filter applies at once, without a restart
 // and without asking for approval again. A real SDK server, the real bridge, real SDK clients.
 
-let t: TempHome;
-let headless: Headless | undefined;
+const setup = useHeadless({ perTest: true });
 let toolsFile: string;
-const clients: Client[] = [];
 
 beforeEach(() => {
-  t = tempHome();
-  toolsFile = join(t.dir, 'tools.json');
+  toolsFile = join(setup.t.dir, 'tools.json');
   writeFileSync(
     toolsFile,
     JSON.stringify([
@@ -33,41 +29,20 @@ beforeEach(() => {
   );
 });
 
-afterEach(async () => {
-  await closeAll(clients);
-  await headless?.stop();
-  headless = undefined;
-  t.cleanup();
-});
-
 function writeConfig(tools: unknown): void {
   const server = { ...fixtureServer('shifty-server.mjs', toolsFile), ...(tools ? { tools } : {}) };
-  t.writeServers({ mcpServers: { gh: server } });
+  setup.t.writeServers({ mcpServers: { gh: server } });
 }
 
 async function serve(tools: unknown): Promise<Headless> {
   writeConfig(tools);
-  const h = await startHeadless({
-    home: t.home,
-    keychain: new MemoryKeychain(),
-    env: t.env,
-    port: 0,
-    editorSync: false,
-  });
-  headless = h;
-  h.core.approve('gh', h.core.review('gh').fingerprint);
-  await waitFor(() => statusOf(h)?.state === 'running' && statusOf(h)?.toolCount, 30_000, 'gh running');
+  const h = await setup.start({ editorSync: false });
+  await setup.approveRunning(['gh']);
   return h;
 }
 
 function statusOf(h: Headless): ServerStatus | undefined {
   return h.core.status().servers.find((s) => s.name === 'gh');
-}
-
-async function connect(h: Headless, path: string): Promise<Client> {
-  const client = await httpClient(`http://127.0.0.1:${h.port}${path}`, editorToken(h.tokens));
-  clients.push(client);
-  return client;
 }
 
 const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
@@ -78,8 +53,8 @@ describe('a server\u2019s tools filter (servers.json "tools")', () => {
       include: ['search*', 'read', 'delete_*'],
       exclude: ['delete_*', 'search_issues'],
     });
-    const direct = await connect(h, '/mcp/gh');
-    const aggregate = await connect(h, '/mcp');
+    const direct = await setup.connect('/mcp/gh');
+    const aggregate = await setup.connect('/mcp');
     expect(await names(direct)).toEqual(['read', 'search_code']);
     expect(await names(aggregate)).toEqual(['gh__read', 'gh__search_code']);
 
@@ -108,8 +83,8 @@ describe('a server\u2019s tools filter (servers.json "tools")', () => {
   it('applies an edit of the filter at once: editors are told to list again, nothing restarts or asks again', async () => {
     const h = await serve({ exclude: ['delete_*'] });
     const pid = statusOf(h)?.pid;
-    const direct = await connect(h, '/mcp/gh');
-    const aggregate = await connect(h, '/mcp');
+    const direct = await setup.connect('/mcp/gh');
+    const aggregate = await setup.connect('/mcp');
     let directChanged = 0;
     let aggregateChanged = 0;
     direct.setNotificationHandler(ToolListChangedNotificationSchema, () => void directChanged++);
