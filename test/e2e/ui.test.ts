@@ -663,6 +663,42 @@ describe('the UI in Chromium against a real `switchboard serve`', () => {
     await autoSync.click();
     await page.getByText('gets each server you approve').waitFor();
     await expect.poll(saved).not.toHaveProperty('autoSync');
+    // The idle time: a value it cannot take turns its save off and says why; a good one is saved, and
+    // "Back to the default" takes it out again.
+    const idleForm = page.getByRole('form', { name: 'Idle servers' });
+    const idle = idleForm.getByLabel('Stop after (minutes without requests)');
+    const saveIdle = idleForm.getByRole('button', { name: 'Save idle timeout' });
+    await idle.fill('-1');
+    await idleForm.getByText('a number of minutes from 0 (always running) to 10080 (a week)').waitFor();
+    expect(await saveIdle.isDisabled()).toBe(true);
+    await idle.fill('5');
+    await saveIdle.click();
+    await idleForm.getByText('Saved; running servers follow it now.').waitFor();
+    await expect.poll(saved).toMatchObject({ idleTimeout: 300 });
+    await idleForm.getByRole('button', { name: 'Back to the default' }).click();
+    await expect.poll(saved).not.toHaveProperty('idleTimeout');
+    // The catalog's registry: an address it cannot use is refused with the reason and nothing is
+    // saved; a good one lands in state.json, and empty goes back to the official registry.
+    const registryForm = page.getByTestId('registry-setting');
+    const registryField = registryForm.getByLabel('Registry address');
+    const saveRegistry = registryForm.getByRole('button', { name: 'Save registry' });
+    const registrySaved = () =>
+      (JSON.parse(readFileSync(t.home.stateFile, 'utf8')) as { catalog?: { registryUrl?: string } }).catalog
+        ?.registryUrl;
+    await registryField.fill('ftp://registry.example.test');
+    await saveRegistry.click();
+    await registryForm
+      .getByRole('alert')
+      .getByText(/is not an http:\/\/ or https:\/\/ address/)
+      .waitFor();
+    expect(registrySaved()).toBeUndefined();
+    await registryField.fill('https://registry.example.test/mcp/');
+    await saveRegistry.click();
+    await registryForm.getByText('Saved to state.json.').waitFor();
+    await expect.poll(registrySaved).toBe('https://registry.example.test/mcp');
+    await registryField.fill('');
+    await saveRegistry.click();
+    await expect.poll(registrySaved).toBeUndefined();
     // This browser's sign-in: how long it lasts, and how to end it.
     const browsers = page.getByTestId('browser-sign-ins');
     await browsers.getByText(/This one until/).waitFor();
