@@ -2,6 +2,7 @@
 // checkout of Switchboard (bench/bridge.ts --base DIR: serve from an older commit, side by side).
 //
 //   SWITCHBOARD_HOME=… node bench/child/approve-home.ts REPO_DIR TOKEN_NAME   (prints the token)
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -29,7 +30,11 @@ const { Core } = (await from('electron/core/core.ts')) as { Core: Ctor<CoreLike>
 const { MemoryKeychain } = (await from('electron/core/secrets/keychain.ts')) as {
   MemoryKeychain: Ctor<object>;
 };
-const { TokenStore } = (await from('electron/core/bridge/tokens.ts')) as {
+// Tokens moved from bridge/ to a home of their own (issue 26); older commits have them in bridge/.
+const tokensModule = existsSync(join(repo, 'electron/core/tokens/token-store.ts'))
+  ? 'electron/core/tokens/token-store.ts'
+  : 'electron/core/bridge/tokens.ts';
+const { TokenStore } = (await from(tokensModule)) as {
   TokenStore: Ctor<{ ensure(name: string): string }>;
 };
 const home = resolveHome(process.env);
