@@ -10,6 +10,7 @@ import {
   type TextFormat,
 } from './jsonc-entries.ts';
 import { between } from './jsonc-window.ts';
+import { managedInUserPlaces } from './give-back-places.ts';
 
 // Giving back the user's entries import replaced in a JSON/JSONC file (unsync after import).
 
@@ -69,18 +70,7 @@ export function undoImports(
   form: ContainerForm | undefined,
 ): { text: string; restored: string[]; notRestored: { entry: string; why: string }[] } {
   const all = batches.flat();
-  const replaced = all.filter((e) => e.place === 'replaced');
-  const replacedBy = new Set(replaced.map((e) => e.server));
-  // Managed entries that stood next to an entry import took out (a neighbour named like an entry
-  // import replaced was that user entry, which comes back first).
-  const users = new Set(
-    all.filter((e) => e.entry !== e.server || e.place === 'taken-out').map((e) => e.entry),
-  );
-  const neighbours = new Set(
-    all
-      .flatMap((e) => (e.gap ? [e.gap.prev, e.gap.next] : []))
-      .filter((k): k is string => k !== null && !users.has(k)),
-  );
+  const placesOfUserEntries = managedInUserPlaces(all);
   const restored: string[] = [];
   const notRestored: { entry: string; why: string }[] = [];
   let w = window;
@@ -98,7 +88,7 @@ export function undoImports(
   const taken = (e: PlannedImport) =>
     notRestored.push({ entry: e.entry, why: `the file has an entry named "${e.entry}" again` });
 
-  dropManaged((key) => replacedBy.has(key) || neighbours.has(key));
+  dropManaged(placesOfUserEntries);
   const later: PlannedImport[] = [];
   for (const batch of [...batches].reverse()) {
     for (const e of [...batch].reverse()) {

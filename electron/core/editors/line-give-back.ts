@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { plainJson } from './entry-changes.ts';
 import type { PlanInput, PlannedImport } from './file-plan.ts';
+import { managedInUserPlaces } from './give-back-places.ts';
 
 /**
  * Import and unsync for the formats edited as lines (TOML, YAML): what import records of a user entry
@@ -80,15 +81,7 @@ export function undoLineImports(
   ops: LineFormatOps,
 ): { text: string; restored: string[]; notRestored: { entry: string; why: string }[] } | { problem: string } {
   const all = batches.flat();
-  const replacedBy = new Set(all.filter((e) => e.place === 'replaced').map((e) => e.server));
-  const users = new Set(
-    all.filter((e) => e.entry !== e.server || e.place === 'taken-out').map((e) => e.entry),
-  );
-  const neighbours = new Set(
-    all
-      .flatMap((e) => (e.gap ? [e.gap.prev, e.gap.next] : []))
-      .filter((k): k is string => k !== null && !users.has(k)),
-  );
+  const placesOfUserEntries = managedInUserPlaces(all);
   const internal = { problem: 'internal error: lost the servers collection while giving entries back' };
   let w = text;
   let now = ops.read(w);
@@ -125,7 +118,7 @@ export function undoLineImports(
   const taken = (e: PlannedImport) =>
     notRestored.push({ entry: e.entry, why: `the file has an entry named "${e.entry}" again` });
 
-  if (!dropManaged((key) => replacedBy.has(key) || neighbours.has(key))) return internal;
+  if (!dropManaged(placesOfUserEntries)) return internal;
   const later: PlannedImport[] = [];
   for (const batch of [...batches].reverse()) {
     for (const e of [...batch].reverse()) {
