@@ -1,0 +1,208 @@
+// Where the 1-client tail of the bridge goes (issue 27): sequential SDK callTool('echo') through
+// `switchboard serve` with bench/child/call-trace.mjs preloaded into serve, which timestamps every
+// socket read/write and GC on the clock this client uses. Each call splits into five spans:
+//
+//   client→serve   the client's send until serve has parsed the POST's headers (client work + serve waking up)
+//   serve in       the POST's headers until its write to the server's stdin
+//   server         that write until serve reads the server's answer (the server + two hand-offs)
+//   serve out      that read until serve writes the HTTP answer
+//   serve→client   that write until the client has the result (serve's write, the client waking, its parse)
+//
+// and the slowest calls are set against the median call, with the GCs (serve's, the client's) they
+// overlap. Figures: docs/performance.md ("Run 7").
+//
+//   node_modules/.bin/node bench/bridge-tail.ts [--upstream fast|everything] [--calls 1000]
+//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--json-out FILE]
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InstanceInfoSchema } from '../shared/api.ts';
+import { StatusReportSchema } from '../shared/status.ts';
+import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
+import { TokenStore } from '../electron/core/tokens/token-store.ts';
+import { Core } from '../electron/core/core.ts';
+import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
+import { instanceFile } from '../electron/core/instance-file.ts';
+import { tempHome } from '../test/helpers/temp-home.ts';
+import { benchArgs, BIN, BIN_FLAGS, killHard, descendants, NODE, onCleanup, sleep, table, systemBusyPercent } from './lib.ts';
+
+const require = createRequire(import.meta.url);
+const { values: opts } = parseArgs({
+  args: benchArgs(),
+  options: {
+    upstream: { type: 'string', default: 'fast' },
+    calls: { type: 'string', default: '1000' },
+    warmup: { type: 'string', default: '300' },
+    rounds: { type: 'string', default: '3' },
+    slowest: { type: 'string', default: '0.02' },
+  },
+  strict: true,
+});
+const CALLS = Number(opts.calls);
+const ROUNDS = Number(opts.rounds);
+const SLOWEST = Number(opts.slowest);
+const server =
+  opts.upstream === 'everything'
+    ? { command: NODE, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] }
+    : { command: NODE, args: [new URL('./bridge-echo-server.mjs', import.meta.url).pathname] };
+
+// This process's clock, on CLOCK_MONOTONIC as call-trace.mjs puts serve's.
+const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+const now = () => performance.now() + offset;
+const clientGcs: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) clientGcs.push([e.startTime + offset, e.startTime + offset + e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
+// A throwaway home with the server approved and an editor token (as bench/bridge.ts does).
+const t = tempHome();
+onCleanup(() => t.cleanup());
+delete t.env.NODE_OPTIONS;
+t.writeServers({ mcpServers: { [opts.upstream]: server } });
+const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
+core.load();
+for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
+const token = new TokenStore(t.home.tokens).ensure('bench');
+const traceFile = join(t.dir, 'trace.json');
+const preload = new URL('./child/call-trace.mjs', import.meta.url).href;
+const { spawn } = await import('node:child_process');
+const serve = spawn(NODE, ['--import', preload, ...BIN_FLAGS, BIN, 'serve', '--port', '0'], {
+  env: { ...t.env, SB_CALL_TRACE: traceFile },
+  stdio: 'ignore',
+});
+const pid = serve.pid as number;
+onCleanup(() => killHard([pid, ...descendants(pid)]));
+
+let port: number | undefined;
+for (;;) {
+  try {
+    port ??= InstanceInfoSchema.parse(JSON.parse(readFileSync(instanceFile(t.home), 'utf8'))).port;
+    const res = await fetch(`http://127.0.0.1:${port}/api/status`, {
+      headers: { authorization: `Bearer ${readToken(t.home.tokens, CONTROL_TOKEN)}` },
+    });
+    const report = StatusReportSchema.parse(await res.json());
+    if (report.servers.some((s) => s.state === 'running' && s.toolCount)) break;
+  } catch {
+    // not up yet
+  }
+  await sleep(100);
+}
+
+const client = new Client({ name: 'bench', version: '1.0.0' });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp/${opts.upstream}`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  }),
+);
+let seq = 0;
+const call = async () => {
+  const message = `m${++seq}`;
+  const result = await client.callTool({ name: 'echo', arguments: { message } });
+  if ((result.content as { text?: string }[])[0]?.text !== `Echo: ${message}`) throw new Error('bad echo');
+};
+for (let i = 0; i < Number(opts.warmup); i++) await call();
+const calls: [number, number][] = [];
+let clientCpuUs = 0;
+for (let r = 0; r < ROUNDS; r++) {
+  while ((await systemBusyPercent(300)) > 25) await sleep(700);
+  await call();
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < Math.ceil(CALLS / ROUNDS); i++) {
+    const t0 = now();
+    await call();
+    calls.push([t0, now()]);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  clientCpuUs += cpu.user + cpu.system;
+}
+serve.kill('SIGUSR2');
+let trace: { events: [number, string, number][] } | undefined;
+for (let i = 0; i < 50 && !trace; i++) {
+  await sleep(100);
+  try {
+    trace = JSON.parse(readFileSync(traceFile, 'utf8')) as typeof trace;
+  } catch {
+    // not written yet
+  }
+}
+await client.close();
+killHard([pid, ...descendants(pid)]);
+if (!trace) throw new Error('serve wrote no trace');
+
+const events = trace.events;
+if (process.env.TAIL_DEBUG) { const c = calls[5] as [number, number]; console.log(c, events.filter((e) => e[0] > c[0] - 1 && e[0] < c[1] + 1)); console.log(events.length, events.slice(0, 5), events.slice(-5)); }
+const serveGcs: [number, number][] = [];
+for (let i = 0, open = 0; i < events.length; i++) {
+  const [ts, k] = events[i] as [number, string, number];
+  if (k === 'gc-start') open = ts;
+  if (k === 'gc-end') serveGcs.push([open, ts]);
+}
+const SPANS = ['client→serve', 'serve in', 'server', 'serve out', 'serve→client'] as const;
+interface Split {
+  total: number;
+  spans: number[];
+  serveGc: number;
+  clientGc: number;
+}
+// Events are sorted; each call's request, then the pipe-write, pipe-read and tcp-write after it.
+let cursor = 0;
+const overlap = (gcs: [number, number][], a: number, b: number) =>
+  gcs.reduce((s, [x, y]) => s + Math.max(0, Math.min(b, y) - Math.max(a, x)), 0);
+const splits: Split[] = [];
+for (const [t0, t1] of calls) {
+  while (cursor < events.length && (events[cursor] as [number])[0] < t0) cursor++;
+  const find = (kind: string, from: number) => {
+    for (let i = from; i < events.length && (events[i] as [number])[0] <= t1; i++)
+      if ((events[i] as [number, string])[1] === kind) return i;
+    return -1;
+  };
+  const r = find('request', cursor);
+  const w = r < 0 ? -1 : find('pipe-write', r);
+  const o = w < 0 ? -1 : find('pipe-read', w);
+  const f = o < 0 ? -1 : find('tcp-write', o);
+  if (f < 0) continue;
+  const ts = [r, w, o, f].map((i) => (events[i] as [number])[0]) as [number, number, number, number];
+  splits.push({
+    total: t1 - t0,
+    spans: [ts[0] - t0, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], t1 - ts[3]],
+    serveGc: overlap(serveGcs, t0, t1),
+    clientGc: overlap(clientGcs, t0, t1),
+  });
+}
+const byTotal = [...splits].sort((a, b) => a.total - b.total);
+const pct = (p: number) => byTotal[Math.min(byTotal.length - 1, Math.ceil(p * byTotal.length) - 1)] as Split;
+const slow = byTotal.slice(Math.floor(byTotal.length * (1 - SLOWEST)));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+const rows: string[][] = [['span (ms)', 'median call', `slowest ${slow.length}: mean`, 'slowest: median', 'slowest: max']];
+SPANS.forEach((name, i) => {
+  const of = (s: Split) => s.spans[i] as number;
+  rows.push([
+    name,
+    median(splits.map(of)).toFixed(3),
+    mean(slow.map(of)).toFixed(3),
+    median(slow.map(of)).toFixed(3),
+    Math.max(...slow.map(of)).toFixed(3),
+  ]);
+});
+rows.push(['total', median(splits.map((s) => s.total)).toFixed(3), mean(slow.map((s) => s.total)).toFixed(3), median(slow.map((s) => s.total)).toFixed(3), Math.max(...slow.map((s) => s.total)).toFixed(3)]);
+console.log(`bridge tail: ${splits.length} of ${calls.length} calls traced, ${opts.upstream} server, 1 client`);
+console.log(`p50 ${pct(0.5).total.toFixed(3)} ms, p98 ${pct(0.98).total.toFixed(3)} ms, p99 ${pct(0.99).total.toFixed(3)} ms`);
+console.log(table(rows));
+const withServeGc = slow.filter((s) => s.serveGc > 0).length;
+const withClientGc = slow.filter((s) => s.clientGc > 0).length;
+console.log(
+  `slowest ${slow.length}: ${withServeGc} overlap a serve GC (all calls: ${splits.filter((s) => s.serveGc > 0).length}), ` +
+    `${withClientGc} a client GC (all calls: ${splits.filter((s) => s.clientGc > 0).length}); ` +
+    `serve GCs ${serveGcs.length} (median ${median(serveGcs.map(([a, b]) => b - a)).toFixed(2)} ms), client GCs ${clientGcs.length}`,
+);
+console.log(`client CPU µs/call ${(clientCpuUs / calls.length).toFixed(0)}`);
+console.log('slowest calls (ms): total = client→serve | serve in | server | serve out | serve→client  [serve GC, client GC]');
+for (const s of slow.slice(-Math.min(slow.length, 25)))
+  console.log(
+    `  ${s.total.toFixed(2)} = ${s.spans.map((x) => x.toFixed(2)).join(' | ')}  [${s.serveGc.toFixed(2)}, ${s.clientGc.toFixed(2)}]`,
+  );
