@@ -12,7 +12,12 @@
 // overlap. Figures: docs/performance.md ("Run 7").
 //
 //   node_modules/.bin/node bench/bridge-tail.ts [--upstream fast|everything] [--calls 1000]
-//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--json-out FILE]
+//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--sched]
+//
+// --sched (root, Linux `perf`): records the scheduler (`perf sched record -k CLOCK_MONOTONIC`) during
+// the calls and adds, per call, how long serve, the client and the server were runnable but waiting for
+// a CPU (woken and not yet on one, or preempted) — the time no code of theirs could shorten.
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
@@ -28,7 +33,18 @@ import { Core } from '../electron/core/core.ts';
 import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
 import { instanceFile } from '../electron/core/instance-file.ts';
 import { tempHome } from '../test/helpers/temp-home.ts';
-import { benchArgs, BIN, BIN_FLAGS, killHard, descendants, NODE, onCleanup, sleep, table, systemBusyPercent } from './lib.ts';
+import {
+  benchArgs,
+  BIN,
+  BIN_FLAGS,
+  killHard,
+  descendants,
+  NODE,
+  onCleanup,
+  sleep,
+  table,
+  systemBusyPercent,
+} from './lib.ts';
 
 const require = createRequire(import.meta.url);
 const { values: opts } = parseArgs({
@@ -39,6 +55,7 @@ const { values: opts } = parseArgs({
     warmup: { type: 'string', default: '300' },
     rounds: { type: 'string', default: '3' },
     slowest: { type: 'string', default: '0.02' },
+    sched: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -47,7 +64,10 @@ const ROUNDS = Number(opts.rounds);
 const SLOWEST = Number(opts.slowest);
 const server =
   opts.upstream === 'everything'
-    ? { command: NODE, args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] }
+    ? {
+        command: NODE,
+        args: [require.resolve('@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+      }
     : { command: NODE, args: [new URL('./bridge-echo-server.mjs', import.meta.url).pathname] };
 
 // This process's clock, on CLOCK_MONOTONIC as call-trace.mjs puts serve's.
@@ -55,7 +75,8 @@ const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
 const now = () => performance.now() + offset;
 const clientGcs: [number, number][] = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) clientGcs.push([e.startTime + offset, e.startTime + offset + e.duration]);
+  for (const e of list.getEntries())
+    clientGcs.push([e.startTime + offset, e.startTime + offset + e.duration]);
 }).observe({ entryTypes: ['gc'] });
 
 // A throwaway home with the server approved and an editor token (as bench/bridge.ts does).
@@ -69,7 +90,6 @@ for (const name of core.entries().keys()) core.approve(name, core.review(name).f
 const token = new TokenStore(t.home.tokens).ensure('bench');
 const traceFile = join(t.dir, 'trace.json');
 const preload = new URL('./child/call-trace.mjs', import.meta.url).href;
-const { spawn } = await import('node:child_process');
 const serve = spawn(NODE, ['--import', preload, ...BIN_FLAGS, BIN, 'serve', '--port', '0'], {
   env: { ...t.env, SB_CALL_TRACE: traceFile },
   stdio: 'ignore',
@@ -107,6 +127,14 @@ const call = async () => {
 for (let i = 0; i < Number(opts.warmup); i++) await call();
 const calls: [number, number][] = [];
 let clientCpuUs = 0;
+const schedData = join(t.dir, 'sched.data');
+const perf = opts.sched
+  ? spawn('perf', ['sched', 'record', '-k', 'CLOCK_MONOTONIC', '-o', schedData], { stdio: 'ignore' })
+  : undefined;
+if (perf) {
+  onCleanup(() => perf.kill('SIGKILL'));
+  await sleep(1500); // perf's start-up
+}
 for (let r = 0; r < ROUNDS; r++) {
   while ((await systemBusyPercent(300)) > 25) await sleep(700);
   await call();
@@ -118,6 +146,15 @@ for (let r = 0; r < ROUNDS; r++) {
   }
   const cpu = process.cpuUsage(cpu0);
   clientCpuUs += cpu.user + cpu.system;
+}
+const roles = new Map<number, Role>([
+  [pid, 'serve'],
+  [process.pid, 'client'],
+  ...descendants(pid).map((p): [number, Role] => [p, 'server']),
+]);
+if (perf) {
+  perf.kill('SIGINT');
+  await new Promise((resolve) => perf.once('exit', resolve));
 }
 serve.kill('SIGUSR2');
 let trace: { events: [number, string, number][] } | undefined;
@@ -133,8 +170,8 @@ await client.close();
 killHard([pid, ...descendants(pid)]);
 if (!trace) throw new Error('serve wrote no trace');
 
+const cpuWaits = perf ? schedWaits(schedData, roles) : undefined;
 const events = trace.events;
-if (process.env.TAIL_DEBUG) { const c = calls[5] as [number, number]; console.log(c, events.filter((e) => e[0] > c[0] - 1 && e[0] < c[1] + 1)); console.log(events.length, events.slice(0, 5), events.slice(-5)); }
 const serveGcs: [number, number][] = [];
 for (let i = 0, open = 0; i < events.length; i++) {
   const [ts, k] = events[i] as [number, string, number];
@@ -147,6 +184,10 @@ interface Split {
   spans: number[];
   serveGc: number;
   clientGc: number;
+  /** ms waiting for a CPU within the call: serve, client, server (with --sched) */
+  waits: [number, number, number];
+  /** of the call's time, ms in which the process it was waiting on was waiting for a CPU (with --sched) */
+  critical: number;
 }
 // Events are sorted; each call's request, then the pipe-write, pipe-read and tcp-write after it.
 let cursor = 0;
@@ -171,6 +212,10 @@ for (const [t0, t1] of calls) {
     spans: [ts[0] - t0, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], t1 - ts[3]],
     serveGc: overlap(serveGcs, t0, t1),
     clientGc: overlap(clientGcs, t0, t1),
+    waits: (['serve', 'client', 'server'] as const).map((role) =>
+      cpuWaits ? overlap(cpuWaits.get(role) ?? [], t0, t1) : 0,
+    ) as [number, number, number],
+    critical: cpuWaits ? criticalWait(cpuWaits, [t0, ...ts, t1]) : 0,
   });
 }
 const byTotal = [...splits].sort((a, b) => a.total - b.total);
@@ -178,7 +223,9 @@ const pct = (p: number) => byTotal[Math.min(byTotal.length - 1, Math.ceil(p * by
 const slow = byTotal.slice(Math.floor(byTotal.length * (1 - SLOWEST)));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
-const rows: string[][] = [['span (ms)', 'median call', `slowest ${slow.length}: mean`, 'slowest: median', 'slowest: max']];
+const rows: string[][] = [
+  ['span (ms)', 'median call', `slowest ${slow.length}: mean`, 'slowest: median', 'slowest: max'],
+];
 SPANS.forEach((name, i) => {
   const of = (s: Split) => s.spans[i] as number;
   rows.push([
@@ -189,9 +236,19 @@ SPANS.forEach((name, i) => {
     Math.max(...slow.map(of)).toFixed(3),
   ]);
 });
-rows.push(['total', median(splits.map((s) => s.total)).toFixed(3), mean(slow.map((s) => s.total)).toFixed(3), median(slow.map((s) => s.total)).toFixed(3), Math.max(...slow.map((s) => s.total)).toFixed(3)]);
-console.log(`bridge tail: ${splits.length} of ${calls.length} calls traced, ${opts.upstream} server, 1 client`);
-console.log(`p50 ${pct(0.5).total.toFixed(3)} ms, p98 ${pct(0.98).total.toFixed(3)} ms, p99 ${pct(0.99).total.toFixed(3)} ms`);
+rows.push([
+  'total',
+  median(splits.map((s) => s.total)).toFixed(3),
+  mean(slow.map((s) => s.total)).toFixed(3),
+  median(slow.map((s) => s.total)).toFixed(3),
+  Math.max(...slow.map((s) => s.total)).toFixed(3),
+]);
+console.log(
+  `bridge tail: ${splits.length} of ${calls.length} calls traced, ${opts.upstream} server, 1 client`,
+);
+console.log(
+  `p50 ${pct(0.5).total.toFixed(3)} ms, p98 ${pct(0.98).total.toFixed(3)} ms, p99 ${pct(0.99).total.toFixed(3)} ms`,
+);
 console.log(table(rows));
 const withServeGc = slow.filter((s) => s.serveGc > 0).length;
 const withClientGc = slow.filter((s) => s.clientGc > 0).length;
@@ -200,9 +257,88 @@ console.log(
     `${withClientGc} a client GC (all calls: ${splits.filter((s) => s.clientGc > 0).length}); ` +
     `serve GCs ${serveGcs.length} (median ${median(serveGcs.map(([a, b]) => b - a)).toFixed(2)} ms), client GCs ${clientGcs.length}`,
 );
+if (cpuWaits) {
+  const waited = (s: Split) => s.waits[0] + s.waits[1] + s.waits[2];
+  const excess = (s: Split) => s.total - median(splits.map((x) => x.total));
+  console.log(
+    `waiting for a CPU (serve / client / server), ms per call: median call ` +
+      `${['serve', 'client', 'server'].map((_, i) => median(splits.map((s) => s.waits[i] as number)).toFixed(3)).join(' / ')}; ` +
+      `slowest ${slow.length}: mean ${[0, 1, 2].map((i) => mean(slow.map((s) => s.waits[i] as number)).toFixed(3)).join(' / ')}; ` +
+      `the slowest calls' time above the median call: ${mean(slow.map(excess)).toFixed(3)} ms; ` +
+      `their time on the critical path waiting for a CPU: ${mean(slow.map((s) => s.critical)).toFixed(3)} ms (median call ${median(splits.map((s) => s.critical)).toFixed(3)}); ` +
+      `calls with > 1 ms of waiting: ${splits.filter((s) => waited(s) > 1).length} of ${splits.length}`,
+  );
+}
 console.log(`client CPU µs/call ${(clientCpuUs / calls.length).toFixed(0)}`);
-console.log('slowest calls (ms): total = client→serve | serve in | server | serve out | serve→client  [serve GC, client GC]');
+console.log(
+  'slowest calls (ms): total = client→serve | serve in | server | serve out | serve→client  [serve GC, client GC]' +
+    (cpuWaits ? '  {waiting for a CPU: serve, client, server}' : ''),
+);
 for (const s of slow.slice(-Math.min(slow.length, 25)))
   console.log(
-    `  ${s.total.toFixed(2)} = ${s.spans.map((x) => x.toFixed(2)).join(' | ')}  [${s.serveGc.toFixed(2)}, ${s.clientGc.toFixed(2)}]`,
+    `  ${s.total.toFixed(2)} = ${s.spans.map((x) => x.toFixed(2)).join(' | ')}  [${s.serveGc.toFixed(2)}, ${s.clientGc.toFixed(2)}]` +
+      (cpuWaits
+        ? `  {${s.waits.map((x) => x.toFixed(2)).join(', ')}; critical ${s.critical.toFixed(2)}}`
+        : ''),
   );
+
+type Role = 'serve' | 'client' | 'server';
+
+/**
+ * Who a call waits on in each span (client→serve: the client sending or serve waking; serve in/out:
+ * serve; server: the server or serve waking to read it; serve→client: the client), and the time in
+ * which one of them was waiting for a CPU: the union of their waits, clipped to the span.
+ */
+function criticalWait(waits: Map<Role, [number, number][]>, bounds: number[]): number {
+  let sum = 0;
+  const onPath: Role[][] = [['client', 'serve'], ['serve'], ['server', 'serve'], ['serve'], ['client']];
+  onPath.forEach((roles, i) => {
+    const from = bounds[i] as number;
+    const to = bounds[i + 1] as number;
+    const clipped = roles
+      .flatMap((r) => waits.get(r) ?? [])
+      .filter(([a, b]) => b > from && a < to)
+      .map(([a, b]): [number, number] => [Math.max(a, from), Math.min(b, to)])
+      .sort((x, y) => x[0] - y[0]);
+    let reach = from;
+    for (const [a, b] of clipped) {
+      if (b <= reach) continue;
+      sum += b - Math.max(a, reach);
+      reach = b;
+    }
+  });
+  return sum;
+}
+
+/**
+ * From `perf sched timehist`: each main thread's spans of waiting for a CPU (woken until on a CPU;
+ * after being preempted, the whole time until back on one), per role, on CLOCK_MONOTONIC in ms.
+ */
+function schedWaits(data: string, roles: Map<number, Role>): Map<Role, [number, number][]> {
+  const text = execFileSync('perf', ['sched', 'timehist', '-i', data, '--state'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const waits = new Map<Role, [number, number][]>([
+    ['serve', []],
+    ['client', []],
+    ['server', []],
+  ]);
+  const last = new Map<number, { end: number; state: string }>();
+  const LINE = /^\s*([\d.]+)\s+\[\d+\]\s+\S*?\[(\d+)(?:\/(\d+))?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)/;
+  for (const line of text.split('\n')) {
+    const m = LINE.exec(line);
+    if (!m) continue;
+    const tid = Number(m[2]);
+    const role = roles.get(tid); // main threads only: tid = pid
+    if (!role) continue;
+    const end = Number(m[1]) * 1000;
+    const schedIn = end - Number(m[6]);
+    const before = last.get(tid);
+    const from = before?.state === 'R' ? before.end : schedIn - Number(m[5]);
+    if (schedIn > from) waits.get(role)?.push([from, schedIn]);
+    last.set(tid, { end, state: m[7] as string });
+  }
+  return waits;
+}
