@@ -12,7 +12,7 @@
 // overlap. Figures: docs/performance.md ("Run 7").
 //
 //   node_modules/.bin/node bench/bridge-tail.ts [--upstream fast|everything] [--calls 1000]
-//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--sched]
+//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--sched] [--serve-flags '--single-threaded-gc …']
 //
 // --sched (root, Linux `perf`): records the scheduler (`perf sched record -k CLOCK_MONOTONIC`) during
 // the calls and adds, per call, how long serve, the client and the server were runnable but waiting for
@@ -56,6 +56,7 @@ const { values: opts } = parseArgs({
     rounds: { type: 'string', default: '3' },
     slowest: { type: 'string', default: '0.02' },
     sched: { type: 'boolean', default: false },
+    'serve-flags': { type: 'string', default: '' },
   },
   strict: true,
 });
@@ -90,7 +91,8 @@ for (const name of core.entries().keys()) core.approve(name, core.review(name).f
 const token = new TokenStore(t.home.tokens).ensure('bench');
 const traceFile = join(t.dir, 'trace.json');
 const preload = new URL('./child/call-trace.mjs', import.meta.url).href;
-const serve = spawn(NODE, ['--import', preload, ...BIN_FLAGS, BIN, 'serve', '--port', '0'], {
+const serveFlags = opts['serve-flags'].split(' ').filter(Boolean);
+const serve = spawn(NODE, ['--import', preload, ...BIN_FLAGS, ...serveFlags, BIN, 'serve', '--port', '0'], {
   env: { ...t.env, SB_CALL_TRACE: traceFile },
   stdio: 'ignore',
 });
@@ -170,7 +172,8 @@ await client.close();
 killHard([pid, ...descendants(pid)]);
 if (!trace) throw new Error('serve wrote no trace');
 
-const cpuWaits = perf ? schedWaits(schedData, roles) : undefined;
+const sched = perf ? schedOf(schedData, roles) : undefined;
+const cpuWaits = sched?.waits;
 const events = trace.events;
 const serveGcs: [number, number][] = [];
 for (let i = 0, open = 0; i < events.length; i++) {
@@ -188,6 +191,17 @@ interface Split {
   waits: [number, number, number];
   /** of the call's time, ms in which the process it was waiting on was waiting for a CPU (with --sched) */
   critical: number;
+  criticalSpans: [number, number][];
+  /** how long serve stayed on its CPU after writing to the server's stdin, after writing the answer (with --sched) */
+  lingers: [number, number];
+}
+/** How long serve's run slice went on after `at` (NaN without --sched or when not found). */
+let runCursor = 0;
+function ranOn(at: number): number {
+  const runs = sched?.serveRuns ?? [];
+  while (runCursor < runs.length && (runs[runCursor] as [number, number])[1] < at) runCursor++;
+  const run = runs[runCursor];
+  return run && run[0] <= at ? run[1] - at : NaN;
 }
 // Events are sorted; each call's request, then the pipe-write, pipe-read and tcp-write after it.
 let cursor = 0;
@@ -195,10 +209,10 @@ const overlap = (gcs: [number, number][], a: number, b: number) =>
   gcs.reduce((s, [x, y]) => s + Math.max(0, Math.min(b, y) - Math.max(a, x)), 0);
 const splits: Split[] = [];
 for (const [t0, t1] of calls) {
-  while (cursor < events.length && (events[cursor] as [number])[0] < t0) cursor++;
+  while (cursor < events.length && (events[cursor] as [number, string, number])[0] < t0) cursor++;
   const find = (kind: string, from: number) => {
-    for (let i = from; i < events.length && (events[i] as [number])[0] <= t1; i++)
-      if ((events[i] as [number, string])[1] === kind) return i;
+    for (let i = from; i < events.length && (events[i] as [number, string, number])[0] <= t1; i++)
+      if ((events[i] as [number, string, number])[1] === kind) return i;
     return -1;
   };
   const r = find('request', cursor);
@@ -206,7 +220,13 @@ for (const [t0, t1] of calls) {
   const o = w < 0 ? -1 : find('pipe-read', w);
   const f = o < 0 ? -1 : find('tcp-write', o);
   if (f < 0) continue;
-  const ts = [r, w, o, f].map((i) => (events[i] as [number])[0]) as [number, number, number, number];
+  const ts = [r, w, o, f].map((i) => (events[i] as [number, string, number])[0]) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const criticalSpans: [number, number][] = [];
   splits.push({
     total: t1 - t0,
     spans: [ts[0] - t0, ts[1] - ts[0], ts[2] - ts[1], ts[3] - ts[2], t1 - ts[3]],
@@ -215,7 +235,9 @@ for (const [t0, t1] of calls) {
     waits: (['serve', 'client', 'server'] as const).map((role) =>
       cpuWaits ? overlap(cpuWaits.get(role) ?? [], t0, t1) : 0,
     ) as [number, number, number],
-    critical: cpuWaits ? criticalWait(cpuWaits, [t0, ...ts, t1]) : 0,
+    critical: cpuWaits ? criticalWait(cpuWaits, [t0, ...ts, t1], criticalSpans) : 0,
+    criticalSpans,
+    lingers: [ranOn(ts[1]), ranOn(ts[3])],
   });
 }
 const byTotal = [...splits].sort((a, b) => a.total - b.total);
@@ -269,6 +291,50 @@ if (cpuWaits) {
       `calls with > 1 ms of waiting: ${splits.filter((s) => waited(s) > 1).length} of ${splits.length}`,
   );
 }
+if (sched) {
+  const q = (xs: number[], p: number) => {
+    const sorted = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+    return (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN).toFixed(3);
+  };
+  const after = (i: 0 | 1) => splits.map((s) => s.lingers[i]);
+  console.log(
+    `serve stays on its CPU after writing to the server's stdin: median ${q(after(0), 0.5)} ms, p90 ${q(after(0), 0.9)}, p99 ${q(after(0), 0.99)}; ` +
+      `after writing the answer: median ${q(after(1), 0.5)} ms, p90 ${q(after(1), 0.9)}, p99 ${q(after(1), 0.99)}`,
+  );
+}
+if (sched) {
+  // While the slowest calls waited for a CPU, what held the CPUs (CPU-ms, 2 CPUs: up to twice the wait).
+  const held = new Map<string, number>();
+  let waitedMs = 0;
+  for (const s of slow)
+    for (const [a, b] of s.criticalSpans) {
+      waitedMs += b - a;
+      for (const [x, y, who] of sched.others) {
+        const o = Math.min(b, y) - Math.max(a, x);
+        if (o > 0) held.set(who, (held.get(who) ?? 0) + o);
+      }
+    }
+  const ranked = [...held].sort((x, y) => y[1] - x[1]).slice(0, 6);
+  const from = (calls[0] as [number, number])[0];
+  const to = (calls.at(-1) as [number, number])[1];
+  const busy = new Map<string, number>();
+  for (const [x, y, who] of sched.others) {
+    const o = Math.min(to, y) - Math.max(from, x);
+    if (o > 0) busy.set(who, (busy.get(who) ?? 0) + o);
+  }
+  console.log(
+    `CPU besides our main threads from the first call to the last (${(to - from).toFixed(0)} ms, CPU-ms): ` +
+      [...busy]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 6)
+        .map(([who, ms]) => `${who} ${ms.toFixed(1)}`)
+        .join(', '),
+  );
+  console.log(
+    `while the slowest ${slow.length} waited for a CPU (${waitedMs.toFixed(1)} ms in all), the CPUs ran (CPU-ms): ` +
+      ranked.map(([who, ms]) => `${who} ${ms.toFixed(1)}`).join(', '),
+  );
+}
 console.log(`client CPU µs/call ${(clientCpuUs / calls.length).toFixed(0)}`);
 console.log(
   'slowest calls (ms): total = client→serve | serve in | server | serve out | serve→client  [serve GC, client GC]' +
@@ -289,7 +355,11 @@ type Role = 'serve' | 'client' | 'server';
  * serve; server: the server or serve waking to read it; serve→client: the client), and the time in
  * which one of them was waiting for a CPU: the union of their waits, clipped to the span.
  */
-function criticalWait(waits: Map<Role, [number, number][]>, bounds: number[]): number {
+function criticalWait(
+  waits: Map<Role, [number, number][]>,
+  bounds: number[],
+  into: [number, number][] = [],
+): number {
   let sum = 0;
   const onPath: Role[][] = [['client', 'serve'], ['serve'], ['server', 'serve'], ['serve'], ['client']];
   onPath.forEach((roles, i) => {
@@ -304,6 +374,7 @@ function criticalWait(waits: Map<Role, [number, number][]>, bounds: number[]): n
     for (const [a, b] of clipped) {
       if (b <= reach) continue;
       sum += b - Math.max(a, reach);
+      into.push([Math.max(a, reach), b]);
       reach = b;
     }
   });
@@ -314,7 +385,15 @@ function criticalWait(waits: Map<Role, [number, number][]>, bounds: number[]): n
  * From `perf sched timehist`: each main thread's spans of waiting for a CPU (woken until on a CPU;
  * after being preempted, the whole time until back on one), per role, on CLOCK_MONOTONIC in ms.
  */
-function schedWaits(data: string, roles: Map<number, Role>): Map<Role, [number, number][]> {
+function schedOf(
+  data: string,
+  roles: Map<number, Role>,
+): {
+  waits: Map<Role, [number, number][]>;
+  serveRuns: [number, number][];
+  /** what ran on the CPUs (not our main threads): [from, to, whose] */
+  others: [number, number, string][];
+} {
   const text = execFileSync('perf', ['sched', 'timehist', '-i', data, '--state'], {
     encoding: 'utf8',
     maxBuffer: 1 << 30,
@@ -326,19 +405,27 @@ function schedWaits(data: string, roles: Map<number, Role>): Map<Role, [number, 
     ['server', []],
   ]);
   const last = new Map<number, { end: number; state: string }>();
-  const LINE = /^\s*([\d.]+)\s+\[\d+\]\s+\S*?\[(\d+)(?:\/(\d+))?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)/;
+  const serveRuns: [number, number][] = [];
+  const others: [number, number, string][] = [];
+  const LINE =
+    /^\s*([\d.]+)\s+\[\d+\]\s+(\S*?)\[(\d+)(?:\/(\d+))?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\S+)/;
   for (const line of text.split('\n')) {
     const m = LINE.exec(line);
     if (!m) continue;
-    const tid = Number(m[2]);
-    const role = roles.get(tid); // main threads only: tid = pid
-    if (!role) continue;
+    const tid = Number(m[3]);
     const end = Number(m[1]) * 1000;
-    const schedIn = end - Number(m[6]);
+    const role = roles.get(tid); // main threads only: tid = pid
+    if (!role) {
+      const owner = roles.get(Number(m[4] ?? m[3]));
+      others.push([end - Number(m[7]), end, owner ? `${owner}'s ${m[2] ?? ''} thread` : 'other processes']);
+      continue;
+    }
+    const schedIn = end - Number(m[7]);
     const before = last.get(tid);
-    const from = before?.state === 'R' ? before.end : schedIn - Number(m[5]);
+    const from = before?.state === 'R' ? before.end : schedIn - Number(m[6]);
     if (schedIn > from) waits.get(role)?.push([from, schedIn]);
-    last.set(tid, { end, state: m[7] as string });
+    if (role === 'serve') serveRuns.push([schedIn, end]);
+    last.set(tid, { end, state: m[8] as string });
   }
-  return waits;
+  return { waits, serveRuns, others };
 }
