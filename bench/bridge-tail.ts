@@ -1,22 +1,25 @@
 // Where the 1-client tail of the bridge goes (issue 27): sequential SDK callTool('echo') through
-// `switchboard serve` with bench/child/call-trace.mjs preloaded into serve, which timestamps every
-// socket read/write and GC on the clock this client uses. Each call splits into five spans:
+// `switchboard serve` with bench/child/call-trace.mjs preloaded into serve, which timestamps every HTTP
+// request, socket write, pipe read and GC on the clock this client uses. Each call splits into five spans:
 //
 //   client→serve   the client's send until serve has parsed the POST's headers (client work + serve waking up)
-//   serve in       the POST's headers until its write to the server's stdin
+//   serve in       the POST's headers until serve's write to the server's stdin
 //   server         that write until serve reads the server's answer (the server + two hand-offs)
 //   serve out      that read until serve writes the HTTP answer
-//   serve→client   that write until the client has the result (serve's write, the client waking, its parse)
+//   serve→client   that write until the client has the result (the client waking, its parse)
 //
 // and the slowest calls are set against the median call, with the GCs (serve's, the client's) they
-// overlap. Figures: docs/performance.md ("Run 7").
+// overlap. The trace's hooks cost serve a little per write; bench/bridge.ts is the figure of record.
+// Figures: docs/performance.md ("Run 7").
 //
 //   node_modules/.bin/node bench/bridge-tail.ts [--upstream fast|everything] [--calls 1000]
-//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--sched] [--serve-flags '--single-threaded-gc …']
+//     [--warmup 300] [--rounds 3] [--slowest 0.02] [--sched] [--serve-flags='--single-threaded-gc …']
 //
 // --sched (root, Linux `perf`): records the scheduler (`perf sched record -k CLOCK_MONOTONIC`) during
-// the calls and adds, per call, how long serve, the client and the server were runnable but waiting for
-// a CPU (woken and not yet on one, or preempted) — the time no code of theirs could shorten.
+// the calls and adds, per call, how long the process the call was waiting on (serve, the client or the
+// server) was runnable but had no CPU (woken and not yet on one, or preempted): time no code of theirs
+// could shorten; what the CPUs ran meanwhile (other processes, or the three's own V8 helper threads);
+// and how long serve stayed on its CPU after each of its two writes.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
