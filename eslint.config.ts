@@ -46,6 +46,28 @@ export default tseslint.config(
     },
   },
   {
+    // What `serve` runs stays off ICU's locale data: its first use maps megabytes of it into the
+    // process for good (collation ~4 MB, date formats ~6 MB; docs/performance.md). The CLI's own
+    // output (electron/cli/commands) and the renderer may format for the person's locale.
+    files: ['electron/core/**', 'electron/headless/**', 'shared/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(localeCompare|toLocaleString|toLocaleDateString|toLocaleTimeString|toLocaleUpperCase|toLocaleLowerCase)$/]',
+          message:
+            'serve must not load ICU locale data: order names with compareNames (electron/core/text-order.ts), format numbers and times by hand.',
+        },
+        {
+          selector: "MemberExpression[object.name='Intl']",
+          message:
+            'serve must not load ICU locale data (docs/performance.md): no Intl in the core or shared/.',
+        },
+      ],
+    },
+  },
+  {
     // The renderer: React hooks rules (and the React Compiler's checks), and browser code only —
     // it talks to the main process through shared/ui-api.ts, never by importing electron/ or Node.
     files: ['renderer/src/**/*.{ts,tsx}'],

@@ -50,6 +50,7 @@ import { recordSource } from './trust/source-record.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
 import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
+import { compareNames } from './text-order.ts';
 
 export interface CoreOptions {
   home: HomePaths;
@@ -739,7 +740,7 @@ export class Core {
       }
     }
     if (keychainError) for (const info of byName.values()) info.stored = false;
-    return { secrets: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), keychainError };
+    return { secrets: [...byName.values()].sort((a, b) => compareNames(a.name, b.name)), keychainError };
   }
 
   /** The configured servers whose config references the keychain secret `secret`. */

@@ -342,11 +342,20 @@ export function unavailable(
     idle: `"${name}" is idle and did not start; try again`,
     starting: `"${name}" is still starting; try again in a moment`,
     running: `"${name}" is running but not connected yet; try again in a moment`,
-    backoff: `"${name}" crashed${why} and Switchboard restarts it${status.nextRetryAt ? ` at ${new Date(status.nextRetryAt).toLocaleTimeString()}` : ' soon'}; try again then, or see why: switchboard logs ${name}`,
+    backoff: `"${name}" crashed${why} and Switchboard restarts it${status.nextRetryAt ? ` at ${clockTime(status.nextRetryAt)}` : ' soon'}; try again then, or see why: switchboard logs ${name}`,
     'crash-loop': `"${name}" keeps crashing${why}, so Switchboard stopped restarting it; see why (switchboard logs ${name}), fix it, then run: switchboard restart ${name}`,
     // The person signs in, in Switchboard's window or tray: never a command an agent could run.
     'needs-sign-in': `"${name}" needs you to sign in to it: sign in to "${name}" in Switchboard, then try again`,
     error: `"${name}" cannot start${why}; once that is fixed, run: switchboard restart ${name}`,
   };
   return { state: status.state, message: `MCP server ${messages[status.state]}` };
+}
+
+/**
+ * A local time of day, `14:05:09`. Not `toLocaleTimeString`: its first call loads ICU's date formats
+ * into serve for good (~6 MB, docs/performance.md), and an agent reads this message, not a person.
+ */
+function clockTime(ms: number): string {
+  const t = new Date(ms);
+  return [t.getHours(), t.getMinutes(), t.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }

@@ -43,6 +43,7 @@ import { checkRegistryUrl, registryAddress } from './registry-address.ts';
 import { RegistryCache } from './registry-cache.ts';
 import { RegistryClient, RegistryError } from './registry-client.ts';
 import { catalogEntry, clip, readServerResponse, webLink, type ServerDoc } from './server-doc.ts';
+import { compareNames } from '../text-order.ts';
 
 export interface CatalogOptions {
   home: HomePaths;
@@ -427,7 +428,7 @@ export class Catalog {
         ({ doc }) =>
           !term || [doc.name, doc.title ?? '', doc.description].some((t) => t.toLowerCase().includes(term)),
       )
-      .sort((a, b) => a.doc.name.localeCompare(b.doc.name));
+      .sort((a, b) => compareNames(a.doc.name, b.doc.name));
     return {
       registry: registry.url,
       // The age of the oldest answer shown: nothing on the page is older than it says.

@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { secretReference } from '../secrets/references.ts';
 import { cutSecrets, fillSecrets, inJsonString, type SecretSpan } from './secret-spans.ts';
+import { compareNames } from '../text-order.ts';
 
 /**
  * backups/: an editor file's bytes before Switchboard first changed it ("original"), before import
@@ -118,7 +119,7 @@ export class Backups {
         // a half-written or foreign file: not a backup
       }
     }
-    return metas.sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
+    return metas.sort((a, b) => b.createdAt - a.createdAt || compareNames(b.id, a.id));
   }
 
   get(id: string): BackupMeta {

@@ -2,6 +2,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import type { EditorSettings } from '../../../shared/schema/state.ts';
 import type { ServerEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
+import { compareNames } from '../text-order.ts';
 
 /** A server every (allowed) editor should have: approved, enabled, and its own `editors` list. */
 export interface SyncServer {
@@ -25,7 +26,7 @@ export function syncServers(core: SyncServersCore): SyncServer[] {
     if (approvals[entry.name]?.fingerprint !== entry.fingerprint) continue;
     servers.push({ name: entry.name, editors: entry.config.editors });
   }
-  return servers.sort((a, b) => a.name.localeCompare(b.name));
+  return servers.sort((a, b) => compareNames(a.name, b.name));
 }
 
 /** A stable text for "the set editors get changed": names and their editor limits. */

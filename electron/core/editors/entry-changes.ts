@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { compareNames } from '../text-order.ts';
 
 /**
  * What a sync changes in one file's servers collection, decided from the entries it has: Switchboard's
@@ -157,7 +158,7 @@ export function collectionProblem(
     ...[...restored].filter(([k]) => !c.userBefore.has(k)),
   ];
   const sorted = (list: [string, unknown][]) =>
-    [...list].map(([k, v]) => [k, plainJson(v)] as const).sort(([a], [b]) => a.localeCompare(b));
+    [...list].map(([k, v]) => [k, plainJson(v)] as const).sort(([a], [b]) => compareNames(a, b));
   if (!isDeepStrictEqual(sorted(userAfter), sorted(expected))) return 'outside';
   const byName = new Map(entries);
   const managedAfter = entries.filter(([k, v]) => ours(k, v)).map(([k]) => k);

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { plainJson } from './entry-changes.ts';
 import type { PlanInput, PlannedImport } from './file-plan.ts';
 import { managedInUserPlaces } from './give-back-places.ts';
+import { compareNames } from '../text-order.ts';
 
 /**
  * Import and unsync for the formats edited as lines (TOML, YAML): what import records of a user entry
@@ -108,7 +109,7 @@ export function undoLineImports(
     if (!read || !isDeepStrictEqual(plainJson(read.settings), plainJson(settings))) return false;
     const expected = [...userEntries(now as LineRead), [e.entry, ops.value(e)] as [string, unknown]];
     const sorted = (list: [string, unknown][]) =>
-      list.map(([k, v]) => [k, plainJson(v)] as const).sort(([a], [b]) => a.localeCompare(b));
+      list.map(([k, v]) => [k, plainJson(v)] as const).sort(([a], [b]) => compareNames(a, b));
     if (!isDeepStrictEqual(sorted(userEntries(read)), sorted(expected))) return false;
     w = candidate;
     now = read;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../trust/canonical-json.ts';
 import type { StoredPackage } from '../../../shared/store.ts';
+import { compareNames } from '../text-order.ts';
 
 /** One package of a package-lock.json (v2/v3) `packages` map, the fields the store reads. */
 interface LockEntry {
@@ -54,7 +55,7 @@ export function lockPackages(lock: NpmLock): StoredPackage[] {
       installScript: entry.hasInstallScript === true,
     });
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
+  return out.sort((a, b) => compareNames(a.name, b.name) || compareNames(a.version, b.version));
 }
 
 /** The top-level package the server is (the one the person named). */

@@ -9,6 +9,7 @@ import type { Candidate } from './candidate.ts';
 import type { PackageRun } from './package-run.ts';
 import { StoreChangedError, type PackageStore } from './package-store.ts';
 import { runTool } from './run-tool.ts';
+import { compareNames } from '../text-order.ts';
 
 type PypiRun = Extract<PackageRun, { kind: 'pypi' }>;
 
@@ -49,7 +50,7 @@ export function parseRequirements(text: string): PinnedRequirement[] {
     const hashes = [...(match[3] ?? '').matchAll(/--hash=([a-z0-9]+:[a-fA-F0-9]+)/g)].map((m) => m[1] ?? '');
     out.push({ name: normalizeName(match[1] ?? ''), version: match[2] ?? '', hashes: hashes.sort() });
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name));
+  return out.sort((a, b) => compareNames(a.name, b.name));
 }
 
 /** sha256 of the pins (names, versions, every hash), independent of the text's layout. */
