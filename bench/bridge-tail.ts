@@ -31,11 +31,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InstanceInfoSchema } from '../shared/api.ts';
 import { StatusReportSchema } from '../shared/status.ts';
 import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
-import { TokenStore } from '../electron/core/tokens/token-store.ts';
-import { Core } from '../electron/core/core.ts';
-import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
 import { instanceFile } from '../electron/core/instance-file.ts';
-import { tempHome } from '../test/helpers/temp-home.ts';
+import { approvedHome } from './approved-home.ts';
 import {
   benchArgs,
   BIN,
@@ -83,15 +80,8 @@ new PerformanceObserver((list) => {
     clientGcs.push([e.startTime + offset, e.startTime + offset + e.duration]);
 }).observe({ entryTypes: ['gc'] });
 
-// A throwaway home with the server approved and an editor token (as bench/bridge.ts does).
-const t = tempHome();
-onCleanup(() => t.cleanup());
-delete t.env.NODE_OPTIONS;
-t.writeServers({ mcpServers: { [opts.upstream]: server } });
-const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-core.load();
-for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
-const token = new TokenStore(t.home.tokens).ensure('bench');
+// A throwaway home with the server approved and an editor token.
+const { t, token } = approvedHome({ [opts.upstream]: server });
 const traceFile = join(t.dir, 'trace.json');
 const preload = new URL('./child/call-trace.mjs', import.meta.url).href;
 const serveFlags = opts['serve-flags'].split(' ').filter(Boolean);
