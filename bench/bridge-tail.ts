@@ -123,6 +123,15 @@ for (let i = 0; i < Number(opts.warmup); i++) await call();
 const calls: [number, number][] = [];
 let clientCpuUs = 0;
 const schedData = join(t.dir, 'sched.data');
+if (opts.sched) {
+  try {
+    execFileSync('perf', ['--version'], { stdio: 'ignore' });
+  } catch {
+    throw new Error(
+      '--sched needs Linux perf (Debian: apt-get install linux-perf) and root to record the scheduler',
+    );
+  }
+}
 const perf = opts.sched
   ? spawn('perf', ['sched', 'record', '-k', 'CLOCK_MONOTONIC', '-o', schedData], { stdio: 'ignore' })
   : undefined;
