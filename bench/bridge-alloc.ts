@@ -5,7 +5,7 @@
 //
 //   node_modules/.bin/node bench/bridge-alloc.ts [--upstream fast|everything] [--calls 2000] [--warmup 500]
 //     [--base DIR]   (serve from another checkout, e.g. a `git worktree add` of an older commit)
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,11 +13,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Core } from '../electron/core/core.ts';
 import { instanceFile } from '../electron/core/instance-file.ts';
-import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
-import { TokenStore } from '../electron/core/tokens/token-store.ts';
-import { tempHome } from '../test/helpers/temp-home.ts';
+import { approvedHome } from './approved-home.ts';
 import { benchArgs, BIN, BIN_FLAGS, killHard, NODE, onCleanup, sleep, table } from './lib.ts';
 
 const require = createRequire(import.meta.url);
@@ -42,20 +39,7 @@ const server = everything
   : { command: NODE, args: [new URL('./bridge-echo-server.mjs', import.meta.url).pathname] };
 
 // A throwaway home with the server approved and an editor token (by the other checkout's code with --base).
-const t = tempHome();
-onCleanup(() => t.cleanup());
-delete t.env.NODE_OPTIONS;
-t.writeServers({ mcpServers: { up: server } });
-let token: string;
-if (repo) {
-  const child = new URL('./child/approve-home.ts', import.meta.url).pathname;
-  token = execFileSync(NODE, [child, repo, 'bench'], { env: t.env, encoding: 'utf8' });
-} else {
-  const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-  core.load();
-  for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
-  token = new TokenStore(t.home.tokens).ensure('bench');
-}
+const { t, token } = approvedHome({ up: server }, repo);
 
 const out = join(mkdtempSync(join(tmpdir(), 'sb-alloc-')), 'sample.json');
 const bin = repo ? join(repo, 'electron/cli/bin.mjs') : BIN;

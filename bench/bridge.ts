@@ -39,11 +39,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InstanceInfoSchema } from '../shared/api.ts';
 import { StatusReportSchema } from '../shared/status.ts';
 import { CONTROL_TOKEN, readToken } from '../electron/core/tokens/token-file.ts';
-import { TokenStore } from '../electron/core/tokens/token-store.ts';
-import { Core } from '../electron/core/core.ts';
-import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
 import { instanceFile } from '../electron/core/instance-file.ts';
-import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
+import type { TempHome } from '../test/helpers/temp-home.ts';
+import { approvedHome } from './approved-home.ts';
 import { summarizeProfile } from './bridge-profile.ts';
 import {
   benchArgs,
@@ -271,35 +269,6 @@ async function startDirect(u: Upstream): Promise<Target> {
   };
 }
 
-/**
- * A throwaway Switchboard home with `servers` approved (as `switchboard approve` does offline) and an
- * editor token; with `repo`, approved by that checkout's code (its approvals may be of another shape).
- */
-function switchboardHome(
-  servers: Record<string, { command: string; args: string[] }>,
-  repo?: string,
-): {
-  t: TempHome;
-  token: string;
-} {
-  const t = tempHome();
-  onCleanup(() => t.cleanup());
-  delete t.env.NODE_OPTIONS;
-  t.writeServers({ mcpServers: servers });
-  if (repo !== undefined) {
-    const child = new URL('./child/approve-home.ts', import.meta.url).pathname;
-    const token = execFileSync(NODE, [child, repo, 'bench'], { env: t.env, encoding: 'utf8' });
-    return { t, token };
-  }
-  const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-  core.load();
-  const problem = core.configError();
-  if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
-  for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
-  const token = new TokenStore(t.home.tokens).ensure('bench');
-  return { t, token };
-}
-
 interface Serve {
   proc: Proc;
   port: number;
@@ -322,7 +291,7 @@ async function startServe(
   nodeFlags: string[] = [],
   repo?: string,
 ): Promise<Serve> {
-  const { t, token } = switchboardHome(servers, repo);
+  const { t, token } = approvedHome(servers, repo);
   const bin = repo === undefined ? BIN : join(repo, 'electron/cli/bin.mjs');
   const flags = repo === undefined ? BIN_FLAGS : binFlags(bin);
   const proc = startProc(NODE, [...nodeFlags, ...flags, bin, 'serve', '--port', '0'], t.env);
