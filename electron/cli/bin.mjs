@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --expose-gc --v8-pool-size=1
+#!/usr/bin/env -S node --max-semi-space-size=2 --expose-gc --v8-pool-size=1 --max-opt=2
 // The `switchboard` command. Switchboard's sources are TypeScript that Node >= 22.18 runs directly;
 // inside `npm run`/`npx` the project's Node 24 (optionalDependencies node-<os>-<cpu>) comes first on PATH.
 // --max-semi-space-size=2 (MiB) caps V8's young generation, which otherwise grows to ~64 MiB during a
@@ -6,6 +6,8 @@
 // --expose-gc: serve runs one full GC once a burst of server starts has settled (core/memory/).
 // --v8-pool-size=1: one V8 helper thread instead of 4; each kept its own malloc arena holding 2–3 MB
 // that glibc never gave back after a first start's 100 server runs (~5 MB of serve's RSS; decisions.md).
+// --max-opt=2: V8 optimizes up to Maglev, never with TurboFan, whose compiler code, zones and output
+// held ~9 MB of serve's RSS after a first start; serve's CPU per bridged call did not move (decisions.md).
 // Keep package.json's "start"/"serve" scripts on the same flags.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
