@@ -39,6 +39,7 @@ export const CORE_LAYERS = [
       'node-http.ts',
       'memory/',
       'cli-launcher.ts',
+      'text-order.ts',
     ],
   },
   { name: 'tokens', paths: ['tokens/'] },
