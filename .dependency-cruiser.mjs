@@ -132,6 +132,14 @@ export default {
       from: { path: '^electron/core/', pathNot: pathsRe(inCore(CORE_LAYERS.flatMap((l) => l.paths))) },
       to: {},
     },
+    {
+      // The rule above sees only files that import something; this one the files they import.
+      name: 'core-import-without-layer',
+      comment: 'a file of electron/core/ that others import sits in a layer of CORE_LAYERS too',
+      severity: 'error',
+      from: { path: '^electron/core/' },
+      to: { path: '^electron/core/', pathNot: pathsRe(inCore(CORE_LAYERS.flatMap((l) => l.paths))) },
+    },
     ...layerRules(APP_LAYERS, 'app-'),
     ...layerRules(
       CORE_LAYERS.map((l) => ({ name: l.name, paths: inCore(l.paths) })),

@@ -33,6 +33,8 @@ const tree: Record<string, string> = {
   'electron/core/bridge/takes-core.ts': `import type { Core } from '../core.ts'; export type T = Core;`,
   'electron/core/fs/gone.ts': `export { moved } from './moved-away.ts';`,
   'electron/core/newplace/thing.ts': `import { clock } from '../clock.ts'; export const t = clock;`,
+  'electron/core/loose.ts': `export const loose = 1;`,
+  'electron/core/fs/uses-loose.ts': `import { loose } from '../loose.ts'; export const l = loose;`,
 };
 
 const root = mkdtempSync(join(tmpdir(), 'sb-import-rules-'));
@@ -65,6 +67,7 @@ describe('import rules (.dependency-cruiser.mjs)', () => {
         'core-not-electron: electron/core/fs/window.ts -> electron',
         'core-secrets: electron/core/secrets/move.ts -> electron/core/config/edit.ts',
         'core-file-without-layer: electron/core/newplace/thing.ts -> electron/core/clock.ts',
+        'core-import-without-layer: electron/core/fs/uses-loose.ts -> electron/core/loose.ts',
         'core-only-in-roots: electron/core/bridge/takes-core.ts -> electron/core/core.ts',
         'not-to-unresolvable: electron/core/fs/gone.ts -> ./moved-away.ts',
         'no-circular: electron/core/editors/changes.ts -> electron/core/editors/plan.ts',
