@@ -41,6 +41,7 @@ import { PackageApprovals } from './store/package-approvals.ts';
 import { PackageService, type StoredLaunch } from './store/package-service.ts';
 import { PackageStore, StoreChangedError } from './store/package-store.ts';
 import { UpdateChecks } from './store/update-checks.ts';
+import { describeBaseEnvironment } from './supervisor/base-env.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
@@ -399,7 +400,7 @@ export class Core {
   /** A local server's access in its sandbox, in plain words (empty for a remote server). */
   access(name: string): string[] {
     const policy = this.#policyOf(this.#entry(name));
-    return policy ? describeAccess(policy) : [];
+    return policy ? [...describeAccess(policy), describeBaseEnvironment(this.#env, this.#platform)] : [];
   }
 
   /** The sandbox policy of a local server (shown: computed once per entry). */
