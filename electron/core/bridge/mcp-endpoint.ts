@@ -50,7 +50,8 @@ export interface McpEndpointOptions {
  * servers' changes (to tell sessions to list again), a place to hang the relays' hub (the servers'
  * requests of their client reach editors through it), and the call activity it records.
  */
-export interface McpEndpointCore extends ClientAccessCore, UpstreamsCore {
+export interface McpEndpointCore extends Omit<ClientAccessCore, 'state'>, Omit<UpstreamsCore, 'state'> {
+  readonly state: ClientAccessCore['state'] & UpstreamsCore['state'];
   upstreamPeer: UpstreamPeer | undefined;
   readonly activity: Pick<CallActivity, 'record'>;
 }

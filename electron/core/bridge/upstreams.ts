@@ -4,6 +4,7 @@ import type { EventEmitter } from 'node:events';
 import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
 import type { CoreEvents } from '../core-events.ts';
 import type { ServerLists } from '../lists/server-lists.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
 import { ErrorCodes } from './json-rpc.ts';
 import type { ServerEntry } from '../server-entry.ts';
@@ -30,6 +31,8 @@ export interface Listed {
   tools: readonly Tool[];
   /** which of them editors get; undefined: all */
   gate: ToolGate | undefined;
+  /** when its approval was given (Infinity: not known): the older one keeps a contested resource URI */
+  approvedAt: number;
 }
 
 export type UpstreamLookup =
@@ -60,6 +63,7 @@ export interface UpstreamsCore {
   toolGate(name: string): ToolGate | undefined;
   entries(): ReadonlyMap<string, ServerEntry>;
   status(): Pick<StatusReport, 'servers'>;
+  readonly state: Pick<AppStateStore, 'approval'>;
 }
 
 /** The bridge's view of the core: which servers can answer now, and why the others cannot. */
@@ -113,6 +117,7 @@ export class Upstreams {
         lists,
         tools: gate ? [...gate.listed, ...heldTools(gate)] : lists.tools,
         gate,
+        approvedAt: this.#core.state.approval(status.name)?.approvedAt ?? Infinity,
       });
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
