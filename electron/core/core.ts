@@ -698,6 +698,7 @@ export class Core {
       tools,
       instructions: live ? runner.client?.getInstructions() : lists?.instructions,
       prompts: lists?.prompts,
+      templates: lists?.resourceTemplates,
     };
   }
 

@@ -13,6 +13,7 @@ import type { McpSession } from './mcp-sessions.ts';
 import { refusal, type ToolAccess } from './tool-access.ts';
 import { CALL_TOOL, DEFAULT_FOUND, DISCOVERY_TOOLS, FIND_TOOLS, MAX_FOUND } from '../tools/discovery.ts';
 import type { Reply } from './server-relay.ts';
+import { templateAllowed } from '../trust/tool-pins.ts';
 import type { Listed, Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
 /** One aggregate request: whose it is, which servers that editor may reach, and how to relay it. */
@@ -270,8 +271,10 @@ export class AggregateRouter {
   #templates(allowed: (server: string) => boolean): { server: string; template: ResourceTemplate }[] {
     const seen = new Set<string>();
     const templates: { server: string; template: ResourceTemplate; literal: number }[] = [];
-    for (const { name, lists } of bySeniority(this.#listed(allowed))) {
+    for (const { name, lists, gate } of bySeniority(this.#listed(allowed))) {
       for (const template of lists.resourceTemplates) {
+        // a new or changed template is held back until a person accepts it: it lists and routes nothing
+        if (gate && !templateAllowed(gate, template)) continue;
         if (seen.has(template.uriTemplate)) continue;
         seen.add(template.uriTemplate);
         templates.push({ server: name, template, literal: literalLength(template.uriTemplate) });
