@@ -1,4 +1,3 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { AggregateCatalog } from './aggregate.ts';
 import {
@@ -14,6 +13,7 @@ import { refusal, type ToolAccess } from './tool-access.ts';
 import { CALL_TOOL, DEFAULT_FOUND, DISCOVERY_TOOLS, FIND_TOOLS, MAX_FOUND } from '../tools/discovery.ts';
 import type { Reply } from './server-relay.ts';
 import { templateAllowed } from '../trust/tool-pins.ts';
+import { literalLength, matchesTemplate } from './uri-template-match.ts';
 import type { Listed, Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
 /** One aggregate request: whose it is, which servers that editor may reach, and how to relay it. */
@@ -295,7 +295,7 @@ export class AggregateRouter {
     const listed = this.#resources(allowed).get(uri);
     if (listed) return listed.server;
     for (const { server, template } of this.#templates(allowed)) {
-      if (matches(template.uriTemplate, uri)) return server;
+      if (matchesTemplate(template.uriTemplate, uri)) return server;
     }
     return undefined;
   }
@@ -311,19 +311,6 @@ function bySeniority(listed: Listed[]): Listed[] {
   return [...listed].sort(
     (a, b) => a.approvedAt - b.approvedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
-}
-
-/** How much of a URI template is literal: its characters outside `{…}` expressions. */
-function literalLength(template: string): number {
-  return template.replace(/\{[^}]*\}/g, '').length;
-}
-
-function matches(template: string, uri: string): boolean {
-  try {
-    return new UriTemplate(template).match(uri) !== null;
-  } catch {
-    return false; // a template the SDK cannot parse matches nothing
-  }
 }
 
 /** A tool's failure as the model reads it (a result with isError, not a protocol error). */

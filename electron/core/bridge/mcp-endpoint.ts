@@ -538,6 +538,10 @@ export class McpEndpoint {
       const refused = this.#upstreams.refusedPrompt(target, prompt);
       if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
     }
+    if (request.method === 'resources/read') {
+      const refused = this.#upstreams.refusedRead(target, request.params?.uri);
+      if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
+    }
     const found = await this.#upstreams.acquire(target, session);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
     const { relay } = found.upstream;

@@ -12,6 +12,7 @@ import type { ServerRunner } from '../supervisor/server-runner.ts';
 import type { Supervisor } from '../supervisor/supervisor.ts';
 import type { McpSession } from './mcp-sessions.ts';
 import type { RelayHub } from './relay-hub.ts';
+import { matchesTemplate } from './uri-template-match.ts';
 import type { ServerRelay } from './server-relay.ts';
 
 /** A running server the bridge can relay to: Switchboard's one MCP client connection to it. */
@@ -139,6 +140,22 @@ export class Upstreams {
     if (gate.prompts.pinned !== null && !gate.prompts.pinned.has(prompt))
       return `Unknown prompt "${prompt}": MCP server "${server}" does not list it; call prompts/list for the current names`;
     return undefined;
+  }
+
+  /**
+   * Why /mcp/<server> does not relay a read of this URI (undefined: it does): only a resource
+   * template held back since it was pinned (new or changed) matches it; a URI the server lists or a
+   * pinned template matches is read as always.
+   */
+  refusedRead(server: string, uri: unknown): string | undefined {
+    const gate = this.gate(server);
+    if (!gate || gate.templates.held.size === 0 || typeof uri !== 'string') return undefined;
+    if (this.#core.lists(server)?.resources.some((r) => r.uri === uri)) return undefined;
+    if (gate.templates.listed.some((t) => matchesTemplate(t.uriTemplate, uri))) return undefined;
+    const held = [...gate.templates.held].find(([template]) => matchesTemplate(template, uri));
+    if (!held) return undefined;
+    // An AI agent reads this: the decision is the person's, never a command to run.
+    return `Resource template "${held[0]}" of MCP server "${server}" is ${held[1] === 'new' ? 'new' : 'changed'} since it was approved; Switchboard holds it back until the person accepts the change in Switchboard`;
   }
 
   /** Which of the server's tools editors get (pinned) and which are held back. */

@@ -5,7 +5,7 @@ import { defined, fixtureServer, waitFor } from '../../helpers/servers.ts';
 
 // Issue 32 item 9: resource templates are pinned like tools and prompts. A real SDK server
 // (resources-server.mjs) adds a template after its approval; until the person accepts the change,
-// neither /mcp nor /mcp/<server> lists it and /mcp routes no read through it. Real headless bridge.
+// neither /mcp nor /mcp/<server> lists it or reads through it. Real headless bridge.
 
 const setup = useHeadless();
 
@@ -35,10 +35,13 @@ describe('resource templates are pinned', { timeout: 120_000 }, () => {
     );
     expect(change.resourceTemplates.added.map((t) => t.name)).toEqual(['mail://{+box}']);
 
-    // Held back: listed nowhere, and /mcp reads nothing through it.
+    // Held back: listed nowhere, and read through on neither endpoint.
     expect(await templatesOf(aggregate)).toEqual(['shifty://{id}']);
     expect(await templatesOf(own)).toEqual(['shifty://{id}']);
     await expect(aggregate.readResource({ uri: 'mail://inbox' })).rejects.toThrow(/Resource not found/);
+    await expect(own.readResource({ uri: 'mail://inbox' })).rejects.toThrow(
+      /Resource template "mail:\/\/\{\+box\}" of MCP server "shifty" is new since it was approved/,
+    );
     expect(textOf2(await aggregate.readResource({ uri: 'shifty://7' }))).toBe('shifty answers shifty://7');
 
     h.core.acceptTools('shifty', defined(change.change, 'change id'));
@@ -47,6 +50,7 @@ describe('resource templates are pinned', { timeout: 120_000 }, () => {
     expect(textOf2(await aggregate.readResource({ uri: 'mail://inbox' }))).toBe(
       'shifty answers mail://inbox',
     );
+    expect(textOf2(await own.readResource({ uri: 'mail://inbox' }))).toBe('shifty answers mail://inbox');
   });
 });
 
