@@ -142,14 +142,6 @@ export function ownAddresses(): Set<string> {
   return out;
 }
 
-/** Whether two spellings name the same address (as judged: an IPv4-mapped form is its IPv4). */
-export function sameAddress(a: string, b: string): boolean {
-  const none = new Set<string>();
-  const x = classifyAddress(a, none);
-  const y = classifyAddress(b, none);
-  return x !== undefined && y !== undefined && x.judged === y.judged;
-}
-
 /**
  * The spelling to connect to for an address that passed: an IPv4-mapped or -compatible address is
  * connected to as its IPv4 (the same host, without relying on dual-stack mapping); any other

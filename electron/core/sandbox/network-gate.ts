@@ -3,8 +3,6 @@ import {
   classifyAddress,
   connectable,
   ownAddresses,
-  parseAddress,
-  sameAddress,
   type AddressClass,
   type AddressKind,
 } from './address-class.ts';
@@ -53,12 +51,12 @@ const WHERE: Record<Exclude<AddressKind, 'internet'>, string> = {
  */
 export class NetworkGate {
   readonly #rules: GateRules;
-  readonly #entries: HostEntry[];
+  readonly #listed: Listed[];
   readonly #resolve: Resolve;
 
   constructor(rules: GateRules, resolve: Resolve = resolveAll) {
     this.#rules = rules;
-    this.#entries = rules.kind === 'list' ? rules.entries.map(parseHostEntry) : [];
+    this.#listed = rules.kind === 'list' ? rules.entries.map(listed) : [];
     this.#resolve = resolve;
   }
 
@@ -67,10 +65,11 @@ export class NetworkGate {
       .toLowerCase()
       .replace(/^\[(.*)\]$/, '$1')
       .replace(/\.$/, '');
-    const literal = parseAddress(host) !== undefined;
+    // An address asked for, in whatever spelling (judged apart from this computer's own addresses).
+    const literal = classifyAddress(host, NONE);
     const localhost = !literal && isLocalhostName(host);
     const target = hostPort(host, port);
-    if (this.#rules.kind === 'list' && !this.#entries.some((e) => this.#names(e, host, literal, port))) {
+    if (this.#rules.kind === 'list' && !this.#listed.some((l) => names(l, host, literal, port))) {
       return {
         allowed: false,
         refusal: `sandbox refused connecting to ${target}: it is not in its network list`,
@@ -89,35 +88,21 @@ export class NetworkGate {
       const c = classifyAddress(address, own);
       return c ? [{ address, c }] : [];
     });
-    const passed = judged.find((j) => this.#grants(j.c, host, port));
+    const passed = judged.find((j) => this.#grants(j.c, host, literal, port));
     if (passed) return { allowed: true, address: connectable(passed.address) };
-    return this.#refused(host, port, literal || localhost, judged);
-  }
-
-  /** Whether a list entry names what was asked (before any lookup: an unlisted name is not resolved). */
-  #names(entry: HostEntry, host: string, literal: boolean, port: number): boolean {
-    if (entry.port !== undefined && entry.port !== port) return false;
-    if (parseAddress(entry.host)) return literal && sameAddress(entry.host, host);
-    if (isLocalhostName(entry.host)) {
-      return (
-        entryMatches(entry, host, port) || (literal && classifyAddress(host, new Set())?.range === 'loopback')
-      );
-    }
-    return !literal && entryMatches(entry, host, port);
+    return this.#refused(host, port, literal !== undefined || localhost, judged);
   }
 
   /** Whether the policy lets a connection asked as `host:port` go to an address judged `c`. */
-  #grants(c: AddressClass, host: string, port: number): boolean {
+  #grants(c: AddressClass, host: string, literal: AddressClass | undefined, port: number): boolean {
     if (this.#rules.kind === 'internet') return c.kind === 'internet';
-    return this.#entries.some((e) => {
-      if (e.port !== undefined && e.port !== port) return false;
-      if (parseAddress(e.host)) return sameAddress(e.host, c.judged);
+    return this.#listed.some((l) => {
+      if (l.entry.port !== undefined && l.entry.port !== port) return false;
+      if (l.address !== undefined) return l.address === c.judged;
       // localhost: this computer's loopback when asked by that name or a loopback address, not
       // through another name that resolves there
-      if (isLocalhostName(e.host)) {
-        return c.range === 'loopback' && (isLocalhostName(host) || parseAddress(host) !== undefined);
-      }
-      return entryMatches(e, host, port) && (c.kind === 'internet' || c.kind === 'local-network');
+      if (l.localhost) return c.range === 'loopback' && (literal !== undefined || isLocalhostName(host));
+      return entryMatches(l.entry, host, port) && (c.kind === 'internet' || c.kind === 'local-network');
     });
   }
 
@@ -151,6 +136,31 @@ export class NetworkGate {
       add: kind === 'local-network' ? host : hostPort(first.c.judged, port),
     };
   }
+}
+
+/** A list entry, with what it names worked out once. */
+interface Listed {
+  entry: HostEntry;
+  /** an address entry (`192.168.1.10:8080`), as judged: matched by address, not spelling */
+  address: string | undefined;
+  /** `localhost` or a subdomain of it: this computer's loopback */
+  localhost: boolean;
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+function listed(text: string): Listed {
+  const entry = parseHostEntry(text);
+  const address = entry.subdomains ? undefined : classifyAddress(entry.host, NONE)?.judged;
+  return { entry, address, localhost: address === undefined && isLocalhostName(entry.host) };
+}
+
+/** Whether a list entry names what was asked (before any lookup: an unlisted name is not resolved). */
+function names(l: Listed, host: string, literal: AddressClass | undefined, port: number): boolean {
+  if (l.entry.port !== undefined && l.entry.port !== port) return false;
+  if (l.address !== undefined) return literal?.judged === l.address;
+  if (l.localhost) return entryMatches(l.entry, host, port) || literal?.range === 'loopback';
+  return !literal && entryMatches(l.entry, host, port);
 }
 
 /** The machine itself could not look the name up: the sandbox did not refuse it. */
