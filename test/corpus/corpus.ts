@@ -157,7 +157,7 @@ export const CORPUS: readonly CorpusServer[] = [
       why: 'Playwright keeps its daemon and browser state in ~/.cache/ms-playwright, even with --isolated',
       makeFirst: ['~/.cache/ms-playwright'],
       says: () => asks('write', '~/.cache/ms-playwright'),
-      gap: 'status says "running" and names a DNS failure of Chromium\'s update check; the call answers EROFS',
+      gap: 'status says "running" (at times also a DNS failure of Chromium\'s update check); the call answers EROFS',
     },
   },
   {
@@ -172,7 +172,6 @@ export const CORPUS: readonly CorpusServer[] = [
       grantText: 'network: the remote server\'s host:port (here a local stand-in, "localhost:PORT")',
       why: "the default network is the internet, not this computer's own services; refused, it exits",
       says: (p) => `add "${p.remote.hostPort}" to sandbox.network`,
-      gap: 'status names a non-fatal refusal (reading ~/.mcp-auth) instead of the network',
     },
   },
   {
