@@ -123,7 +123,14 @@ export function grantPath(path: string, home: string | undefined): string {
 }
 
 /** Folders in the home where applications keep a folder of their own (XDG, and dot-folders). */
-const STANDARD_PLACES = ['.cache', '.config', '.local/share', '.local/state'];
+const STANDARD_PLACES = [
+  '.cache',
+  '.config',
+  '.local/share',
+  '.local/state',
+  'Library/Caches',
+  'Library/Application Support',
+];
 
 /** The refusal of one path: words with the fix, and the grant that fixes it (none for a secret place). */
 export function refusedPath(what: 'reading' | 'writing', path: string, policy: Sandboxed): Refusal {

@@ -239,3 +239,20 @@ describe('the program an approval names (issue 33 item 2)', () => {
     );
   });
 });
+
+describe('known servers’ needs (issue 33 item 3)', () => {
+  it('@playwright/mcp makes its browser profile in its own folder, not in the hidden ~/.cache', () => {
+    const policy = sandboxPolicy(input({ command: '/usr/bin/npx', args: ['-y', '@playwright/mcp@latest'] }));
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    const own = join(home, '.config/switchboard/data/x');
+    expect(policy.env.XDG_CACHE_HOME).toBe(join(own, '.cache'));
+    expect(describeAccess(policy)).toContain(
+      `gets XDG_CACHE_HOME=~/.config/switchboard/data/x/.cache so its data stays in its own folder`,
+    );
+    // Its own choice stays.
+    const chosen = sandboxPolicy(
+      input({ command: '/usr/bin/npx', args: ['@playwright/mcp'], env: { XDG_CACHE_HOME: '/srv/cache' } }),
+    );
+    expect(chosen.sandboxed && chosen.env.XDG_CACHE_HOME).toBeUndefined();
+  });
+});
