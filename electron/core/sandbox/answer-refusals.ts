@@ -9,6 +9,8 @@ type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
 /** How much of an answer's text is read, and how many of its lines and arguments at most. */
 export const ANSWER_SCAN_CHARS = 16_384;
 const MAX_LINES = 200;
+/** Failure lines read against the policy (~25 µs each): a long error dump costs at most ~0.5 ms. */
+const MAX_FAILURE_LINES = 20;
 const MAX_ARGUMENTS = 32;
 
 /** A path-like word: "/x", "~/x", in quotes or after a space, colon or equals sign. */
@@ -33,8 +35,11 @@ export function refusalInAnswer(
   const bounded = text.length > ANSWER_SCAN_CHARS ? text.slice(0, ANSWER_SCAN_CHARS) : text;
   const saysFailed = FAILED.test(bounded);
   if (PATH_WORD.test(bounded) && saysFailed) {
+    const read = new Set<string>();
     for (const line of bounded.split('\n', MAX_LINES)) {
-      if (!FAILED.test(line)) continue;
+      if (read.size >= MAX_FAILURE_LINES) break;
+      if (read.has(line) || !FAILED.test(line)) continue;
+      read.add(line);
       const found = findRefusal(line, policy, exists);
       if (found?.kind === 'file') return found;
     }
