@@ -41,6 +41,7 @@ import { PackageApprovals } from './store/package-approvals.ts';
 import { PackageService, type StoredLaunch } from './store/package-service.ts';
 import { PackageStore, StoreChangedError } from './store/package-store.ts';
 import { UpdateChecks } from './store/update-checks.ts';
+import { describeBaseEnvironment } from './supervisor/base-env.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
@@ -404,7 +405,7 @@ export class Core {
 
   #accessOf(entry: ServerEntry, program?: string): string[] {
     const policy = this.#policyOf(entry, program !== undefined, undefined, program);
-    return policy ? describeAccess(policy) : [];
+    return policy ? [...describeAccess(policy), describeBaseEnvironment(this.#env, this.#platform)] : [];
   }
 
   /**
@@ -706,6 +707,7 @@ export class Core {
       tools,
       instructions: live ? runner.client?.getInstructions() : lists?.instructions,
       prompts: lists?.prompts,
+      templates: lists?.resourceTemplates,
     };
   }
 

@@ -63,7 +63,13 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
     mcpServers: {
       hostile: {
         ...fixtureServer('hostile-server.mjs'),
-        env: { TARGET_PID: String(process.pid), TARGET_PORT: String(port), ...extraEnv },
+        // SWITCHBOARD_HOME named on purpose: servers no longer inherit it, and a hostile one would guess it
+        env: {
+          TARGET_PID: String(process.pid),
+          TARGET_PORT: String(port),
+          SWITCHBOARD_HOME: t.env.SWITCHBOARD_HOME ?? '',
+          ...extraEnv,
+        },
         ...(sandbox === undefined ? {} : { sandbox }),
       },
     },
