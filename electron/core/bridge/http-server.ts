@@ -12,6 +12,8 @@ import { listenLocal } from './local-listener.ts';
 import { McpEndpoint, type McpEndpointCore } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
+import { PeerGate, refuseConnection } from './peer-gate.ts';
+import { peerUsersFor, type PeerUsers } from './peer-user.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH, UiRoutes } from '../../../shared/ui-api.ts';
@@ -69,11 +71,17 @@ export interface BridgeOptions {
    * the first catalog request (the registry client and install planning are not loaded before)
    */
   catalog?: (() => Promise<Catalog>) | undefined;
+  /**
+   * Which local user opened each TCP connection (peer-user.ts; default: this platform's lookup). Any
+   * other than this process's user is refused before anything else (peer-gate.ts).
+   */
+  peerUsers?: PeerUsers | undefined;
 }
 
 /**
- * The bridge's HTTP listener on 127.0.0.1 only. Every request passes the Host/Origin guard and a
- * bearer token before any route sees it; errors never leak details to an unauthenticated caller.
+ * The bridge's HTTP listener on 127.0.0.1 only. Every request passes the connection's user check
+ * (this user's own processes only), the Host/Origin guard and a bearer token before any route sees
+ * it; errors never leak details to an unauthenticated caller.
  */
 export class BridgeServer {
   readonly #options: BridgeOptions;
@@ -90,6 +98,8 @@ export class BridgeServer {
   #local: Server | undefined;
   /** connections that came in on the local socket, not the TCP port */
   readonly #localConnections = new WeakSet<object>();
+  /** who opened each TCP connection: this user, or it is refused */
+  readonly #peers: PeerGate;
   #port: number;
   readonly #stopTokenWatch: () => void;
   readonly #stopSessionWatch: () => void;
@@ -106,6 +116,7 @@ export class BridgeServer {
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
+    this.#peers = new PeerGate(options.peerUsers ?? peerUsersFor());
     this.sessions = new UiSessions({ file: join(options.tokens.dir, BROWSER_SESSIONS_FILE) });
     // Cookie sessions' digests from a home of an older build: nothing reads them any more (one sessions
     // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
@@ -181,6 +192,8 @@ export class BridgeServer {
   async listen(): Promise<number> {
     const server = http.createServer((req, res) => void this.#handle(req, res));
     server.keepAliveTimeout = 60_000;
+    // The lookup starts as the connection is accepted, while its first request is still being read.
+    server.on('connection', (socket) => void this.#peers.verdict(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         if (err.code !== 'EADDRINUSE') return reject(err);
@@ -239,6 +252,12 @@ export class BridgeServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
+      // The local socket is this user's alone (0600 in a 0700 folder); a TCP connection may be anyone's.
+      if (!this.#localConnections.has(req.socket)) {
+        let peer = this.#peers.verdict(req.socket);
+        if (peer instanceof Promise) peer = await peer;
+        if (!peer.ok) return refuseConnection(res, peer.reason);
+      }
       const refusal = this.#localConnections.has(req.socket)
         ? refuseForeignLocalRequest(req)
         : refuseForeignRequest(req, this.#port);

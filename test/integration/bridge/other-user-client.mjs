@@ -9,15 +9,25 @@ const { port, requests } = JSON.parse(process.argv[2]);
 function send({ method, path, headers = {}, body, streamMs = 0 }) {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, method, path, agent: false, headers: { host: `127.0.0.1:${port}`, ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { host: `127.0.0.1:${port}`, ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d) => (text += d));
-        const done = () => resolve({ status: res.statusCode, headers: res.headers, text });
+        const timer = streamMs > 0 ? setTimeout(() => req.destroy(), streamMs) : undefined;
+        const done = () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode, headers: res.headers, text });
+        };
         res.on('end', done);
         res.on('close', done);
-        if (streamMs > 0) setTimeout(() => req.destroy(), streamMs);
       },
     );
     req.on('error', (err) => resolve({ status: 0, error: err.code ?? err.message }));

@@ -48,6 +48,7 @@ interface Request {
 }
 
 beforeAll(async () => {
+  setup.t.writeServers({ mcpServers: {} });
   const h = await setup.start();
   port = h.port;
   control = h.tokens.controlToken();
@@ -110,7 +111,10 @@ describe.runIf(runs)("another local user's connection is refused before any toke
     expectRefused(results[0], 'POST /mcp');
     expectRefused(results[1], 'POST /mcp/everything');
 
-    const mine = await call(port, 'POST', '/mcp', { headers: { ...MCP_HEADERS, ...bearer(editor) }, body: INITIALIZE });
+    const mine = await call(port, 'POST', '/mcp', {
+      headers: { ...MCP_HEADERS, ...bearer(editor) },
+      body: INITIALIZE,
+    });
     expect(mine.status).toBe(200);
     expect(mine.text).toContain('"serverInfo"');
   });
@@ -124,7 +128,12 @@ describe.runIf(runs)("another local user's connection is refused before any toke
         headers: { ...bearer(control), 'content-type': 'application/json' },
         body: PWN,
       },
-      { method: 'GET', path: '/api/events', headers: { ...bearer(control), accept: 'text/event-stream' }, streamMs: 1_500 },
+      {
+        method: 'GET',
+        path: '/api/events',
+        headers: { ...bearer(control), accept: 'text/event-stream' },
+        streamMs: 1_500,
+      },
     ]);
     expectRefused(results[0], 'GET /api/status');
     expectRefused(results[1], 'POST /api/servers');

@@ -1,0 +1,128 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { endianness } from 'node:os';
+
+/**
+ * Linux's TCP socket tables, /proc/net/tcp and /proc/net/tcp6, read by anyone: each socket's local
+ * and remote address and port, its state, and the uid that owns it. Who listens on a port
+ * (port-holder.ts) and which user opened a connection to the bridge (peer-user.ts) both come from here.
+ */
+
+/** An address as 4 bytes (IPv4, also an IPv4-mapped IPv6 address) or 16 (IPv6), and a port. */
+export interface Endpoint {
+  address: Uint8Array;
+  port: number;
+}
+
+export interface ProcSocket {
+  local: Endpoint;
+  remote: Endpoint;
+  /** the kernel's TCP state number (TCP_STATE) */
+  state: number;
+  /** the socket's owner; a TIME_WAIT or SYN_RECV entry prints 0 here, whoever opened it */
+  uid: number;
+  inode: string;
+}
+
+/** The states of include/net/tcp_states.h this code tells apart. */
+export const TCP_STATE = { ESTABLISHED: 0x01, SYN_RECV: 0x03, TIME_WAIT: 0x06, LISTEN: 0x0a } as const;
+
+/** Every socket line of a /proc/net/tcp or tcp6 table; a line that does not parse is left out. */
+export function parseProcNetTcp(table: string, byteOrder: 'LE' | 'BE' = endianness()): ProcSocket[] {
+  const sockets: ProcSocket[] = [];
+  for (const line of table.split('\n').slice(1)) {
+    const socket = parseLine(line, byteOrder);
+    if (socket) sockets.push(socket);
+  }
+  return sockets;
+}
+
+function parseLine(line: string, byteOrder: 'LE' | 'BE'): ProcSocket | undefined {
+  // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
+  const f = line.trim().split(/\s+/);
+  const local = procEndpoint(f[1], byteOrder);
+  const remote = procEndpoint(f[2], byteOrder);
+  const state = hex(f[3], 2);
+  const uid = /^\d+$/.test(f[7] ?? '') ? Number(f[7]) : undefined;
+  const inode = f[9];
+  if (!local || !remote || state === undefined || uid === undefined || !inode) return undefined;
+  return { local, remote, state, uid, inode };
+}
+
+/** "0100007F:1F90" → 127.0.0.1 port 8080: the kernel prints each 32-bit word in host byte order. */
+export function procEndpoint(
+  field: string | undefined,
+  byteOrder: 'LE' | 'BE' = endianness(),
+): Endpoint | undefined {
+  const [addressHex = '', portHex = ''] = (field ?? '').split(':');
+  const port = hex(portHex, 4);
+  if (port === undefined || (addressHex.length !== 8 && addressHex.length !== 32)) return undefined;
+  const bytes = new Uint8Array(addressHex.length / 2);
+  for (let word = 0; word < bytes.length / 4; word++) {
+    for (let i = 0; i < 4; i++) {
+      const b = hex(addressHex.slice(word * 8 + i * 2, word * 8 + i * 2 + 2), 2);
+      if (b === undefined) return undefined;
+      bytes[word * 4 + (byteOrder === 'LE' ? 3 - i : i)] = b;
+    }
+  }
+  return { address: unmapped(bytes), port };
+}
+
+/**
+ * An address Node reports (socket.remoteAddress: "127.0.0.1", "::1", "::ffff:127.0.0.1", "fe80::1%eth0")
+ * as bytes, IPv4-mapped IPv6 as its IPv4; undefined for anything that is not an IP address.
+ */
+export function addressBytes(text: string): Uint8Array | undefined {
+  const address = text.split('%')[0] ?? '';
+  if (isIPv4(address)) return Uint8Array.from(address.split('.').map(Number));
+  if (!isIPv6(address)) return undefined;
+  // An embedded IPv4 tail (::ffff:1.2.3.4) is two groups.
+  let groupsText = address;
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
+  if (tail) {
+    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number);
+    groupsText = `${address.slice(0, -tail.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = groupsText.split('::');
+  const left = head ? head.split(':') : [];
+  const right = rest ? rest.split(':') : [];
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const bytes = new Uint8Array(16);
+  groups.forEach((g, i) => {
+    const value = parseInt(g, 16);
+    bytes[i * 2] = value >> 8;
+    bytes[i * 2 + 1] = value & 0xff;
+  });
+  return unmapped(bytes);
+}
+
+export function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
+  return (
+    a.port === b.port &&
+    a.address.length === b.address.length &&
+    a.address.every((x, i) => x === b.address[i])
+  );
+}
+
+/** Dotted IPv4, or IPv6 as 8 hex groups (for messages and tests, never for comparing). */
+export function formatAddress(bytes: Uint8Array): string {
+  if (bytes.length === 4) return bytes.join('.');
+  const groups: string[] = [];
+  for (let i = 0; i < bytes.length; i += 2)
+    groups.push((((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)).toString(16));
+  return groups.join(':');
+}
+
+/** ::ffff:a.b.c.d is the IPv4 address a.b.c.d (a dual-stack socket talking IPv4). */
+function unmapped(bytes: Uint8Array): Uint8Array {
+  const mapped =
+    bytes.length === 16 &&
+    bytes.subarray(0, 10).every((b) => b === 0) &&
+    bytes[10] === 0xff &&
+    bytes[11] === 0xff;
+  return mapped ? bytes.slice(12) : bytes;
+}
+
+function hex(text: string | undefined, maxDigits: number): number | undefined {
+  if (!text || text.length > maxDigits || !/^[0-9A-Fa-f]+$/.test(text)) return undefined;
+  return parseInt(text, 16);
+}
