@@ -116,8 +116,15 @@ export class BridgeServer {
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
-    this.#peers = new PeerGate(options.peerUsers ?? peerUsersFor());
-    this.sessions = new UiSessions({ file: join(options.tokens.dir, BROWSER_SESSIONS_FILE) });
+    const peerUsers = options.peerUsers ?? peerUsersFor();
+    this.#peers = new PeerGate(peerUsers);
+    // A signed-in browser outlives this serve only where each connection's user is checked (Linux): a
+    // key a port squatter collected while serve was down is then worthless from its user. Elsewhere
+    // nothing tells the squatter's replay from the person's browser, so a key ends with the serve that
+    // issued it, and what an older serve kept is dropped (docs/decisions.md, issue 32).
+    const sessionsFile = join(options.tokens.dir, BROWSER_SESSIONS_FILE);
+    if (peerUsers.coverage !== 'checked') rmSync(sessionsFile, { force: true });
+    this.sessions = new UiSessions({ file: peerUsers.coverage === 'checked' ? sessionsFile : undefined });
     // Cookie sessions' digests from a home of an older build: nothing reads them any more (one sessions
     // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
     rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });

@@ -36,6 +36,49 @@ export function parseProcNetTcp(table: string, byteOrder: 'LE' | 'BE' = endianne
   return sockets;
 }
 
+/**
+ * The socket whose local end is `local` and remote end is `remote` in a /proc/net/tcp (`family` 4) or
+ * tcp6 (6) table, as parsed lines; an IPv4 endpoint is also looked for in its IPv4-mapped form in
+ * tcp6. Only the lines that spell the pair as the kernel prints it are parsed (a table can hold
+ * thousands of lines), and each is judged by its parsed addresses, not by the text.
+ */
+export function procSocketsBetween(
+  table: string,
+  family: 4 | 6,
+  local: Endpoint,
+  remote: Endpoint,
+  byteOrder: 'LE' | 'BE' = endianness(),
+): ProcSocket[] {
+  const localText = procText(local, family, byteOrder);
+  const remoteText = procText(remote, family, byteOrder);
+  if (localText === undefined || remoteText === undefined) return [];
+  const needle = ` ${localText} ${remoteText} `;
+  const found: ProcSocket[] = [];
+  for (let at = table.indexOf(needle); at !== -1; at = table.indexOf(needle, at + 1)) {
+    const start = table.lastIndexOf('\n', at) + 1;
+    const end = table.indexOf('\n', at);
+    const socket = parseLine(table.slice(start, end === -1 ? undefined : end), byteOrder);
+    if (socket && sameEndpoint(socket.local, local) && sameEndpoint(socket.remote, remote))
+      found.push(socket);
+  }
+  return found;
+}
+
+/** An endpoint as the kernel prints it in the table of `family` (undefined: it cannot be there). */
+function procText(endpoint: Endpoint, family: 4 | 6, byteOrder: 'LE' | 'BE'): string | undefined {
+  let bytes = endpoint.address;
+  if (family === 4 && bytes.length !== 4) return undefined;
+  if (family === 6 && bytes.length === 4)
+    bytes = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes]);
+  let text = '';
+  for (let word = 0; word < bytes.length; word += 4) {
+    const w = bytes.subarray(word, word + 4);
+    for (const b of byteOrder === 'LE' ? [...w].reverse() : w)
+      text += b.toString(16).toUpperCase().padStart(2, '0');
+  }
+  return `${text}:${endpoint.port.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 function parseLine(line: string, byteOrder: 'LE' | 'BE'): ProcSocket | undefined {
   // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
   const f = line.trim().split(/\s+/);

@@ -79,6 +79,13 @@ describe('the owner of a connection, from /proc/net/tcp{,6}', () => {
     },
   );
 
+  it.runIf(linux)('answers each of 32 connections accepted at once (they share table reads)', async () => {
+    const users = procPeerUsers();
+    const pairs = await Promise.all(Array.from({ length: 32 }, () => pair('127.0.0.1')));
+    const lookups = await Promise.all(pairs.map(({ accepted }) => users.uidOf(accepted)));
+    expect(lookups).toEqual(pairs.map(() => ({ uid })));
+  });
+
   it.runIf(linux)("takes the client's line, not the server's own accepted socket", async () => {
     const { accepted, client } = await pair('127.0.0.1');
     // Both ends are lines of the table; the peer's is the one whose local end is the client's port.
