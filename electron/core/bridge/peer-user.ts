@@ -1,7 +1,14 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { addressBytes, procSocketsBetween, TCP_STATE, type Endpoint } from './proc-net-tcp.ts';
+import {
+  addressBytes,
+  parseProcLine,
+  procPairText,
+  sameEndpoint,
+  TCP_STATE,
+  type Endpoint,
+} from './proc-net-tcp.ts';
 
 /** The owner of the other end of a connection, or why it cannot be told. */
 export type PeerLookup = { uid: number } | { unknown: string };
@@ -29,14 +36,15 @@ export function peerUsersFor(platform: NodeJS.Platform = process.platform): Peer
  * inode are sockets no process holds any more (closed, or a TIME_WAIT entry, which prints uid 0 for
  * everyone): never taken as an owner.
  *
- * The kernel writes the whole table at each read, which costs ~5 µs a socket (a machine that opens
- * many short connections holds thousands in TIME_WAIT): connections accepted together share one read,
- * started after each of them was accepted (a read from before could hold an older socket's line).
+ * The kernel writes the table 4 KB per read call, walking its whole connection hash as it goes, which
+ * costs milliseconds (docs/performance.md). So a scan stops as soon as every connection it looks for is
+ * found, and connections accepted while a scan runs share the next one: a scan serves only
+ * connections accepted before it started (one from before could hold an older socket's line).
  */
 export function procPeerUsers(procRoot = '/proc'): PeerUsers {
   const tables = {
-    4: new TableReader(join(procRoot, 'net', 'tcp')),
-    6: new TableReader(join(procRoot, 'net', 'tcp6')),
+    4: new TableScanner(join(procRoot, 'net', 'tcp'), 4),
+    6: new TableScanner(join(procRoot, 'net', 'tcp6'), 6),
   };
   return {
     coverage: 'checked',
@@ -47,13 +55,9 @@ export function procPeerUsers(procRoot = '/proc'): PeerUsers {
       const unreadable: string[] = [];
       // An IPv4 client is in tcp, or in tcp6 as IPv4-mapped; an IPv6 one only in tcp6.
       for (const family of peer.address.length === 4 ? ([4, 6] as const) : ([6] as const)) {
-        const read = await tables[family].read();
-        if ('error' in read) {
-          unreadable.push(read.error);
-          continue;
-        }
-        const found = procSocketsBetween(read.text, family, peer, ours).find((s) => held(s.state, s.inode));
-        if (found) return { uid: found.uid };
+        const found = await tables[family].find(peer, ours);
+        if (typeof found === 'number') return { uid: found };
+        if (found) unreadable.push(found.error);
       }
       return {
         unknown: unreadable.length
@@ -64,59 +68,101 @@ export function procPeerUsers(procRoot = '/proc'): PeerUsers {
   };
 }
 
-type TableRead = { text: string } | { error: string };
+/** A uid, not there (undefined), or the table could not be read. */
+type Found = number | undefined | { error: string };
 
-/**
- * One /proc table, read for many callers: a caller that comes while a read is running waits for the
- * next one, which starts when the running one ends and serves everyone who came meanwhile.
- */
-class TableReader {
+interface Wanted {
+  /** the pair as the table spells it (procPairText) */
+  text: string;
+  local: Endpoint;
+  remote: Endpoint;
+  /** where in the text read so far a match may still start */
+  from: number;
+  resolve: (found: Found) => void;
+}
+
+/** One /proc table, scanned for many connections at once (procPeerUsers). */
+class TableScanner {
   readonly #file: string;
-  #running: Promise<TableRead> | undefined;
-  #queued: Promise<TableRead> | undefined;
+  readonly #family: 4 | 6;
+  #scanning = false;
+  /** connections that came during the running scan: the next scan's */
+  #next: Wanted[] = [];
 
-  constructor(file: string) {
+  constructor(file: string, family: 4 | 6) {
     this.#file = file;
+    this.#family = family;
   }
 
-  read(): Promise<TableRead> {
-    const running = this.#running;
-    if (!running) return this.#begin();
-    this.#queued ??= running.then(() => {
-      this.#queued = undefined;
-      return this.#begin();
+  /** The uid owning the live socket from `local` to `remote`, in a scan started after this call. */
+  find(local: Endpoint, remote: Endpoint): Promise<Found> {
+    const text = procPairText(local, remote, this.#family);
+    if (text === undefined) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.#next.push({ text, local, remote, from: 0, resolve });
+      if (!this.#scanning) void this.#scan();
     });
-    return this.#queued;
   }
 
-  #begin(): Promise<TableRead> {
-    const read = readTable(this.#file);
-    this.#running = read;
-    void read.then(() => {
-      if (this.#running === read) this.#running = undefined;
-    });
-    return read;
+  async #scan(): Promise<void> {
+    this.#scanning = true;
+    while (this.#next.length > 0) {
+      const wanted = this.#next;
+      this.#next = [];
+      await scanTable(this.#file, wanted);
+    }
+    this.#scanning = false;
   }
 }
 
-/** The whole table in as few reads as the kernel allows (a /proc file has no size to go by). */
-async function readTable(file: string): Promise<TableRead> {
+/** Reads `file` until each of `wanted` is found or the table ends; resolves every one of them. */
+async function scanTable(file: string, wanted: Wanted[]): Promise<void> {
   let handle: FileHandle | undefined;
+  let left = wanted;
   try {
     handle = await open(file, 'r');
-    let buffer = Buffer.allocUnsafe(256 * 1024);
-    let length = 0;
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    let text = '';
     for (;;) {
-      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
-      length += bytesRead;
+      text += chunk.toString('latin1', 0, bytesRead);
+      left = left.filter((w) => !settled(w, text));
+      if (left.length === 0) return;
     }
-    return { text: buffer.toString('latin1', 0, length) };
+    for (const w of left) w.resolve(undefined);
   } catch (err) {
-    return { error: `${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
+    for (const w of left)
+      w.resolve({ error: `${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}` });
   } finally {
-    await handle?.close();
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** Whether `w` is found in the table read so far (then resolved); its complete lines only. */
+function settled(w: Wanted, text: string): boolean {
+  for (;;) {
+    const at = text.indexOf(w.text, w.from);
+    if (at === -1) {
+      w.from = Math.max(w.from, text.length - w.text.length + 1);
+      return false;
+    }
+    const end = text.indexOf('\n', at);
+    if (end === -1) {
+      w.from = at; // the line goes on in the next chunk
+      return false;
+    }
+    const line = parseProcLine(text.slice(text.lastIndexOf('\n', at) + 1, end));
+    if (
+      line &&
+      held(line.state, line.inode) &&
+      sameEndpoint(line.local, w.local) &&
+      sameEndpoint(line.remote, w.remote)
+    ) {
+      w.resolve(line.uid);
+      return true;
+    }
+    w.from = at + 1;
   }
 }
 

@@ -30,38 +30,27 @@ export const TCP_STATE = { ESTABLISHED: 0x01, SYN_RECV: 0x03, TIME_WAIT: 0x06, L
 export function parseProcNetTcp(table: string, byteOrder: 'LE' | 'BE' = endianness()): ProcSocket[] {
   const sockets: ProcSocket[] = [];
   for (const line of table.split('\n').slice(1)) {
-    const socket = parseLine(line, byteOrder);
+    const socket = parseProcLine(line, byteOrder);
     if (socket) sockets.push(socket);
   }
   return sockets;
 }
 
 /**
- * The socket whose local end is `local` and remote end is `remote` in a /proc/net/tcp (`family` 4) or
- * tcp6 (6) table, as parsed lines; an IPv4 endpoint is also looked for in its IPv4-mapped form in
- * tcp6. Only the lines that spell the pair as the kernel prints it are parsed (a table can hold
- * thousands of lines), and each is judged by its parsed addresses, not by the text.
+ * How a line of a /proc/net/tcp (`family` 4) or tcp6 (6) table spells a socket from `local` to
+ * `remote`, between the spaces that surround it (an IPv4 endpoint appears in tcp6 IPv4-mapped); undefined
+ * when that table cannot hold it. For finding candidate lines in a table of thousands without parsing
+ * each: a candidate is then judged by its parsed addresses (parseProcLine), never by this text.
  */
-export function procSocketsBetween(
-  table: string,
-  family: 4 | 6,
+export function procPairText(
   local: Endpoint,
   remote: Endpoint,
+  family: 4 | 6,
   byteOrder: 'LE' | 'BE' = endianness(),
-): ProcSocket[] {
+): string | undefined {
   const localText = procText(local, family, byteOrder);
   const remoteText = procText(remote, family, byteOrder);
-  if (localText === undefined || remoteText === undefined) return [];
-  const needle = ` ${localText} ${remoteText} `;
-  const found: ProcSocket[] = [];
-  for (let at = table.indexOf(needle); at !== -1; at = table.indexOf(needle, at + 1)) {
-    const start = table.lastIndexOf('\n', at) + 1;
-    const end = table.indexOf('\n', at);
-    const socket = parseLine(table.slice(start, end === -1 ? undefined : end), byteOrder);
-    if (socket && sameEndpoint(socket.local, local) && sameEndpoint(socket.remote, remote))
-      found.push(socket);
-  }
-  return found;
+  return localText === undefined || remoteText === undefined ? undefined : ` ${localText} ${remoteText} `;
 }
 
 /** An endpoint as the kernel prints it in the table of `family` (undefined: it cannot be there). */
@@ -79,7 +68,8 @@ function procText(endpoint: Endpoint, family: 4 | 6, byteOrder: 'LE' | 'BE'): st
   return `${text}:${endpoint.port.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-function parseLine(line: string, byteOrder: 'LE' | 'BE'): ProcSocket | undefined {
+/** One line of the table (not the heading), or undefined when it does not parse. */
+export function parseProcLine(line: string, byteOrder: 'LE' | 'BE' = endianness()): ProcSocket | undefined {
   // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
   const f = line.trim().split(/\s+/);
   const local = procEndpoint(f[1], byteOrder);
