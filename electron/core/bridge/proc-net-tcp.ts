@@ -1,5 +1,6 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP } from 'node:net';
 import { endianness } from 'node:os';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Linux's TCP socket tables, /proc/net/tcp and /proc/net/tcp6, read by anyone: each socket's local
@@ -105,27 +106,11 @@ export function procEndpoint(
  * as bytes, IPv4-mapped IPv6 as its IPv4; undefined for anything that is not an IP address.
  */
 export function addressBytes(text: string): Uint8Array | undefined {
-  const address = text.split('%')[0] ?? '';
-  if (isIPv4(address)) return Uint8Array.from(address.split('.').map(Number));
-  if (!isIPv6(address)) return undefined;
-  // An embedded IPv4 tail (::ffff:1.2.3.4) is two groups.
-  let groupsText = address;
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(address)?.[1];
-  if (tail) {
-    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number);
-    groupsText = `${address.slice(0, -tail.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', rest] = groupsText.split('::');
-  const left = head ? head.split(':') : [];
-  const right = rest ? rest.split(':') : [];
-  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  const bytes = new Uint8Array(16);
-  groups.forEach((g, i) => {
-    const value = parseInt(g, 16);
-    bytes[i * 2] = value >> 8;
-    bytes[i * 2 + 1] = value & 0xff;
-  });
-  return unmapped(bytes);
+  // Node's own spellings only (ipaddr.js would also read "127.1" or "0x7f000001").
+  if (!isIP(text.split('%')[0] ?? '')) return undefined;
+  const parsed = ipaddr.parse(text);
+  const ip = parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  return Uint8Array.from(ip.toByteArray());
 }
 
 export function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
