@@ -16,10 +16,18 @@ export class PeerGate {
   readonly #users: PeerUsers;
   readonly #ownUid: number | undefined;
   readonly #verdicts = new WeakMap<Socket, PeerVerdict | Promise<PeerVerdict>>();
+  /** users already named in serve's output: once each, so another user cannot fill it */
+  readonly #told = new Set<number>();
+  readonly #warn: (line: string) => void;
 
-  constructor(users: PeerUsers, ownUid: number | undefined = process.getuid?.()) {
+  constructor(
+    users: PeerUsers,
+    ownUid: number | undefined = process.getuid?.(),
+    warn: (line: string) => void = (line) => console.warn(line),
+  ) {
     this.#users = users;
     this.#ownUid = ownUid;
+    this.#warn = warn;
   }
 
   /** The verdict on `socket`'s user: at once when known, else when the lookup started at accept ends. */
@@ -38,8 +46,10 @@ export class PeerGate {
             ok: false,
             reason: `connection refused: cannot tell which local user opened it (${lookup.unknown})`,
           };
-        if (lookup.uid !== own)
+        if (lookup.uid !== own) {
+          this.#tell(lookup.uid, own);
           return { ok: false, reason: `connection from another local user (uid ${lookup.uid}) refused` };
+        }
         return LET_THROUGH;
       },
       (err: unknown): PeerVerdict => ({
@@ -50,6 +60,18 @@ export class PeerGate {
     this.#verdicts.set(socket, pending);
     void pending.then((v) => this.#verdicts.set(socket, v));
     return pending;
+  }
+
+  /**
+   * Says once per user, in serve's output, that its connections are refused: the person who runs
+   * serve as root while the editors run as themselves learns why they get 403.
+   */
+  #tell(uid: number, own: number): void {
+    if (this.#told.has(uid) || this.#told.size >= 16) return;
+    this.#told.add(uid);
+    this.#warn(
+      `bridge: refusing connections from uid ${uid}: Switchboard answers only its own user (uid ${own}); run serve as the user your editors run as`,
+    );
   }
 }
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nodeForOtherUser, OTHER_UID, type OtherUserNode } from '../../helpers/other-user.ts';
 import { useHeadless } from '../../helpers/headless.ts';
 import { uncheckedPeerUsers } from '../../../electron/core/bridge/peer-user.ts';
@@ -107,10 +107,16 @@ describe.runIf(runs)("another local user's connection is refused before any toke
       headers: { ...MCP_HEADERS, ...bearer(editor) },
       body: INITIALIZE,
     }));
+    const warn = vi.spyOn(console, 'warn');
     const { uid, results } = await asOtherUser(requests);
     expect(uid).toBe(OTHER_UID);
     expectRefused(results[0], 'POST /mcp');
     expectRefused(results[1], 'POST /mcp/everything');
+    // serve's output says so once, for the person who runs serve as another user than their editors
+    expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+      `bridge: refusing connections from uid ${OTHER_UID}: Switchboard answers only its own user (uid 0); run serve as the user your editors run as`,
+    ]);
+    warn.mockRestore();
 
     const mine = await call(port, 'POST', '/mcp', {
       headers: { ...MCP_HEADERS, ...bearer(editor) },

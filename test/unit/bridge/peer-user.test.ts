@@ -192,10 +192,17 @@ describe('the gate on each connection', () => {
       expect(await new PeerGate(procPeerUsers(), uid).verdict(accepted)).toEqual({ ok: true });
       // The same real connection judged by a process of another uid: its client is not that user.
       const other = uid === 0 ? 1000 : 0;
-      expect(await new PeerGate(procPeerUsers(), other).verdict(accepted)).toEqual({
+      const told: string[] = [];
+      const gate = new PeerGate(procPeerUsers(), other, (line) => told.push(line));
+      expect(await gate.verdict(accepted)).toEqual({
         ok: false,
         reason: `connection from another local user (uid ${uid}) refused`,
       });
+      // serve's output names that user once, however many of its connections come
+      await gate.verdict((await pair('127.0.0.1')).accepted);
+      expect(told).toEqual([
+        `bridge: refusing connections from uid ${uid}: Switchboard answers only its own user (uid ${other}); run serve as the user your editors run as`,
+      ]);
     },
   );
 
