@@ -13,6 +13,7 @@ import { McpEndpoint, type McpEndpointCore } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
 import { PeerGate, refuseConnection } from './peer-gate.ts';
+import { answerWorkerScript } from './worker-kill-switch.ts';
 import { peerUsersFor, type PeerUsers } from './peer-user.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
@@ -269,6 +270,8 @@ export class BridgeServer {
         ? refuseForeignLocalRequest(req)
         : refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
+      // A squatter's service worker checking for its update (worker-kill-switch.ts).
+      if (answerWorkerScript(req, res)) return;
       // Every editor call: a path that is /mcp or /mcp/<server> as is needs no URL parser.
       if (req.url !== undefined && MCP_PATH.test(req.url)) return await this.#mcpRequest(req, res, req.url);
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);
