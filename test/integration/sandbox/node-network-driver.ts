@@ -4,7 +4,8 @@
 // HTTPS there, then runs test/fixtures/net-client.* in the default sandbox (real bubblewrap, socat,
 // Switchboard's proxy) on each runtime, its name resolved by the gate to ADDRESS, and prints
 // { "<runtime>": { "<client> <url>": "<status> <body>" | "error: …" } } as JSON on stdout.
-//   argv: JSON { address, cert, key, runtimes: { label: { command, script } } }
+//   argv: JSON { address, cert, key, runtimes: { label: { command, script, network? } } }
+// A runtime with `network` (a list) runs with that list instead: its refusals are printed too.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,7 +21,7 @@ interface Input {
   address: string;
   cert: string;
   key: string;
-  runtimes: Record<string, { command: string; script: string }>;
+  runtimes: Record<string, { command: string; script: string; network?: string[] }>;
 }
 
 const NAME = 'api.example.test';
@@ -61,7 +62,7 @@ for (const [label, runtime] of Object.entries(input.runtimes)) {
   const policy = sandboxPolicy({
     name: 'net',
     // the default network policy (any host, through the proxy); the test's CA file readable
-    setting: { read: [dirname(input.cert)] },
+    setting: { read: [dirname(input.cert)], ...(runtime.network ? { network: runtime.network } : {}) },
     command: runtime.command,
     args: [runtime.script],
     env: {},
@@ -71,7 +72,8 @@ for (const [label, runtime] of Object.entries(input.runtimes)) {
     userHome: home,
     support,
   });
-  if (!policy.sandboxed || policy.network.kind !== 'internet') throw new Error('not the default sandbox');
+  if (!policy.sandboxed || policy.network.kind !== (runtime.network ? 'list' : 'internet'))
+    throw new Error('not the sandbox asked for');
   const env: Record<string, string> = {
     PATH: '/usr/bin:/bin',
     HOME: home,
@@ -93,7 +95,8 @@ for (const [label, runtime] of Object.entries(input.runtimes)) {
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   await run?.release();
   try {
-    out[label] = JSON.parse(stdout) as unknown;
+    const said = JSON.parse(stdout) as Record<string, string>;
+    out[label] = runtime.network ? { said, refusals } : said;
   } catch {
     out[label] = { failed: `exit ${code}: ${stderr.trim()}`, refusals };
   }

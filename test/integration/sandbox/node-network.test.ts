@@ -41,11 +41,19 @@ const candidates: [string, string, string][] = [
     NODE_CLIENT,
   ]),
 ];
-const runtimes = Object.fromEntries(
+const REFUSED = 'the host not in its network list';
+const runtimes: Record<string, { command: string; script: string; network?: string[] }> = Object.fromEntries(
   candidates
     .filter(([, command]) => existsSync(command))
     .map(([label, command, script]) => [label, { command, script }]),
 );
+// the oldest Node here, its network list naming another host
+runtimes[REFUSED] = {
+  command:
+    [join(nodes, 'node18', 'bin', 'node'), '/usr/bin/node'].find((n) => existsSync(n)) ?? process.execPath,
+  script: NODE_CLIENT,
+  network: ['other.example.test'],
+};
 
 let dir: string;
 beforeAll(() => {
@@ -88,8 +96,26 @@ describe.skipIf(why !== undefined)('a sandboxed server reaches an allowed host t
       },
     );
     if (result.status !== 0) throw new Error(`driver failed (${result.status}): ${result.stderr}`);
-    const out = JSON.parse(result.stdout) as Record<string, Record<string, string>> & { skipped?: string };
-    if (out.skipped) return console.log(`skipped: ${out.skipped}`);
+    const {
+      skipped,
+      [REFUSED]: refused,
+      ...out
+    } = JSON.parse(result.stdout) as Record<string, Record<string, string>> & {
+      skipped?: string;
+      [REFUSED]?: { said: Record<string, string>; refusals: string[] };
+    };
+    if (skipped) return console.log(`skipped: ${skipped}`);
+    // Not in its list: every client is refused by the proxy, and the refusal is told with its fix.
+    expect(Object.values(refused?.said ?? { none: '200' }).filter((s) => s.startsWith('200'))).toEqual([]);
+    expect(Object.keys(refused?.said ?? {})).toHaveLength(9);
+    expect(refused?.refusals).toEqual([
+      expect.stringMatching(
+        /^sandbox refused connecting to api\.example\.test:\d+: it is not in its network list: add "api\.example\.test" to sandbox\.network$/,
+      ),
+      expect.stringMatching(
+        /^sandbox refused connecting to api\.example\.test:\d+: it is not in its network list: add "api\.example\.test" to sandbox\.network$/,
+      ),
+    ]);
     for (const [label, said] of Object.entries(out)) {
       const python = label.startsWith('python');
       const clients = python ? ['urllib'] : ['fetch', 'http.get', 'https.get', 'axios', 'absolute-form'];
@@ -112,6 +138,6 @@ describe.skipIf(why !== undefined)('a sandboxed server reaches an allowed host t
       }
       expect(said, label).toEqual(expected);
     }
-    expect(Object.keys(out).sort()).toEqual(Object.keys(runtimes).sort());
+    expect([...Object.keys(out), REFUSED].sort()).toEqual(Object.keys(runtimes).sort());
   }, 300_000);
 });
