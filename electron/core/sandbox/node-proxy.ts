@@ -1,15 +1,13 @@
 /**
  * A preload (`NODE_OPTIONS=--require …`) that sends a sandboxed Node server's HTTP(S) through its
- * proxy (HTTP_PROXY / HTTPS_PROXY), at almost no cost at start, on every Node from 18 on.
- * - Node 24.5+: Node's own proxy support. Its switch, NODE_USE_ENV_PROXY=1, loads the HTTP stack and
- *   undici eagerly and costs ~45 ms of CPU per start (bench/sandbox.ts); this sets the same agents
- *   up lazily: http's at once (cheap), fetch's on the first fetch, https's when something first
- *   loads https.
- * - Older Nodes have no such API: every http(s) Agent (the global ones, a library's own, `agent:
- *   false`) opens its connections as CONNECT tunnels through the proxy, and on the first fetch the
- *   bundled undici's global dispatcher is replaced by an Agent of its own class whose connections
- *   are such tunnels (TLS is then made over the tunnel, with the host's name and ALPN). A client
- *   that talks to the proxy itself (axios sends it absolute-form requests) is left alone.
+ * proxy (HTTP_PROXY / HTTPS_PROXY) on every Node from 18 on, at almost no cost at start. Every
+ * http(s) Agent (the global ones, a library's own, `agent: false`) opens its connections as CONNECT
+ * tunnels through the proxy, and on the first fetch the bundled undici's global dispatcher is
+ * replaced by an Agent of its own class whose connections are such tunnels (TLS then made over the
+ * tunnel, with the host's name and ALPN). A client that talks to the proxy itself (axios sends it
+ * absolute-form requests) is left alone. Not Node's own support (24.5+: `NODE_USE_ENV_PROXY=1` or
+ * `proxyEnv` agents): it is missing on the Nodes most people have, its switch costs ~45 ms of CPU per
+ * start (bench/sandbox.ts), and it reaches only the global agents, not a library's own.
  * Written to a file by sandboxes.ts (no file of Switchboard's own must be readable in the sandbox).
  */
 export const NODE_PROXY_PRELOAD = `'use strict';
@@ -18,9 +16,18 @@ export const NODE_PROXY_PRELOAD = `'use strict';
   const env = process.env;
   const proxyText = env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
   if (!proxyText) return;
+  let proxy;
+  try {
+    proxy = new URL(proxyText);
+  } catch {
+    return;
+  }
+  const proxyHost = proxy.hostname.replace(/^\\[|\\]$/g, '');
+  const proxyPort = Number(proxy.port) || 80;
   const http = require('node:http');
   const module = require('node:module');
-  // When something first loads https (cheap: https loads TLS). Nodes without registerHooks at once.
+  // https (which loads TLS) is set up when something first loads it; on Nodes without registerHooks
+  // (18, 20), at once: an ES import of it passes nothing else a preload can see.
   const onHttps = (setUp) => {
     if (typeof module.registerHooks !== 'function') return setUp(require('node:https'));
     const hooks = module.registerHooks({
@@ -34,6 +41,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
       },
     });
   };
+  // fetch's part (it loads undici) on the first fetch.
   const fetch0 = globalThis.fetch;
   const onFirstFetch = (setUp) => {
     if (typeof fetch0 !== 'function') return;
@@ -47,30 +55,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
     };
   };
 
-  let proxy;
-  try {
-    proxy = new URL(proxyText);
-  } catch {
-    return;
-  }
-  const proxyHost = proxy.hostname.replace(/^\\[|\\]$/g, '');
-  const proxyPort = Number(proxy.port) || 80;
-
-  if (typeof http.setGlobalProxyFromEnv === 'function') {
-    // Node 24.5+: its own proxy support, set up lazily. A request to the proxy itself (axios's
-    // absolute-form \`GET https://…\`) goes to it as it is: Node would refuse to proxy it again.
-    const proxyEnv = { ...env, NO_PROXY: proxyHost, no_proxy: proxyHost };
-    const agent = (Agent) => new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5000, proxyEnv });
-    http.globalAgent = agent(http.Agent);
-    // (this sets http's and https's global agents again: with the same NO_PROXY)
-    onFirstFetch(() => http.setGlobalProxyFromEnv(proxyEnv));
-    onHttps((https) => {
-      https.globalAgent = agent(https.Agent);
-    });
-    return;
-  }
-
-  // Older Nodes: every connection an http(s) Agent or fetch opens is a CONNECT tunnel through the proxy.
+  // Every connection an http(s) Agent or fetch opens is a CONNECT tunnel through the proxy.
   const net = require('node:net');
   const hostPort = (host, port) => {
     const h = String(host).replace(/^\\[|\\]$/g, '');

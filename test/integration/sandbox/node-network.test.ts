@@ -8,7 +8,7 @@ import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 
 // A server in the default sandbox (any host over HTTP(S), through Switchboard's proxy) reaches an
 // allowed host over HTTP and HTTPS whatever it runs on: real Nodes 18, 20, 22, 24.4 (before Node's
-// own proxy support) and the project's 24, each with fetch, http.get, https.get, axios and a
+// own proxy support) and the project's 24, each with fetch, http.get, https.get, an Agent of its own, axios and a
 // request in absolute form to the proxy (`GET https://…`, what older axios releases send), and
 // Python's urllib. Real bubblewrap, socat and proxy; the "internet" host is an address of its own
 // in a network namespace made here (node-network-driver.ts): nothing leaves that namespace.
@@ -107,7 +107,7 @@ describe.skipIf(why !== undefined)('a sandboxed server reaches an allowed host t
     if (skipped) return console.log(`skipped: ${skipped}`);
     // Not in its list: every client is refused by the proxy, and the refusal is told with its fix.
     expect(Object.values(refused?.said ?? { none: '200' }).filter((s) => s.startsWith('200'))).toEqual([]);
-    expect(Object.keys(refused?.said ?? {})).toHaveLength(9);
+    expect(Object.keys(refused?.said ?? {})).toHaveLength(11);
     expect(refused?.refusals).toEqual([
       expect.stringMatching(
         /^sandbox refused connecting to api\.example\.test:\d+: it is not in its network list: add "api\.example\.test" to sandbox\.network$/,
@@ -118,7 +118,9 @@ describe.skipIf(why !== undefined)('a sandboxed server reaches an allowed host t
     ]);
     for (const [label, said] of Object.entries(out)) {
       const python = label.startsWith('python');
-      const clients = python ? ['urllib'] : ['fetch', 'http.get', 'https.get', 'axios', 'absolute-form'];
+      const clients = python
+        ? ['urllib']
+        : ['fetch', 'http.get', 'https.get', 'own Agent', 'axios', 'absolute-form'];
       // every client asked both hosts (https.get only the https one)
       const keys = Object.keys(said).map((k) => k.replace(/:\d+\/$/, ''));
       expect(keys.sort(), label).toEqual(
@@ -132,7 +134,7 @@ describe.skipIf(why !== undefined)('a sandboxed server reaches an allowed host t
       );
       const expected: Record<string, string> = {};
       for (const key of Object.keys(said)) {
-        const url = key.slice(key.indexOf(' ') + 1);
+        const url = key.slice(key.lastIndexOf(' ') + 1);
         const { host, protocol } = new URL(url);
         expected[key] = `200 hello ${host} over ${protocol.slice(0, -1)}`;
       }
