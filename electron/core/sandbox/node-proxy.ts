@@ -4,10 +4,12 @@
  * http(s) Agent (the global ones, a library's own, `agent: false`) opens its connections as CONNECT
  * tunnels through the proxy, and on the first fetch the bundled undici's global dispatcher is
  * replaced by an Agent of its own class whose connections are such tunnels (TLS then made over the
- * tunnel, with the host's name and ALPN). A client that talks to the proxy itself (axios sends it
- * absolute-form requests) is left alone. Not Node's own support (24.5+: `NODE_USE_ENV_PROXY=1` or
- * `proxyEnv` agents): it is missing on the Nodes most people have, its switch costs ~45 ms of CPU per
- * start (bench/sandbox.ts), and it reaches only the global agents, not a library's own.
+ * tunnel, with the host's name and ALPN). Loopback is reached directly, as a raw connection would be:
+ * on Linux it is the sandbox's own (its helpers, the relays of listed ports, the proxy, to which axios
+ * sends absolute-form requests); on macOS the profile lets only the proxy's and listed ports through.
+ * Not Node's own support (24.5+: `NODE_USE_ENV_PROXY=1`, `proxyEnv` agents): it is missing on the
+ * Nodes most people have, its switch costs ~45 ms of CPU per start (bench/sandbox.ts), and it
+ * reaches only the global agents, not a library's own.
  * Written to a file by sandboxes.ts (no file of Switchboard's own must be readable in the sandbox).
  */
 export const NODE_PROXY_PRELOAD = `'use strict';
@@ -61,8 +63,14 @@ export const NODE_PROXY_PRELOAD = `'use strict';
     const h = String(host).replace(/^\\[|\\]$/g, '');
     return \`\${net.isIPv6(h) ? \`[\${h}]\` : h}:\${port}\`;
   };
-  const isProxy = (host, port) =>
-    String(host).replace(/^\\[|\\]$/g, '') === proxyHost && Number(port) === proxyPort;
+  // Loopback directly, as a raw connection would (on Linux the sandbox's own: its helpers, the
+  // relays of listed ports, the proxy itself).
+  const direct = (host) => {
+    const h = String(host).replace(/^\\[|\\]$/g, '').toLowerCase();
+    return (
+      h === 'localhost' || h.endsWith('.localhost') || /^127\\./.test(h) || h === '::1' || h === '0.0.0.0' || h === '::'
+    );
+  };
   // Opens a tunnel to host:port; callback(err, socket). A refusal carries the proxy's reason.
   const tunnel = (target, callback) => {
     const req = http.request({
@@ -95,7 +103,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
   http.Agent.prototype.createConnection = function createConnection(options, callback) {
     const host = options.host || options.hostname || 'localhost';
     const port = defaultPort(options, 80);
-    if (options.socketPath || isProxy(host, port) || typeof callback !== 'function')
+    if (options.socketPath || direct(host) || typeof callback !== 'function')
       return httpCreate.call(this, options, callback);
     tunnel(hostPort(host, port), callback);
   };
@@ -104,7 +112,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
     https.Agent.prototype.createConnection = function createConnection(options, callback) {
       const host = options.host || options.hostname || 'localhost';
       const port = defaultPort(options, 443);
-      if (options.socketPath || isProxy(host, port) || typeof callback !== 'function')
+      if (options.socketPath || direct(host) || typeof callback !== 'function')
         return httpsCreate.call(this, options, callback);
       tunnel(hostPort(host, port), (err, socket) => {
         if (err) return callback(err);
@@ -133,10 +141,10 @@ export const NODE_PROXY_PRELOAD = `'use strict';
       connect(opts, callback) {
         const https = opts.protocol === 'https:';
         const port = Number(opts.port) || (https ? 443 : 80);
-        tunnel(hostPort(opts.hostname, port), (err, socket) => {
-          if (err) return callback(err);
+        const host = String(opts.hostname).replace(/^\\[|\\]$/g, '');
+        const opened = (socket) => {
           if (!https) return callback(null, socket);
-          const name = String(opts.servername || opts.hostname).replace(/^\\[|\\]$/g, '');
+          const name = String(opts.servername || host).replace(/^\\[|\\]$/g, '');
           const secure = tls.connect({
             socket,
             servername: net.isIP(name) ? undefined : name,
@@ -148,6 +156,14 @@ export const NODE_PROXY_PRELOAD = `'use strict';
             secure.removeListener('error', failed);
             callback(null, secure);
           });
+        };
+        if (!direct(host)) return tunnel(hostPort(host, port), (err, socket) => (err ? callback(err) : opened(socket)));
+        const socket = net.connect({ host, port });
+        const failed = (e) => callback(e);
+        socket.once('error', failed);
+        socket.once('connect', () => {
+          socket.removeListener('error', failed);
+          opened(socket);
         });
       },
     });
