@@ -4,9 +4,11 @@
  * http(s) Agent (the global ones, a library's own, `agent: false`) opens its connections as CONNECT
  * tunnels through the proxy, and on the first fetch the bundled undici's global dispatcher is
  * replaced by an Agent of its own class whose connections are such tunnels (TLS then made over the
- * tunnel, with the host's name and ALPN). Loopback is reached directly, as a raw connection would be:
- * on Linux it is the sandbox's own (its helpers, the relays of listed ports, the proxy, to which axios
- * sends absolute-form requests); on macOS the profile lets only the proxy's and listed ports through.
+ * tunnel, with the host's name and ALPN). Loopback is tried directly first, as a raw connection
+ * would be: on Linux it is the sandbox's own (its helpers, the relays of listed ports, the proxy, to
+ * which axios sends absolute-form requests); where nothing listens, through the proxy, whose refusal
+ * says how to list this computer's port. On macOS the profile lets only the proxy's and listed ports
+ * through.
  * Not Node's own support (24.5+: `NODE_USE_ENV_PROXY=1`, `proxyEnv` agents): it is missing on the
  * Nodes most people have, its switch costs ~45 ms of CPU per start (bench/sandbox.ts), and it
  * reaches only the global agents, not a library's own.
@@ -63,8 +65,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
     const h = String(host).replace(/^\\[|\\]$/g, '');
     return \`\${net.isIPv6(h) ? \`[\${h}]\` : h}:\${port}\`;
   };
-  // Loopback directly, as a raw connection would (on Linux the sandbox's own: its helpers, the
-  // relays of listed ports, the proxy itself).
+  // This computer (on Linux: the sandbox's own loopback)
   const direct = (host) => {
     const h = String(host).replace(/^\\[|\\]$/g, '').toLowerCase();
     return (
@@ -97,26 +98,34 @@ export const NODE_PROXY_PRELOAD = `'use strict';
     req.once('error', (err) => callback(err));
     req.end();
   };
-  const defaultPort = (options, fallback) => Number(options.port) || fallback;
+  // A socket to host:port: loopback directly, as a raw connection would (on Linux the sandbox's own:
+  // its helpers, the relays of listed ports), then through the proxy if nothing listens there (the
+  // proxy then says whether this computer's port is listed, and how to list it); the rest tunnelled.
+  const open = (host, port, callback) => {
+    const h = String(host).replace(/^\\[|\\]$/g, '');
+    if (!direct(h)) return tunnel(hostPort(h, port), callback);
+    const socket = net.connect({ host: h, port });
+    const failed = (err) => (err.code === 'ECONNREFUSED' ? tunnel(hostPort(h, port), callback) : callback(err));
+    socket.once('error', failed);
+    socket.once('connect', () => {
+      socket.removeListener('error', failed);
+      callback(null, socket);
+    });
+  };
+  const hostOf = (options) => options.host || options.hostname || 'localhost';
 
   const httpCreate = http.Agent.prototype.createConnection;
   http.Agent.prototype.createConnection = function createConnection(options, callback) {
-    const host = options.host || options.hostname || 'localhost';
-    const port = defaultPort(options, 80);
-    if (options.socketPath || direct(host) || typeof callback !== 'function')
-      return httpCreate.call(this, options, callback);
-    tunnel(hostPort(host, port), callback);
+    if (options.socketPath || typeof callback !== 'function') return httpCreate.call(this, options, callback);
+    open(hostOf(options), Number(options.port) || 80, callback);
   };
   onHttps((https) => {
     const httpsCreate = https.Agent.prototype.createConnection;
     https.Agent.prototype.createConnection = function createConnection(options, callback) {
-      const host = options.host || options.hostname || 'localhost';
-      const port = defaultPort(options, 443);
-      if (options.socketPath || direct(host) || typeof callback !== 'function')
-        return httpsCreate.call(this, options, callback);
-      tunnel(hostPort(host, port), (err, socket) => {
+      if (options.socketPath || typeof callback !== 'function') return httpsCreate.call(this, options, callback);
+      open(hostOf(options), Number(options.port) || 443, (err, socket) => {
         if (err) return callback(err);
-        // https's own connect (its session cache, the request's TLS options) over the tunnel
+        // https's own connect (its session cache, the request's TLS options) over that socket
         let tlsSocket;
         try {
           tlsSocket = httpsCreate.call(this, { ...options, socket });
@@ -130,7 +139,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
   });
 
   // fetch (undici, bundled in Node): its global dispatcher, an Agent of the same class whose
-  // connections are tunnels.
+  // connections are opened as above.
   onFirstFetch(() => {
     const key = Symbol.for('undici.globalDispatcher.1');
     if (!globalThis[key]) fetch0('data:,').catch(() => {}); // loads undici, which sets its default
@@ -157,14 +166,7 @@ export const NODE_PROXY_PRELOAD = `'use strict';
             callback(null, secure);
           });
         };
-        if (!direct(host)) return tunnel(hostPort(host, port), (err, socket) => (err ? callback(err) : opened(socket)));
-        const socket = net.connect({ host, port });
-        const failed = (e) => callback(e);
-        socket.once('error', failed);
-        socket.once('connect', () => {
-          socket.removeListener('error', failed);
-          opened(socket);
-        });
+        open(host, port, (err, socket) => (err ? callback(err) : opened(socket)));
       },
     });
   });
