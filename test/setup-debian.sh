@@ -14,6 +14,10 @@ command -v ps >/dev/null 2>&1 || need+=(procps)
 # Servers' sandbox (test/integration/sandbox): bubblewrap, and socat to relay its filtered network.
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v socat >/dev/null 2>&1 || need+=(socat)
+# openssl (a test certificate), and aiohttp, which a sandboxed Python server reaches the network with
+# only through the sandbox's sitecustomize (test/integration/sandbox/node-network.test.ts)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+/usr/bin/python3 -c 'import aiohttp' >/dev/null 2>&1 || need+=(python3-aiohttp)
 # update-mime-database: the Debian package's .mcpb file type (test/unit/desktop/forge-config.test.ts)
 command -v update-mime-database >/dev/null 2>&1 || need+=(shared-mime-info)
 # setpriv, to run the sandbox as an ordinary user when the tests run as root

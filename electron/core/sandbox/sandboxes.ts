@@ -6,6 +6,7 @@ import { parseHostEntry, isLocalName } from './host-rules.ts';
 import { NetworkGate, type GateRules, type Resolve } from './network-gate.ts';
 import { startPortForward, startProxy, type Listening } from './network-proxy.ts';
 import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
+import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
 import { explainRefusal } from './refusals.ts';
 import { seatbeltCommand } from './seatbelt.ts';
@@ -99,7 +100,13 @@ export class Sandboxes {
             open.push(await startPortForward({ path: socket }, local.port, local.host));
             ports.push({ port: local.port, socket });
           }
-          network = { socat: filter.path, proxySocket, ports, nodePreload: join(folder, 'node-proxy.cjs') };
+          network = {
+            socat: filter.path,
+            proxySocket,
+            ports,
+            nodePreload: join(folder, 'node-proxy.cjs'),
+            pythonSite: join(folder, 'python'),
+          };
         }
         wrapped = bwrapCommand({
           bwrap: engine.path,
@@ -111,6 +118,7 @@ export class Sandboxes {
           network,
           root: this.support.root,
           nodeOptions: program.env.NODE_OPTIONS,
+          pythonPath: program.env.PYTHONPATH,
         });
       } else {
         let proxyPort: number | undefined;
@@ -128,6 +136,8 @@ export class Sandboxes {
           localPorts: localPorts.map((p) => p.port),
           nodePreload: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'node-proxy.cjs'),
           nodeOptions: program.env.NODE_OPTIONS,
+          pythonSite: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'python'),
+          pythonPath: program.env.PYTHONPATH,
         });
       }
       return {
@@ -169,6 +179,8 @@ export class Sandboxes {
     mkdirSync(join(folder, 'denied-dir'));
     chmodSync(join(folder, 'denied-dir'), 0);
     writeFileSync(join(folder, 'node-proxy.cjs'), NODE_PROXY_PRELOAD, { mode: 0o644 });
+    mkdirSync(join(folder, 'python'), { mode: 0o755 });
+    writeFileSync(join(folder, 'python', 'sitecustomize.py'), PYTHON_SITECUSTOMIZE, { mode: 0o644 });
     this.#folder = folder;
     return folder;
   }

@@ -85,8 +85,8 @@ function proxyOnlyWords(network: NetworkPolicy): string | undefined {
       .some((e) => e.port !== undefined && !e.subdomains && isLocalName(e.host));
   return (
     'reaches the network only through that proxy (HTTPS_PROXY): Node 18+ (fetch, http, https, axios), ' +
-    "Python's urllib, requests and httpx, Go, Bun and Deno use it; a program that ignores it " +
-    `(aiohttp without trust_env, database drivers, SSH and other raw TCP) reaches ${local ? 'only the listed ports on this computer' : 'nothing'}`
+    "Python's urllib, requests, httpx and aiohttp, Go, Bun and Deno use it; a program that ignores it " +
+    `(database drivers, SSH and other raw TCP) reaches ${local ? 'only the listed ports on this computer' : 'nothing'}`
   );
 }
 

@@ -41,7 +41,7 @@ describe.skipIf(skip)('the sandbox on the approval', () => {
     );
     // and who really reaches it: only what follows HTTPS_PROXY (issue 33)
     expect(shown.stdout).toContain(
-      "  reaches the network only through that proxy (HTTPS_PROXY): Node 18+ (fetch, http, https, axios), Python's urllib, requests and httpx, Go, Bun and Deno use it; a program that ignores it (aiohttp without trust_env, database drivers, SSH and other raw TCP) reaches nothing\n",
+      "  reaches the network only through that proxy (HTTPS_PROXY): Node 18+ (fetch, http, https, axios), Python's urllib, requests, httpx and aiohttp, Go, Bun and Deno use it; a program that ignores it (database drivers, SSH and other raw TCP) reaches nothing\n",
     );
     expect(
       (await runCli(['approve', 'notes', '--fingerprint', fingerprintIn(shown.stdout)], t.env)).code,

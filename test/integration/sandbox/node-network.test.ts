@@ -28,13 +28,15 @@ if (why) console.log(`sandboxed network on other runtimes skipped: ${why}`);
 const older = { 'node 18': 'node18', 'node 22': 'node22', 'node 24.4': 'node24-4' };
 const installed = Object.values(older).every((d) => existsSync(join(nodes, d, 'bin', 'node')));
 if (!installed) console.log('older Nodes not installed: run  bash test/node-versions/install.sh');
+// aiohttp follows the proxy only through the sandbox's sitecustomize (Debian: python3-aiohttp)
+const aiohttp = spawnSync('/usr/bin/python3', ['-c', 'import aiohttp']).status === 0;
 const machineNode = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' }).stdout?.trim();
 const NODE_CLIENT = join(repo, 'test/fixtures/net-client.cjs');
 const candidates: [string, string, string][] = [
   // Node 20 on this machine (Debian's own is 18)
   [`node ${machineNode} (/usr/bin/node)`, '/usr/bin/node', NODE_CLIENT],
   ['node 24 (the project’s)', process.execPath, NODE_CLIENT],
-  ['python 3 urllib', '/usr/bin/python3', join(repo, 'test/fixtures/net-client.py')],
+  ['python 3 (urllib, aiohttp)', '/usr/bin/python3', join(repo, 'test/fixtures/net-client.py')],
   ...Object.entries(older).map(([label, d]): [string, string, string] => [
     label,
     join(nodes, d, 'bin', 'node'),
@@ -127,7 +129,7 @@ describe.skipIf(why !== undefined)('a sandboxed server reaches an allowed host t
     for (const [label, said] of Object.entries(out)) {
       const python = label.startsWith('python');
       const clients = python
-        ? ['urllib']
+        ? ['urllib', ...(aiohttp ? ['aiohttp'] : [])]
         : ['fetch', 'http.get', 'https.get', 'own Agent', 'axios', 'absolute-form'];
       // every client asked both hosts (https.get only the https one)
       const keys = Object.keys(said).map((k) => k.replace(/:\d+\/$/, ''));
