@@ -14,9 +14,11 @@ command -v ps >/dev/null 2>&1 || need+=(procps)
 # Servers' sandbox (test/integration/sandbox): bubblewrap, and socat to relay its filtered network.
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v socat >/dev/null 2>&1 || need+=(socat)
-# openssl (a test certificate), and aiohttp, which a sandboxed Python server reaches the network with
-# only through the sandbox's sitecustomize (test/integration/sandbox/node-network.test.ts)
+# test/integration/sandbox/node-network.test.ts: openssl (a test certificate), ip (an address in a
+# network namespace of the test's own), and aiohttp, which a sandboxed Python server reaches the
+# network with only through the sandbox's sitecustomize.
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
 /usr/bin/python3 -c 'import aiohttp' >/dev/null 2>&1 || need+=(python3-aiohttp)
 # update-mime-database: the Debian package's .mcpb file type (test/unit/desktop/forge-config.test.ts)
 command -v update-mime-database >/dev/null 2>&1 || need+=(shared-mime-info)
