@@ -24,6 +24,9 @@ command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v update-mime-database >/dev/null 2>&1 || need+=(shared-mime-info)
 # setpriv, to run the sandbox as an ordinary user when the tests run as root
 command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
+# ip, to give a private network namespace an address of "this computer" that is not loopback
+# (test/integration/sandbox/proxy-gate.test.ts)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
 ((${#need[@]})) || exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { connect, createServer as createNetServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { http } from '../node-http.ts';
-import type { NetworkGate } from './network-gate.ts';
+import type { GateAnswer, NetworkGate } from './network-gate.ts';
 
 /** Where a proxy listens: a Unix socket (Linux, bound into the sandbox) or a loopback port (macOS). */
 export type Listen = { path: string } | { port: 0; host: '127.0.0.1' };
@@ -43,7 +43,7 @@ const https = (): typeof Https =>
 export async function startProxy(
   listen: Listen,
   gate: NetworkGate,
-  onRefusal: (refusal: string, add: string) => void,
+  onRefusal: (refusal: string, add: string | undefined) => void,
 ): Promise<Listening> {
   const server = http.createServer((req, res) => void forward(req, res, gate, onRefusal));
   server.on(
@@ -71,7 +71,7 @@ async function tunnel(
   client: Duplex,
   head: Buffer,
   gate: NetworkGate,
-  onRefusal: (refusal: string, add: string) => void,
+  onRefusal: (refusal: string, add: string | undefined) => void,
 ): Promise<void> {
   client.on('error', () => {});
   const target = splitHostPort(req.url ?? '');
@@ -82,9 +82,10 @@ async function tunnel(
   const answer = await gate.decide(target.host, target.port);
   if (!answer.allowed) {
     onRefusal(answer.refusal, answer.add);
-    const body = `Switchboard: ${answer.refusal} (add "${answer.add}" to "sandbox": {"network": [...]} in servers.json)\n`;
+    const body = refusedText(answer);
+    const status = answer.add === undefined ? '502 Bad Gateway' : '403 Forbidden';
     client.end(
-      `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
     return;
   }
@@ -103,7 +104,7 @@ async function forward(
   req: IncomingMessage,
   res: ServerResponse,
   gate: NetworkGate,
-  onRefusal: (refusal: string, add: string) => void,
+  onRefusal: (refusal: string, add: string | undefined) => void,
 ): Promise<void> {
   let url: URL;
   try {
@@ -123,10 +124,8 @@ async function forward(
   if (!answer.allowed) {
     onRefusal(answer.refusal, answer.add);
     res
-      .writeHead(403, { 'Content-Type': 'text/plain' })
-      .end(
-        `Switchboard: ${answer.refusal} (add "${answer.add}" to "sandbox": {"network": [...]} in servers.json)\n`,
-      );
+      .writeHead(answer.add === undefined ? 502 : 403, { 'Content-Type': 'text/plain' })
+      .end(refusedText(answer));
     return;
   }
   const headers: Record<string, string | string[]> = {};
@@ -158,6 +157,13 @@ async function forward(
     res.end(`${err.code ?? err.message}\n`);
   });
   req.pipe(upstream);
+}
+
+/** What a refused client reads: the reason, and the fix only when the policy refused. */
+function refusedText(answer: Extract<GateAnswer, { allowed: false }>): string {
+  const fix =
+    answer.add === undefined ? '' : ` (add "${answer.add}" to "sandbox": {"network": [...]} in servers.json)`;
+  return `Switchboard: ${answer.refusal}${fix}\n`;
 }
 
 function pipeBoth(a: Duplex, b: Socket): void {

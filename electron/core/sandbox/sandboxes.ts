@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapCommand, type BwrapNetwork } from './bwrap.ts';
 import { parseHostEntry, isLocalName } from './host-rules.ts';
-import { NetworkGate, type GateRules, type Resolve } from './network-gate.ts';
+import { NetworkGate, refusalWords, type GateRules, type Resolve } from './network-gate.ts';
 import { startPortForward, startProxy, type Listening } from './network-proxy.ts';
 import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
 import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
@@ -83,7 +83,7 @@ export class Sandboxes {
             ? { kind: 'internet' }
             : undefined;
       const gate = rules ? new NetworkGate(rules, this.#resolve) : undefined;
-      const onRefusal = (refusal: string, add: string) => tell(`${refusal}: add "${add}" to sandbox.network`);
+      const onRefusal = (refusal: string, add: string | undefined) => tell(refusalWords(refusal, add));
       const localPorts = policy.network.kind === 'list' ? listedLocalPorts(policy.network.entries) : [];
       let wrapped: { command: string; args: string[]; env: Record<string, string> };
       if (engine.kind === 'bwrap') {
