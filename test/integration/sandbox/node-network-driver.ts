@@ -1,11 +1,13 @@
 // Runs inside a private network namespace that node-network.test.ts made (`unshare -n`), where its
-// loopback also holds ADDRESS (not 127/8): the stand-in for a host on the internet, so no traffic leaves this
-// namespace and the gate's refusal of this computer's own addresses stays as it is. Serves HTTP and
-// HTTPS there, then runs test/fixtures/net-client.* in the default sandbox (real bubblewrap, socat,
-// Switchboard's proxy) on each runtime, its name resolved by the gate to ADDRESS, and prints
-// { "<runtime>": { "<client> <url>": "<status> <body>" | "error: …" } } as JSON on stdout.
+// loopback also holds ADDRESS (not 127/8): the stand-in for a host on the internet, and no traffic
+// leaves this namespace. Serves HTTP and HTTPS there, then runs test/fixtures/net-client.* on each
+// runtime in a sandbox (real bubblewrap, socat, Switchboard's proxy) whose network list is
+// "api.example.test" (resolved by the gate to ADDRESS) and ADDRESS itself: ADDRESS is this
+// namespace's own, which the gate refuses unless listed by address (docs/decisions.md), and the
+// default policy would refuse it too. Prints { "<runtime>": { "<client> <url>": "<status> <body>" |
+// "error: …" } } as JSON on stdout.
 //   argv: JSON { address, cert, key, runtimes: { label: { command, script, network? } } }
-// A runtime with `network` (a list) runs with that list instead: its refusals are printed too.
+// A runtime with its own `network` list runs with that one instead: its refusals are printed too.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -61,8 +63,8 @@ for (const [label, runtime] of Object.entries(input.runtimes)) {
   const ownFolder = join(switchboardHome, 'data', 'net');
   const policy = sandboxPolicy({
     name: 'net',
-    // the default network policy (any host, through the proxy); the test's CA file readable
-    setting: { read: [dirname(input.cert)], ...(runtime.network ? { network: runtime.network } : {}) },
+    // the stand-in host through the proxy; the test's CA file readable
+    setting: { read: [dirname(input.cert)], network: runtime.network ?? [NAME, input.address] },
     command: runtime.command,
     args: [runtime.script],
     env: {},
@@ -72,8 +74,7 @@ for (const [label, runtime] of Object.entries(input.runtimes)) {
     userHome: home,
     support,
   });
-  if (!policy.sandboxed || policy.network.kind !== (runtime.network ? 'list' : 'internet'))
-    throw new Error('not the sandbox asked for');
+  if (!policy.sandboxed || policy.network.kind !== 'list') throw new Error('not the sandbox asked for');
   const env: Record<string, string> = {
     PATH: '/usr/bin:/bin',
     HOME: home,

@@ -6,12 +6,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 
-// A server in the default sandbox (any host over HTTP(S), through Switchboard's proxy) reaches an
-// allowed host over HTTP and HTTPS whatever it runs on: real Nodes 18, 20, 22, 24.4 (before Node's
-// own proxy support) and the project's 24, each with fetch, http.get, https.get, an Agent of its own, axios and a
-// request in absolute form to the proxy (`GET https://…`, what older axios releases send), and
-// Python's urllib. Real bubblewrap, socat and proxy; the "internet" host is an address of its own
-// in a network namespace made here (node-network-driver.ts): nothing leaves that namespace.
+// A sandboxed server reaches an allowed host through Switchboard's proxy over HTTP and HTTPS whatever
+// it runs on: real Nodes 18, 20, 22, 24.4 (before Node's own proxy support) and the project's 24,
+// each with fetch, http.get, https.get, an Agent of its own, axios and a request in absolute form to
+// the proxy (`GET https://…`, what older axios releases send), and Python's urllib and aiohttp. Real
+// bubblewrap, socat and proxy; the "internet" host is an address in a network namespace made here
+// (node-network-driver.ts), listed with its name: nothing leaves that namespace. (The default
+// policy, "any host on the internet", takes the same path; the gate refuses this namespace's own
+// address by default, so the host is listed.)
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const nodes = join(repo, 'test/node-versions/node_modules');
 const root = process.getuid?.() === 0;
