@@ -375,7 +375,8 @@ export class Core {
       references: describeReferences(
         pkg.program ? { ...entry.launch, command: pkg.program, realCommand: undefined } : entry.launch,
       ),
-      access: this.access(name),
+      // What would run: the offered package's node, if it is to run from the store.
+      access: this.#accessOf(entry, pkg.program),
       package: pkg.package,
       packageNote: pkg.packageNote,
     };
@@ -398,12 +399,19 @@ export class Core {
 
   /** A local server's access in its sandbox, in plain words (empty for a remote server). */
   access(name: string): string[] {
-    const policy = this.#policyOf(this.#entry(name));
+    return this.#accessOf(this.#entry(name));
+  }
+
+  #accessOf(entry: ServerEntry, program?: string): string[] {
+    const policy = this.#policyOf(entry, program !== undefined, undefined, program);
     return policy ? describeAccess(policy) : [];
   }
 
-  /** The sandbox policy of a local server (shown: computed once per entry). */
-  #policyOf(entry: ServerEntry, fresh = false, stored?: string): SandboxPolicy | undefined {
+  /**
+   * The sandbox policy of a local server (shown: computed once per entry). `runs`: the program a
+   * start runs instead of its command (a stored package's node).
+   */
+  #policyOf(entry: ServerEntry, fresh = false, stored?: string, runs?: string): SandboxPolicy | undefined {
     if (isRemote(entry.config)) return undefined;
     const known = fresh ? undefined : this.#policies.get(entry);
     if (known) return known;
@@ -418,6 +426,7 @@ export class Core {
         platform: this.#platform,
       },
       stored,
+      runs === undefined ? undefined : [runs],
     );
     if (!fresh) this.#policies.set(entry, policy);
     return policy;
@@ -857,7 +866,7 @@ export class Core {
       data: this.home.data,
       // Computed again at each start: what its arguments name may have appeared on disk since.
       sandbox: async (entry: ServerEntry, program: Program, stored?: string) => {
-        const policy = this.#policyOf(entry, true, stored);
+        const policy = this.#policyOf(entry, true, stored, program.command);
         if (!policy || !this.#sandboxes) return { program };
         return this.#sandboxes.wrap(program, policy);
       },

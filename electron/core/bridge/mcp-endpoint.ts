@@ -28,6 +28,7 @@ import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
+import { checkToolAnswer } from './tool-answer-refusals.ts';
 import { toolFilterKey } from '../../../shared/tool-filter.ts';
 import { listingOf } from '../tools/editor-tools.ts';
 import { Upstreams, type Upstream, type UpstreamsCore } from './upstreams.ts';
@@ -645,7 +646,12 @@ export class McpEndpoint {
               : errorResponse(request.id, found.code, found.message, { state: found.state }),
           );
     if (request.method !== 'tools/call') return response;
-    return response.then((answer) => {
+    return response.then((relayed) => {
+      const answer = checkToolAnswer(
+        this.#core.supervisor()?.runner(server)?.sandbox,
+        params?.arguments,
+        relayed,
+      );
       const failed =
         answer.error !== undefined || (answer.result as { isError?: unknown } | undefined)?.isError === true;
       this.#core.activity.record(

@@ -8,10 +8,11 @@ import { startPortForward, startProxy, type Listening } from './network-proxy.ts
 import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
 import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
-import { explainRefusal } from './refusals.ts';
+import { refusalInAnswer } from './answer-refusals.ts';
+import { findRefusal } from './refusals.ts';
 import { seatbeltCommand } from './seatbelt.ts';
 import type { SandboxSupport } from './support.ts';
-import type { SandboxRun } from '../supervisor/types.ts';
+import type { SandboxRefusal, SandboxRun } from '../supervisor/types.ts';
 
 /** What to run: a program, its arguments, folder and complete environment. */
 export interface Program {
@@ -53,12 +54,12 @@ export class Sandboxes {
     const engine = this.support.engine;
     if (!policy.sandboxed || engine === null) return { program };
     mkdirSync(program.cwd, { recursive: true, mode: 0o700 });
-    const listeners = new Set<(words: string) => void>();
+    const listeners = new Set<(refusal: SandboxRefusal) => void>();
     const seen = new Set<string>();
-    const tell = (words: string) => {
-      if (seen.has(words)) return;
-      seen.add(words);
-      for (const l of listeners) l(words);
+    const tell = (refusal: SandboxRefusal) => {
+      if (seen.has(refusal.words)) return;
+      seen.add(refusal.words);
+      for (const l of listeners) l(refusal);
     };
     const open: Listening[] = [];
     const release = async () => {
@@ -66,7 +67,11 @@ export class Sandboxes {
       await Promise.all(open.splice(0).map((l) => l.close()));
     };
     const run: SandboxRun = {
-      explain: (line) => explainRefusal(line, policy),
+      explain: (line) => findRefusal(line, policy),
+      answered: (text, args, failed) => {
+        const refusal = refusalInAnswer(text, args, failed, policy);
+        if (refusal) tell(refusal);
+      },
       onRefusal: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -83,7 +88,8 @@ export class Sandboxes {
             ? { kind: 'internet' }
             : undefined;
       const gate = rules ? new NetworkGate(rules, this.#resolve) : undefined;
-      const onRefusal = (refusal: string, add: string | undefined) => tell(refusalWords(refusal, add));
+      const onRefusal = (refusal: string, add: string | undefined) =>
+        tell({ kind: 'network', words: refusalWords(refusal, add) });
       const localPorts = policy.network.kind === 'list' ? listedLocalPorts(policy.network.entries) : [];
       let wrapped: { command: string; args: string[]; env: Record<string, string> };
       if (engine.kind === 'bwrap') {

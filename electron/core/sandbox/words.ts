@@ -1,4 +1,5 @@
 import { displayText } from '../../../shared/display-text.ts';
+import { hiddenPrograms } from './access.ts';
 import { isLocalName, parseHostEntry } from './host-rules.ts';
 import type { Grant, GrantReason, NetworkPolicy, SandboxPolicy } from './policy.ts';
 
@@ -37,6 +38,11 @@ export function describeAccess(policy: SandboxPolicy): string[] {
   if (through) lines.push(through);
   for (const [key, value] of Object.entries(policy.env))
     lines.push(`gets ${key}=${short(value)} so its data stays in its own folder`);
+  const hidden = hiddenPrograms(policy);
+  if (hidden.length)
+    lines.unshift(
+      `WILL NOT START: its sandbox hides ${hidden.map(short).join(', ')}, which it needs to run (a place kept hidden from servers); install the program elsewhere, or add exactly that path to sandbox.read in servers.json if you trust it`,
+    );
   return lines;
 }
 

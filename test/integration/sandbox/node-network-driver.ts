@@ -87,7 +87,7 @@ for (const [label, runtime] of Object.entries(input.runtimes)) {
     policy,
   );
   const refusals: string[] = [];
-  run?.onRefusal((words) => refusals.push(words));
+  run?.onRefusal((refusal) => refusals.push(refusal.words));
   const child = spawn(program.command, program.args, { cwd: program.cwd, env: program.env });
   let stdout = '';
   let stderr = '';
