@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { connect, createServer as createNetServer, type Socket } from 'node:net';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
+import { connect, createServer as createNetServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { http } from '../node-http.ts';
 import type { GateAnswer, NetworkGate } from './network-gate.ts';
@@ -26,9 +28,16 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** node:https, loaded on the first absolute-form https:// request (most clients use CONNECT). */
+let httpsModule: typeof Https | undefined;
+const https = (): typeof Https =>
+  (httpsModule ??= createRequire(import.meta.url)('node:https') as typeof Https);
+
 /**
  * The one way out of a sandbox with a filtered network: an HTTP proxy (CONNECT for HTTPS and any
- * TCP a client tunnels, absolute-form requests for plain HTTP) that asks the gate about each
+ * TCP a client tunnels, absolute-form requests for plain HTTP, and for HTTPS from clients such as
+ * axios that send `GET https://…` to a proxy: then the proxy makes the TLS connection to the
+ * checked address, verifying the host's certificate for its name) that asks the gate about each
  * connection. A refusal answers 403 with the reason and is told to `onRefusal` for the server's log.
  */
 export async function startProxy(
@@ -104,14 +113,13 @@ async function forward(
     res.writeHead(400, { 'Content-Type': 'text/plain' }).end('a proxy request needs an absolute URL\n');
     return;
   }
-  if (url.protocol !== 'http:') {
-    res
-      .writeHead(400, { 'Content-Type': 'text/plain' })
-      .end('only http:// is forwarded; use CONNECT for https\n');
+  const secure = url.protocol === 'https:';
+  if (!secure && url.protocol !== 'http:') {
+    res.writeHead(400, { 'Content-Type': 'text/plain' }).end('only http:// and https:// are forwarded\n');
     return;
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = url.port ? Number(url.port) : 80;
+  const port = url.port ? Number(url.port) : secure ? 443 : 80;
   const answer = await gate.decide(host, port);
   if (!answer.allowed) {
     onRefusal(answer.refusal, answer.add);
@@ -124,15 +132,17 @@ async function forward(
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(key)) headers[key] = value;
   }
-  const upstream = http.request(
-    {
-      host: answer.address,
-      port,
-      method: req.method,
-      path: `${url.pathname}${url.search}`,
-      headers: { ...headers, host: url.host },
-      setHost: false,
-    },
+  const options = {
+    host: answer.address,
+    port,
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    headers: { ...headers, host: url.host },
+    setHost: false,
+  };
+  // TLS to the checked address, its certificate verified for the name the client asked for
+  const upstream = (secure ? https().request : http.request)(
+    secure ? { ...options, servername: isIP(host) ? '' : host } : options,
     (answerRes) => {
       const back: Record<string, string | string[]> = {};
       for (const [key, value] of Object.entries(answerRes.headers)) {

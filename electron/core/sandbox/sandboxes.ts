@@ -6,6 +6,7 @@ import { parseHostEntry, isLocalName } from './host-rules.ts';
 import { NetworkGate, refusalWords, type GateRules, type Resolve } from './network-gate.ts';
 import { startPortForward, startProxy, type Listening } from './network-proxy.ts';
 import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
+import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
 import { refusalInAnswer } from './answer-refusals.ts';
 import { findRefusal } from './refusals.ts';
@@ -105,7 +106,13 @@ export class Sandboxes {
             open.push(await startPortForward({ path: socket }, local.port, local.host));
             ports.push({ port: local.port, socket });
           }
-          network = { socat: filter.path, proxySocket, ports, nodePreload: join(folder, 'node-proxy.cjs') };
+          network = {
+            socat: filter.path,
+            proxySocket,
+            ports,
+            nodePreload: join(folder, 'node-proxy.cjs'),
+            pythonSite: join(folder, 'python'),
+          };
         }
         wrapped = bwrapCommand({
           bwrap: engine.path,
@@ -117,6 +124,7 @@ export class Sandboxes {
           network,
           root: this.support.root,
           nodeOptions: program.env.NODE_OPTIONS,
+          pythonPath: program.env.PYTHONPATH,
         });
       } else {
         let proxyPort: number | undefined;
@@ -134,6 +142,8 @@ export class Sandboxes {
           localPorts: localPorts.map((p) => p.port),
           nodePreload: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'node-proxy.cjs'),
           nodeOptions: program.env.NODE_OPTIONS,
+          pythonSite: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'python'),
+          pythonPath: program.env.PYTHONPATH,
         });
       }
       return {
@@ -175,6 +185,8 @@ export class Sandboxes {
     mkdirSync(join(folder, 'denied-dir'));
     chmodSync(join(folder, 'denied-dir'), 0);
     writeFileSync(join(folder, 'node-proxy.cjs'), NODE_PROXY_PRELOAD, { mode: 0o644 });
+    mkdirSync(join(folder, 'python'), { mode: 0o755 });
+    writeFileSync(join(folder, 'python', 'sitecustomize.py'), PYTHON_SITECUSTOMIZE, { mode: 0o644 });
     this.#folder = folder;
     return folder;
   }

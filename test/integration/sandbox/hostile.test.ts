@@ -142,7 +142,7 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     );
     // (a checkout under /tmp, CI's, is private there: the fixture's project is then readable too)
     expect(status?.access).toMatch(
-      /^sandboxed; writes only its own folder; (?:reads [^;]+; )?network: any host on the internet over HTTP\(S\), through Switchboard's proxy; nothing on this computer$/,
+      /^sandboxed; writes only its own folder; (?:reads [^;]+; )?network: any host on the internet over HTTP\(S\), through Switchboard's proxy; nothing on this computer; only programs that use HTTPS_PROXY reach it$/,
     );
   });
 
