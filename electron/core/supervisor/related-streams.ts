@@ -143,7 +143,8 @@ function tagStream(
       if (end === -1) break;
       const line = text.slice(start, end + 1);
       if (line.startsWith('id:')) noteEventId(line);
-      out += rewriteLine(line, tagKey, related, answered ? undefined : onAnswer);
+      // only a stream with event ids can be resumed: others need not look for their answer
+      out += rewriteLine(line, tagKey, related, answered || lastEventId === undefined ? undefined : onAnswer);
       start = end + 1;
     }
     pending = text.slice(start);
