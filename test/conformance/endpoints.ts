@@ -25,9 +25,13 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** The fixture in http mode on a free port; resolves with the URL it prints once listening. */
-export function startFixtureHttp(): Promise<Running> {
-  const child = spawn(NODE, [FIXTURE, 'http', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * The fixture in http mode on a free port; resolves with the URL it prints once listening. `poll`:
+ * it closes a call's stream before asking its client anything (the client resumes it with GET).
+ */
+export function startFixtureHttp(options: { poll?: boolean } = {}): Promise<Running> {
+  const args = [FIXTURE, 'http', '--port', '0', ...(options.poll ? ['--poll'] : [])];
+  const child = spawn(NODE, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 // Prints how many of the MCP conformance suite's server scenarios pass against our fixture server
 // directly, through Switchboard's bridge (as a `url` entry and as a stdio entry) and through
-// supergateway (a peer bridge), with what failed and why.
+// supergateway (a peer bridge), with what failed and why. The HTTP fixture runs with --poll (it lets
+// go of a call's stream before asking its client anything), as in conformance-scenarios.test.ts.
 //
 //   node_modules/.bin/node test/conformance/report.ts [--runs N]
 //
@@ -42,7 +43,7 @@ const resultsDir = mkdtempSync(join(tmpdir(), 'sb-conformance-report-'));
 const started: Running[] = [];
 let switchboard: Awaited<ReturnType<typeof startSwitchboard>> | undefined;
 try {
-  const fixture = await startFixtureHttp();
+  const fixture = await startFixtureHttp({ poll: true });
   started.push(fixture);
   switchboard = await startSwitchboard(fixture.url);
   const supergateway = await startSupergateway();

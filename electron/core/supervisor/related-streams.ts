@@ -9,6 +9,12 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
  * each server request and notification in a POST's event stream with the id of the request that POST
  * carried, under `params._meta[<tagKey>]`; UpstreamLink takes the mark off before anyone sees the
  * message. The key is random per connection, so a server cannot forge a mark.
+ *
+ * A server may let go of a call's stream before the call is answered (SEP-1699 polling: while it
+ * waits for a person or a model); the client then takes the same stream up again with a GET carrying
+ * the last event id it saw there (Last-Event-ID), and the rest of the call, its sampling or
+ * elicitation request too, comes on that GET. So the last event id of each unanswered POST stream is
+ * remembered with its request's id, and a GET resuming from it is marked like the POST was.
  */
 export function newTagKey(): string {
   return `switchboard.dev/related-${randomBytes(8).toString('hex')}`;
@@ -21,15 +27,52 @@ interface Tag {
   meta: boolean;
 }
 
+/** Unanswered streams remembered for a resume at most (one a call; a connection rarely has many). */
+const MAX_RESUMABLE = 256;
+
+/**
+ * The last event id seen on each stream that belongs to a request and has not carried its answer:
+ * a GET with that Last-Event-ID continues that stream, so it belongs to that request too.
+ */
+class ResumableStreams {
+  readonly #byEventId = new Map<string, RequestId>();
+
+  /** The stream's latest event id is now `eventId` (`previous` was its last one). */
+  seen(eventId: string, previous: string | undefined, related: RequestId): void {
+    if (previous !== undefined) this.#byEventId.delete(previous);
+    this.#byEventId.set(eventId, related);
+    if (this.#byEventId.size > MAX_RESUMABLE) {
+      const oldest = this.#byEventId.keys().next().value;
+      if (oldest !== undefined) this.#byEventId.delete(oldest);
+    }
+  }
+
+  /** The stream brought its answer: nothing resumes it. */
+  done(eventId: string | undefined): void {
+    if (eventId !== undefined) this.#byEventId.delete(eventId);
+  }
+
+  relatedTo(eventId: string | null | undefined): RequestId | undefined {
+    return eventId ? this.#byEventId.get(eventId) : undefined;
+  }
+}
+
 export function relatedStreamsFetch(tagKey: string, base: FetchLike = fetch): FetchLike {
+  const resumable = new ResumableStreams();
   return async (url, init) => {
     const response = await base(url, init);
-    if (init?.method !== 'POST' || !response.body) return response;
+    if (!response.body) return response;
     const type = response.headers.get('content-type') ?? '';
     if (!type.toLowerCase().startsWith('text/event-stream')) return response;
-    const related = requestIdOf(init.body);
+    let related: RequestId | undefined;
+    let resumedFrom: string | undefined;
+    if (init?.method === 'POST') related = requestIdOf(init.body);
+    else if (init?.method === 'GET' || init?.method === undefined) {
+      resumedFrom = new Headers(init?.headers).get('last-event-id') ?? undefined;
+      related = resumable.relatedTo(resumedFrom);
+    }
     if (related === undefined) return response;
-    return new Response(response.body.pipeThrough(tagStream(tagKey, related)), {
+    return new Response(response.body.pipeThrough(tagStream(tagKey, related, resumable, resumedFrom)), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -66,19 +109,42 @@ function requestIdOf(body: unknown): RequestId | undefined {
 
 /**
  * Rewrites the `data:` lines of an event stream that hold a JSON-RPC request or notification; every
- * other line (ids, retry, comments, answers, anything unparseable) passes byte for byte.
+ * other line (ids, retry, comments, answers, anything unparseable) passes byte for byte. Its event
+ * ids are remembered until it carries an answer, for a GET that resumes it (see ResumableStreams).
  */
-function tagStream(tagKey: string, related: RequestId): TransformStream<Uint8Array, Uint8Array> {
+function tagStream(
+  tagKey: string,
+  related: RequestId,
+  resumable: ResumableStreams,
+  resumedFrom: string | undefined,
+): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = '';
+  // a resumed stream's first new id (or its answer) replaces the one it was resumed from
+  let lastEventId = resumedFrom;
+  let answered = false;
+  const noteEventId = (line: string): void => {
+    const id = line.slice(line.startsWith('id: ') ? 4 : 3).replace(/\r?\n$/, '');
+    if (id === '' || id.includes('\0')) return; // not an event id (the SSE rules)
+    if (!answered) resumable.seen(id, lastEventId, related);
+    lastEventId = id;
+  };
+  const onAnswer = (): void => {
+    // The client does not resume a stream that brought its answer.
+    answered = true;
+    resumable.done(lastEventId);
+  };
   const rewrite = (text: string): string => {
     let out = '';
     let start = 0;
     for (;;) {
       const end = text.indexOf('\n', start);
       if (end === -1) break;
-      out += rewriteLine(text.slice(start, end + 1), tagKey, related);
+      const line = text.slice(start, end + 1);
+      if (line.startsWith('id:')) noteEventId(line);
+      // only a stream with event ids can be resumed: others need not look for their answer
+      out += rewriteLine(line, tagKey, related, answered || lastEventId === undefined ? undefined : onAnswer);
       start = end + 1;
     }
     pending = text.slice(start);
@@ -97,19 +163,26 @@ function tagStream(tagKey: string, related: RequestId): TransformStream<Uint8Arr
   });
 }
 
-function rewriteLine(line: string, tagKey: string, related: RequestId): string {
+/** `onAnswer`: told when the line holds an answer (a message with an id and no method). */
+function rewriteLine(line: string, tagKey: string, related: RequestId, onAnswer?: () => void): string {
   if (!line.startsWith('data:')) return line;
   const ending = line.endsWith('\r\n') ? '\r\n' : '\n';
   const payload = line.slice(line.startsWith('data: ') ? 6 : 5, line.length - ending.length);
-  if (!payload.includes('"method"')) return line; // answers and priming events pass untouched
+  if (!payload.includes('"method"')) {
+    if (onAnswer && payload.includes('"id"')) onAnswer();
+    return line; // answers and priming events pass untouched
+  }
   let message: unknown;
   try {
     message = JSON.parse(payload);
   } catch {
     return line;
   }
-  if (typeof message !== 'object' || message === null || Array.isArray(message) || !('method' in message))
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return line;
+  if (!('method' in message)) {
+    if ('id' in message) onAnswer?.();
     return line;
+  }
   const target = message as { params?: Record<string, unknown> };
   const tag: Tag = { id: related, params: target.params === undefined, meta: false };
   target.params ??= {};

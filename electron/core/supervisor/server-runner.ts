@@ -396,7 +396,10 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.#set({ state: 'running', since: this.#clock.now() });
     this.#note(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
     attempt.cancels.add(this.#retries.countStable());
-    startPings(attempt, client, this.#clock, this.#timings);
+    // A stateless remote gets no health pings: there is no process of ours to restart and no session
+    // to lose, its calls say how it is, and a ping costs a stateless gateway a whole server start
+    // (~2,900 a day while idle). Processes of ours and remote sessions are pinged (decisions.md).
+    if (!link.stateless) startPings(attempt, client, this.#clock, this.#timings);
     this.#idle.arm();
     await lists.fetchAll();
   }

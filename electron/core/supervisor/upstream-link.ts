@@ -89,6 +89,14 @@ export class UpstreamLink implements Transport {
     return this.#tagKey !== undefined;
   }
 
+  /**
+   * A Streamable HTTP connection the server gave no session (no Mcp-Session-Id): every request stands
+   * alone, and nothing is kept between them that a health ping could find lost.
+   */
+  get stateless(): boolean {
+    return this.#tagKey !== undefined && this.#inner.sessionId === undefined;
+  }
+
   get sessionId(): string | undefined {
     return this.#inner.sessionId;
   }
