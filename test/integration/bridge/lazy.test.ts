@@ -66,7 +66,8 @@ describe('lazy servers', () => {
     // ...and then the server is stopped, cleanly, and says it is idle (not stopped: that is a person's).
     clock.advance(1_000);
     const idle = await reached(h, 'lazy', 'idle');
-    expect(idle).toMatchObject({ pid: null, toolCount: 3 });
+    // env-echo-server.mjs: read-env, environment, sleep, add-tool
+    expect(idle).toMatchObject({ pid: null, toolCount: 4 });
     await waitFor(() => !isAlive(pid), 10_000, 'the process gone');
     expect(h.core.logs('lazy').map((l) => l.text)).toContain(
       'no request for 2 min: stopping until the next one (idle)',
@@ -77,8 +78,13 @@ describe('lazy servers', () => {
     expect(runner.link).toBeNull();
 
     // Lists come from its last run: nothing starts.
-    expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
-    expect(await toolNames(aggregate)).toEqual(['lazy__add-tool', 'lazy__read-env', 'lazy__sleep']);
+    expect(await toolNames(direct)).toEqual(['add-tool', 'environment', 'read-env', 'sleep']);
+    expect(await toolNames(aggregate)).toEqual([
+      'lazy__add-tool',
+      'lazy__environment',
+      'lazy__read-env',
+      'lazy__sleep',
+    ]);
     const late = await setup.connect('/mcp/lazy'); // a new editor's initialize, too
     expect(late.getServerVersion()?.name).toBe('env-echo');
     await new Promise((r) => setTimeout(r, 300));
@@ -179,14 +185,15 @@ describe('lazy servers', () => {
 
     h = await serve({ lazy: fixtureServer('env-echo-server.mjs') });
     const idle = await reached(h, 'lazy', 'idle');
-    expect(idle.toolCount).toBe(3);
+    expect(idle.toolCount).toBe(4);
     // Its log starts with the history of the first run (that run's one start).
     const earlier = spawns(h, 'lazy');
     expect(earlier).toBe(1);
     const direct = await setup.connect('/mcp/lazy');
-    expect(await toolNames(direct)).toEqual(['add-tool', 'read-env', 'sleep']);
+    expect(await toolNames(direct)).toEqual(['add-tool', 'environment', 'read-env', 'sleep']);
     expect(await toolNames(await setup.connect('/mcp'))).toEqual([
       'lazy__add-tool',
+      'lazy__environment',
       'lazy__read-env',
       'lazy__sleep',
     ]);
