@@ -150,15 +150,8 @@ export const CORPUS: readonly CorpusServer[] = [
       '--no-sandbox',
     ],
     call: { tool: 'browser_navigate', arguments: () => ({ url: PAGE }) },
-    sandbox: {
-      works: false,
-      grant: () => ({ write: ['~/.cache/ms-playwright'] }),
-      grantText: 'write ~/.cache/ms-playwright',
-      why: 'Playwright keeps its daemon and browser state in ~/.cache/ms-playwright, even with --isolated',
-      makeFirst: ['~/.cache/ms-playwright'],
-      says: () => asks('write', '~/.cache/ms-playwright'),
-      gap: 'status says "running" (at times also a DNS failure of Chromium\'s update check); the call answers EROFS',
-    },
+    // Its browser state goes to its own folder (known-servers.ts gives it XDG_CACHE_HOME there).
+    sandbox: WORKS,
   },
   {
     name: 'mcp-remote',
@@ -200,7 +193,6 @@ export const CORPUS: readonly CorpusServer[] = [
       grantText: 'read ~/repo (the repository it works on)',
       why: 'the repository is in the home, which the sandbox hides',
       says: () => asks('read', '~/repo'),
-      gap: 'status says "running"; the call answers "Working directory does not exist"',
     },
   },
   {
@@ -285,7 +277,6 @@ export const CORPUS: readonly CorpusServer[] = [
       grantText: 'write ~/work (where it writes the tests)',
       why: 'the folder it generates tests into is in the home, which the sandbox hides',
       says: () => asks('write', '~/work'),
-      gap: 'status names a non-fatal refusal (writing ~/playwright-mcp-server.log, its log) instead',
     },
   },
   {
@@ -300,7 +291,6 @@ export const CORPUS: readonly CorpusServer[] = [
       why: 'it exits when it cannot make its config folder; then the folder it is asked to list is hidden',
       makeFirst: ['~/.claude-server-commander'],
       says: () => asks('write', '~/.claude-server-commander'),
-      gap: 'status asks to add ~/.claude-server-commander to sandbox.read (it needs write); without the folder, it shows only "Node.js v24…"',
     },
   },
   {
@@ -322,7 +312,6 @@ export const CORPUS: readonly CorpusServer[] = [
       why: 'it exits when it cannot make ~/.mongodb (its logs and settings)',
       makeFirst: ['~/.mongodb'],
       says: () => asks('write', '~/.mongodb'),
-      gap: "status asks to add ~/.mongodb to sandbox.read (it needs write); without the folder, only the server's ENOENT",
     },
   },
 ];
