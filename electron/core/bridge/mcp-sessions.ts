@@ -7,6 +7,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcId, JsonRpcMessage } from './json-rpc.ts';
+import { MODERN_VERSION as MODERN } from './modern-era.ts';
 import { sseEvent, type PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 
@@ -172,6 +173,25 @@ export class SessionStore {
       session.clientInfo = hello.clientInfo;
     }
     this.#hellos.delete(key);
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  /**
+   * The state 2026-07-28 clients of one editor and endpoint share: that era has no sessions, so
+   * what the bridge keeps per client (requests in flight, an isolated server's process, the name it
+   * is shown by) is kept per token and endpoint. Apart from the 2025 implicit session: its
+   * capabilities are never taken from an envelope, so a server's request (sampling, elicitation,
+   * roots) is not sent to a 2026 client, which could not answer it on this channel.
+   */
+  stateless(editor: string, target: string | null, clientInfo: Implementation | undefined): McpSession {
+    const key = `${editor}\0${target ?? ''}\0${MODERN}`;
+    let session = this.#implicit.get(key);
+    if (!session) {
+      session = newSession(key, editor, target, MODERN, { capabilities: {}, clientInfo });
+      this.#implicit.set(key, session);
+    } else if (clientInfo !== undefined && clientInfo.name !== session.clientInfo?.name)
+      session.clientInfo = clientInfo;
     session.lastSeen = Date.now();
     return session;
   }
