@@ -433,6 +433,7 @@ export class McpEndpoint {
     if (target !== null && !this.#access.allowed(editor, target)) {
       response = errorResponse(id, ErrorCodes.ServerUnavailable, this.#access.refusal(editor, target));
     } else if (request.method === 'server/discover') {
+      if (target === null && this.#access.discovery(editor)) this.#aggregate.prepareDiscovery();
       response = await this.#discover(request, target);
     } else if (request.method === 'initialize' || request.method === 'subscriptions/listen') {
       response = errorResponse(

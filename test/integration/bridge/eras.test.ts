@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
-import { everythingServer } from '../../helpers/servers.ts';
+import { everythingServer, fixtureServer } from '../../helpers/servers.ts';
 
 /**
  * Both MCP eras from one bridge (issue 34): a client of 2026-07-28 (the SDK v2 client, a raw probe
@@ -27,7 +27,11 @@ let token: string;
 
 beforeAll(async () => {
   setup.t.writeServers({
-    mcpServers: { everything: { ...everythingServer(), tools: { exclude: ['get-env'] } } },
+    mcpServers: {
+      everything: { ...everythingServer(), tools: { exclude: ['get-env'] } },
+      // offered to Cursor only: the test's token may not reach it, in either era
+      limited: { ...fixtureServer('mini-server.mjs'), editors: ['cursor'] },
+    },
   });
   await setup.start({ editorSync: false });
   await setup.approveRunning(['everything'], 45_000);
@@ -207,6 +211,14 @@ describe('MCP 2026-07-28 and 2025-11-25 from the same bridge', () => {
       code: -32022,
       data: { requested: later, supported: expect.arrayContaining([MODERN, '2025-11-25']) },
     });
+  });
+
+  it('keeps a server its token may not reach from a 2026 request, as from a 2025 one', async () => {
+    for (const method of ['server/discover', 'tools/list']) {
+      const res = await post('/mcp/limited', { method, params: { _meta: META } });
+      expect(res.json.error).toMatchObject({ code: -32003, message: expect.stringContaining('limited to cursor') });
+      expect(res.json).not.toHaveProperty('result');
+    }
   });
 
   it('asks a 2026 request for its token like any other', async () => {
