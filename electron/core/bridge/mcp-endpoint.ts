@@ -424,7 +424,7 @@ export class McpEndpoint {
         ),
       );
     const request = msg.message;
-    const checked = checkModern(req, request, version);
+    const checked = checkModern(req.headers, request, version);
     if ('status' in checked) return sendJson(res, checked.status, checked.response);
     const session = this.#sessions.stateless(editor, target, checked.clientInfo);
     const id = request.id;

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   SUPPORTED_PROTOCOL_VERSIONS,
   type ClientCapabilities,
@@ -84,7 +84,7 @@ export interface EdgeRefusal {
  * routed or allowed the request by its headers).
  */
 export function checkModern(
-  req: IncomingMessage,
+  headers: IncomingHttpHeaders,
   request: JsonRpcRequest,
   version: string,
 ): EdgeRefusal | Envelope {
@@ -102,13 +102,13 @@ export function checkModern(
     refuse(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${what}`, {
       mismatch: { header: header ?? '(missing)', body: what },
     });
-  const versionHeader = single(req, 'mcp-protocol-version');
+  const versionHeader = single(headers, 'mcp-protocol-version');
   if (versionHeader !== version)
     return mismatch(
       `the body names protocol version ${version} but the MCP-Protocol-Version header ${versionHeader === undefined ? 'is absent' : `names ${versionHeader}`}`,
       versionHeader,
     );
-  const methodHeader = single(req, 'mcp-method');
+  const methodHeader = single(headers, 'mcp-method');
   if (methodHeader !== request.method)
     return mismatch(
       `the body names method ${request.method} but the Mcp-Method header ${methodHeader === undefined ? 'is absent' : `names ${methodHeader}`}`,
@@ -117,7 +117,7 @@ export function checkModern(
   const field = NAME_FIELD.get(request.method);
   const named = field === undefined ? undefined : request.params?.[field];
   if (typeof named === 'string') {
-    const raw = single(req, 'mcp-name');
+    const raw = single(headers, 'mcp-name');
     const nameHeader = raw === undefined ? undefined : decodeHeaderValue(raw);
     if (nameHeader !== named)
       return mismatch(
@@ -196,7 +196,7 @@ function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
-function single(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
+function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
