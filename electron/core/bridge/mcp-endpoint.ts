@@ -28,13 +28,15 @@ import {
   checkModern,
   claimedVersion,
   LIST_TTL_MS,
+  listenAcknowledged,
+  listenFilter,
   MODERN_VERSION,
   modernResponse,
   SERVER_INFO_KEY,
   supportedVersions,
   withoutEnvelope,
 } from './modern-era.ts';
-import { AnswerBudget, PostReply } from './post-reply.ts';
+import { AnswerBudget, PostReply, sseEvent } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
@@ -407,7 +409,9 @@ export class McpEndpoint {
     const msg = classify(body);
     if (msg.kind === 'notification') {
       const session = this.#sessions.stateless(editor, target, undefined);
-      this.#notification(session, msg.message.method, msg.message.params);
+      const { method, params } = msg.message;
+      this.#notification(session, method, params);
+      if (method === 'notifications/cancelled') this.#endListen(editor, target, params?.requestId);
       res.writeHead(202).end();
       return;
     }
@@ -435,13 +439,13 @@ export class McpEndpoint {
     } else if (request.method === 'server/discover') {
       if (target === null && this.#access.discovery(editor)) this.#aggregate.prepareDiscovery();
       response = await this.#discover(request, target);
-    } else if (request.method === 'initialize' || request.method === 'subscriptions/listen') {
+    } else if (request.method === 'subscriptions/listen') {
+      return this.#listen(req, res, editor, target, request, checked.clientInfo);
+    } else if (request.method === 'initialize') {
       response = errorResponse(
         id,
         ErrorCodes.MethodNotFound,
-        request.method === 'initialize'
-          ? `Method not found: ${MODERN_VERSION} has no initialize (send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25)`
-          : `Method not found: Switchboard does not offer subscriptions/listen yet; list again after the lists' ttlMs`,
+        `Method not found: ${MODERN_VERSION} has no initialize (send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25)`,
       );
     } else {
       const cancel = new RequestCancel();
@@ -466,6 +470,81 @@ export class McpEndpoint {
       false,
       {},
     );
+  }
+
+  /**
+   * subscriptions/listen (2026-07-28): an event stream that opens with what it will carry and then
+   * carries the list changes and resource updates it opted in to, until the client closes it or
+   * cancels the request. The stream is a session of its own (never idle while open), so every 2025
+   * path that tells sessions of changes tells it too (server, aggregate, token's selection); each
+   * resource it names is subscribed as that session's resources/subscribe, with the same checks and
+   * routing (a URI that cannot be subscribed is left out of the acknowledgement).
+   */
+  async #listen(
+    req: IncomingMessage,
+    res: ServerResponse,
+    editor: string,
+    target: string | null,
+    request: JsonRpcRequest,
+    clientInfo: Implementation | undefined,
+  ): Promise<void> {
+    const asked = listenFilter(request);
+    if ('error' in asked)
+      return sendJson(res, 200, errorResponse(request.id, ErrorCodes.InvalidParams, asked.error));
+    if (!acceptsEventStream(req))
+      return sendJson(
+        res,
+        406,
+        errorResponse(
+          request.id,
+          ErrorCodes.InvalidRequest,
+          'subscriptions/listen answers with an event stream: send Accept: text/event-stream',
+        ),
+      );
+    const session = this.#sessions.create(editor, target, MODERN_VERSION, { capabilities: {}, clientInfo });
+    session.listen = asked.listen;
+    const subscribed: string[] = [];
+    for (const uri of asked.uris) {
+      const subscribe = {
+        jsonrpc: '2.0' as const,
+        id: request.id,
+        method: 'resources/subscribe',
+        params: { uri },
+      };
+      const answer = await this.#dispatch(
+        subscribe,
+        target,
+        session,
+        new RequestCancel(),
+        new PostReply(res, false),
+      );
+      if (!answer.error) subscribed.push(uri);
+    }
+    if (session.closed || res.destroyed) {
+      this.#sessions.delete(session.id);
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    res.write(sseEvent(listenAcknowledged(asked.listen, subscribed)));
+    addStream(session, res);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
+    keepAlive.unref();
+    res.once('close', () => {
+      clearInterval(keepAlive);
+      session.streams.delete(res);
+      this.#sessions.delete(session.id);
+    });
+  }
+
+  /** A 2026 client cancelled its listen request: its stream ends (with its response). */
+  #endListen(editor: string, target: string | null, requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    for (const session of this.#sessions.on(target))
+      if (session.listen?.id === requestId && session.editor === editor) this.#sessions.delete(session.id);
   }
 
   /**

@@ -7,7 +7,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcId, JsonRpcMessage } from './json-rpc.ts';
-import { MODERN_VERSION as MODERN } from './modern-era.ts';
+import { listenEnd, listenMessage, MODERN_VERSION as MODERN, type Listen } from './modern-era.ts';
 import { sseEvent, type PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 
@@ -35,6 +35,8 @@ export interface McpSession {
   roots: Promise<Root[]> | undefined;
   /** called once streams appear, for requests waiting to reach this editor */
   streamWaiters: Set<() => void>;
+  /** a 2026-07-28 subscriptions/listen stream: what it opted in to (undefined for any other session) */
+  listen: Listen | undefined;
   lastSeen: number;
   closed: boolean;
 }
@@ -254,7 +256,9 @@ export class SessionStore {
   #end(session: McpSession, reason: string): void {
     session.closed = true;
     session.inflight.abortAll(reason);
-    for (const stream of session.streams) stream.end();
+    // A listen stream ends with its response: the subscription ended on purpose (2026-07-28).
+    const last = session.listen && sseEvent(listenEnd(session.listen));
+    for (const stream of session.streams) stream.end(last);
     session.streams.clear();
     for (const wake of session.streamWaiters) wake();
     this.#events.closed?.(session);
@@ -268,7 +272,10 @@ export class SessionStore {
 export function deliver(session: McpSession, message: JsonRpcMessage, via?: PostReply): boolean {
   if (via?.send(message)) return true;
   if (session.streams.size === 0) return false;
-  const frame = sseEvent(message);
+  // A 2026 listen stream carries only what it opted in to, each message naming the subscription.
+  const sent = session.listen ? listenMessage(session.listen, message) : message;
+  if (sent === undefined) return false;
+  const frame = sseEvent(sent);
   for (const stream of session.streams) stream.write(frame);
   return true;
 }
@@ -313,6 +320,7 @@ function newSession(
     subscriptions: new Map(),
     roots: undefined,
     streamWaiters: new Set(),
+    listen: undefined,
     lastSeen: Date.now(),
     closed: false,
   };

@@ -4,7 +4,14 @@ import {
   type ClientCapabilities,
   type Implementation,
 } from '@modelcontextprotocol/sdk/types.js';
-import { errorResponse, ErrorCodes, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc.ts';
+import {
+  errorResponse,
+  ErrorCodes,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './json-rpc.ts';
 
 /**
  * MCP 2026-07-28 on the editors' side, the parts that are only shapes: telling a request of that era
@@ -20,6 +27,7 @@ export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY]);
 
@@ -28,9 +36,9 @@ export const HEADER_MISMATCH = -32020;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
 /**
- * How long a 2026 client may keep a list answered from Switchboard's list cache. Short: such a
- * client is not told when a list changes (an approval, a new pin, a changed filter) until it
- * listens (subscriptions/listen), so this bounds how long it can miss one.
+ * How long a 2026 client may keep a list answered from Switchboard's list cache. Short: a client
+ * that does not listen (subscriptions/listen) is not told when a list changes (an approval, a new
+ * pin, a changed filter), so this bounds how long it can miss one.
  */
 export const LIST_TTL_MS = 30_000;
 
@@ -199,4 +207,81 @@ function decodeHeaderValue(value: string): string | undefined {
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** One subscriptions/listen stream: its request id (the subscription's id) and what it agreed to carry. */
+export interface Listen {
+  id: JsonRpcId;
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+}
+
+/** What a listen request opts in to (`params.notifications`); the resource URIs apart. */
+export function listenFilter(
+  request: JsonRpcRequest,
+): { listen: Listen; uris: string[] } | { error: string } {
+  const asked = request.params?.notifications;
+  if (typeof asked !== 'object' || asked === null || Array.isArray(asked))
+    return { error: 'subscriptions/listen needs params.notifications (the notifications to receive)' };
+  const filter = asked as Record<string, unknown>;
+  const uris = filter.resourceSubscriptions;
+  if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string')))
+    return { error: 'params.notifications.resourceSubscriptions must be a list of resource URIs' };
+  return {
+    listen: {
+      id: request.id,
+      tools: filter.toolsListChanged === true,
+      prompts: filter.promptsListChanged === true,
+      resources: filter.resourcesListChanged === true,
+    },
+    uris: (uris as string[] | undefined) ?? [],
+  };
+}
+
+/** The acknowledgement a listen stream opens with: what it will carry (URIs: those subscribed). */
+export function listenAcknowledged(listen: Listen, uris: string[]): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: {
+      notifications: {
+        ...(listen.tools ? { toolsListChanged: true } : {}),
+        ...(listen.prompts ? { promptsListChanged: true } : {}),
+        ...(listen.resources ? { resourcesListChanged: true } : {}),
+        ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
+      },
+      _meta: { [SUBSCRIPTION_ID_KEY]: listen.id },
+    },
+  };
+}
+
+/**
+ * A message as a listen stream carries it, or undefined when it did not opt in to it: the list
+ * changes it asked for and updates of the resources it subscribed (a session's subscriptions decide
+ * which reach it, as for 2025 sessions); nothing else (logs, server requests) goes on this stream.
+ */
+export function listenMessage(listen: Listen, message: JsonRpcMessage): JsonRpcMessage | undefined {
+  if (!('method' in message) || 'id' in message) return undefined;
+  const wanted =
+    message.method === 'notifications/resources/updated' ||
+    (message.method === 'notifications/tools/list_changed' && listen.tools) ||
+    (message.method === 'notifications/prompts/list_changed' && listen.prompts) ||
+    (message.method === 'notifications/resources/list_changed' && listen.resources);
+  if (!wanted) return undefined;
+  const meta = message.params?._meta as Record<string, unknown> | undefined;
+  return {
+    jsonrpc: '2.0',
+    method: message.method,
+    params: { ...message.params, _meta: { ...meta, [SUBSCRIPTION_ID_KEY]: listen.id } },
+  };
+}
+
+/** The response that ends a listen stream (Switchboard closing it: shutdown, token revoked). */
+export function listenEnd(listen: Listen): JsonRpcResponse {
+  return {
+    jsonrpc: '2.0',
+    id: listen.id,
+    result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_KEY]: listen.id } },
+  };
 }

@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
-import { everythingServer, fixtureServer } from '../../helpers/servers.ts';
+import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 
 /**
  * Both MCP eras from one bridge (issue 34): a client of 2026-07-28 (the SDK v2 client, a raw probe
@@ -29,12 +29,13 @@ beforeAll(async () => {
   setup.t.writeServers({
     mcpServers: {
       everything: { ...everythingServer(), tools: { exclude: ['get-env'] } },
+      dyn: fixtureServer('env-echo-server.mjs'),
       // offered to Cursor only: the test's token may not reach it, in either era
       limited: { ...fixtureServer('mini-server.mjs'), editors: ['cursor'] },
     },
   });
   await setup.start({ editorSync: false });
-  await setup.approveRunning(['everything'], 45_000);
+  await setup.approveRunning(['everything', 'dyn'], 45_000);
   token = setup.headless.tokens.ensure('test-editor');
 }, 60_000);
 
@@ -216,9 +217,76 @@ describe('MCP 2026-07-28 and 2025-11-25 from the same bridge', () => {
   it('keeps a server its token may not reach from a 2026 request, as from a 2025 one', async () => {
     for (const method of ['server/discover', 'tools/list']) {
       const res = await post('/mcp/limited', { method, params: { _meta: META } });
-      expect(res.json.error).toMatchObject({ code: -32003, message: expect.stringContaining('limited to cursor') });
+      expect(res.json.error).toMatchObject({
+        code: -32003,
+        message: expect.stringContaining('limited to cursor'),
+      });
       expect(res.json).not.toHaveProperty('result');
     }
+  });
+
+  it('tells 2026 listeners (subscriptions/listen) of list changes on /mcp/<server> and /mcp', async () => {
+    const direct = await modernClient('/mcp/dyn');
+    const aggregate = await modernClient('/mcp');
+    try {
+      let [directChanged, aggregateChanged] = [0, 0];
+      direct.setNotificationHandler('notifications/tools/list_changed', () => void directChanged++);
+      aggregate.setNotificationHandler('notifications/tools/list_changed', () => void aggregateChanged++);
+      const [a, b] = await Promise.all([
+        direct.listen({ toolsListChanged: true }),
+        aggregate.listen({ toolsListChanged: true }),
+      ]);
+      await direct.callTool({ name: 'add-tool', arguments: { name: 'fresh' } });
+      await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
+      // The new tool waits for the person (pinning), in this era too; accepted, both are told again.
+      expect((await aggregate.listTools()).tools.map((t) => t.name)).not.toContain('dyn__fresh');
+      const change = defined(setup.headless.core.toolReview('dyn').change, 'the change to accept');
+      [directChanged, aggregateChanged] = [0, 0];
+      setup.headless.core.acceptTools('dyn', change.change);
+      await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed after accepting');
+      expect((await direct.listTools()).tools.map((t) => t.name)).toContain('fresh');
+      await Promise.all([a.close(), b.close()]);
+    } finally {
+      await Promise.all([direct.close(), aggregate.close()]);
+    }
+  });
+
+  it('acknowledges a listen with what it will carry, subscribing the resources it names (on /mcp: of the server that has each)', async () => {
+    const legacy = await setup.connect('/mcp/everything');
+    const uri = defined((await legacy.listResources()).resources[0]?.uri, 'a resource of server-everything');
+    const res = await fetch(`${setup.base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: {
+          _meta: META,
+          notifications: { promptsListChanged: true, resourceSubscriptions: [uri, 'nowhere://nothing'] },
+        },
+      }),
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = defined(res.body, 'the stream').getReader();
+    const { value } = await reader.read();
+    const first = new TextDecoder().decode(value);
+    const ack = JSON.parse(defined(/data: (.*)/.exec(first)?.[1], 'the first event')) as {
+      method: string;
+      params: { notifications: Record<string, unknown>; _meta: Record<string, unknown> };
+    };
+    expect(ack.method).toBe('notifications/subscriptions/acknowledged');
+    expect(ack.params._meta['io.modelcontextprotocol/subscriptionId']).toBe('listen-1');
+    expect(ack.params.notifications.promptsListChanged).toBe(true);
+    expect(ack.params.notifications).not.toHaveProperty('toolsListChanged');
+    expect(ack.params.notifications.resourceSubscriptions).toEqual([uri]);
+    await reader.cancel();
   });
 
   it('asks a 2026 request for its token like any other', async () => {
