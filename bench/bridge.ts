@@ -3,7 +3,7 @@
 // aggregate `tools/list` on /mcp with 100 servers / 2,000 tools. Figures: docs/performance.md ("Bridge").
 //
 //   node_modules/.bin/node bench/bridge.ts                  (about 4 minutes on 2 cores)
-//     [--upstream both|everything|fast] [--paths direct,http-floor,switchboard,supergateway,mcp-proxy|none]
+//     [--upstream both|everything|fast] [--paths direct,http-floor,switchboard,switchboard-2026,supergateway,mcp-proxy|none]
 //     [--calls 3000] [--warmup 1000] [--clients 32] [--per-client 150] [--rounds 5] [--quiet-below 0.25]
 //     [--agg-servers 100] [--agg-tools 20] [--agg-calls 200] [--no-aggregate]
 //     [--cpu-prof DIR] [--latencies-out FILE] [--quick] [--json-out FILE] [--base DIR]
@@ -16,6 +16,8 @@
 //                 a throwaway home, the server approved, an editor token) → /mcp/<server> → the server
 //   supergateway  StreamableHTTPClientTransport → supergateway --stdio … --outputTransport streamableHttp --stateful
 //   mcp-proxy     StreamableHTTPClientTransport → mcp-proxy --server stream -- …
+//   switchboard-2026  the same as switchboard, its client the SDK v2 `Client` at MCP 2026-07-28 (no
+//                 session: server/discover, then every request with its _meta envelope)
 //   switchboard-base  the same as switchboard, from the checkout in `--base DIR` (another commit, e.g. a
 //                 `git worktree add` of it with its node_modules): before and after in one run
 // Upstreams: server-everything (`stdio`, its `echo` tool) and bench/bridge-echo-server.mjs (a hand-written
@@ -33,6 +35,10 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -104,6 +110,7 @@ const PATH_NAMES = [
   'direct',
   'http-floor',
   'switchboard',
+  'switchboard-2026',
   'switchboard-base',
   'supergateway',
   'mcp-proxy',
@@ -119,7 +126,10 @@ const BASE = opts.base === undefined ? undefined : resolve(opts.base);
 if (paths.includes('switchboard-base') !== (BASE !== undefined))
   throw new Error('the path switchboard-base and --base DIR (the checkout it runs) go together');
 /** The profile folder (and the windows) of a Switchboard path for an upstream. */
-const profileKey = (path: PathName, u: Upstream) => (path === 'switchboard-base' ? `${u.key}-base` : u.key);
+const profileKey = (path: PathName, u: Upstream) =>
+  path === 'switchboard-base' ? `${u.key}-base` : path === 'switchboard-2026' ? `${u.key}-2026` : u.key;
+/** The paths that run Switchboard (their CPU profile is summarised). */
+const SWITCHBOARD_PATHS: readonly PathName[] = ['switchboard', 'switchboard-2026', 'switchboard-base'];
 
 interface Upstream {
   key: 'everything' | 'fast';
@@ -217,6 +227,22 @@ function cpuMs(pid: number): number | null {
 
 // ─── clients ──────────────────────────────────────────────────────────────────────────────────────
 
+/** What the bench uses of a client: the SDK v1 `Client` (2025-11-25) and the v2 one (2026-07-28). */
+interface BenchClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The SDK v2 client at 2026-07-28 exactly (pinned: no fallback to 2025, so the era measured is sure). */
+async function modernClient(url: string, headers: Record<string, string>): Promise<BenchClient> {
+  const client = new ModernClient(
+    { name: 'bench', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(new ModernTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
 async function httpClient(url: string, headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
@@ -248,7 +274,7 @@ interface Target {
   /** the proxy process (not the server) whose CPU is counted; undefined for direct */
   proxyPid: number | undefined;
   /** a new client session (direct: the one shared stdio connection) */
-  connect(): Promise<Client>;
+  connect(): Promise<BenchClient>;
   stop(): Promise<void>;
 }
 
@@ -341,6 +367,10 @@ function startSwitchboard(u: Upstream): Promise<Target> {
   return switchboardTarget(u, 'switchboard');
 }
 
+function startSwitchboard2026(u: Upstream): Promise<Target> {
+  return switchboardTarget(u, 'switchboard-2026');
+}
+
 function startSwitchboardBase(u: Upstream): Promise<Target> {
   return switchboardTarget(u, 'switchboard-base', BASE);
 }
@@ -354,7 +384,7 @@ async function switchboardTarget(u: Upstream, path: PathName, repo?: string): Pr
   return {
     path,
     proxyPid: serve.proc.pid,
-    connect: () => httpClient(url, headers),
+    connect: () => (path === 'switchboard-2026' ? modernClient(url, headers) : httpClient(url, headers)),
     stop: async () => {
       await stopProc(serve.proc);
       serve.t.cleanup();
@@ -409,6 +439,7 @@ const STARTERS: Record<PathName, (u: Upstream) => Promise<Target>> = {
   direct: startDirect,
   'http-floor': startHttpFloor,
   switchboard: startSwitchboard,
+  'switchboard-2026': startSwitchboard2026,
   'switchboard-base': startSwitchboardBase,
   supergateway: startSupergateway,
   'mcp-proxy': startMcpProxy,
@@ -446,15 +477,15 @@ function runOf({ latencies, wallMs, cpuMs: proxyCpu, clientCpuMs }: Tally): Run 
 }
 
 let seq = 0;
-async function echo(client: Client): Promise<void> {
+async function echo(client: BenchClient): Promise<void> {
   const message = `m${++seq}`;
   const result = await client.callTool({ name: 'echo', arguments: { message } });
-  const content = result.content as { type: string; text?: string }[] | undefined;
+  const content = (result as { content?: { type: string; text?: string }[] }).content;
   const text = content?.[0]?.text;
   if (text !== `Echo: ${message}`) throw new Error(`echo answered ${JSON.stringify(result).slice(0, 200)}`);
 }
 
-async function timedCalls(client: Client, count: number, into: number[]): Promise<void> {
+async function timedCalls(client: BenchClient, count: number, into: number[]): Promise<void> {
   for (let i = 0; i < count; i++) {
     const t0 = performance.now();
     await echo(client);
@@ -476,8 +507,8 @@ const tally = (): Tally => ({ latencies: [], wallMs: 0, cpuMs: 0, clientCpuMs: 0
 interface PathState {
   path: PathName;
   target?: Target;
-  seqClient?: Client;
-  concClients: Client[];
+  seqClient?: BenchClient;
+  concClients: BenchClient[];
   seq: Tally;
   conc: Tally;
   error?: string;
@@ -525,8 +556,7 @@ async function measure(
   into.clientCpuMs += (client.user + client.system) / 1000;
   const cpu1 = pid === undefined ? null : cpuMs(pid);
   into.cpuMs = into.cpuMs === null || cpu0 === null || cpu1 === null ? null : into.cpuMs + cpu1 - cpu0;
-  if (state.path === 'switchboard' || state.path === 'switchboard-base')
-    addWindow(profileKey(state.path, u), kind, [mono0, monoUs()]);
+  if (SWITCHBOARD_PATHS.includes(state.path)) addWindow(profileKey(state.path, u), kind, [mono0, monoUs()]);
 }
 
 /** Share of both cores busy over `ms` (everything on the machine: /proc/stat). */
@@ -839,6 +869,35 @@ for (const u of upstreams) {
         budget: { op: '<', limit: 0, text: `lower latency than ${peer.path}` },
       });
     }
+  }
+  // The 2026-07-28 era on the same bridge, against the same budgets and beside the 2025 path.
+  const modern = list.find((r) => r.path === 'switchboard-2026');
+  if (modern?.seq && modern.conc) {
+    const tag = u.key === 'everything' ? 'server-everything' : 'minimal server';
+    if (direct)
+      figures.push(
+        {
+          name: `${tag}: bridge at 2026-07-28 adds, p50`,
+          value: modern.seq.p50 - direct.p50,
+          unit: 'ms',
+          detail: `${ms(modern.seq.p50)} vs direct ${ms(direct.p50)}`,
+          budget: { op: '<=', limit: 0.5, text: 'bridge adds ≤ 0.5 ms p50' },
+        },
+        {
+          name: `${tag}: bridge at 2026-07-28 adds, p99`,
+          value: modern.seq.p99 - direct.p99,
+          unit: 'ms',
+          detail: `${ms(modern.seq.p99)} vs direct ${ms(direct.p99)}`,
+          budget: { op: '<=', limit: 2, text: 'bridge adds ≤ 2 ms p99' },
+        },
+      );
+    if (modern.seq.proxyCpuUs !== null)
+      figures.push({
+        name: `${tag}: bridge CPU per call at 2026-07-28, 1 client`,
+        value: modern.seq.proxyCpuUs,
+        unit: 'µs',
+        detail: `2025-11-25 on the same run: ${sb?.seq?.proxyCpuUs?.toFixed(0) ?? 'n/a'} µs`,
+      });
   }
   for (const r of list) if (r.error) notes.push(`${u.key}/${r.path} failed: ${r.error.split('\n')[0] ?? ''}`);
 }

@@ -24,7 +24,19 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { addStream, deliver, SessionStore, type McpSession } from './mcp-sessions.ts';
-import { AnswerBudget, PostReply } from './post-reply.ts';
+import {
+  checkModern,
+  claimedVersion,
+  LIST_TTL_MS,
+  listenAcknowledged,
+  listenFilter,
+  MODERN_VERSION,
+  modernResponse,
+  SERVER_INFO_KEY,
+  supportedVersions,
+  withoutEnvelope,
+} from './modern-era.ts';
+import { AnswerBudget, PostReply, sseEvent } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
@@ -269,6 +281,23 @@ export class McpEndpoint {
       );
     }
 
+    // A 2026-07-28 request names its revision in its _meta (no initialize, no session): that era's
+    // answer. Everything else is 2025 traffic, handled exactly as before.
+    if (!batch) {
+      const version = claimedVersion(body);
+      if (version !== undefined) return this.#modern(req, res, editor, target, body, version);
+    } else if (messages.some((m) => claimedVersion(m) !== undefined)) {
+      return sendJson(
+        res,
+        400,
+        errorResponse(
+          null,
+          ErrorCodes.InvalidRequest,
+          `Bad Request: JSON-RPC batches may not contain requests for protocol revision ${MODERN_VERSION}; send each on its own`,
+        ),
+      );
+    }
+
     const sessionId = header(req, SESSION_HEADER);
     let session: McpSession | undefined;
     if (sessionId) {
@@ -363,6 +392,183 @@ export class McpEndpoint {
     reply.finish(results, batch, created ? { [SESSION_HEADER]: created.id } : {});
   }
 
+  /**
+   * One 2026-07-28 message. Its envelope and headers are checked first (modern-era.ts); then it goes
+   * the way a 2025 sessionless client's request goes (#dispatch: the same token checks, tool access,
+   * pins, filters, discovery mode, relays), on the state the token's 2026 clients share on this
+   * endpoint (SessionStore.stateless), and its answer is put in 2026 form.
+   */
+  async #modern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    editor: string,
+    target: string | null,
+    body: unknown,
+    version: string,
+  ): Promise<void> {
+    const msg = classify(body);
+    if (msg.kind === 'notification') {
+      const session = this.#sessions.stateless(editor, target, undefined);
+      const { method, params } = msg.message;
+      this.#notification(session, method, params);
+      if (method === 'notifications/cancelled') this.#endListen(editor, target, params?.requestId);
+      res.writeHead(202).end();
+      return;
+    }
+    if (msg.kind !== 'request')
+      return sendJson(
+        res,
+        400,
+        errorResponse(
+          msg.kind === 'invalid' ? msg.id : null,
+          ErrorCodes.InvalidRequest,
+          msg.kind === 'invalid'
+            ? `Invalid request: ${msg.reason}`
+            : `Bad Request: a ${MODERN_VERSION} POST carries one request or notification, not a response`,
+        ),
+      );
+    const request = msg.message;
+    const checked = checkModern(req.headers, request, version);
+    if ('status' in checked) return sendJson(res, checked.status, checked.response);
+    const session = this.#sessions.stateless(editor, target, checked.clientInfo);
+    const id = request.id;
+    const reply = new PostReply(res, acceptsEventStream(req));
+    let response: JsonRpcResponse;
+    if (target !== null && !this.#access.allowed(editor, target)) {
+      response = errorResponse(id, ErrorCodes.ServerUnavailable, this.#access.refusal(editor, target));
+    } else if (request.method === 'server/discover') {
+      if (target === null && this.#access.discovery(editor)) this.#aggregate.prepareDiscovery();
+      response = await this.#discover(request, target);
+    } else if (request.method === 'subscriptions/listen') {
+      return this.#listen(req, res, editor, target, request, checked.clientInfo);
+    } else if (request.method === 'initialize') {
+      response = errorResponse(
+        id,
+        ErrorCodes.MethodNotFound,
+        `Method not found: ${MODERN_VERSION} has no initialize (send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25)`,
+      );
+    } else {
+      const cancel = new RequestCancel();
+      session.inflight.add(id, cancel);
+      res.on('close', () => {
+        if (!res.writableFinished) cancel.cancel('client disconnected');
+      });
+      // The server behind speaks 2025: it gets the request without the envelope, as from a 2025 client.
+      const relayed = { ...request, params: withoutEnvelope(request.params) };
+      try {
+        response = await this.#dispatch(relayed, target, session, cancel, reply);
+      } finally {
+        session.inflight.delete(id, cancel);
+      }
+    }
+    reply.finish(
+      [
+        new AnswerBudget(false).encode(
+          modernResponse(response, request.method, this.#ttl(request.method, target)),
+        ),
+      ],
+      false,
+      {},
+    );
+  }
+
+  /**
+   * subscriptions/listen (2026-07-28): an event stream that opens with what it will carry and then
+   * carries the list changes and resource updates it opted in to, until the client closes it or
+   * cancels the request. The stream is a session of its own (never idle while open), so every 2025
+   * path that tells sessions of changes tells it too (server, aggregate, token's selection); each
+   * resource it names is subscribed as that session's resources/subscribe, with the same checks and
+   * routing (a URI that cannot be subscribed is left out of the acknowledgement).
+   */
+  async #listen(
+    req: IncomingMessage,
+    res: ServerResponse,
+    editor: string,
+    target: string | null,
+    request: JsonRpcRequest,
+    clientInfo: Implementation | undefined,
+  ): Promise<void> {
+    const asked = listenFilter(request);
+    if ('error' in asked)
+      return sendJson(res, 200, errorResponse(request.id, ErrorCodes.InvalidParams, asked.error));
+    if (!acceptsEventStream(req))
+      return sendJson(
+        res,
+        406,
+        errorResponse(
+          request.id,
+          ErrorCodes.InvalidRequest,
+          'subscriptions/listen answers with an event stream: send Accept: text/event-stream',
+        ),
+      );
+    const session = this.#sessions.create(editor, target, MODERN_VERSION, { capabilities: {}, clientInfo });
+    session.listen = asked.listen;
+    const subscribed: string[] = [];
+    for (const uri of asked.uris) {
+      const subscribe = {
+        jsonrpc: '2.0' as const,
+        id: request.id,
+        method: 'resources/subscribe',
+        params: { uri },
+      };
+      const answer = await this.#dispatch(
+        subscribe,
+        target,
+        session,
+        new RequestCancel(),
+        new PostReply(res, false),
+      );
+      if (!answer.error) subscribed.push(uri);
+    }
+    if (session.closed || res.destroyed) {
+      this.#sessions.delete(session.id);
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+    });
+    res.write(sseEvent(listenAcknowledged(asked.listen, subscribed)));
+    addStream(session, res);
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
+    keepAlive.unref();
+    res.once('close', () => {
+      clearInterval(keepAlive);
+      session.streams.delete(res);
+      this.#sessions.delete(session.id);
+    });
+  }
+
+  /** A 2026 client cancelled its listen request: its stream ends (with its response). */
+  #endListen(editor: string, target: string | null, requestId: unknown): void {
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    for (const session of this.#sessions.on(target))
+      if (session.listen?.id === requestId && session.editor === editor) this.#sessions.delete(session.id);
+  }
+
+  /**
+   * How long a 2026 client may keep this answer: lists (and discover) answered from Switchboard's
+   * list cache for LIST_TTL_MS; a server's own answer (not listed yet, or a resource's contents) 0.
+   */
+  #ttl(method: string, target: string | null): number {
+    if (method === 'resources/read') return 0;
+    return target === null || this.#upstreams.lists(target) !== undefined ? LIST_TTL_MS : 0;
+  }
+
+  /** server/discover: what initialize says, for a client of 2026-07-28 (which sends no initialize). */
+  async #discover(request: JsonRpcRequest, target: string | null): Promise<JsonRpcResponse> {
+    const about = await this.#about(target);
+    if ('error' in about)
+      return errorResponse(request.id, about.error.code, about.error.message, about.error.data);
+    return resultResponse(request.id, {
+      supportedVersions: supportedVersions(),
+      capabilities: about.capabilities,
+      ...(about.instructions ? { instructions: about.instructions } : {}),
+      _meta: { [SERVER_INFO_KEY]: about.serverInfo },
+    });
+  }
+
   #notification(session: McpSession, method: string, params: Record<string, unknown> | undefined): void {
     switch (method) {
       case 'notifications/cancelled': {
@@ -411,9 +617,27 @@ export class McpEndpoint {
       typeof asked === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
         ? asked
         : LATEST_PROTOCOL_VERSION;
+    const about = await this.#about(target);
+    if ('error' in about) return { jsonrpc: '2.0', id: request.id, error: about.error };
+    return resultResponse(request.id, {
+      protocolVersion,
+      capabilities: about.capabilities,
+      serverInfo: about.serverInfo,
+      ...(about.instructions ? { instructions: about.instructions } : {}),
+    });
+  }
+
+  /** What an endpoint says of itself (initialize in 2025, server/discover in 2026). */
+  async #about(target: string | null): Promise<
+    | {
+        capabilities: Record<string, unknown>;
+        serverInfo: Implementation;
+        instructions: string | undefined;
+      }
+    | { error: NonNullable<JsonRpcResponse['error']> }
+  > {
     if (target === null) {
-      return resultResponse(request.id, {
-        protocolVersion,
+      return {
         // Servers come and go, so every list may change: all three are offered even while empty.
         capabilities: {
           tools: { listChanged: true },
@@ -425,29 +649,26 @@ export class McpEndpoint {
         serverInfo: { name: 'switchboard', title: 'Switchboard (all servers)', version: this.#version },
         instructions:
           'Tools and prompts of every MCP server Switchboard runs, named <server>__<name>, and their resources.',
-      });
+      };
     }
     // What the server said on its last run: an editor connecting does not start an idle server.
     const lists = this.#upstreams.lists(target);
     if (lists) {
-      const instructions = this.#instructions(target, lists.instructions);
-      return resultResponse(request.id, {
-        protocolVersion,
+      return {
         capabilities: lists.capabilities,
         serverInfo: lists.serverInfo,
-        ...(instructions ? { instructions } : {}),
-      });
+        instructions: this.#instructions(target, lists.instructions),
+      };
     }
     const found = await this.#upstreams.acquire(target);
-    if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
+    if (!found.ok)
+      return { error: { code: found.code, message: found.message, data: { state: found.state } } };
     const { client } = found.upstream;
-    const instructions = this.#instructions(target, client.getInstructions());
-    return resultResponse(request.id, {
-      protocolVersion,
+    return {
       capabilities: client.getServerCapabilities() ?? {},
       serverInfo: client.getServerVersion() ?? { name: target, version: 'unknown' },
-      ...(instructions ? { instructions } : {}),
-    });
+      instructions: this.#instructions(target, client.getInstructions()),
+    };
   }
 
   /** The server's instructions as editors get them: the pinned ones while the server's changed. */

@@ -7,6 +7,7 @@ import type {
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcId, JsonRpcMessage } from './json-rpc.ts';
+import { listenEnd, listenMessage, MODERN_VERSION as MODERN, type Listen } from './modern-era.ts';
 import { sseEvent, type PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 
@@ -34,6 +35,8 @@ export interface McpSession {
   roots: Promise<Root[]> | undefined;
   /** called once streams appear, for requests waiting to reach this editor */
   streamWaiters: Set<() => void>;
+  /** a 2026-07-28 subscriptions/listen stream: what it opted in to (undefined for any other session) */
+  listen: Listen | undefined;
   lastSeen: number;
   closed: boolean;
 }
@@ -177,6 +180,25 @@ export class SessionStore {
   }
 
   /**
+   * The state 2026-07-28 clients of one editor and endpoint share: that era has no sessions, so
+   * what the bridge keeps per client (requests in flight, an isolated server's process, the name it
+   * is shown by) is kept per token and endpoint. Apart from the 2025 implicit session: its
+   * capabilities are never taken from an envelope, so a server's request (sampling, elicitation,
+   * roots) is not sent to a 2026 client, which could not answer it on this channel.
+   */
+  stateless(editor: string, target: string | null, clientInfo: Implementation | undefined): McpSession {
+    const key = `${editor}\0${target ?? ''}\0${MODERN}`;
+    let session = this.#implicit.get(key);
+    if (!session) {
+      session = newSession(key, editor, target, MODERN, { capabilities: {}, clientInfo });
+      this.#implicit.set(key, session);
+    } else if (clientInfo !== undefined && clientInfo.name !== session.clientInfo?.name)
+      session.clientInfo = clientInfo;
+    session.lastSeen = Date.now();
+    return session;
+  }
+
+  /**
    * An initialize: its capabilities are the best knowledge of what the shared implicit session of
    * that editor and endpoint can answer, once a client of it is heard from without a session id.
    */
@@ -234,7 +256,9 @@ export class SessionStore {
   #end(session: McpSession, reason: string): void {
     session.closed = true;
     session.inflight.abortAll(reason);
-    for (const stream of session.streams) stream.end();
+    // A listen stream ends with its response: the subscription ended on purpose (2026-07-28).
+    const last = session.listen && sseEvent(listenEnd(session.listen));
+    for (const stream of session.streams) stream.end(last);
     session.streams.clear();
     for (const wake of session.streamWaiters) wake();
     this.#events.closed?.(session);
@@ -248,7 +272,10 @@ export class SessionStore {
 export function deliver(session: McpSession, message: JsonRpcMessage, via?: PostReply): boolean {
   if (via?.send(message)) return true;
   if (session.streams.size === 0) return false;
-  const frame = sseEvent(message);
+  // A 2026 listen stream carries only what it opted in to, each message naming the subscription.
+  const sent = session.listen ? listenMessage(session.listen, message) : message;
+  if (sent === undefined) return false;
+  const frame = sseEvent(sent);
   for (const stream of session.streams) stream.write(frame);
   return true;
 }
@@ -293,6 +320,7 @@ function newSession(
     subscriptions: new Map(),
     roots: undefined,
     streamWaiters: new Set(),
+    listen: undefined,
     lastSeen: Date.now(),
     closed: false,
   };

@@ -1,0 +1,287 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type ClientCapabilities,
+  type Implementation,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  errorResponse,
+  ErrorCodes,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './json-rpc.ts';
+
+/**
+ * MCP 2026-07-28 on the editors' side, the parts that are only shapes: telling a request of that era
+ * from a 2025 one, the checks of its envelope and headers, and the fields its results carry. What a
+ * request does is decided by the same code as for 2025 clients (mcp-endpoint.ts).
+ */
+
+/** The revision a request names in its `_meta` to be answered in the 2026 era. */
+export const MODERN_VERSION = '2026-07-28';
+const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
+
+export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
+export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY]);
+
+/** The spec's codes for the 2026 edge checks (HTTP 400 both). */
+export const HEADER_MISMATCH = -32020;
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/**
+ * How long a 2026 client may keep a list answered from Switchboard's list cache. Short: a client
+ * that does not listen (subscriptions/listen) is not told when a list changes (an approval, a new
+ * pin, a changed filter), so this bounds how long it can miss one.
+ */
+export const LIST_TTL_MS = 30_000;
+
+/** The results 2026-07-28 lets a client cache (CacheableResult). */
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** Which body field the Mcp-Name header mirrors, per method (Streamable HTTP, standard headers). */
+const NAME_FIELD: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
+
+/**
+ * The revision a message claims in its `_meta`, if any: a 2026 request carries one, a 2025 one does
+ * not. One property read on the 2025 path, nothing allocated.
+ */
+export function claimedVersion(message: unknown): string | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const params = (message as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const version = (meta as Record<string, unknown>)[PROTOCOL_VERSION_KEY];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** What a 2026 request says about its client, per request (there is no initialize to say it once). */
+export interface Envelope {
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+}
+
+/** An edge refusal: the HTTP status and the JSON-RPC error it carries. */
+export interface EdgeRefusal {
+  status: number;
+  response: JsonRpcResponse;
+}
+
+/**
+ * Checks a 2026 request before anything acts on it: a revision Switchboard speaks, the envelope the
+ * revision requires, and headers that agree with the body. The body is what Switchboard acts on; a
+ * header that says otherwise is refused rather than believed either way (a proxy in front may have
+ * routed or allowed the request by its headers).
+ */
+export function checkModern(
+  headers: IncomingHttpHeaders,
+  request: JsonRpcRequest,
+  version: string,
+): EdgeRefusal | Envelope {
+  const id = request.id;
+  const refuse = (code: number, message: string, data?: unknown): EdgeRefusal => ({
+    status: 400,
+    response: errorResponse(id, code, message, data),
+  });
+  if (!MODERN_VERSIONS.includes(version))
+    return refuse(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, {
+      supported: supportedVersions(),
+      requested: version,
+    });
+  const mismatch = (what: string, header: string | undefined) =>
+    refuse(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${what}`, {
+      mismatch: { header: header ?? '(missing)', body: what },
+    });
+  const versionHeader = single(headers, 'mcp-protocol-version');
+  if (versionHeader !== version)
+    return mismatch(
+      `the body names protocol version ${version} but the MCP-Protocol-Version header ${versionHeader === undefined ? 'is absent' : `names ${versionHeader}`}`,
+      versionHeader,
+    );
+  const methodHeader = single(headers, 'mcp-method');
+  if (methodHeader !== request.method)
+    return mismatch(
+      `the body names method ${request.method} but the Mcp-Method header ${methodHeader === undefined ? 'is absent' : `names ${methodHeader}`}`,
+      methodHeader,
+    );
+  const field = NAME_FIELD.get(request.method);
+  const named = field === undefined ? undefined : request.params?.[field];
+  if (typeof named === 'string') {
+    const raw = single(headers, 'mcp-name');
+    const nameHeader = raw === undefined ? undefined : decodeHeaderValue(raw);
+    if (nameHeader !== named)
+      return mismatch(
+        `the body carries params.${field}=${JSON.stringify(named)} but the Mcp-Name header ${raw === undefined ? 'is absent' : `names ${JSON.stringify(nameHeader ?? raw)}`}`,
+        raw,
+      );
+  }
+  const meta = request.params?._meta as Record<string, unknown>;
+  const capabilities = meta[CLIENT_CAPABILITIES_KEY];
+  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities))
+    return refuse(
+      ErrorCodes.InvalidParams,
+      `Invalid _meta envelope for protocol revision ${version}: ${CLIENT_CAPABILITIES_KEY} must be an object`,
+    );
+  const info = meta[CLIENT_INFO_KEY];
+  const clientInfo =
+    typeof info === 'object' && info !== null && typeof (info as Implementation).name === 'string'
+      ? (info as Implementation)
+      : undefined;
+  return { capabilities: capabilities as ClientCapabilities, clientInfo };
+}
+
+/** Every revision the bridge answers: 2026-07-28 per request, the 2025 ones after initialize. */
+export function supportedVersions(): string[] {
+  return [...MODERN_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+}
+
+/**
+ * The params a 2026 request is relayed with to a server that speaks 2025: without the envelope's
+ * own keys, which belong to the editor's request to Switchboard (the server had its initialize).
+ */
+export function withoutEnvelope(
+  params: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  if (meta === undefined) return params;
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(meta)) if (!ENVELOPE_KEYS.has(key)) rest[key] = meta[key];
+  const others: Record<string, unknown> = {};
+  for (const key of Object.keys(params as Record<string, unknown>))
+    if (key !== '_meta') others[key] = (params as Record<string, unknown>)[key];
+  if (Object.keys(rest).length > 0) others._meta = rest;
+  return others;
+}
+
+/**
+ * A response in 2026 form: every result says it is complete (`resultType`; Switchboard does not yet
+ * ask editors for input mid-request), and a cacheable one carries its cache hints. `ttlMs` is what
+ * the caller knows of where the answer came from (LIST_TTL_MS from Switchboard's list cache, 0 from
+ * a server's own answer); `private` always, since what a token gets is its own (selection, pins).
+ */
+export function modernResponse(response: JsonRpcResponse, method: string, ttlMs: number): JsonRpcResponse {
+  const result = response.result;
+  if (typeof result !== 'object' || result === null) return response;
+  const own = result as Record<string, unknown>;
+  const stamped: Record<string, unknown> = { ...own, resultType: own.resultType ?? 'complete' };
+  if (CACHEABLE.has(method)) {
+    stamped.ttlMs = ttlMs;
+    stamped.cacheScope = 'private';
+  }
+  return { ...response, result: stamped };
+}
+
+/**
+ * An HTTP field value as the spec encodes it: plain when it is safe ASCII, else
+ * `=?base64?<utf-8 as base64>?=`. Undefined when the wrapped form does not decode.
+ */
+function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
+  const b64 = value.slice('=?base64?'.length, -'?='.length);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(b64, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
+function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** One subscriptions/listen stream: its request id (the subscription's id) and what it agreed to carry. */
+export interface Listen {
+  id: JsonRpcId;
+  tools: boolean;
+  prompts: boolean;
+  resources: boolean;
+}
+
+/** What a listen request opts in to (`params.notifications`); the resource URIs apart. */
+export function listenFilter(
+  request: JsonRpcRequest,
+): { listen: Listen; uris: string[] } | { error: string } {
+  const asked = request.params?.notifications;
+  if (typeof asked !== 'object' || asked === null || Array.isArray(asked))
+    return { error: 'subscriptions/listen needs params.notifications (the notifications to receive)' };
+  const filter = asked as Record<string, unknown>;
+  const uris = filter.resourceSubscriptions;
+  if (uris !== undefined && (!Array.isArray(uris) || uris.some((u) => typeof u !== 'string')))
+    return { error: 'params.notifications.resourceSubscriptions must be a list of resource URIs' };
+  return {
+    listen: {
+      id: request.id,
+      tools: filter.toolsListChanged === true,
+      prompts: filter.promptsListChanged === true,
+      resources: filter.resourcesListChanged === true,
+    },
+    uris: (uris as string[] | undefined) ?? [],
+  };
+}
+
+/** The acknowledgement a listen stream opens with: what it will carry (URIs: those subscribed). */
+export function listenAcknowledged(listen: Listen, uris: string[]): JsonRpcMessage {
+  return {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: {
+      notifications: {
+        ...(listen.tools ? { toolsListChanged: true } : {}),
+        ...(listen.prompts ? { promptsListChanged: true } : {}),
+        ...(listen.resources ? { resourcesListChanged: true } : {}),
+        ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
+      },
+      _meta: { [SUBSCRIPTION_ID_KEY]: listen.id },
+    },
+  };
+}
+
+/**
+ * A message as a listen stream carries it, or undefined when it did not opt in to it: the list
+ * changes it asked for and updates of the resources it subscribed (a session's subscriptions decide
+ * which reach it, as for 2025 sessions); nothing else (logs, server requests) goes on this stream.
+ */
+export function listenMessage(listen: Listen, message: JsonRpcMessage): JsonRpcMessage | undefined {
+  if (!('method' in message) || 'id' in message) return undefined;
+  const wanted =
+    message.method === 'notifications/resources/updated' ||
+    (message.method === 'notifications/tools/list_changed' && listen.tools) ||
+    (message.method === 'notifications/prompts/list_changed' && listen.prompts) ||
+    (message.method === 'notifications/resources/list_changed' && listen.resources);
+  if (!wanted) return undefined;
+  const meta = message.params?._meta as Record<string, unknown> | undefined;
+  return {
+    jsonrpc: '2.0',
+    method: message.method,
+    params: { ...message.params, _meta: { ...meta, [SUBSCRIPTION_ID_KEY]: listen.id } },
+  };
+}
+
+/** The response that ends a listen stream (Switchboard closing it: shutdown, token revoked). */
+export function listenEnd(listen: Listen): JsonRpcResponse {
+  return {
+    jsonrpc: '2.0',
+    id: listen.id,
+    result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_KEY]: listen.id } },
+  };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonRpcRequest } from '../../../electron/core/bridge/json-rpc.ts';
+import {
+  checkModern,
+  claimedVersion,
+  modernResponse,
+  withoutEnvelope,
+} from '../../../electron/core/bridge/modern-era.ts';
+
+// The 2026-07-28 edge checks and shapes on their own; the bridge itself: test/integration/bridge/eras.test.ts.
+
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const call = (name: string): JsonRpcRequest => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name, arguments: {}, _meta: META },
+});
+const headers = (name: string) => ({
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': name,
+});
+
+describe('2026-07-28 requests at the bridge edge', () => {
+  it('tells a 2026 request from a 2025 one by its _meta alone', () => {
+    expect(claimedVersion(call('echo'))).toBe('2026-07-28');
+    expect(claimedVersion({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeUndefined();
+    expect(
+      claimedVersion({ jsonrpc: '2.0', id: 1, method: 'x', params: { _meta: { progressToken: 1 } } }),
+    ).toBe(undefined);
+  });
+
+  it('matches Mcp-Name in its base64 form against the tool name it encodes', () => {
+    const name = 'résumé_tool';
+    const encoded = `=?base64?${Buffer.from(name, 'utf8').toString('base64')}?=`;
+    expect(checkModern(headers(encoded), call(name), '2026-07-28')).not.toHaveProperty('status');
+    const other = `=?base64?${Buffer.from('delete_all', 'utf8').toString('base64')}?=`;
+    expect(checkModern(headers(other), call(name), '2026-07-28')).toMatchObject({
+      status: 400,
+      response: { error: { code: -32020 } },
+    });
+    // a wrapped value that is not base64 of UTF-8 is no name at all
+    expect(checkModern(headers('=?base64?!!?='), call(name), '2026-07-28')).toMatchObject({ status: 400 });
+  });
+
+  it('refuses an envelope without client capabilities', () => {
+    const request = call('echo');
+    request.params = { name: 'echo', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } };
+    expect(checkModern(headers('echo'), request, '2026-07-28')).toMatchObject({
+      status: 400,
+      response: { error: { code: -32602 } },
+    });
+  });
+
+  it('relays without the envelope, keeping the rest of _meta', () => {
+    expect(withoutEnvelope({ name: 'echo', _meta: { ...META, progressToken: 7 } })).toEqual({
+      name: 'echo',
+      _meta: { progressToken: 7 },
+    });
+    expect(withoutEnvelope({ name: 'echo', _meta: META })).toEqual({ name: 'echo' });
+  });
+
+  it('stamps results without touching the object it was given (lists may be cached)', () => {
+    const cached = { tools: [] };
+    const out = modernResponse({ jsonrpc: '2.0', id: 1, result: cached }, 'tools/list', 30_000);
+    expect(out.result).toEqual({ tools: [], resultType: 'complete', ttlMs: 30_000, cacheScope: 'private' });
+    expect(cached).toEqual({ tools: [] });
+    const error = { jsonrpc: '2.0' as const, id: 1, error: { code: -1, message: 'no' } };
+    expect(modernResponse(error, 'tools/list', 0)).toBe(error);
+  });
+});
