@@ -6,6 +6,7 @@ import { displayText } from '../../../shared/display-text.ts';
 import type { PackagePin } from '../../../shared/store.ts';
 import { UserError } from '../errors.ts';
 import { refusedForeignValue } from '../secrets/foreign-values.ts';
+import { unzipBundle } from './bundle-unzip.ts';
 import type { Candidate } from './candidate.ts';
 import type { PackageRun } from './package-run.ts';
 import { StoreChangedError, type PackageStore } from './package-store.ts';
@@ -61,7 +62,7 @@ export const BORROWED_HINT =
 /**
  * Unpacks an MCP bundle (`.mcpb`, Claude Desktop's extension format) into the store: validated with
  * `@anthropic-ai/mcpb`'s own manifest schemas (the version the manifest names), its signature checked
- * with its verifier, unpacked with its unpacker, stamped like every install.
+ * with its verifier, unpacked by bundle-unzip.ts (folder entries too), stamped like every install.
  */
 export async function installBundle(file: string, store: PackageStore): Promise<InstalledBundle> {
   const mcpb = await import('@anthropic-ai/mcpb');
@@ -75,8 +76,7 @@ export async function installBundle(file: string, store: PackageStore): Promise<
   mkdirSync(store.staging, { recursive: true, mode: 0o700 });
   const unpacked = mkdtempSync(join(store.staging, 'bundle-'));
   try {
-    const ok = await mcpb.unpackExtension({ mcpbPath: file, outputDir: unpacked, silent: true });
-    if (!ok) throw new UserError(`${file} is not an MCP bundle (it cannot be unpacked as one)`);
+    unzipBundle(mcpb.extractSignatureBlock(bytes).originalContent, unpacked, file);
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
