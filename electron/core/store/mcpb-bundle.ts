@@ -6,6 +6,7 @@ import { displayText } from '../../../shared/display-text.ts';
 import type { PackagePin } from '../../../shared/store.ts';
 import { UserError } from '../errors.ts';
 import { refusedForeignValue } from '../secrets/foreign-values.ts';
+import { bundlePackages } from './bundle-packages.ts';
 import { unzipBundle } from './bundle-unzip.ts';
 import type { Candidate } from './candidate.ts';
 import type { PackageRun } from './package-run.ts';
@@ -196,20 +197,34 @@ export async function bundleServerConfig(
 
 /** The record kept beside an unpacked bundle, or undefined when it is gone. */
 export function readBundleRecord(store: PackageStore, id: string): BundleRecord | undefined {
+  return readBundleFile(store, id)?.record;
+}
+
+function readBundleFile(
+  store: PackageStore,
+  id: string,
+): { record: BundleRecord; manifest?: Record<string, unknown> } | undefined {
   try {
-    return (
-      JSON.parse(readFileSync(join(store.root, 'mcpb', `${id}.bundle.json`), 'utf8')) as {
-        record: BundleRecord;
-      }
-    ).record;
+    return JSON.parse(readFileSync(join(store.root, 'mcpb', `${id}.bundle.json`), 'utf8')) as {
+      record: BundleRecord;
+      manifest?: Record<string, unknown>;
+    };
   } catch {
     return undefined;
   }
 }
 
+/** The program a bundle's manifest starts (its mcp_config.command: node, python, its binary). */
+function manifestCommand(manifest: Record<string, unknown> | undefined): string | undefined {
+  const server = manifest?.server as { mcp_config?: { command?: unknown } } | undefined;
+  const command = server?.mcp_config?.command;
+  return typeof command === 'string' ? command : undefined;
+}
+
 /** A bundle's approval: what it is, who made it, its signature, its entry point (nothing fetched). */
 export function bundleCandidate(run: Extract<PackageRun, { kind: 'mcpb' }>, store: PackageStore): Candidate {
-  const record = readBundleRecord(store, run.id);
+  const stored = readBundleFile(store, run.id);
+  const record = stored?.record;
   if (!record)
     throw new UserError(`the bundle this server runs (${run.id}) is no longer in the store`, {
       hint: 'install its .mcpb again: switchboard install FILE.mcpb',
@@ -221,6 +236,8 @@ export function bundleCandidate(run: Extract<PackageRun, { kind: 'mcpb' }>, stor
     lock: record.sha256,
     entry: record.entryPoint,
   };
+  const folder = store.folderOf(pin);
+  const command = manifestCommand(stored.manifest);
   const signature =
     record.signature === 'signed'
       ? 'signed (its certificate chains to this computer’s trust store)'
@@ -231,11 +248,15 @@ export function bundleCandidate(run: Extract<PackageRun, { kind: 'mcpb' }>, stor
     run,
     pin,
     lockText: '',
-    packages: [{ name: record.name, version: record.version, installScript: false }],
+    // What it ships counts as its dependencies; none is installed or runs a script (they came zipped).
+    packages: [
+      { name: record.name, version: record.version, installScript: false },
+      ...(folder === undefined ? [] : bundlePackages(folder)),
+    ],
     publishedAt: null,
     latest: null,
-    runs: [],
-    folder: store.folderOf(pin),
+    runs: [...(command === undefined ? [] : [command]), ...run.args],
+    folder,
     notes: [
       `bundle: ${displayText(record.displayName)} by ${displayText(record.author)}: ${displayText(record.description.slice(0, 300))}`,
       `entry point: ${displayText(record.entryPoint)} (${displayText(record.serverType)} server)`,

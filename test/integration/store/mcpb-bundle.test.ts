@@ -1,7 +1,7 @@
 import { packExtension } from '@anthropic-ai/mcpb';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { zipSync } from 'fflate';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,6 +167,35 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
       readFileSync(join(source, 'server', 'index.mjs'), 'utf8'),
     );
     expect(statSync(join(String(folder), 'server', 'run.sh')).mode & 0o777).toBe(0o755);
+  });
+
+  it('the approval of a bundle says what runs from the store and counts the packages it ships', async () => {
+    // Issue 36 item 6: it said "runs from the store:" with nothing after it, and "dependencies: 0".
+    const source = join(t.dir, 'bundle');
+    cpSync(join(import.meta.dirname, '../../fixtures/store/mcpb-echo'), source, { recursive: true });
+    const shipped = (dir: string, name: string, version: string) => {
+      mkdirSync(join(source, dir), { recursive: true });
+      writeFileSync(join(source, dir, 'package.json'), JSON.stringify({ name, version }));
+    };
+    shipped('node_modules/zod', 'zod', '3.25.0');
+    shipped('node_modules/@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk', '1.17.0');
+    shipped('node_modules/@modelcontextprotocol/sdk/node_modules/zod', 'zod', '4.0.0');
+    mkdirSync(join(source, 'node_modules', '.bin'));
+    const file = join(t.dir, 'echo.mcpb');
+    expect(await packExtension({ extensionPath: source, outputPath: file, silent: true })).toBe(true);
+    const installed = await runCli(
+      ['install', file, '--name', 'echo', '--set', 'greeting=hi there', '--set', `api_key=${KEY}`],
+      t.env,
+    );
+    expect(installed.stderr).toBe('');
+
+    const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    headless = h;
+    const pkg = defined((await h.core.preview('echo')).package, 'package review');
+    const entry = JSON.parse(readFileSync(t.home.serversFile, 'utf8')).mcpServers.echo;
+    expect(pkg.dependencies).toBe(3);
+    expect(pkg.lines).toContain('dependencies: 3');
+    expect(pkg.lines).toContain(`runs from the store: node ${entry.args[0]} --greeting 'hi there'`);
   });
 
   it('refuses a bundle whose entries would land outside its folder', async () => {
