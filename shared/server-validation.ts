@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { editDistance } from './edit-distance.ts';
 import { EDITOR_IDS } from './editors.ts';
 import {
   RemoteServerSchema,
@@ -89,19 +90,6 @@ function nearest(typed: string, known: readonly string[]): string | undefined {
     if (distance <= allowed && (!best || distance < best.distance)) best = { name, distance };
   }
   return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = row;
-  }
-  return previous[b.length] ?? Math.max(a.length, b.length);
 }
 
 /** What was found instead, in words, never the value itself (it could be a secret). */

@@ -72,6 +72,11 @@ export const UiRoutes = {
   secrets: '/api/secrets',
   /** PUT {value}: store or replace (write-only); DELETE: remove */
   secret: (name: string) => `/api/secrets/${seg(name)}`,
+  /**
+   * POST {value}: whether the keychain holds this name, with this value or another (SecretHeld; the
+   * value never comes back). The CLI names a new secret by it while serve holds the keychain.
+   */
+  secretHeld: (name: string) => `/api/secrets/${seg(name)}/held`,
   /** POST {server, key, secretName?}: move a literal from servers.json into the keychain */
   secretMove: '/api/secrets/move',
   /** GET / PUT {port} */
@@ -229,6 +234,11 @@ export type SecretsResponse = z.infer<typeof SecretsResponseSchema>;
 export const SecretSetResultSchema = z.object({ ok: z.literal(true), restarted: z.array(z.string()) });
 export type SecretSetResult = z.infer<typeof SecretSetResultSchema>;
 export const SecretMoveResultSchema = z.object({ ok: z.literal(true), name: z.string() });
+/** Whether a keychain name is free, holds a given value already, or holds another one. */
+export const SecretHeldSchema = z.enum(['none', 'same', 'other']);
+export type SecretHeld = z.infer<typeof SecretHeldSchema>;
+export const SecretHeldResultSchema = z.object({ held: SecretHeldSchema });
+export const SecretHeldRequestSchema = z.object({ value: z.string() }).strict();
 
 export const ActivityResponseSchema = z.object({
   /** null: no calls in the last hour */

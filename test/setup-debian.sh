@@ -26,6 +26,9 @@ command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
 # ip, to give a private network namespace an address of "this computer" that is not loopback
 # (test/integration/sandbox/proxy-gate.test.ts, node-network.test.ts)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
+# zip and unzip, to make a bundle as `zip -r` does (test/integration/store/mcpb-bundle.test.ts)
+command -v zip >/dev/null 2>&1 || need+=(zip)
+command -v unzip >/dev/null 2>&1 || need+=(unzip)
 ((${#need[@]})) || exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -42,8 +42,13 @@ import {
   UiRoutes,
   type EditorRestartResult,
   type EditorsSyncResult,
+  SecretHeldResultSchema,
   SecretSetResultSchema,
+  SecretsResponseSchema,
+  OkSchema,
+  type SecretHeld,
   type SecretSetResult,
+  type SecretsResponse,
 } from '../../shared/ui-api.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
 import {
@@ -219,6 +224,21 @@ export class InstanceClient {
   /** Stores a secret through the running instance, which restarts the servers waiting for it. */
   async setSecret(name: string, value: string): Promise<SecretSetResult> {
     return SecretSetResultSchema.parse(await this.#request('PUT', UiRoutes.secret(name), { value }));
+  }
+
+  /** Secret names in the instance's keychain and who uses them (never values). */
+  async secrets(): Promise<SecretsResponse> {
+    return SecretsResponseSchema.parse(await this.#request('GET', UiRoutes.secrets));
+  }
+
+  async deleteSecret(name: string): Promise<void> {
+    OkSchema.parse(await this.#request('DELETE', UiRoutes.secret(name)));
+  }
+
+  /** Whether the instance's keychain has `name`, with this value or another (never the value). */
+  async secretHeld(name: string, value: string): Promise<SecretHeld> {
+    return SecretHeldResultSchema.parse(await this.#request('POST', UiRoutes.secretHeld(name), { value }))
+      .held;
   }
 
   /** Starts a sign-in to a remote server in the running instance (it listens for the browser). */

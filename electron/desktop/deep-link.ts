@@ -68,14 +68,7 @@ export function parseDeepLink(link: string): DeepLink {
         'add the server by hand (Add server in Switchboard, or switchboard add)',
     );
   }
-  const parsed = ServerConfigSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const at = issue?.path.length ? ` (${issue.path.join('.')})` : '';
-    return invalid(
-      `the install link for "${name}" has an invalid configuration${at}: ${issue?.message ?? 'unknown problem'}`,
-    );
-  }
+  // Before the schema, which would call a malformed reference only malformed: any reference is refused.
   const reference = firstString(json, borrowedReference);
   if (reference) {
     return invalid(
@@ -83,6 +76,14 @@ export function parseDeepLink(link: string): DeepLink {
         'your keychain secrets or environment variables: once approved, the value would go to whatever ' +
         'the link runs or connects to. To use this server, add it by hand (Add server in Switchboard, or ' +
         `switchboard add ${name} …) and put in a \${secret:NAME} of your own where it needs one`,
+    );
+  }
+  const parsed = ServerConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue?.path.length ? ` (${issue.path.join('.')})` : '';
+    return invalid(
+      `the install link for "${name}" has an invalid configuration${at}: ${issue?.message ?? 'unknown problem'}`,
     );
   }
   return { kind: 'install', name, config: json as ServerConfigInput };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EditorIdSchema } from '../editors.ts';
+import { referenceProblem } from '../reference-check.ts';
 
 /**
  * Server names become URL path segments (`/mcp/<name>`) and tool-name prefixes (`<name>__<tool>`,
@@ -17,7 +18,18 @@ export const ServerNameSchema = z
 export const SHELL_FORM_PATTERN = /[\s;&|<>`$(){}*?!'"]/;
 const PROGRAM_PATTERN = /^[^\s;&|<>`$(){}*?!'"]+$/;
 
-const StringMap = z.record(z.string(), z.string());
+/**
+ * A value that may hold `${secret:…}`/`${env:…}` references: one that is almost right is an error
+ * at its field, saying which was meant, rather than text passed on as written (reference-check.ts).
+ */
+function referenceChecked<T extends z.ZodType<string>>(schema: T, inArgs = false): T {
+  return schema.superRefine((value, ctx) => {
+    const problem = referenceProblem(value, { inArgs });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
+const StringMap = z.record(z.string(), referenceChecked(z.string()));
 
 /**
  * An absolute path on any OS Switchboard runs on: `/…`, `C:\…` or `C:/…`, or a UNC `\\server\share`.
@@ -150,7 +162,7 @@ export const StdioServerSchema = z
       .min(1, 'command is empty')
       .regex(PROGRAM_PATTERN, 'command must be a program, not a shell command line: put arguments in "args"')
       .describe('Program to run (no shell). Arguments go in "args".'),
-    args: z.array(z.string()).default([]),
+    args: z.array(referenceChecked(z.string(), true)).default([]),
     env: StringMap.default({}).describe(
       'Use ${secret:NAME} for secrets and ${env:NAME} for your environment',
     ),
@@ -170,7 +182,9 @@ export const StdioServerSchema = z
 export const RemoteServerSchema = z
   .object({
     type: z.enum(['http', 'streamable-http', 'sse']).optional(),
-    url: z.url({ protocol: /^https?$/, error: 'url must be an http:// or https:// address' }),
+    url: referenceChecked(
+      z.url({ protocol: /^https?$/, error: 'url must be an http:// or https:// address' }),
+    ),
     headers: StringMap.default({}).describe('Use ${secret:NAME} for credentials'),
     ...common,
   })

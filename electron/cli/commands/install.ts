@@ -7,6 +7,7 @@ import { addBundleServer, bundleServerName } from '../../core/store/bundle-serve
 import { installBundle } from '../../core/store/mcpb-bundle.ts';
 import { PackageStore } from '../../core/store/package-store.ts';
 import type { CliContext } from '../context.ts';
+import { cliKeychain } from '../instance-keychain.ts';
 import { UsageError } from '../output.ts';
 import { usageOf } from '../help.ts';
 import { ask, askSecret, interactive } from '../prompt.ts';
@@ -67,7 +68,7 @@ export async function installCommand(ctx: CliContext, argv: string[]): Promise<n
     name,
     values: answers,
     serversFile: ctx.home.serversFile,
-    keychain: ctx.keychain(),
+    keychain: cliKeychain(ctx),
   });
   ctx.output.out(`Added "${name}" to ${ctx.home.serversFile}.`);
   for (const secret of added.secrets)

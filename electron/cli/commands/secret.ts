@@ -3,6 +3,7 @@ import { UserError } from '../../core/errors.ts';
 import { moveSecret } from '../../core/config/move-secret.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
+import { cliKeychain } from '../instance-keychain.ts';
 import { offlineCore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 import { askYes, interactive } from '../prompt.ts';
@@ -37,7 +38,9 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
     case 'list': {
       const json = rest[0] === '--json';
       if (rest.length > (json ? 1 : 0)) throw new UsageError(USAGE);
-      const report = await (await offlineCore(ctx)).secrets();
+      // Through a running Switchboard: its keychain is the one its servers read (issue 36 item 2).
+      const client = InstanceClient.connect(ctx.home);
+      const report = client ? await client.secrets() : await (await offlineCore(ctx)).secrets();
       if (report.keychainError) throw new UserError(report.keychainError);
       if (json) {
         ctx.output.out(JSON.stringify(report, null, 2));
@@ -69,7 +72,7 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
           return 1;
         }
       }
-      const deleted = await ctx.keychain().delete(name);
+      const deleted = await cliKeychain(ctx).delete(name);
       if (!deleted) throw new UserError(`no secret named "${name}" in the keychain`);
       ctx.output.out(`Deleted secret "${name}".`);
       return 0;
@@ -79,7 +82,7 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
       if (!server || !key || extra.length) throw new UsageError(USAGE);
       const stored = await moveSecret({
         serversFile: ctx.home.serversFile,
-        keychain: ctx.keychain(),
+        keychain: cliKeychain(ctx),
         server,
         key,
         ...(secretName ? { secretName } : {}),

@@ -13,6 +13,7 @@ import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
 import { recordSource } from '../../core/trust/source-record.ts';
 import type { CliContext } from '../context.ts';
+import { cliKeychain } from '../instance-keychain.ts';
 import { UsageError } from '../output.ts';
 import { singleName } from './trust.ts';
 import { usageOf } from '../help.ts';
@@ -88,7 +89,7 @@ export async function addCommand(ctx: CliContext, argv: string[]): Promise<numbe
   // A token pasted on the command line goes to the keychain; servers.json only gets the reference.
   const [added] = await addServers({
     serversFile: ctx.home.serversFile,
-    keychain: ctx.keychain(),
+    keychain: cliKeychain(ctx),
     servers: [{ name, config }],
     replace: values.replace,
   });

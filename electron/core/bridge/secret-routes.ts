@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  SecretHeldRequestSchema,
   SecretMoveRequestSchema,
   SecretValueRequestSchema,
   UiRoutes,
@@ -23,7 +24,7 @@ export interface SecretRoutesCore extends ServersEditCore {
 
 /**
  * GET /api/secrets (names and who uses them, never values), PUT/DELETE /api/secrets/<name> (values
- * are write-only), POST /api/secrets/move (a literal in servers.json to the keychain). `handle`
+ * are write-only), POST /api/secrets/<name>/held (free, same value or another: never the value), POST /api/secrets/move (a literal in servers.json to the keychain). `handle`
  * answers undefined for what it does not own.
  */
 export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
@@ -31,9 +32,14 @@ export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
     const method = req.method ?? 'GET';
     if (path === UiRoutes.secrets && method === 'GET') return await core.secrets();
     if (path === UiRoutes.secretMove && method === 'POST') return await move(req);
-    const secret = /^\/api\/secrets\/([^/]+)$/.exec(path);
+    const secret = /^\/api\/secrets\/([^/]+)(\/held)?$/.exec(path);
     if (!secret || secret[1] === 'move') return undefined;
     const name = decodePathSegment(secret[1] ?? '');
+    if (secret[2]) {
+      if (method !== 'POST') return undefined;
+      const { value } = await readJsonAs(req, SecretHeldRequestSchema);
+      return { held: await keychain.held(name, value) };
+    }
     if (method === 'PUT') return await setSecret(req, name);
     if (method === 'DELETE') {
       if (!(await keychain.delete(name)))

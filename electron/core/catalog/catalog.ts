@@ -497,5 +497,6 @@ function readOnly(keychain: Keychain): Keychain {
     set: async () => undefined,
     delete: async () => false,
     list: () => keychain.list(),
+    held: (name, value) => keychain.held(name, value),
   };
 }

@@ -50,6 +50,11 @@ export const BackupMetaSchema = z.object({
   size: z.number().int(),
   /** secrets cut out of the stored copy: where the placeholder stands, and the keychain name */
   secrets: z.array(SecretSpanSchema).default([]),
+  /**
+   * the file's permission bits when it was backed up (an original: before Switchboard made it
+   * owner-only), so unsync can give them back; absent in backups of older versions
+   */
+  mode: z.number().int().min(0).max(0o7777).optional(),
 });
 export type BackupMeta = z.infer<typeof BackupMetaSchema>;
 export type BackupReason = BackupMeta['reason'];
@@ -74,6 +79,8 @@ export class Backups {
     text: string | undefined;
     reason: BackupReason;
     secrets?: SecretSpan[];
+    /** the file's permission bits, when it exists */
+    mode?: number | undefined;
     now?: number;
   }): BackupMeta {
     this.#ensureDir();
@@ -92,6 +99,7 @@ export class Backups {
       sha256: sha256(bytes),
       size: bytes.length,
       secrets: spans,
+      ...(input.mode === undefined ? {} : { mode: input.mode }),
     };
     // The bytes go to a fresh name (no temp file needed) and are fsync'ed; the metadata is written
     // last, atomically, and its folder fsync makes both names durable: a backup without its .json is

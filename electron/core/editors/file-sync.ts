@@ -5,11 +5,12 @@ import { makeOwnerOnly } from '../fs/owner-only.ts';
 import { withoutSecrets } from '../secrets/diff-secrets.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
-import type { SecretSpan } from './backups.ts';
+import type { Backups, SecretSpan } from './backups.ts';
 import { editorLockFile, readEditorFile } from './editor-file.ts';
 import { recordLayout } from './file-record.ts';
 import { writeEditorFile, type FileWriteContext } from './file-write.ts';
 import { afterGiveBack, fillHeldBack, importRecord, type GiveBack } from './give-back.ts';
+import { giveBackMode } from './give-back-mode.ts';
 import { ensureHeadersHelper } from './headers-helper.ts';
 import { withLock } from './lock.ts';
 import { existingToken, managedEntries, TokenOnDemand, type EntrySources } from './managed-entries.ts';
@@ -34,6 +35,8 @@ export interface SyncRequest {
 
 /** What syncing one editor's file uses of the engine. */
 export interface FileSyncContext extends EntrySources, FileWriteContext {
+  /** listed too: unsync gives back a file's mode from its original backup */
+  backups: Pick<Backups, 'create' | 'list'>;
   tokens: Pick<TokenStore, 'get' | 'ensure' | 'dir'>;
   state: Pick<AppStateStore, 'updateEditorSettings'>;
   /** the editor's settings as state.json has them now */
@@ -140,6 +143,7 @@ async function attemptSync(
   const afterUnsync = (text: string | undefined) => {
     if (!give || request.dryRun) return;
     run.changes.push([adapter.id, afterGiveBack(give, adapter.id, file, text)]);
+    if (text !== undefined) giveBackMode(ctx.backups, adapter.id, read.target, ctx.tokens.get(adapter.id));
   };
   // Saved at once, under the file's lock, so that the next sync of this file knows its entries.
   const recordOwn = () => {

@@ -53,10 +53,19 @@ export function writeEditorFile(ctx: FileWriteContext, job: FileWrite): WriteOut
   if (readOnly) return { kind: 'failed', problem: readOnly, backups: [] };
 
   const backups: string[] = [];
+  // The mode too: unsync gives it back once no token is left in the file (give-back-mode.ts).
+  const fileMode = read.bytes === undefined ? undefined : modeOf(read.target);
   const backUp = (reason: 'original' | 'import', secrets: SecretSpan[]) =>
     backups.push(
-      ctx.backups.create({ editor: adapter.id, file, target: read.target, text: read.text, reason, secrets })
-        .id,
+      ctx.backups.create({
+        editor: adapter.id,
+        file,
+        target: read.target,
+        text: read.text,
+        reason,
+        secrets,
+        mode: fileMode,
+      }).id,
     );
   if (!job.run.hasOriginal(adapter.id, read.target))
     backUp('original', read.text === undefined ? [] : (job.secretsIn?.(read.text) ?? []));
@@ -75,7 +84,7 @@ export function writeEditorFile(ctx: FileWriteContext, job: FileWrite): WriteOut
     othersHaveAccess(read.target) &&
     (next ?? '').includes(token)
   ) {
-    mode = ownerOnly(statSync(read.target).mode & 0o7777);
+    mode = ownerOnly(fileMode ?? 0o600);
     madePrivate = true;
   }
   const unchangedSince = (target: string) => {
@@ -99,4 +108,13 @@ export function writeEditorFile(ctx: FileWriteContext, job: FileWrite): WriteOut
     return { kind: 'failed', problem: `could not write ${file}: ${describeError(err)}`, backups };
   }
   return { kind: 'written', backups, madePrivate };
+}
+
+/** A file's permission bits; undefined when it is gone meanwhile (the write's re-check says so). */
+function modeOf(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  fchmodSync,
   mkdirSync,
   openSync,
   writeSync,
@@ -25,12 +26,15 @@ export function writeFileAtomic(
 ): void {
   const target = resolveTarget(path);
   const dir = dirname(target);
-  const mode = options.mode ?? existingMode(target) ?? 0o644;
+  const kept = options.mode === undefined ? existingMode(target) : undefined;
+  const mode = options.mode ?? kept ?? 0o644;
   // A private file's missing folders are made private too (the home's pins/, cache/, …).
   mkdirSync(dir, { recursive: true, ...((mode & 0o077) === 0 ? { mode: 0o700 } : {}) });
   const temp = join(dir, `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, 'wx', mode);
   try {
+    // The umask narrows what open gives: a kept mode is the file's own (0660 stays 0660).
+    if (kept !== undefined) fchmodSync(fd, kept);
     writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     fsyncSync(fd);
   } finally {

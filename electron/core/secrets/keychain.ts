@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { AsyncEntry, EntryOptions } from '@napi-rs/keyring';
 import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
+import type { SecretHeld } from '../../../shared/ui-api.ts';
 import { UserError } from '../errors.ts';
 
 /** Every Switchboard secret lives under this service name in the OS keychain. */
@@ -15,6 +16,17 @@ export interface Keychain {
   delete(name: string): Promise<boolean>;
   /** secret names, sorted; never values */
   list(): Promise<string[]>;
+  /**
+   * Whether `name` is free, holds `value` already, or holds another value: what naming a new secret
+   * needs, answerable without handing the value out (a keychain reached through serve).
+   */
+  held(name: string, value: string): Promise<SecretHeld>;
+}
+
+/** `held` for a keychain that can read its values. */
+export async function heldByValue(keychain: Keychain, name: string, value: string): Promise<SecretHeld> {
+  const stored = await keychain.get(name);
+  return stored === undefined ? 'none' : stored === value ? 'same' : 'other';
 }
 
 export function isValidSecretName(name: string): boolean {
@@ -111,6 +123,10 @@ export class OsKeychain implements Keychain {
     const names = new Set<string>();
     for (const credential of credentials) names.add(credential.account);
     return [...names].sort();
+  }
+
+  held(name: string, value: string): Promise<SecretHeld> {
+    return heldByValue(this, name, value);
   }
 
   #entry(name: string): AsyncEntry {
@@ -260,5 +276,9 @@ export class MemoryKeychain implements Keychain {
 
   async list(): Promise<string[]> {
     return [...this.#values.keys()].sort();
+  }
+
+  held(name: string, value: string): Promise<SecretHeld> {
+    return heldByValue(this, name, value);
   }
 }

@@ -13,8 +13,7 @@ export async function freeSecretName(keychain: Keychain, base: string, value: st
   for (let n = 1; n < 100; n++) {
     const suffix = n === 1 ? '' : `-${n}`;
     const candidate = base.slice(0, 64 - suffix.length) + suffix;
-    const existing = await keychain.get(candidate);
-    if (existing === undefined || existing === value) return candidate;
+    if ((await keychain.held(candidate, value)) !== 'other') return candidate;
   }
   throw new UserError(`could not find a free keychain name for ${base}`, {
     hint: 'name it yourself (switchboard secret move SERVER KEY NAME), or remove unused ones: switchboard secret list / rm',

@@ -35,7 +35,7 @@ export async function storeLiteralSecrets(
     let created: boolean;
     try {
       name = await freeSecretName(keychain, defaultSecretName(server, nameHint(config, finding)), secret);
-      created = (await keychain.get(name)) === undefined;
+      created = (await keychain.held(name, secret)) === 'none';
       if (created) await keychain.set(name, secret);
     } catch (err) {
       // Storing is what this is for, whichever keychain call (a look-up first) failed.

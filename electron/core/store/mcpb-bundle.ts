@@ -6,6 +6,8 @@ import { displayText } from '../../../shared/display-text.ts';
 import type { PackagePin } from '../../../shared/store.ts';
 import { UserError } from '../errors.ts';
 import { refusedForeignValue } from '../secrets/foreign-values.ts';
+import { bundlePackages } from './bundle-packages.ts';
+import { unzipBundle } from './bundle-unzip.ts';
 import type { Candidate } from './candidate.ts';
 import type { PackageRun } from './package-run.ts';
 import { StoreChangedError, type PackageStore } from './package-store.ts';
@@ -61,7 +63,7 @@ export const BORROWED_HINT =
 /**
  * Unpacks an MCP bundle (`.mcpb`, Claude Desktop's extension format) into the store: validated with
  * `@anthropic-ai/mcpb`'s own manifest schemas (the version the manifest names), its signature checked
- * with its verifier, unpacked with its unpacker, stamped like every install.
+ * with its verifier, unpacked by bundle-unzip.ts (folder entries too), stamped like every install.
  */
 export async function installBundle(file: string, store: PackageStore): Promise<InstalledBundle> {
   const mcpb = await import('@anthropic-ai/mcpb');
@@ -75,8 +77,7 @@ export async function installBundle(file: string, store: PackageStore): Promise<
   mkdirSync(store.staging, { recursive: true, mode: 0o700 });
   const unpacked = mkdtempSync(join(store.staging, 'bundle-'));
   try {
-    const ok = await mcpb.unpackExtension({ mcpbPath: file, outputDir: unpacked, silent: true });
-    if (!ok) throw new UserError(`${file} is not an MCP bundle (it cannot be unpacked as one)`);
+    unzipBundle(mcpb.extractSignatureBlock(bytes).originalContent, unpacked, file);
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
@@ -196,20 +197,34 @@ export async function bundleServerConfig(
 
 /** The record kept beside an unpacked bundle, or undefined when it is gone. */
 export function readBundleRecord(store: PackageStore, id: string): BundleRecord | undefined {
+  return readBundleFile(store, id)?.record;
+}
+
+function readBundleFile(
+  store: PackageStore,
+  id: string,
+): { record: BundleRecord; manifest?: Record<string, unknown> } | undefined {
   try {
-    return (
-      JSON.parse(readFileSync(join(store.root, 'mcpb', `${id}.bundle.json`), 'utf8')) as {
-        record: BundleRecord;
-      }
-    ).record;
+    return JSON.parse(readFileSync(join(store.root, 'mcpb', `${id}.bundle.json`), 'utf8')) as {
+      record: BundleRecord;
+      manifest?: Record<string, unknown>;
+    };
   } catch {
     return undefined;
   }
 }
 
+/** The program a bundle's manifest starts (its mcp_config.command: node, python, its binary). */
+function manifestCommand(manifest: Record<string, unknown> | undefined): string | undefined {
+  const server = manifest?.server as { mcp_config?: { command?: unknown } } | undefined;
+  const command = server?.mcp_config?.command;
+  return typeof command === 'string' ? command : undefined;
+}
+
 /** A bundle's approval: what it is, who made it, its signature, its entry point (nothing fetched). */
 export function bundleCandidate(run: Extract<PackageRun, { kind: 'mcpb' }>, store: PackageStore): Candidate {
-  const record = readBundleRecord(store, run.id);
+  const stored = readBundleFile(store, run.id);
+  const record = stored?.record;
   if (!record)
     throw new UserError(`the bundle this server runs (${run.id}) is no longer in the store`, {
       hint: 'install its .mcpb again: switchboard install FILE.mcpb',
@@ -221,6 +236,8 @@ export function bundleCandidate(run: Extract<PackageRun, { kind: 'mcpb' }>, stor
     lock: record.sha256,
     entry: record.entryPoint,
   };
+  const folder = store.folderOf(pin);
+  const command = manifestCommand(stored.manifest);
   const signature =
     record.signature === 'signed'
       ? 'signed (its certificate chains to this computer’s trust store)'
@@ -231,11 +248,15 @@ export function bundleCandidate(run: Extract<PackageRun, { kind: 'mcpb' }>, stor
     run,
     pin,
     lockText: '',
-    packages: [{ name: record.name, version: record.version, installScript: false }],
+    // What it ships counts as its dependencies; none is installed or runs a script (they came zipped).
+    packages: [
+      { name: record.name, version: record.version, installScript: false },
+      ...(folder === undefined ? [] : bundlePackages(folder)),
+    ],
     publishedAt: null,
     latest: null,
-    runs: [],
-    folder: store.folderOf(pin),
+    runs: [...(command === undefined ? [] : [command]), ...run.args],
+    folder,
     notes: [
       `bundle: ${displayText(record.displayName)} by ${displayText(record.author)}: ${displayText(record.description.slice(0, 300))}`,
       `entry point: ${displayText(record.entryPoint)} (${displayText(record.serverType)} server)`,

@@ -113,4 +113,43 @@ describe('editor files that hold a bridge token', () => {
       await exited(serve.child);
     }
   });
+
+  it('unsync gives back the mode a file had before it was made owner-only, unless a token stays in it', async () => {
+    // Issue 36 item 10: the bytes came back, the mode did not.
+    const original = '{\n  "mcpServers": {}\n}\n';
+    const cursor = install(t, 'cursor', original);
+    const vscode = install(t, 'vscode', '{\n  "servers": {}\n}\n');
+    const windsurf = install(t, 'windsurf', '{\n  "mcpServers": {}\n}\n');
+    chmodSync(cursor, 0o644);
+    chmodSync(vscode, 0o640);
+    chmodSync(windsurf, 0o644);
+    await approved('alpha');
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    expect([mode(cursor), mode(vscode), mode(windsurf)]).toEqual([0o600, 0o600, 0o600]);
+    // The person copies Windsurf's entry (with its token) into an entry of their own.
+    const synced = JSON.parse(readFileSync(windsurf, 'utf8')) as { mcpServers: Record<string, unknown> };
+    writeFileSync(
+      windsurf,
+      JSON.stringify({ mcpServers: { ...synced.mcpServers, 'my-copy': synced.mcpServers.alpha } }, null, 2),
+    );
+
+    const unsync = await runCli(['unsync'], t.env);
+    expect(unsync.code, unsync.stdout + unsync.stderr).toBe(0);
+    expect(readFileSync(cursor, 'utf8')).toBe(original);
+    expect(mode(cursor)).toBe(0o644);
+    expect(mode(vscode)).toBe(0o640);
+    // A token is still in it (the person's own copy): it stays owner-only.
+    expect(readFileSync(windsurf, 'utf8')).toContain('Bearer ');
+    expect(mode(windsurf)).toBe(0o600);
+  });
+
+  it('a mode the person set by hand after the sync is kept by unsync', async () => {
+    const cursor = install(t, 'cursor', '{\n  "mcpServers": {}\n}\n');
+    chmodSync(cursor, 0o644);
+    await approved('alpha');
+    expect((await runCli(['sync'], t.env)).code).toBe(0);
+    chmodSync(cursor, 0o660);
+    expect((await runCli(['unsync'], t.env)).code).toBe(0);
+    expect(mode(cursor)).toBe(0o660);
+  });
 });

@@ -1,6 +1,8 @@
 import { packExtension } from '@anthropic-ai/mcpb';
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { zipSync } from 'fflate';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
@@ -131,5 +133,82 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
       'pending',
     );
     expect((await h.core.preview('echo')).source).toBe('ui');
+  });
+
+  it("installs a bundle zipped by `zip -r` (directory entries), keeping its files' modes", async () => {
+    // Issue 36 item 6: what `zip -r` makes has an entry per folder ("server/"), which the mcpb
+    // package's unpacker tried to write as a file.
+    const source = join(t.dir, 'bundle');
+    cpSync(join(import.meta.dirname, '../../fixtures/store/mcpb-echo'), source, { recursive: true });
+    writeFileSync(join(source, 'server', 'run.sh'), '#!/bin/sh\n');
+    chmodSync(join(source, 'server', 'run.sh'), 0o755);
+    const file = join(t.dir, 'echo.mcpb');
+    execFileSync('zip', ['-qr', file, '.'], { cwd: source });
+    expect(execFileSync('unzip', ['-Z1', file], { encoding: 'utf8' }).split('\n')).toContain('server/');
+
+    const installed = await runCli(
+      ['install', file, '--name', 'echo', '--set', 'greeting=hi', '--set', 'api_key=x'],
+      { ...t.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${t.dir}/no-bus` },
+    );
+    // (No keychain here: the secret is what fails, after the bundle was unpacked and checked.)
+    expect(installed.stdout).toContain('Switchboard bundle echo 1.0.0 by Switchboard tests (unsigned)');
+    expect(installed.stderr).not.toContain('not an MCP bundle');
+    const unpacked = join(t.home.store, 'mcpb');
+    const [folder] = execFileSync(
+      'find',
+      [unpacked, '-maxdepth', '1', '-type', 'd', '-name', 'sb-bundle-echo@*'],
+      {
+        encoding: 'utf8',
+      },
+    )
+      .trim()
+      .split('\n');
+    expect(readFileSync(join(String(folder), 'server', 'index.mjs'), 'utf8')).toBe(
+      readFileSync(join(source, 'server', 'index.mjs'), 'utf8'),
+    );
+    expect(statSync(join(String(folder), 'server', 'run.sh')).mode & 0o777).toBe(0o755);
+  });
+
+  it('the approval of a bundle says what runs from the store and counts the packages it ships', async () => {
+    // Issue 36 item 6: it said "runs from the store:" with nothing after it, and "dependencies: 0".
+    const source = join(t.dir, 'bundle');
+    cpSync(join(import.meta.dirname, '../../fixtures/store/mcpb-echo'), source, { recursive: true });
+    const shipped = (dir: string, name: string, version: string) => {
+      mkdirSync(join(source, dir), { recursive: true });
+      writeFileSync(join(source, dir, 'package.json'), JSON.stringify({ name, version }));
+    };
+    shipped('node_modules/zod', 'zod', '3.25.0');
+    shipped('node_modules/@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk', '1.17.0');
+    shipped('node_modules/@modelcontextprotocol/sdk/node_modules/zod', 'zod', '4.0.0');
+    mkdirSync(join(source, 'node_modules', '.bin'));
+    const file = join(t.dir, 'echo.mcpb');
+    expect(await packExtension({ extensionPath: source, outputPath: file, silent: true })).toBe(true);
+    const installed = await runCli(
+      ['install', file, '--name', 'echo', '--set', 'greeting=hi there', '--set', `api_key=${KEY}`],
+      t.env,
+    );
+    expect(installed.stderr).toBe('');
+
+    const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    headless = h;
+    const pkg = defined((await h.core.preview('echo')).package, 'package review');
+    const entry = JSON.parse(readFileSync(t.home.serversFile, 'utf8')).mcpServers.echo;
+    expect(pkg.dependencies).toBe(3);
+    expect(pkg.lines).toContain('dependencies: 3');
+    expect(pkg.lines).toContain(`runs from the store: node ${entry.args[0]} --greeting 'hi there'`);
+  });
+
+  it('refuses a bundle whose entries would land outside its folder', async () => {
+    const manifest = readFileSync(join(import.meta.dirname, '../../fixtures/store/mcpb-echo/manifest.json'));
+    const file = join(t.dir, 'evil.mcpb');
+    writeFileSync(
+      file,
+      zipSync({ 'manifest.json': manifest, 'server/': new Uint8Array(), '../escaped': new Uint8Array([1]) }),
+    );
+    const run = await runCli(['install', file, '--name', 'evil'], t.env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('../escaped');
+    expect(existsSync(join(t.home.store, 'staging', 'escaped'))).toBe(false);
+    expect(existsSync(join(t.home.store, 'escaped'))).toBe(false);
   });
 });

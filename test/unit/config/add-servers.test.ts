@@ -74,6 +74,7 @@ describe('addServers', () => {
       get: (name) => keychain.get(name),
       delete: (name) => keychain.delete(name),
       list: () => keychain.list(),
+      held: (name, value) => keychain.held(name, value),
       set: async (name, value) => {
         if (++sets === 2) throw new Error('the keychain is locked');
         await keychain.set(name, value);

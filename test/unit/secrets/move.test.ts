@@ -102,6 +102,7 @@ describe('moving a literal secret into the keychain', () => {
         ),
       delete: () => Promise.resolve(false),
       list: () => Promise.resolve([]),
+      held: () => Promise.resolve('none'),
     };
     const err = await rejection(
       moveSecret({ serversFile: file, keychain: unreachable, server: 'github', key: 'GITHUB_TOKEN' }),

@@ -138,6 +138,7 @@ describe('resolving values', () => {
       set: () => Promise.reject(new Error('unused')),
       delete: () => Promise.reject(new Error('unused')),
       list: () => Promise.reject(new Error('unused')),
+      held: () => Promise.reject(new Error('unused')),
     };
     const err = await failure(
       resolveRecord({ Authorization: 'Bearer ${secret:docs}' }, context(locked, {}, 'header')),
@@ -159,6 +160,7 @@ describe('resolving values', () => {
       set: (n, v) => keychain.set(n, v),
       delete: (n) => keychain.delete(n),
       list: () => keychain.list(),
+      held: (n, v) => keychain.held(n, v),
     };
     await resolveRecord({ A: '${secret:t}', B: 'x ${secret:t} ${secret:t}' }, context(counting));
     expect(reads).toBe(1);
