@@ -55,7 +55,8 @@ const ORDER = { hide: 0, grant: 1, mask: 2 } as const;
 
 /**
  * bubblewrap's argv for one server. The whole system is bound read-only; the home, Switchboard's
- * home, the runtime dir and mounted drives are replaced by empty read-only folders; then granted
+ * home, /run (daemons' and the desktop session's sockets) and mounted drives are replaced by empty
+ * read-only folders; then granted
  * paths are bound back (read-only, or writable), shallowest first so the more specific grant wins;
  * secret places visible through a grant are covered by an unreadable file or folder. A private
  * /proc (own pid namespace) hides every other process; /tmp is private; the network is the

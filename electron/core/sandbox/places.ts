@@ -126,3 +126,13 @@ export function toolchainPlaces(platform: NodeJS.Platform): readonly string[] {
 export function dataMounts(platform: NodeJS.Platform): readonly string[] {
   return platform === 'darwin' ? ['/Volumes'] : ['/media', '/mnt', '/run/media'];
 }
+
+/**
+ * Linux's runtime folders: every daemon's socket (D-Bus's system bus, docker.sock, systemd's), and
+ * each user's runtime dir with the desktop session's bus, whose Secret Service holds every secret.
+ * A read-only bind does not stop connect() on a Unix socket, so they are hidden as a whole. macOS keeps
+ * its few sockets in /var/run, and Seatbelt's `(deny network-outbound)` covers connecting to them.
+ */
+export function runtimeAreas(platform: NodeJS.Platform): readonly string[] {
+  return platform === 'linux' ? ['/run', '/var/run'] : [];
+}

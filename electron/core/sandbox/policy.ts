@@ -1,13 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { argumentAccess } from './known-servers.ts';
-import { dataMounts, secretPlaces, toolchainPlaces } from './places.ts';
+import { dataMounts, runtimeAreas, secretPlaces, toolchainPlaces } from './places.ts';
 import type { SandboxSupport } from './support.ts';
 
 /** Why a path is reachable: shown on the approval next to it. */
 export type GrantReason =
-  'servers.json' | 'argument' | 'own folder' | 'program' | 'cwd' | 'store' | 'toolchain';
+  | 'servers.json'
+  | 'argument'
+  | 'own folder'
+  | 'program'
+  | 'cwd'
+  | 'store'
+  | 'toolchain'
+  | 'name lookups';
 
 export interface Grant {
   /** absolute, normalized */
@@ -34,7 +41,7 @@ export type SandboxPolicy =
       platform: NodeJS.Platform;
       /** the person's home folder ($HOME), hidden but for what is granted */
       userHome: string | undefined;
-      /** areas hidden as a whole (home, Switchboard's home, runtime dir, mounted drives) */
+      /** areas hidden as a whole (home, Switchboard's home, /run and the runtime dir, mounted drives) */
       hidden: string[];
       /** temp folders: private to the server where the OS allows (Linux), writable */
       temp: string[];
@@ -147,7 +154,17 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
 
   const hidden = [input.switchboardHome, ...dataMounts(platform)];
   if (home) hidden.push(home);
-  if (input.runtimeDir && input.runtimeDir.startsWith('/')) hidden.push(posix.normalize(input.runtimeDir));
+  // /var/run is mostly a link to /run: hiding /run hides it (a mount on the link would land on /run).
+  const runtime = runtimeAreas(platform).filter((p) => !isLink(p));
+  hidden.push(...runtime);
+  const runtimeDir = input.runtimeDir?.startsWith('/') ? posix.normalize(input.runtimeDir) : undefined;
+  if (runtimeDir && !isHiddenBy(runtimeDir, runtime)) hidden.push(runtimeDir);
+  const network = networkPolicy(setting.network, support);
+  // With its network open, a server resolves names itself: /etc/resolv.conf often links into /run
+  // (systemd-resolved, NetworkManager, resolvconf), so that one folder is read back. A filtered
+  // server's names are looked up by its proxy, outside the sandbox.
+  const resolvConf = network.kind === 'open' ? realFolderOf('/etc/resolv.conf') : undefined;
+  if (resolvConf && isHiddenBy(resolvConf, runtime)) read.push({ path: resolvConf, why: 'name lookups' });
 
   const temp = support.temp;
   const secrets = home ? secretPlaces(platform).map((place) => posix.join(home, place)) : [];
@@ -172,7 +189,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     ),
     write: dedupe(write.filter((g) => !isRootPath(g.path) && mayUse(g))),
     secrets: unique(secrets),
-    network: networkPolicy(setting.network, support),
+    network,
     env: known.env,
     known: known.known,
   };
@@ -246,6 +263,23 @@ export function isInside(path: string, folder: string): boolean {
 
 function isHiddenBy(path: string, hidden: readonly string[]): boolean {
   return hidden.some((h) => isInside(path, h));
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The folder of the file a path finally resolves to, when it exists. */
+function realFolderOf(path: string): string | undefined {
+  try {
+    return posix.dirname(realpathSync(path));
+  } catch {
+    return undefined;
+  }
 }
 
 function isRootPath(path: string): boolean {

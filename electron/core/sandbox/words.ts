@@ -9,6 +9,7 @@ const WHY: Record<GrantReason, string> = {
   cwd: 'its working folder',
   store: 'the packages servers run from',
   toolchain: '',
+  'name lookups': 'name lookups (DNS)',
 };
 
 /**

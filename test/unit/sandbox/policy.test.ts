@@ -35,11 +35,11 @@ function input(over: Partial<PolicyInput> = {}): PolicyInput {
 }
 
 describe('the default sandbox policy', () => {
-  it('hides the home, Switchboard, the runtime dir and mounted drives; writes only its own folder', () => {
+  it('hides the home, Switchboard, /run and mounted drives; writes only its own folder', () => {
     const policy = sandboxPolicy(input());
     if (!policy.sandboxed) throw new Error('expected a sandbox');
     expect(policy.hidden).toEqual(
-      expect.arrayContaining([home, join(home, '.config/switchboard'), '/run/user/1000', '/media', '/mnt']),
+      expect.arrayContaining([home, join(home, '.config/switchboard'), '/run', '/media', '/mnt']),
     );
     expect(policy.write).toEqual([{ path: join(home, '.config/switchboard/data/x'), why: 'own folder' }]);
     expect(policy.secrets).toEqual(
@@ -53,6 +53,16 @@ describe('the default sandbox policy', () => {
     expect(policy.network).toEqual({ kind: 'internet' });
     // toolchains are readable (npx, nvm's node), never writable
     expect(policy.read).toContainEqual({ path: join(home, '.nvm'), why: 'toolchain' });
+  });
+
+  it('hides /run (every daemon socket, the session bus) whether or not a runtime dir is set, and one elsewhere too', () => {
+    for (const runtimeDir of [undefined, '/run/user/1000', '/var/lib/xdg-runtime/1000']) {
+      const policy = sandboxPolicy(input({ runtimeDir }));
+      if (!policy.sandboxed) throw new Error('expected a sandbox');
+      expect(policy.hidden, String(runtimeDir)).toContain('/run');
+      if (runtimeDir?.startsWith('/var/lib')) expect(policy.hidden).toContain(runtimeDir);
+      expect(policy.read.some((g) => g.path.startsWith('/run/')), String(runtimeDir)).toBe(false);
+    }
   });
 
   it('adds what servers.json grants, with "~" meaning the home folder', () => {
