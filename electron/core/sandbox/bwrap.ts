@@ -92,7 +92,11 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
   mounts.sort((a, b) => depth(a.path) - depth(b.path) || ORDER[a.op] - ORDER[b.op]);
 
   const readOnlyAfter: string[] = [];
+  // A folder covered by the unreadable stand-in has nothing to mount inside (an editor's folder in
+  // ~/.aws, a grant there): bubblewrap could not make the mount point.
+  const unreadable: string[] = [];
   for (const m of mounts) {
+    if (unreadable.some((u) => m.path !== u && isInside(m.path, u))) continue;
     if (m.op === 'hide') {
       args.push('--tmpfs', m.path);
       if (!grants.some((g) => g.path === m.path)) readOnlyAfter.push(m.path);
@@ -104,6 +108,7 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
       readOnlyAfter.push(m.path);
     } else {
       args.push('--ro-bind', m.kind === 'dir' ? input.denied.dir : input.denied.file, m.path);
+      if (m.kind === 'dir') unreadable.push(m.path);
     }
   }
 

@@ -7,14 +7,7 @@ import type { SandboxSupport } from './support.ts';
 
 /** Why a path is reachable: shown on the approval next to it. */
 export type GrantReason =
-  | 'servers.json'
-  | 'argument'
-  | 'own folder'
-  | 'program'
-  | 'cwd'
-  | 'store'
-  | 'toolchain'
-  | 'name lookups';
+  'servers.json' | 'argument' | 'own folder' | 'program' | 'cwd' | 'store' | 'toolchain' | 'name lookups';
 
 export interface Grant {
   /** absolute, normalized */
@@ -90,6 +83,14 @@ export interface PolicyInput {
   userHome: string | undefined;
   /** $XDG_RUNTIME_DIR (sockets of the keyring, ssh-agent, D-Bus): hidden */
   runtimeDir?: string | undefined;
+  /**
+   * Where bridge tokens are kept or handed out: Switchboard's tokens/ and run/ (the bridge's local
+   * socket). Hidden whatever a policy grants, servers.json included: a grant of "~" does not mean
+   * "and my editors' tokens".
+   */
+  sealed?: readonly string[] | undefined;
+  /** each editor's settings file (Switchboard writes tokens there): sealed with the folder it is in */
+  tokenFiles?: readonly string[] | undefined;
   support: SandboxSupport;
 }
 
@@ -171,11 +172,20 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   // Switchboard's home holds every token: hidden even inside a granted folder, except each server's
   // own folder and stored package, which are bound again on top.
   secrets.push(input.switchboardHome);
+  const sealed = [
+    ...(input.sealed ?? []).map((p) => posix.normalize(p)),
+    ...(input.tokenFiles ?? []).map((p) => sealedPlace(posix.normalize(p), home)),
+  ];
+  secrets.push(...sealed);
 
   // Only servers.json may open a secret place (or Switchboard's home): a path in its arguments,
   // its cwd or where its program lives never does. Its own folder and package are bound on top.
-  const opensSecrets = (g: Grant) => g.why === 'servers.json' || g.why === 'own folder' || g.why === 'store';
-  const mayUse = (g: Grant) => opensSecrets(g) || !secrets.some((s) => isInside(g.path, s));
+  // Nothing opens a sealed place.
+  const ownOrStore = (g: Grant) => g.why === 'own folder' || g.why === 'store';
+  const opensSecrets = (g: Grant) => g.why === 'servers.json' || ownOrStore(g);
+  const mayUse = (g: Grant) =>
+    (opensSecrets(g) || !secrets.some((s) => isInside(g.path, s))) &&
+    (ownOrStore(g) || !sealed.some((s) => isInside(g.path, s)));
 
   return {
     sandboxed: true,
@@ -250,6 +260,17 @@ function projectOf(script: string): string {
     dir = posix.dirname(dir);
   }
   return posix.dirname(script);
+}
+
+/**
+ * What hides a sealed file: the folder it is in (an editor's own folder, ~/.cursor), since a mount on
+ * a file is lifted by the kernel when the file is replaced by a rename (how editors and Switchboard
+ * write them); the file itself when that folder is the home or above it.
+ */
+function sealedPlace(path: string, home: string | undefined): string {
+  const folder = posix.dirname(path);
+  if (folder === '/' || (home && isInside(home, folder))) return path;
+  return folder;
 }
 
 /** A grant that names a secret place (or something in it) opens it: only servers.json's do. */

@@ -61,8 +61,35 @@ describe('the default sandbox policy', () => {
       if (!policy.sandboxed) throw new Error('expected a sandbox');
       expect(policy.hidden, String(runtimeDir)).toContain('/run');
       if (runtimeDir?.startsWith('/var/lib')) expect(policy.hidden).toContain(runtimeDir);
-      expect(policy.read.some((g) => g.path.startsWith('/run/')), String(runtimeDir)).toBe(false);
+      expect(
+        policy.read.some((g) => g.path.startsWith('/run/')),
+        String(runtimeDir),
+      ).toBe(false);
     }
+  });
+
+  it("seals the editors' files (by their folder) and Switchboard's tokens: no grant opens them", () => {
+    mkdirSync(join(home, '.cursor'));
+    writeFileSync(join(home, '.claude.json'), '{}');
+    const tokens = join(home, '.config/switchboard/tokens');
+    const policy = sandboxPolicy(
+      input({
+        setting: { read: ['~', '~/.cursor', tokens], write: ['~/.cursor/mcp.json'] },
+        sealed: [tokens],
+        tokenFiles: [join(home, '.cursor/mcp.json'), join(home, '.claude.json')],
+      }),
+    );
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    // a file right in the home is sealed by itself; one in an editor's folder, by the folder
+    expect(policy.secrets).toEqual(
+      expect.arrayContaining([tokens, join(home, '.cursor'), join(home, '.claude.json')]),
+    );
+    expect(policy.read).toContainEqual({ path: home, why: 'servers.json' });
+    for (const g of [...policy.read, ...policy.write])
+      expect(
+        [tokens, join(home, '.cursor')].some((s) => g.path === s || g.path.startsWith(`${s}/`)),
+        g.path,
+      ).toBe(false);
   });
 
   it('adds what servers.json grants, with "~" meaning the home folder', () => {
