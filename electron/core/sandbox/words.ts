@@ -34,7 +34,7 @@ export function describeAccess(policy: SandboxPolicy): string[] {
     home !== undefined && [...policy.read, ...policy.write].some((g) => isInside(home, g.path));
   const rest = wholeHome
     ? ''
-    : `; of ${reads.some((r) => r.startsWith('~/')) ? 'the rest of ' : ''}your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.cache/uv, …)`;
+    : `; of ${reads.some((r) => r.startsWith('~/')) ? 'the rest of ' : ''}your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.local/share/uv, …)`;
   const lines = [
     `reads and writes only: ${[...writes, 'a private temp folder'].join(', ')}`,
     `reads: the system (read-only)${reads.length ? `, ${reads.join(', ')}` : ''}${rest}`,

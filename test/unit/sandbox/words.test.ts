@@ -55,10 +55,10 @@ describe("the approval's words for the home folder", () => {
 
   it('say that only toolchains are read when the home is not granted, and the rest when part of it is', () => {
     expect(words({})).toContain(
-      'reads: the system (read-only); of your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.cache/uv, …)',
+      'reads: the system (read-only); of your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.local/share/uv, …)',
     );
     expect(words({ setting: { read: ['~/docs'] } })).toContain(
-      'reads: the system (read-only), ~/docs; of the rest of your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.cache/uv, …)',
+      'reads: the system (read-only), ~/docs; of the rest of your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.local/share/uv, …)',
     );
   });
 });
