@@ -1,8 +1,11 @@
+import { BOUNDS } from './bounds.ts';
+
 /**
  * What every sandbox starts from: its own pid, IPC, UTS and cgroup namespaces (and network, unless
- * open), no capabilities when run as root, the system read-only, a minimal /dev and a fresh /proc.
+ * open), no capabilities when run as root, the system read-only, a minimal /dev with a bounded
+ * /dev/shm, and a fresh /proc. `sized`: bubblewrap takes `--size` (0.5 and later; support.ts tries it).
  */
-export function bwrapBase(options: { network: boolean; root: boolean }): string[] {
+export function bwrapBase(options: { network: boolean; root: boolean; sized?: boolean }): string[] {
   return [
     '--die-with-parent',
     '--unshare-pid',
@@ -16,6 +19,7 @@ export function bwrapBase(options: { network: boolean; root: boolean }): string[
     '/',
     '--dev',
     '/dev',
+    ...(options.sized ? ['--size', String(BOUNDS.shmBytes), '--tmpfs', '/dev/shm'] : []),
     '--proc',
     '/proc',
   ];

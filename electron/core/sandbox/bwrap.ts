@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { bwrapBase } from './bwrap-base.ts';
+import { BOUNDS, prlimitPrefix } from './bounds.ts';
 import { withPreload } from './node-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
@@ -33,6 +34,10 @@ export interface BwrapInput {
   network?: BwrapNetwork | undefined;
   /** Switchboard runs as root: drop every capability so masks cannot be unmounted */
   root: boolean;
+  /** bubblewrap takes `--size`: the temp folders and /dev/shm are bounded (bounds.ts) */
+  sized?: boolean | undefined;
+  /** prlimit's path: the program starts under the rlimits of bounds.ts */
+  prlimit?: string | undefined;
   /** the server's own NODE_OPTIONS, kept before the proxy preload */
   nodeOptions?: string | undefined;
   /** 'file', 'dir' or undefined when the host path does not exist (a stat by default) */
@@ -65,8 +70,11 @@ const ORDER = { hide: 0, grant: 1, mask: 2 } as const;
 export function bwrapCommand(input: BwrapInput): Wrapped {
   const { policy } = input;
   const kind = input.kind ?? statKind;
-  const args = bwrapBase({ network: policy.network.kind !== 'open', root: input.root });
-  for (const temp of policy.temp) args.push('--tmpfs', temp);
+  const args = bwrapBase({ network: policy.network.kind !== 'open', root: input.root, sized: input.sized });
+  for (const temp of policy.temp) {
+    if (input.sized) args.push('--size', String(BOUNDS.tempBytes));
+    args.push('--tmpfs', temp);
+  }
 
   const grants = [
     ...policy.read.map((g) => ({ ...g, writable: false })),
@@ -139,6 +147,8 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
     });
   }
   for (const path of readOnlyAfter) args.push('--remount-ro', path);
+  // First inside the sandbox, so its task count is the sandbox's own (its user namespace's).
+  if (input.prlimit) program = [...prlimitPrefix(input.prlimit), ...program];
   args.push('--chdir', input.cwd, '--', ...program);
   return { command: input.bwrap, args, env };
 }

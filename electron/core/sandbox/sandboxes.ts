@@ -110,6 +110,8 @@ export class Sandboxes {
           denied: { file: join(folder, 'denied-file'), dir: join(folder, 'denied-dir') },
           network,
           root: this.support.root,
+          sized: this.support.tmpfsSize,
+          prlimit: this.support.prlimit,
           nodeOptions: program.env.NODE_OPTIONS,
         });
       } else {

@@ -22,6 +22,10 @@ export interface SandboxSupport {
   temp: string[];
   /** Switchboard runs as root: bubblewrap must drop every capability */
   root: boolean;
+  /** bubblewrap sizes its tmpfs mounts (`--size`, bubblewrap 0.5 and later) */
+  tmpfsSize?: boolean;
+  /** prlimit's path (util-linux), which sets the sandbox's rlimits; undefined when missing */
+  prlimit?: string | undefined;
 }
 
 export interface DetectOptions {
@@ -79,7 +83,9 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
       networkFilterMissing: 'no sandbox',
     };
   }
-  const broken = tryBwrap(bwrap, root);
+  // An older bubblewrap without --size still sandboxes: only its temp folders are then unbounded.
+  const sized = tryBwrap(bwrap, root, true) === undefined;
+  const broken = sized ? undefined : tryBwrap(bwrap, root, false);
   if (broken) {
     return {
       ...base,
@@ -92,6 +98,8 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
   const socat = findProgram('socat', path);
   return {
     ...base,
+    tmpfsSize: sized,
+    prlimit: findProgram('prlimit', path),
     engine: { kind: 'bwrap', path: bwrap },
     missing: '',
     networkFilter: socat ? { kind: 'socat', path: socat } : null,
@@ -100,8 +108,8 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
 }
 
 /** Runs bubblewrap once with the namespaces servers get; the first line of its complaint, if any. */
-function tryBwrap(bwrap: string, root: boolean): string | undefined {
-  const args = [...bwrapBase({ network: true, root }), '--', '/bin/true'];
+function tryBwrap(bwrap: string, root: boolean, sized: boolean): string | undefined {
+  const args = [...bwrapBase({ network: true, root, sized }), '--', '/bin/true'];
   const result = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (result.status === 0) return undefined;
   const said = result.stderr?.toString('utf8').trim().split('\n')[0];
