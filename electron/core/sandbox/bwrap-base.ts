@@ -3,9 +3,16 @@ import { BOUNDS } from './bounds.ts';
 /**
  * What every sandbox starts from: its own pid, IPC, UTS and cgroup namespaces (and network, unless
  * open), no capabilities when run as root, the system read-only, a minimal /dev with a bounded
- * /dev/shm, and a fresh /proc. `sized`: bubblewrap takes `--size` (0.5 and later; support.ts tries it).
+ * /dev/shm, and a fresh /proc. `sized`: bubblewrap takes `--size` and `--perms` (support.ts tries
+ * them). `dropsToNobody`: as root, keep only CAP_SETUID and CAP_SETGID, which setpriv uses first
+ * thing inside to become nobody (run-as.ts); setting the uid clears them.
  */
-export function bwrapBase(options: { network: boolean; root: boolean; sized?: boolean }): string[] {
+export function bwrapBase(options: {
+  network: boolean;
+  root: boolean;
+  sized?: boolean | undefined;
+  dropsToNobody?: boolean | undefined;
+}): string[] {
   return [
     '--die-with-parent',
     '--unshare-pid',
@@ -14,12 +21,13 @@ export function bwrapBase(options: { network: boolean; root: boolean; sized?: bo
     '--unshare-cgroup-try',
     ...(options.network ? ['--unshare-net'] : []),
     ...(options.root ? ['--cap-drop', 'ALL'] : []),
+    ...(options.root && options.dropsToNobody ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID'] : []),
     '--ro-bind',
     '/',
     '/',
     '--dev',
     '/dev',
-    ...(options.sized ? ['--size', String(BOUNDS.shmBytes), '--tmpfs', '/dev/shm'] : []),
+    ...(options.sized ? ['--perms', '1777', '--size', String(BOUNDS.shmBytes), '--tmpfs', '/dev/shm'] : []),
     '--proc',
     '/proc',
   ];

@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { argumentAccess } from './known-servers.ts';
 import { dataMounts, runtimeAreas, secretPlaces, toolchainPlaces } from './places.ts';
+import type { RunsAs } from './run-as.ts';
 import type { SandboxSupport } from './support.ts';
 
 /** Why a path is reachable: shown on the approval next to it. */
@@ -49,6 +50,8 @@ export type SandboxPolicy =
       env: Record<string, string>;
       /** a server known by name whose arguments became grants */
       known: string | undefined;
+      /** who it runs as (run-as.ts); absent means the user Switchboard runs as */
+      runsAs?: RunsAs;
     }
   | {
       sandboxed: false;
@@ -187,9 +190,11 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     (opensSecrets(g) || !secrets.some((s) => isInside(g.path, s))) &&
     (ownOrStore(g) || !sealed.some((s) => isInside(g.path, s)));
 
+  const writes = dedupe(write.filter((g) => !isRootPath(g.path) && mayUse(g)));
   return {
     sandboxed: true,
     platform,
+    runsAs: runsAs(support, writes),
     userHome: home,
     hidden: unique(hidden.filter((p) => p !== '/')),
     temp,
@@ -197,12 +202,19 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     read: dedupe(
       read.filter((g) => isHiddenBy(g.path, [...hidden, ...temp]) && !isRootPath(g.path) && mayUse(g)),
     ),
-    write: dedupe(write.filter((g) => !isRootPath(g.path) && mayUse(g))),
+    write: writes,
     secrets: unique(secrets),
     network,
     env: known.env,
     known: known.known,
   };
+}
+
+/** Under root: nobody, unless it writes more than its own folder (nobody could not) or cannot. */
+function runsAs(support: SandboxSupport, writes: readonly Grant[]): RunsAs {
+  if (!support.root) return 'you';
+  if (!support.setpriv || support.engine?.kind !== 'bwrap') return 'root';
+  return writes.every((g) => g.why === 'own folder') ? 'nobody' : 'root';
 }
 
 function networkPolicy(

@@ -1,4 +1,14 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapCommand, type BwrapNetwork } from './bwrap.ts';
@@ -8,6 +18,7 @@ import { startPortForward, startProxy, type Listening } from './network-proxy.ts
 import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
 import { explainRefusal } from './refusals.ts';
+import { NOBODY } from './run-as.ts';
 import { seatbeltCommand } from './seatbelt.ts';
 import type { SandboxSupport } from './support.ts';
 import type { SandboxRun } from '../supervisor/types.ts';
@@ -52,6 +63,9 @@ export class Sandboxes {
     const engine = this.support.engine;
     if (!policy.sandboxed || engine === null) return { program };
     mkdirSync(program.cwd, { recursive: true, mode: 0o700 });
+    const nobody =
+      policy.runsAs === 'nobody' && engine.kind === 'bwrap' && this.support.setpriv !== undefined;
+    if (nobody) for (const g of policy.write) if (g.why === 'own folder') giveToNobody(g.path);
     const listeners = new Set<(words: string) => void>();
     const seen = new Set<string>();
     const tell = (words: string) => {
@@ -93,10 +107,13 @@ export class Sandboxes {
           const id = ++this.#count;
           const proxySocket = join(folder, `${id}.sock`);
           open.push(await startProxy({ path: proxySocket }, gate, onRefusal));
+          // nobody must be able to connect (the folder around it is 0700: no one else on the host can)
+          if (nobody) chmodSync(proxySocket, 0o666);
           const ports = [];
           for (const local of localPorts) {
             const socket = join(folder, `${id}-${local.port}.sock`);
             open.push(await startPortForward({ path: socket }, local.port, local.host));
+            if (nobody) chmodSync(socket, 0o666);
             ports.push({ port: local.port, socket });
           }
           network = { socat: filter.path, proxySocket, ports, nodePreload: join(folder, 'node-proxy.cjs') };
@@ -112,6 +129,7 @@ export class Sandboxes {
           root: this.support.root,
           sized: this.support.tmpfsSize,
           prlimit: this.support.prlimit,
+          setpriv: nobody ? this.support.setpriv : undefined,
           nodeOptions: program.env.NODE_OPTIONS,
         });
       } else {
@@ -174,6 +192,27 @@ export class Sandboxes {
     this.#folder = folder;
     return folder;
   }
+}
+
+/**
+ * Hands a server's own folder to nobody, once: what is in it when it first runs as nobody (files an
+ * earlier version wrote as root) included; after that, what it makes is nobody's already.
+ */
+function giveToNobody(folder: string): void {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  // bubblewrap, still root without capabilities, changes into it before becoming nobody: it needs
+  // to pass through (not read). Its parents on this computer stay Switchboard's own (0700).
+  chmodSync(folder, 0o711);
+  if (lstatSync(folder).uid === NOBODY.uid) return;
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    // a link is handed over itself, never what it points to; the folder itself last, so a walk cut
+    // short is done again at the next start
+    if (stat.isSymbolicLink()) lchownSync(path, NOBODY.uid, NOBODY.gid);
+    else chownSync(path, NOBODY.uid, NOBODY.gid);
+  };
+  walk(folder);
 }
 
 /** Listed ports on this computer (`localhost:5432`): forwarded as plain TCP, not only HTTP. */

@@ -26,6 +26,8 @@ export interface SandboxSupport {
   tmpfsSize?: boolean;
   /** prlimit's path (util-linux), which sets the sandbox's rlimits; undefined when missing */
   prlimit?: string | undefined;
+  /** setpriv's path (util-linux): as root, servers become nobody with it (run-as.ts) */
+  setpriv?: string | undefined;
 }
 
 export interface DetectOptions {
@@ -100,6 +102,8 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
     ...base,
     tmpfsSize: sized,
     prlimit: findProgram('prlimit', path),
+    // nobody needs a temp folder it may write: --perms comes with --size
+    setpriv: root && sized ? findProgram('setpriv', path) : undefined,
     engine: { kind: 'bwrap', path: bwrap },
     missing: '',
     networkFilter: socat ? { kind: 'socat', path: socat } : null,
@@ -109,7 +113,12 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
 
 /** Runs bubblewrap once with the namespaces servers get; the first line of its complaint, if any. */
 function tryBwrap(bwrap: string, root: boolean, sized: boolean): string | undefined {
-  const args = [...bwrapBase({ network: true, root, sized }), '--', '/bin/true'];
+  const args = [
+    ...bwrapBase({ network: true, root, sized }),
+    ...(sized ? ['--perms', '1777', '--size', '1048576', '--tmpfs', '/tmp'] : []),
+    '--',
+    '/bin/true',
+  ];
   const result = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (result.status === 0) return undefined;
   const said = result.stderr?.toString('utf8').trim().split('\n')[0];

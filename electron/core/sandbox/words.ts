@@ -41,6 +41,12 @@ export function describeAccess(policy: SandboxPolicy): string[] {
     `cannot see${wholeHome ? ', even in your home folder' : ''}: your keys and credentials (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh, ~/.netrc, ~/.docker/config.json, …), browser profiles, keyrings, your editors' settings files and Switchboard's tokens, other servers' folders, the desktop session's and system services' sockets (/run), other programs' processes`,
     networkWords(policy.network),
   ];
+  if (policy.runsAs === 'nobody')
+    lines.push('runs as the user nobody, not as root (Switchboard runs as root)');
+  if (policy.runsAs === 'root')
+    lines.push(
+      'runs as root, because Switchboard does and it writes folders nobody could: it can read what only root may read (/etc/shadow, root-only files) — run Switchboard as an ordinary user',
+    );
   for (const [key, value] of Object.entries(policy.env))
     lines.push(`gets ${key}=${short(value)} so its data stays in its own folder`);
   return lines;
