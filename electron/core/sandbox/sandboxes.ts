@@ -200,9 +200,6 @@ export class Sandboxes {
  */
 function giveToNobody(folder: string): void {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  // bubblewrap, still root without capabilities, changes into it before becoming nobody: it needs
-  // to pass through (not read). Its parents on this computer stay Switchboard's own (0700).
-  chmodSync(folder, 0o711);
   if (lstatSync(folder).uid === NOBODY.uid) return;
   const walk = (path: string) => {
     const stat = lstatSync(path);
