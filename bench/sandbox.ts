@@ -1,6 +1,6 @@
 // The sandbox's cost (design.md: <= 30 ms added per server start, nothing measurable per call).
 //
-//   node bench/sandbox.ts [--runs N] [--calls N] [--quick]
+//   node bench/sandbox.ts [--runs N] [--calls N] [--quick] [--node PATH]
 //
 // Start: spawn → first answer to `initialize` of a minimal hand-written server (test/fixtures/
 // mini-server.mjs, so the server's own start is small next to what is measured), run three ways in
@@ -9,6 +9,8 @@
 // with "network": "none" (bubblewrap alone). The sandboxed times include building the policy and the
 // bubblewrap command line and starting the proxy, as the core does at each start. Per call: tools/call
 // round trips over stdio to a running server, sandboxed and not (the sandbox does not touch stdio).
+// --node: the Node the server runs on (default: this one). On a Node without NODE_USE_ENV_PROXY
+// (before 22.21 / 24.5) that way is the sandbox without the preload, so it shows the preload's cost.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -39,8 +41,10 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '30' },
     calls: { type: 'string', default: '2000' },
     quick: { type: 'boolean', default: false },
+    node: { type: 'string', default: NODE },
   },
 });
+const SERVER_NODE = values.node;
 const runs = values.quick ? 5 : Number(values.runs);
 const calls = values.quick ? 200 : Number(values.calls);
 const loadStart = loadavg();
@@ -78,13 +82,13 @@ const SETTINGS: Record<Way, SandboxSetting | undefined | 'off'> = {
 };
 
 async function program(way: Way): Promise<{ program: Program; release: () => Promise<void> }> {
-  const plain: Program = { command: NODE, args: [server], cwd: ownFolder, env };
+  const plain: Program = { command: SERVER_NODE, args: [server], cwd: ownFolder, env };
   const setting = SETTINGS[way];
   if (setting === 'off') return { program: plain, release: async () => {} };
   const policy = sandboxPolicy({
     name: 'bench',
     setting,
-    command: NODE,
+    command: SERVER_NODE,
     args: [server],
     env: {},
     cwd: undefined,
@@ -274,6 +278,7 @@ finish({
   machine: machineInfo(loadStart),
   figures,
   notes: [
+    `server's Node ${SERVER_NODE}`,
     `engine ${support.engine.path}, network relay ${support.networkFilter.kind === 'socat' ? support.networkFilter.path : 'seatbelt'}${support.root ? ', as root' : ''}`,
   ],
 });

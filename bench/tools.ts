@@ -61,7 +61,7 @@ function catalogOf(servers: { name: string; tools: Tool[] }[], filters: Record<s
   } as unknown as ServerLists;
   // Read at each call: a server whose tools change gets a new array, as the core's lists do.
   const listed = (): Listed[] =>
-    servers.map((s) => ({ name: s.name, lists: emptyLists, tools: s.tools, gate: undefined }));
+    servers.map((s) => ({ name: s.name, lists: emptyLists, tools: s.tools, gate: undefined, approvedAt: 0 }));
   const byName = new Map(servers.map((s) => [s.name, s]));
   // AggregateCatalog reads only listed() of Upstreams.
   const upstreams = { listed } as unknown as Upstreams;

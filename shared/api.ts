@@ -126,6 +126,19 @@ export const ToolChangeSchema = z.object({
     changed: z.array(z.object({ name: z.string(), before: z.array(z.string()), after: z.array(z.string()) })),
     removed: z.array(z.string()),
   }),
+  /**
+   * new and changed resource templates (held back: /mcp routes no read through them, and neither
+   * endpoint lists them), named by URI template, and pinned ones the server no longer lists
+   */
+  resourceTemplates: z
+    .object({
+      added: z.array(ToolTextSchema),
+      changed: z.array(
+        z.object({ name: z.string(), before: z.array(z.string()), after: z.array(z.string()) }),
+      ),
+      removed: z.array(z.string()),
+    })
+    .default({ added: [], changed: [], removed: [] }),
   /** the pinned definitions are not on record (their file is missing or damaged): every tool counts as new */
   baselineMissing: z.boolean(),
 });

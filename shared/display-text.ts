@@ -74,3 +74,9 @@ const TOKEN = new RegExp(`(\\\\*)(u\\{|[${HIDDEN_CLASS}])`, 'gu');
  * highlightSpecialChars), where tabs and line breaks are layout.
  */
 export const HIDDEN_CHARACTER_IN_EDITOR = new RegExp(`(?![\\t\\n])[${HIDDEN_CLASS}]`, 'u');
+
+/** At most `max` characters (code points), with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}

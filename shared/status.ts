@@ -48,6 +48,10 @@ export const ServerStatusSchema = z.object({
   access: z.string().optional(),
   /** the last thing its sandbox refused it on this run, with the fix ("sandbox refused reading …") */
   sandboxRefused: z.string().optional(),
+  /** the one grant that lets it do what its sandbox refused (`switchboard grant NAME ACCESS PATH`) */
+  sandboxGrant: z
+    .object({ path: z.string(), access: z.enum(['read', 'write']), command: z.string() })
+    .optional(),
   /** prompts held back the same way; absent or 0 when none wait */
   promptsHeld: z.number().int().optional(),
   /** its instructions changed since they were pinned: editors get the pinned ones until accepted */

@@ -51,6 +51,11 @@ export const UiRoutes = {
   /** POST {enabled} */
   serverEnabled: (name: string) => `/api/servers/${seg(name)}/enabled`,
   /**
+   * POST SandboxGrantRequest: lets the server's sandbox read (or write) one more path, as `switchboard
+   * grant` does (servers.json's sandbox edited; the server then waits for approval of the change)
+   */
+  serverGrant: (name: string) => `/api/servers/${seg(name)}/grant`,
+  /**
    * GET: the tools the server exposes (while running, or as its last run listed them); POST
    * ServerToolsChange: turn one on or off, or set its whole "tools" filter in servers.json
    */
@@ -315,6 +320,9 @@ export const AddServersResultSchema = z.object({ ok: z.literal(true), added: z.a
 export type AddServersResult = z.infer<typeof AddServersResultSchema>;
 export const SaveServerRequestSchema = z.object({ config: z.unknown() });
 export const EnabledRequestSchema = z.object({ enabled: z.boolean() }).strict();
+export const SandboxGrantRequestSchema = z
+  .object({ path: z.string().min(1), access: z.enum(['read', 'write']) })
+  .strict();
 export const SecretValueRequestSchema = z
   .object({
     value: z.string().refine((v) => v.trim() !== '', 'a secret cannot be empty or only spaces'),
@@ -502,6 +510,8 @@ export interface UiApi {
    */
   acceptTools(name: string, change: string): Promise<void>;
   setEnabled(name: string, enabled: boolean): Promise<void>;
+  /** the one-step grant status offers for what its sandbox refused (it then waits for approval) */
+  grantSandbox(name: string, grant: { path: string; access: 'read' | 'write' }): Promise<void>;
   /** replaces the server's entry in servers.json (comment-preserving) */
   saveServer(name: string, config: unknown): Promise<void>;
   /** adds a server pending approval; a literal secret in it goes to the keychain (said in the answer) */

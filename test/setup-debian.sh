@@ -14,10 +14,18 @@ command -v ps >/dev/null 2>&1 || need+=(procps)
 # Servers' sandbox (test/integration/sandbox): bubblewrap, and socat to relay its filtered network.
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v socat >/dev/null 2>&1 || need+=(socat)
+# test/integration/sandbox/node-network.test.ts: openssl (a test certificate), ip (below), and
+# aiohttp, which a sandboxed Python server reaches the network with only through the sandbox's
+# sitecustomize.
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
+/usr/bin/python3 -c 'import aiohttp' >/dev/null 2>&1 || need+=(python3-aiohttp)
 # update-mime-database: the Debian package's .mcpb file type (test/unit/desktop/forge-config.test.ts)
 command -v update-mime-database >/dev/null 2>&1 || need+=(shared-mime-info)
 # setpriv, to run the sandbox as an ordinary user when the tests run as root
 command -v setpriv >/dev/null 2>&1 || need+=(util-linux)
+# ip, to give a private network namespace an address of "this computer" that is not loopback
+# (test/integration/sandbox/proxy-gate.test.ts, node-network.test.ts)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
 ((${#need[@]})) || exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -139,6 +139,13 @@ export const COMMAND_HELP = {
     summary: 'remove a server from servers.json',
     details: 'Stops it (when Switchboard runs) and takes it out of every editor at the next sync.',
   },
+  grant: {
+    usage: ['switchboard grant NAME read|write PATH'],
+    summary: "let a server's sandbox read (or write) one more path",
+    details:
+      'Adds PATH to its sandbox.read or sandbox.write in servers.json (comments kept); `status` offers\n' +
+      'it when the sandbox refused the server a path. A changed sandbox waits for your approval again.',
+  },
   login: {
     usage: ['switchboard login NAME'],
     summary: 'sign in to a remote server in your browser (OAuth)',
@@ -319,6 +326,7 @@ usage: switchboard <command> [options]
   add NAME [--env K=V]… -- CMD ARGS…   add a local server (or: add NAME --url URL [--header K=V]…);
                                    a name in use is refused, showing what would change (--replace)
   remove NAME                      remove a server from servers.json
+  grant NAME read|write PATH       let NAME's sandbox read (or write) PATH (it asks approval again)
   login NAME | logout NAME         sign in to a remote server in your browser (OAuth), or forget it
   try URL [--header K=V]… [--client-id ID [--client-secret S]] [--client-metadata-url URL]
           [--call TOOL [--arguments JSON]]   connect to a remote server as Switchboard would

@@ -26,6 +26,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   logs: async () => (await import('./commands/logs.ts')).logsCommand,
   add: async () => (await import('./commands/servers.ts')).addCommand,
   remove: async () => (await import('./commands/servers.ts')).removeCommand,
+  grant: async () => (await import('./commands/grant.ts')).grantCommand,
   login: async () => (await import('./commands/login.ts')).loginCommand,
   logout: async () => (await import('./commands/login.ts')).logoutCommand,
   try: async () => (await import('./commands/try.ts')).tryCommand,

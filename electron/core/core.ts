@@ -41,6 +41,7 @@ import { PackageApprovals } from './store/package-approvals.ts';
 import { PackageService, type StoredLaunch } from './store/package-service.ts';
 import { PackageStore, StoreChangedError } from './store/package-store.ts';
 import { UpdateChecks } from './store/update-checks.ts';
+import { describeBaseEnvironment } from './supervisor/base-env.ts';
 import { Supervisor } from './supervisor/supervisor.ts';
 import type { DesiredServer, LaunchPlan, SupervisorTimings } from './supervisor/types.ts';
 import type { UpstreamPeer } from './supervisor/upstream-link.ts';
@@ -382,7 +383,8 @@ export class Core {
       references: describeReferences(
         pkg.program ? { ...entry.launch, command: pkg.program, realCommand: undefined } : entry.launch,
       ),
-      access: this.access(name),
+      // What would run: the offered package's node, if it is to run from the store.
+      access: this.#accessOf(entry, pkg.program),
       package: pkg.package,
       packageNote: pkg.packageNote,
     };
@@ -405,12 +407,19 @@ export class Core {
 
   /** A local server's access in its sandbox, in plain words (empty for a remote server). */
   access(name: string): string[] {
-    const policy = this.#policyOf(this.#entry(name));
-    return policy ? describeAccess(policy) : [];
+    return this.#accessOf(this.#entry(name));
   }
 
-  /** The sandbox policy of a local server (shown: computed once per entry). */
-  #policyOf(entry: ServerEntry, fresh = false, stored?: string): SandboxPolicy | undefined {
+  #accessOf(entry: ServerEntry, program?: string): string[] {
+    const policy = this.#policyOf(entry, program !== undefined, undefined, program);
+    return policy ? [...describeAccess(policy), describeBaseEnvironment(this.#env, this.#platform)] : [];
+  }
+
+  /**
+   * The sandbox policy of a local server (shown: computed once per entry). `runs`: the program a
+   * start runs instead of its command (a stored package's node).
+   */
+  #policyOf(entry: ServerEntry, fresh = false, stored?: string, runs?: string): SandboxPolicy | undefined {
     if (isRemote(entry.config)) return undefined;
     const known = fresh ? undefined : this.#policies.get(entry);
     if (known) return known;
@@ -426,6 +435,7 @@ export class Core {
         tokenFiles: this.#tokenFiles,
       },
       stored,
+      runs === undefined ? undefined : [runs],
     );
     if (!fresh) this.#policies.set(entry, policy);
     return policy;
@@ -705,6 +715,7 @@ export class Core {
       tools,
       instructions: live ? runner.client?.getInstructions() : lists?.instructions,
       prompts: lists?.prompts,
+      templates: lists?.resourceTemplates,
     };
   }
 
@@ -865,7 +876,7 @@ export class Core {
       data: this.home.data,
       // Computed again at each start: what its arguments name may have appeared on disk since.
       sandbox: async (entry: ServerEntry, program: Program, stored?: string) => {
-        const policy = this.#policyOf(entry, true, stored);
+        const policy = this.#policyOf(entry, true, stored, program.command);
         if (!policy || !this.#sandboxes) return { program };
         return this.#sandboxes.wrap(program, policy);
       },

@@ -7,6 +7,7 @@ import { resolveRecord, resolveValue } from './secrets/references.ts';
 import type { ServerEntry } from './server-entry.ts';
 import type { Program } from './sandbox/sandboxes.ts';
 import type { StoredLaunch } from './store/package-service.ts';
+import { baseEnvironment } from './supervisor/base-env.ts';
 import type { LaunchPlan, SandboxRun } from './supervisor/types.ts';
 import { realCommand, resolveCommand } from './trust/resolve-command.ts';
 
@@ -87,9 +88,8 @@ export async function prepareLaunch(
     ...context,
     field: 'arg',
   });
-  const inherited = Object.fromEntries(
-    Object.entries(deps.env).filter((kv): kv is [string, string] => kv[1] !== undefined),
-  );
+  // Never the whole environment Switchboard was started with: a short named list (base-env.ts).
+  const inherited = baseEnvironment(deps.env, deps.platform);
   if (deps.commandPath) inherited.PATH = deps.commandPath;
   if (stored?.pathPrefix.length) {
     const separator = deps.platform === 'win32' ? ';' : ':';

@@ -51,6 +51,11 @@ export function toolChangeLines(change: ToolChange, max = 8): string[] {
     ...change.prompts.changed.map((p) => `~ prompt ${p.name}: ${changedParts(p.before, p.after)} changed`),
     ...change.removed.map((name) => `− ${name} removed`),
     ...change.prompts.removed.map((name) => `− prompt ${name} removed`),
+    ...change.resourceTemplates.added.map((t) => `+ new resource template ${t.name}`),
+    ...change.resourceTemplates.changed.map(
+      (t) => `~ resource template ${t.name}: ${changedParts(t.before, t.after)} changed`,
+    ),
+    ...change.resourceTemplates.removed.map((name) => `− resource template ${name} removed`),
   ];
   if (lines.length <= max) return lines;
   return [...lines.slice(0, max - 1), `… and ${lines.length - max + 1} more`];
@@ -60,10 +65,12 @@ export function toolChangeLines(change: ToolChange, max = 8): string[] {
 export function changeWhat(change: ToolChange): { words: string; held: number } {
   const tools = change.added.length + change.changed.length;
   const prompts = change.prompts.added.length + change.prompts.changed.length;
+  const templates = change.resourceTemplates.added.length + change.resourceTemplates.changed.length;
   const words = wordList([
     ...(tools ? ['tools'] : []),
     ...(prompts ? ['prompts'] : []),
+    ...(templates ? ['resource templates'] : []),
     ...(change.instructions ? ['instructions'] : []),
   ]);
-  return { words: words || 'tools', held: tools + prompts + (change.instructions ? 1 : 0) };
+  return { words: words || 'tools', held: tools + prompts + templates + (change.instructions ? 1 : 0) };
 }

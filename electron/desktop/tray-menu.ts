@@ -14,6 +14,8 @@ export type TrayAction =
   | { type: 'approve'; server: string; fingerprint: string }
   | { type: 'sign-in'; server: string }
   | { type: 'deny'; server: string }
+  /** the one-step grant status offered for what the sandbox refused (the server then waits for approval) */
+  | { type: 'grant'; server: string; path: string; access: 'read' | 'write' }
   /** accepts the change to the server's tools the menu was built with, not a later one */
   | { type: 'accept-tools'; server: string; change: string }
   | { type: 'start'; server: string }
@@ -235,6 +237,15 @@ function serverSubmenu(s: ServerStatus): TrayItem[] {
     { label: 'Details…', action: { type: 'open', view: 'servers', server: s.name } },
   ];
   if (s.lastError) items.unshift({ label: s.lastError.slice(0, 120), enabled: false });
+  if (s.sandboxRefused && s.state !== 'pending-approval') {
+    items.unshift({ label: s.sandboxRefused.slice(0, 120), enabled: false });
+    const grant = s.sandboxGrant;
+    if (grant)
+      items.splice(1, 0, {
+        label: `${grant.access === 'write' ? 'Allow writing' : 'Allow reading'} it (asks approval)`,
+        action: { type: 'grant', server: s.name, path: grant.path, access: grant.access },
+      });
+  }
   if (s.state === 'running' || s.state === 'starting' || s.state === 'backoff') {
     items.push({ label: 'Restart', action: { type: 'restart', server: s.name } });
     items.push({ label: 'Stop', action: { type: 'stop', server: s.name } });

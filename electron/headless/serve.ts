@@ -5,6 +5,7 @@ import { makePrivateDir } from '../core/fs/private-home.ts';
 import { BridgeServer } from '../core/bridge/http-server.ts';
 import { socketPathFor } from '../core/bridge/local-endpoint.ts';
 import { newPipeName } from '../core/bridge/local-listener.ts';
+import type { PeerUsers } from '../core/bridge/peer-user.ts';
 import { TokenStore } from '../core/tokens/token-store.ts';
 import type { HomePaths } from '../core/home.ts';
 import { removeInstanceFile, writeInstanceFile } from '../core/instance-file.ts';
@@ -30,6 +31,8 @@ export interface HeadlessOptions {
   editorSync?: boolean | { log?: (line: string) => void };
   /** how Claude Desktop's entry starts the stdio relay (default: this Node running the source) */
   relay?: RelayCommand;
+  /** which local user opened each bridge connection (default: this platform's lookup; tests inject one) */
+  peerUsers?: PeerUsers;
 }
 
 export interface Headless {
@@ -77,6 +80,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens,
     keychain: options.keychain,
     requestTimeoutMs: options.requestTimeoutMs,
+    peerUsers: options.peerUsers,
     localSocket: relaySocket.problem ? undefined : relaySocket.path,
     catalog: async () =>
       new (await import('../core/catalog/catalog.ts')).Catalog({

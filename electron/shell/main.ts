@@ -82,6 +82,7 @@ import { startHeadless, type Headless } from '../headless/serve.ts';
 import { syncResult } from '../core/editors/service.ts';
 import { EDITOR_LABELS } from '../../shared/editors.ts';
 import type { StatusReport } from '../../shared/status.ts';
+import { grantSandboxPath } from '../core/config/sandbox-grant.ts';
 
 // Set by Electron Forge's Vite plugin at build time.
 declare const MAIN_WINDOW_VITE_DEV_SERVER_URL: string | undefined;
@@ -408,6 +409,10 @@ async function runAction(action: TrayAction): Promise<void> {
         return;
       case 'deny':
         return core.deny(action.server);
+      case 'grant':
+        // servers.json's sandbox edited: the watcher sees it and the server waits for approval
+        grantSandboxPath(core.home.serversFile, action.server, action, process.env.HOME);
+        return;
       case 'accept-tools':
         // the change the menu or notification showed; a later one is refused and asks again
         return core.acceptTools(action.server, action.change);

@@ -71,10 +71,13 @@ export function statusDetail(s: ServerStatus): string {
   }
   if (s.state === 'idle') return 'starts at the next request';
   // What the sandbox refused says more than "exited with code 1", and how to allow it.
-  if (s.sandboxRefused && (s.state === 'running' || s.state === 'starting')) return s.sandboxRefused;
+  if (s.sandboxRefused && (s.state === 'running' || s.state === 'starting'))
+    return s.sandboxGrant ? `${s.sandboxRefused}; in one step: ${s.sandboxGrant.command}` : s.sandboxRefused;
   if (s.state === 'backoff' && s.nextRetryAt)
     return `next start ${new Date(s.nextRetryAt).toLocaleTimeString()}${s.lastError ? ` (${s.lastError})` : ''}`;
   if (s.state === 'running' && s.since) return `up since ${new Date(s.since).toLocaleTimeString()}`;
+  if (s.state === 'crash-loop' && s.sandboxGrant)
+    return `${s.lastError ? `${s.lastError}; ` : ''}in one step: ${s.sandboxGrant.command}`;
   if (s.state === 'crash-loop')
     return `${s.lastError ? `${s.lastError}; ` : ''}see why: switchboard logs ${s.name}; once fixed: switchboard restart ${s.name}`;
   return s.lastError ?? '';

@@ -133,6 +133,7 @@ function showChange(ctx: CliContext, change: ToolChange): void {
   for (const [kind, part] of [
     ['tool', change],
     ['prompt', change.prompts],
+    ['resource template', change.resourceTemplates],
   ] as const) {
     for (const item of part.added) {
       ctx.output.out(`\n+ new ${kind} ${item.name}`);

@@ -1,4 +1,3 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { AggregateCatalog } from './aggregate.ts';
 import {
@@ -13,6 +12,8 @@ import type { McpSession } from './mcp-sessions.ts';
 import { refusal, type ToolAccess } from './tool-access.ts';
 import { CALL_TOOL, DEFAULT_FOUND, DISCOVERY_TOOLS, FIND_TOOLS, MAX_FOUND } from '../tools/discovery.ts';
 import type { Reply } from './server-relay.ts';
+import { templateAllowed } from '../trust/tool-pins.ts';
+import { literalLength, matchesTemplate } from './uri-template-match.ts';
 import type { Listed, Upstream, UpstreamLookup, Upstreams } from './upstreams.ts';
 
 /** One aggregate request: whose it is, which servers that editor may reach, and how to relay it. */
@@ -37,8 +38,9 @@ const RESOURCE_NOT_FOUND = -32002;
  * starting: lists come from each server's last run, so listing starts nothing) as `<server>__<name>`
  * (see tool-names.ts), and their resources and resource templates with URIs unchanged — of the servers
  * the editor may reach. A resource URI listed by several servers is listed once and read from the
- * first of them by server name; a URI no server lists goes to the first server (by name) with a
- * matching template. Completions follow their prompt or resource; logging/setLevel goes to every
+ * one approved first; a URI no server lists goes to the most specific matching template, of the
+ * server approved first among equally specific ones (a newer or hostile server cannot take over
+ * another's resources: docs/decisions.md, issue 32). Completions follow their prompt or resource; logging/setLevel goes to every
  * running server with logging (an idle one is told when it next starts); subscriptions to the
  * resource's server. A request that needs a server starts it if it is idle.
  */
@@ -248,34 +250,52 @@ export class AggregateRouter {
     return routes;
   }
 
-  /** Every listed resource by URI, from the first server (by name) that lists it. */
+  /**
+   * Every listed resource by URI, from the server that keeps it: of those that list it, the one
+   * approved first (then by name). A server approved later cannot take over a URI by listing it too.
+   */
   #resources(allowed: (server: string) => boolean): Map<string, { server: string; resource: Resource }> {
     const byUri = new Map<string, { server: string; resource: Resource }>();
-    for (const { name, lists } of this.#listed(allowed))
+    for (const { name, lists } of bySeniority(this.#listed(allowed)))
       for (const resource of lists.resources)
         if (!byUri.has(resource.uri)) byUri.set(resource.uri, { server: name, resource });
     return byUri;
   }
 
-  /** Every server's templates, in server-name order; an identical template is listed once. */
+  /**
+   * Every server's templates in the order they are tried: the most specific first (the most literal
+   * characters: a catch-all `{+anything}` has none, so it gets only what no other template matches),
+   * equally specific ones by approval age (then by name); an identical template is listed once, as its
+   * oldest server's.
+   */
   #templates(allowed: (server: string) => boolean): { server: string; template: ResourceTemplate }[] {
     const seen = new Set<string>();
-    const templates: { server: string; template: ResourceTemplate }[] = [];
-    for (const { name, lists } of this.#listed(allowed)) {
+    const templates: { server: string; template: ResourceTemplate; literal: number }[] = [];
+    for (const { name, lists, gate } of bySeniority(this.#listed(allowed))) {
       for (const template of lists.resourceTemplates) {
+        // a new or changed template is held back until a person accepts it: it lists and routes nothing
+        if (gate && !templateAllowed(gate, template)) continue;
         if (seen.has(template.uriTemplate)) continue;
         seen.add(template.uriTemplate);
-        templates.push({ server: name, template });
+        templates.push({ server: name, template, literal: literalLength(template.uriTemplate) });
       }
     }
-    return templates;
+    // A stable sort: equally specific ones keep their seniority order.
+    return templates
+      .sort((a, b) => b.literal - a.literal)
+      .map(({ server, template }) => ({ server, template }));
   }
 
+  /**
+   * Who answers a URI: a server that lists it exactly (the oldest, see #resources) before any
+   * template, so no template captures another server's listed resource; else the first matching
+   * template (see #templates).
+   */
   #resourceOwner(uri: string, allowed: (server: string) => boolean): string | undefined {
     const listed = this.#resources(allowed).get(uri);
     if (listed) return listed.server;
     for (const { server, template } of this.#templates(allowed)) {
-      if (matches(template.uriTemplate, uri)) return server;
+      if (matchesTemplate(template.uriTemplate, uri)) return server;
     }
     return undefined;
   }
@@ -286,12 +306,11 @@ export class AggregateRouter {
   }
 }
 
-function matches(template: string, uri: string): boolean {
-  try {
-    return new UriTemplate(template).match(uri) !== null;
-  } catch {
-    return false; // a template the SDK cannot parse matches nothing
-  }
+/** Servers by approval age, the oldest first (then by name, as listed() gives them). */
+function bySeniority(listed: Listed[]): Listed[] {
+  return [...listed].sort(
+    (a, b) => a.approvedAt - b.approvedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
 }
 
 /** A tool's failure as the model reads it (a result with isError, not a protocol error). */

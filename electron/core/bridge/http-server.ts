@@ -12,6 +12,9 @@ import { listenLocal } from './local-listener.ts';
 import { McpEndpoint, type McpEndpointCore } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
+import { PeerGate, refuseConnection } from './peer-gate.ts';
+import { answerWorkerScript } from './worker-kill-switch.ts';
+import { peerUsersFor, type PeerUsers } from './peer-user.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import type { ApiEvent } from '../../../shared/api.ts';
 import { LOGIN_PATH, UiRoutes } from '../../../shared/ui-api.ts';
@@ -69,11 +72,17 @@ export interface BridgeOptions {
    * the first catalog request (the registry client and install planning are not loaded before)
    */
   catalog?: (() => Promise<Catalog>) | undefined;
+  /**
+   * Which local user opened each TCP connection (peer-user.ts; default: this platform's lookup). Any
+   * other than this process's user is refused before anything else (peer-gate.ts).
+   */
+  peerUsers?: PeerUsers | undefined;
 }
 
 /**
- * The bridge's HTTP listener on 127.0.0.1 only. Every request passes the Host/Origin guard and a
- * bearer token before any route sees it; errors never leak details to an unauthenticated caller.
+ * The bridge's HTTP listener on 127.0.0.1 only. Every request passes the connection's user check
+ * (this user's own processes only), the Host/Origin guard and a bearer token before any route sees
+ * it; errors never leak details to an unauthenticated caller.
  */
 export class BridgeServer {
   readonly #options: BridgeOptions;
@@ -90,6 +99,8 @@ export class BridgeServer {
   #local: Server | undefined;
   /** connections that came in on the local socket, not the TCP port */
   readonly #localConnections = new WeakSet<object>();
+  /** who opened each TCP connection: this user, or it is refused */
+  readonly #peers: PeerGate;
   #port: number;
   readonly #stopTokenWatch: () => void;
   readonly #stopSessionWatch: () => void;
@@ -106,7 +117,15 @@ export class BridgeServer {
   constructor(options: BridgeOptions) {
     this.#options = options;
     this.#port = options.port;
-    this.sessions = new UiSessions({ file: join(options.tokens.dir, BROWSER_SESSIONS_FILE) });
+    const peerUsers = options.peerUsers ?? peerUsersFor();
+    this.#peers = new PeerGate(peerUsers);
+    // A signed-in browser outlives this serve only where each connection's user is checked (Linux): a
+    // key a port squatter collected while serve was down is then worthless from its user. Elsewhere
+    // nothing tells the squatter's replay from the person's browser, so a key ends with the serve that
+    // issued it, and what an older serve kept is dropped (docs/decisions.md, issue 32).
+    const sessionsFile = join(options.tokens.dir, BROWSER_SESSIONS_FILE);
+    if (peerUsers.coverage !== 'checked') rmSync(sessionsFile, { force: true });
+    this.sessions = new UiSessions({ file: peerUsers.coverage === 'checked' ? sessionsFile : undefined });
     // Cookie sessions' digests from a home of an older build: nothing reads them any more (one sessions
     // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
     rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });
@@ -181,6 +200,8 @@ export class BridgeServer {
   async listen(): Promise<number> {
     const server = http.createServer((req, res) => void this.#handle(req, res));
     server.keepAliveTimeout = 60_000;
+    // The lookup starts as the connection is accepted, while its first request is still being read.
+    server.on('connection', (socket) => void this.#peers.verdict(socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', (err: NodeJS.ErrnoException) => {
         if (err.code !== 'EADDRINUSE') return reject(err);
@@ -239,10 +260,18 @@ export class BridgeServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
+      // The local socket is this user's alone (0600 in a 0700 folder); a TCP connection may be anyone's.
+      if (!this.#localConnections.has(req.socket)) {
+        let peer = this.#peers.verdict(req.socket);
+        if (peer instanceof Promise) peer = await peer;
+        if (!peer.ok) return refuseConnection(res, peer.reason);
+      }
       const refusal = this.#localConnections.has(req.socket)
         ? refuseForeignLocalRequest(req)
         : refuseForeignRequest(req, this.#port);
       if (refusal) return sendJson(res, 403, { error: 'forbidden' });
+      // A squatter's service worker checking for its update (worker-kill-switch.ts).
+      if (answerWorkerScript(req, res)) return;
       // Every editor call: a path that is /mcp or /mcp/<server> as is needs no URL parser.
       if (req.url !== undefined && MCP_PATH.test(req.url)) return await this.#mcpRequest(req, res, req.url);
       const url = URL.parse(req.url ?? '/', `http://127.0.0.1:${this.#port}`);

@@ -6,6 +6,7 @@ import {
   type Implementation,
   type LoggingLevel,
   type Prompt,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
@@ -28,11 +29,12 @@ import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
+import { checkToolAnswer } from './tool-answer-refusals.ts';
 import { toolFilterKey } from '../../../shared/tool-filter.ts';
 import { listingOf } from '../tools/editor-tools.ts';
 import { Upstreams, type Upstream, type UpstreamsCore } from './upstreams.ts';
 import type { ListKind } from '../lists/server-lists.ts';
-import { promptAllowed } from '../trust/tool-pins.ts';
+import { promptAllowed, templateAllowed } from '../trust/tool-pins.ts';
 
 /** How long one request may wait for its server by default; each progress notification resets it. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 300_000;
@@ -50,7 +52,8 @@ export interface McpEndpointOptions {
  * servers' changes (to tell sessions to list again), a place to hang the relays' hub (the servers'
  * requests of their client reach editors through it), and the call activity it records.
  */
-export interface McpEndpointCore extends ClientAccessCore, UpstreamsCore {
+export interface McpEndpointCore extends Omit<ClientAccessCore, 'state'>, Omit<UpstreamsCore, 'state'> {
+  readonly state: ClientAccessCore['state'] & UpstreamsCore['state'];
   upstreamPeer: UpstreamPeer | undefined;
   readonly activity: Pick<CallActivity, 'record'>;
 }
@@ -536,6 +539,10 @@ export class McpEndpoint {
       const refused = this.#upstreams.refusedPrompt(target, prompt);
       if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
     }
+    if (request.method === 'resources/read') {
+      const refused = this.#upstreams.refusedRead(target, request.params?.uri);
+      if (refused) return errorResponse(request.id, ErrorCodes.InvalidParams, refused);
+    }
     const found = await this.#upstreams.acquire(target, session);
     if (!found.ok) return errorResponse(request.id, found.code, found.message, { state: found.state });
     const { relay } = found.upstream;
@@ -555,6 +562,7 @@ export class McpEndpoint {
       }
       case 'tools/list':
       case 'prompts/list':
+      case 'resources/templates/list':
         return this.#gated(
           target,
           session.editor,
@@ -583,7 +591,9 @@ export class McpEndpoint {
           ? (this.#tools.offer(session.editor, target)?.tools ?? [])
           : kind === 'prompts'
             ? (this.#upstreams.gate(target)?.prompts.listed ?? lists.prompts)
-            : lists[kind];
+            : kind === 'resourceTemplates'
+              ? (this.#upstreams.gate(target)?.templates.listed ?? lists.resourceTemplates)
+              : lists[kind];
       return resultResponse(request.id, { [kind]: items });
     }
     const idleAsk =
@@ -599,11 +609,12 @@ export class McpEndpoint {
   /**
    * A tools/list or prompts/list answer of the server's own (before its lists are kept) with only
    * what this token gets: tools pinned, filtered and selected for it, under the names its client sees
-   * (tool-access.ts); prompts pinned (new and changed ones are held back).
+   * (tool-access.ts); prompts and resource templates pinned (new and changed ones are held back).
    */
   #gated(server: string, token: string, response: JsonRpcResponse): JsonRpcResponse {
     const gate = this.#upstreams.gate(server);
-    const result = response.result as { tools?: unknown; prompts?: unknown } | undefined;
+    const result = response.result as
+      { tools?: unknown; prompts?: unknown; resourceTemplates?: unknown } | undefined;
     if (!result) return response;
     const named = (item: unknown): item is { name: string } =>
       typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string';
@@ -615,6 +626,14 @@ export class McpEndpoint {
     if (gate && Array.isArray(result.prompts)) {
       const prompts = result.prompts.filter((p: unknown) => named(p) && promptAllowed(gate, p as Prompt));
       return { ...response, result: { ...result, prompts } };
+    }
+    if (gate && Array.isArray(result.resourceTemplates)) {
+      const resourceTemplates = result.resourceTemplates.filter(
+        (t: unknown) =>
+          typeof (t as { uriTemplate?: unknown } | null)?.uriTemplate === 'string' &&
+          templateAllowed(gate, t as ResourceTemplate),
+      );
+      return { ...response, result: { ...result, resourceTemplates } };
     }
     return response;
   }
@@ -645,7 +664,12 @@ export class McpEndpoint {
               : errorResponse(request.id, found.code, found.message, { state: found.state }),
           );
     if (request.method !== 'tools/call') return response;
-    return response.then((answer) => {
+    return response.then((relayed) => {
+      const answer = checkToolAnswer(
+        this.#core.supervisor()?.runner(server)?.sandbox,
+        params?.arguments,
+        relayed,
+      );
       const failed =
         answer.error !== undefined || (answer.result as { isError?: unknown } | undefined)?.isError === true;
       this.#core.activity.record(

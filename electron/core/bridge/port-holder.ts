@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
-import { endianness } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../errors.ts';
+import { parseProcNetTcp, TCP_STATE } from './proc-net-tcp.ts';
 
 /** Who listens on a TCP port, as far as this user may see: the owner's uid always, the pid if visible. */
 export interface PortHolder {
@@ -86,37 +86,16 @@ interface ProcListener {
  * binding 127.0.0.1 there: 127.0.0.1 or any address (0.0.0.0, ::, or those as IPv4-mapped IPv6).
  */
 export function listenersInProcTable(table: string, port: number): ProcListener[] {
-  const found: ProcListener[] = [];
-  for (const line of table.split('\n').slice(1)) {
-    const f = line.trim().split(/\s+/);
-    // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
-    const [address = '', portHex = ''] = (f[1] ?? '').split(':');
-    if (f[3] !== '0A' || parseInt(portHex, 16) !== port) continue;
-    if (!['127.0.0.1', '0.0.0.0', '::', '::ffff:127.0.0.1', '::ffff:0.0.0.0'].includes(procAddress(address)))
-      continue;
-    const uid = Number(f[7]);
-    const inode = f[9];
-    if (Number.isInteger(uid) && inode) found.push({ uid, inode });
-  }
-  return found;
+  return parseProcNetTcp(table)
+    .filter((s) => s.state === TCP_STATE.LISTEN && s.local.port === port && blocksLoopback(s.local.address))
+    .map(({ uid, inode }) => ({ uid, inode }));
 }
 
-/**
- * An address as /proc/net/tcp{,6} prints it (32-bit words in host byte order), as 127.0.0.1 for IPv4;
- * for IPv6 only what matters here: "::", "::ffff:<IPv4>", else the hex as given.
- */
-export function procAddress(hex: string): string {
-  const bytes: number[] = [];
-  for (const word of hex.match(/.{8}/g) ?? []) {
-    const wordBytes = (word.match(/../g) ?? []).map((b) => parseInt(b, 16));
-    bytes.push(...(endianness() === 'LE' ? wordBytes.reverse() : wordBytes));
-  }
-  if (bytes.length === 4) return bytes.join('.');
-  if (bytes.length !== 16) return hex;
-  if (bytes.every((b) => b === 0)) return '::';
-  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff)
-    return `::ffff:${bytes.slice(12).join('.')}`;
-  return hex;
+/** 127.0.0.1, 0.0.0.0 or :: (IPv4-mapped forms arrive here as their IPv4 address). */
+function blocksLoopback(address: Uint8Array): boolean {
+  if (address.length === 16) return address.every((b) => b === 0);
+  const [a, b, c, d] = address;
+  return (a === 127 && b === 0 && c === 0 && d === 1) || (a === 0 && b === 0 && c === 0 && d === 0);
 }
 
 async function fromProc(

@@ -7,6 +7,7 @@ import {
   AddServerRequestSchema,
   type AddServersResult,
   EnabledRequestSchema,
+  SandboxGrantRequestSchema,
   HIDDEN_SECRET,
   SaveServerRequestSchema,
   UiRoutes,
@@ -17,6 +18,7 @@ import {
 import type { CallActivity } from '../activity/call-activity.ts';
 import { addServers, NewServersError } from '../config/add-servers.ts';
 import { readServerValue, removeServer, setServer, setServerValue } from '../config/edit.ts';
+import { grantSandboxPath } from '../config/sandbox-grant.ts';
 import type { HomePaths } from '../home.ts';
 import type { ServerLists } from '../lists/server-lists.ts';
 import { findLiteralSecrets, type SecretFinding as LiteralSecret } from '../secrets/detect.ts';
@@ -56,7 +58,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
   async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
     const method = req.method ?? 'GET';
     if (path === UiRoutes.servers && method === 'POST') return await addServer(req);
-    const server = /^\/api\/servers\/([^/]+)(?:\/(config|enabled|tools|activity))?$/.exec(path);
+    const server = /^\/api\/servers\/([^/]+)(?:\/(config|enabled|tools|activity|grant))?$/.exec(path);
     if (!server) return undefined;
     const name = decodePathSegment(server[1] ?? '');
     switch (`${method} ${server[2] ?? ''}`) {
@@ -68,6 +70,8 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
         return await save(req, name);
       case 'POST enabled':
         return await setEnabled(req, name);
+      case 'POST grant':
+        return await grant(req, name);
       case 'GET tools':
         return tools(name);
       case 'GET activity':
@@ -167,6 +171,18 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
     requireExisting(name);
     // `enabled` defaults to true: enabling removes the field rather than writing the default.
     setServerValue(file, name, ['enabled'], enabled ? undefined : false);
+    applyServersEdit(core);
+    return { ok: true };
+  }
+
+  /**
+   * The one-step grant status offers for what the sandbox refused (`switchboard grant`): a policy
+   * change, so the server waits for approval of it. The path is written as sent (absolute).
+   */
+  async function grant(req: IncomingMessage, name: string): Promise<{ ok: true }> {
+    const request = await readJsonAs(req, SandboxGrantRequestSchema);
+    requireExisting(name);
+    grantSandboxPath(file, name, request, undefined);
     applyServersEdit(core);
     return { ok: true };
   }

@@ -4,6 +4,7 @@ import type { EventEmitter } from 'node:events';
 import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
 import type { CoreEvents } from '../core-events.ts';
 import type { ServerLists } from '../lists/server-lists.ts';
+import type { AppStateStore } from '../trust/app-state.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
 import { ErrorCodes } from './json-rpc.ts';
 import type { ServerEntry } from '../server-entry.ts';
@@ -11,6 +12,7 @@ import type { ServerRunner } from '../supervisor/server-runner.ts';
 import type { Supervisor } from '../supervisor/supervisor.ts';
 import type { McpSession } from './mcp-sessions.ts';
 import type { RelayHub } from './relay-hub.ts';
+import { matchesTemplate } from './uri-template-match.ts';
 import type { ServerRelay } from './server-relay.ts';
 
 /** A running server the bridge can relay to: Switchboard's one MCP client connection to it. */
@@ -30,6 +32,8 @@ export interface Listed {
   tools: readonly Tool[];
   /** which of them editors get; undefined: all */
   gate: ToolGate | undefined;
+  /** when its approval was given (Infinity: not known): the older one keeps a contested resource URI */
+  approvedAt: number;
 }
 
 export type UpstreamLookup =
@@ -60,6 +64,7 @@ export interface UpstreamsCore {
   toolGate(name: string): ToolGate | undefined;
   entries(): ReadonlyMap<string, ServerEntry>;
   status(): Pick<StatusReport, 'servers'>;
+  readonly state: Pick<AppStateStore, 'approval'>;
 }
 
 /** The bridge's view of the core: which servers can answer now, and why the others cannot. */
@@ -113,6 +118,7 @@ export class Upstreams {
         lists,
         tools: gate ? [...gate.listed, ...heldTools(gate)] : lists.tools,
         gate,
+        approvedAt: this.#core.state.approval(status.name)?.approvedAt ?? Infinity,
       });
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -134,6 +140,22 @@ export class Upstreams {
     if (gate.prompts.pinned !== null && !gate.prompts.pinned.has(prompt))
       return `Unknown prompt "${prompt}": MCP server "${server}" does not list it; call prompts/list for the current names`;
     return undefined;
+  }
+
+  /**
+   * Why /mcp/<server> does not relay a read of this URI (undefined: it does): only a resource
+   * template held back since it was pinned (new or changed) matches it; a URI the server lists or a
+   * pinned template matches is read as always.
+   */
+  refusedRead(server: string, uri: unknown): string | undefined {
+    const gate = this.gate(server);
+    if (!gate || gate.templates.held.size === 0 || typeof uri !== 'string') return undefined;
+    if (this.#core.lists(server)?.resources.some((r) => r.uri === uri)) return undefined;
+    if (gate.templates.listed.some((t) => matchesTemplate(t.uriTemplate, uri))) return undefined;
+    const held = [...gate.templates.held].find(([template]) => matchesTemplate(template, uri));
+    if (!held) return undefined;
+    // An AI agent reads this: the decision is the person's, never a command to run.
+    return `Resource template "${held[0]}" of MCP server "${server}" is ${held[1] === 'new' ? 'new' : 'changed'} since it was approved; Switchboard holds it back until the person accepts the change in Switchboard`;
   }
 
   /** Which of the server's tools editors get (pinned) and which are held back. */

@@ -1,4 +1,5 @@
-import { displayText, hasHiddenCharacters } from '../../../shared/display-text.ts';
+import { displayText } from '../../../shared/display-text.ts';
+import { refusedForeignValue } from '../secrets/foreign-values.ts';
 import { REFERENCE_LIKE } from '../secrets/references.ts';
 import { buildConfig, words, type Answer, type EntryTemplate } from './entry-template.ts';
 import type { FieldSet } from './option-fields.ts';
@@ -9,8 +10,6 @@ import { clip } from './server-doc.ts';
 // the person's secrets, names that are not names), and what it would make once filled in (a refused
 // runtime setting, a secret or environment variable it was not given).
 
-/** Descriptions and placeholders are only shown (escaped); every other string may end up running. */
-const SHOWN_ONLY = new Set(['description', 'placeholder', 'title', 'statusMessage']);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -20,7 +19,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * the person's secrets), or env and header names that are not names.
  */
 export function refusedValues(raw: unknown): string | undefined {
-  const found = scan(raw, []);
+  const found = refusedForeignValue(raw);
   if (found) return found;
   const record = raw as { environmentVariables?: unknown; headers?: unknown };
   for (const [list, what, pattern] of [
@@ -32,40 +31,6 @@ export function refusedValues(raw: unknown): string | undefined {
       const name = (item as { name?: unknown } | null)?.name;
       if (typeof name === 'string' && !pattern.test(name))
         return `Switchboard will not install it: "${displayText(clip(name, 60))}" is not a valid ${what} name`;
-    }
-  }
-  return undefined;
-}
-
-function scan(value: unknown, path: (string | number)[]): string | undefined {
-  if (typeof value === 'string') {
-    const where = path.length ? ` (at ${path.join('.')})` : '';
-    if (hasHiddenCharacters(value))
-      return (
-        `Switchboard will not install it: it has control, bidi, line-break or invisible characters${where}: ` +
-        `"${displayText(clip(value, 80))}". They can make what runs look like something else`
-      );
-    const reference = REFERENCE_LIKE.exec(value);
-    if (reference)
-      return (
-        `Switchboard will not install it: it uses ${displayText(clip(reference[0], 60))}${where}, which would hand it ` +
-        'one of your keychain secrets or environment variables that you did not give it'
-      );
-    return undefined;
-  }
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = scan(item, [...path, i]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (SHOWN_ONLY.has(key)) continue;
-      if (hasHiddenCharacters(key)) return scan(key, path);
-      const found = scan(item, [...path, key]);
-      if (found) return found;
     }
   }
   return undefined;

@@ -6,7 +6,7 @@ import {
   type CatalogEntry,
   type InstallKind,
 } from '../../../shared/catalog.ts';
-import { displayText, hasHiddenCharacters } from '../../../shared/display-text.ts';
+import { clip, displayText, hasHiddenCharacters } from '../../../shared/display-text.ts';
 
 /** A server.json as the catalog reads it: the head checked, packages and remotes kept raw. */
 export interface ServerDoc {
@@ -97,11 +97,8 @@ export function catalogEntry(doc: ServerDoc): CatalogEntry {
   };
 }
 
-/** At most `max` characters (code points), with an ellipsis when cut. */
-export function clip(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
+// clip lives with displayText now (the store's refusals use it too); the catalog's files import it here.
+export { clip };
 
 /** An http(s) link to show (repository, website), or null: never a javascript: or file: link. */
 export function webLink(url: string | undefined): string | null {

@@ -3,6 +3,7 @@ import { bwrapBase } from './bwrap-base.ts';
 import { BOUNDS, prlimitPrefix } from './bounds.ts';
 import { setprivPrefix } from './run-as.ts';
 import { withPreload } from './node-proxy.ts';
+import { withPythonPath } from './python-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -21,6 +22,8 @@ export interface BwrapNetwork {
   ports: { port: number; socket: string }[];
   /** host path of the Node preload that sends HTTP(S) through the proxy (node-proxy.ts) */
   nodePreload: string;
+  /** host path of the folder with Python's sitecustomize for aiohttp (python-proxy.ts) */
+  pythonSite: string;
 }
 
 export interface BwrapInput {
@@ -43,6 +46,8 @@ export interface BwrapInput {
   setpriv?: string | undefined;
   /** the server's own NODE_OPTIONS, kept before the proxy preload */
   nodeOptions?: string | undefined;
+  /** the server's own PYTHONPATH, kept after the sitecustomize's folder */
+  pythonPath?: string | undefined;
   /** 'file', 'dir' or undefined when the host path does not exist (a stat by default) */
   kind?: (path: string) => 'file' | 'dir' | undefined;
 }
@@ -164,6 +169,8 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
     for (const r of relays) args.push('--ro-bind', r.host, r.inside);
     const preload = `${SANDBOX_SOCKET_DIR}/node-proxy.cjs`;
     args.push('--ro-bind', net.nodePreload, preload);
+    const pythonSite = `${SANDBOX_SOCKET_DIR}/python`;
+    args.push('--ro-bind', net.pythonSite, pythonSite);
     program = ['/bin/sh', '-c', relayScript(net.socat, relays), 'switchboard-sandbox', ...program];
     const proxy = `http://127.0.0.1:${proxyPort}`;
     Object.assign(env, {
@@ -173,6 +180,8 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
       https_proxy: proxy,
       // Node follows HTTP(S)_PROXY only when asked: this preload asks, lazily (node-proxy.ts)
       NODE_OPTIONS: withPreload(input.nodeOptions, preload),
+      // and aiohttp only when told to trust the environment: a sitecustomize tells it (python-proxy.ts)
+      PYTHONPATH: withPythonPath(input.pythonPath, pythonSite),
       // everything goes through the proxy, which forwards only what the network list allows
       NO_PROXY: '',
       no_proxy: '',

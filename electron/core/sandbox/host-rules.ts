@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { classifyAddress } from './address-class.ts';
 
 /** One entry of a server's `sandbox.network` list, parsed. */
 export interface HostEntry {
@@ -35,17 +36,19 @@ export function entryMatches(entry: HostEntry, host: string, port: number): bool
   return name === entry.host;
 }
 
-/** This computer itself: loopback and the unspecified address (which connects to it). */
-export function isLocalAddress(address: string): boolean {
-  const a = address.toLowerCase().replace(/^::ffff:/, '');
-  if (isIP(a) === 4) return a.startsWith('127.') || a === '0.0.0.0';
-  if (isIP(a) === 6) return a === '::1' || a === '::' || /^0*:0*:0*:0*:0*:0*:0*:0*1$/.test(a);
-  return false;
+/** "localhost" and its subdomains: this computer by definition (RFC 6761), whatever a resolver says. */
+export function isLocalhostName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
+/**
+ * This computer's loopback by name or in any spelling of its address (127.0.0.0/8, ::1, the
+ * unspecified address that connects to it, their IPv4-mapped forms): what a listed local port means.
+ */
 export function isLocalName(host: string): boolean {
-  const name = host.toLowerCase().replace(/\.$/, '');
-  return name === 'localhost' || name.endsWith('.localhost') || isLocalAddress(name);
+  const range = classifyAddress(host, new Set())?.range;
+  return isLocalhostName(host) || range === 'loopback' || range === 'unspecified';
 }
 
 /** `host:port` as people write it (IPv6 in brackets). */

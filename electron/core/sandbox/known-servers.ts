@@ -73,6 +73,17 @@ const KNOWN: KnownServer[] = [
       return { write: isAbsoluteish(set) ? [parentOf(set)] : [] };
     },
   },
+  {
+    // Makes its browser profile in $XDG_CACHE_HOME/ms-playwright/mcp-<browser>-profile (~/.cache on
+    // Linux), which the sandbox keeps hidden: in its own folder instead, as runners' caches are. Its
+    // default browser (Chrome) is the system's; a browser it downloads lands in its own folder too.
+    name: '@playwright/mcp',
+    matches: named('@playwright/mcp'),
+    access: (_after, env, ownFolder) =>
+      env.XDG_CACHE_HOME === undefined
+        ? { write: [], env: { XDG_CACHE_HOME: join(ownFolder, '.cache') } }
+        : { write: [] },
+  },
 ];
 
 /**

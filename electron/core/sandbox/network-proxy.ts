@@ -1,8 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { connect, createServer as createNetServer, type Socket } from 'node:net';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
+import { connect, createServer as createNetServer, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { http } from '../node-http.ts';
-import type { NetworkGate } from './network-gate.ts';
+import type { GateAnswer, NetworkGate } from './network-gate.ts';
 
 /** Where a proxy listens: a Unix socket (Linux, bound into the sandbox) or a loopback port (macOS). */
 export type Listen = { path: string } | { port: 0; host: '127.0.0.1' };
@@ -26,15 +28,22 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** node:https, loaded on the first absolute-form https:// request (most clients use CONNECT). */
+let httpsModule: typeof Https | undefined;
+const https = (): typeof Https =>
+  (httpsModule ??= createRequire(import.meta.url)('node:https') as typeof Https);
+
 /**
  * The one way out of a sandbox with a filtered network: an HTTP proxy (CONNECT for HTTPS and any
- * TCP a client tunnels, absolute-form requests for plain HTTP) that asks the gate about each
+ * TCP a client tunnels, absolute-form requests for plain HTTP, and for HTTPS from clients such as
+ * axios that send `GET https://…` to a proxy: then the proxy makes the TLS connection to the
+ * checked address, verifying the host's certificate for its name) that asks the gate about each
  * connection. A refusal answers 403 with the reason and is told to `onRefusal` for the server's log.
  */
 export async function startProxy(
   listen: Listen,
   gate: NetworkGate,
-  onRefusal: (refusal: string, add: string) => void,
+  onRefusal: (refusal: string, add: string | undefined) => void,
 ): Promise<Listening> {
   const server = http.createServer((req, res) => void forward(req, res, gate, onRefusal));
   server.on(
@@ -62,7 +71,7 @@ async function tunnel(
   client: Duplex,
   head: Buffer,
   gate: NetworkGate,
-  onRefusal: (refusal: string, add: string) => void,
+  onRefusal: (refusal: string, add: string | undefined) => void,
 ): Promise<void> {
   client.on('error', () => {});
   const target = splitHostPort(req.url ?? '');
@@ -73,9 +82,10 @@ async function tunnel(
   const answer = await gate.decide(target.host, target.port);
   if (!answer.allowed) {
     onRefusal(answer.refusal, answer.add);
-    const body = `Switchboard: ${answer.refusal} (add "${answer.add}" to "sandbox": {"network": [...]} in servers.json)\n`;
+    const body = refusedText(answer);
+    const status = answer.add === undefined ? '502 Bad Gateway' : '403 Forbidden';
     client.end(
-      `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
     return;
   }
@@ -94,7 +104,7 @@ async function forward(
   req: IncomingMessage,
   res: ServerResponse,
   gate: NetworkGate,
-  onRefusal: (refusal: string, add: string) => void,
+  onRefusal: (refusal: string, add: string | undefined) => void,
 ): Promise<void> {
   let url: URL;
   try {
@@ -103,37 +113,36 @@ async function forward(
     res.writeHead(400, { 'Content-Type': 'text/plain' }).end('a proxy request needs an absolute URL\n');
     return;
   }
-  if (url.protocol !== 'http:') {
-    res
-      .writeHead(400, { 'Content-Type': 'text/plain' })
-      .end('only http:// is forwarded; use CONNECT for https\n');
+  const secure = url.protocol === 'https:';
+  if (!secure && url.protocol !== 'http:') {
+    res.writeHead(400, { 'Content-Type': 'text/plain' }).end('only http:// and https:// are forwarded\n');
     return;
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = url.port ? Number(url.port) : 80;
+  const port = url.port ? Number(url.port) : secure ? 443 : 80;
   const answer = await gate.decide(host, port);
   if (!answer.allowed) {
     onRefusal(answer.refusal, answer.add);
     res
-      .writeHead(403, { 'Content-Type': 'text/plain' })
-      .end(
-        `Switchboard: ${answer.refusal} (add "${answer.add}" to "sandbox": {"network": [...]} in servers.json)\n`,
-      );
+      .writeHead(answer.add === undefined ? 502 : 403, { 'Content-Type': 'text/plain' })
+      .end(refusedText(answer));
     return;
   }
   const headers: Record<string, string | string[]> = {};
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(key)) headers[key] = value;
   }
-  const upstream = http.request(
-    {
-      host: answer.address,
-      port,
-      method: req.method,
-      path: `${url.pathname}${url.search}`,
-      headers: { ...headers, host: url.host },
-      setHost: false,
-    },
+  const options = {
+    host: answer.address,
+    port,
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    headers: { ...headers, host: url.host },
+    setHost: false,
+  };
+  // TLS to the checked address, its certificate verified for the name the client asked for
+  const upstream = (secure ? https().request : http.request)(
+    secure ? { ...options, servername: isIP(host) ? '' : host } : options,
     (answerRes) => {
       const back: Record<string, string | string[]> = {};
       for (const [key, value] of Object.entries(answerRes.headers)) {
@@ -148,6 +157,13 @@ async function forward(
     res.end(`${err.code ?? err.message}\n`);
   });
   req.pipe(upstream);
+}
+
+/** What a refused client reads: the reason, and the fix only when the policy refused. */
+function refusedText(answer: Extract<GateAnswer, { allowed: false }>): string {
+  const fix =
+    answer.add === undefined ? '' : ` (add "${answer.add}" to "sandbox": {"network": [...]} in servers.json)`;
+  return `Switchboard: ${answer.refusal}${fix}\n`;
 }
 
 function pipeBoth(a: Duplex, b: Socket): void {

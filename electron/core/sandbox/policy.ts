@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { argumentAccess } from './known-servers.ts';
 import { dataMounts, runtimeAreas, secretPlaces, toolchainPlaces } from './places.ts';
+import { programFiles } from './program-files.ts';
 import type { RunsAs } from './run-as.ts';
 import type { SandboxSupport } from './support.ts';
 
@@ -52,6 +53,8 @@ export type SandboxPolicy =
       known: string | undefined;
       /** who it runs as (run-as.ts); absent means the user Switchboard runs as */
       runsAs?: RunsAs;
+      /** the files that must be readable for it to start (program, real file, interpreter, loader) */
+      programs: string[];
     }
   | {
       sandboxed: false;
@@ -69,6 +72,8 @@ export interface PolicyInput {
   /** the program's absolute path (as found on PATH) and its real file */
   command: string;
   realCommand?: string | undefined;
+  /** other programs a start runs instead (a stored package's node): readable like the command */
+  runs?: readonly string[] | undefined;
   args: readonly string[];
   /** the server's own env as written (references unresolved) */
   env: Readonly<Record<string, string>>;
@@ -148,10 +153,11 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   )
     read.push({ path: store, why: 'store' });
   if (input.storedAt) read.push({ path: input.storedAt, why: 'store' });
-  for (const program of new Set([input.command, input.realCommand ?? input.command])) {
-    // A program installed under a hidden folder (~/bin/tool, ~/dev/venv/bin/python): its prefix.
-    if (program.startsWith('/')) read.push({ path: posix.dirname(posix.dirname(program)), why: 'program' });
-  }
+  // A program installed under a hidden folder (~/bin/tool, ~/dev/venv/bin/python, a checkout's
+  // node_modules/.bin/node under /tmp): its prefix, for the path it is run by and for the real file,
+  // interpreter and loader behind it, each of which must be readable for it to start.
+  const programs = programFiles([input.command, input.realCommand, ...(input.runs ?? [])]);
+  for (const program of programs) read.push({ path: posix.dirname(posix.dirname(program)), why: 'program' });
   if (home)
     for (const place of toolchainPlaces(platform))
       read.push({ path: posix.join(home, place), why: 'toolchain' });
@@ -207,6 +213,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     network,
     env: known.env,
     known: known.known,
+    programs,
   };
 }
 

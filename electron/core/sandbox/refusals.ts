@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
-import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { posix } from 'node:path';
+import { canRead, canWrite } from './access.ts';
+import { isInside, type SandboxPolicy } from './policy.ts';
+import type { SandboxRefusal } from '../supervisor/types.ts';
 import { tilde } from './words.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -14,21 +17,38 @@ const PATHS = /(?:'|"|\s|^)((?:~|\/)[^'"\s:,]*)/g;
 const NO_DNS =
   /EAI_AGAIN|ENOTFOUND|Temporary failure in name resolution|Name or service not known|getaddrinfo/i;
 
-/**
- * Reads one line of a sandboxed server's error output for signs that the sandbox refused something,
- * and says so in words with the fix ("sandbox refused reading ~/.config/x/config.json: add it to
- * sandbox.read"). Only what can be told from the line and the policy: a path it could not use that
- * the policy hides (a missing file counts only when it exists outside the sandbox), or a failed name
- * lookup where only the proxy reaches out. Refused connections are told by the proxy itself.
- */
+/** What the sandbox refused (supervisor/types.ts says what each field means). */
+export type Refusal = SandboxRefusal;
+
+/** explainRefusal's words only. */
 export function explainRefusal(
   line: string,
   policy: Sandboxed,
   exists: (path: string) => boolean = existsSync,
 ): string | undefined {
+  return findRefusal(line, policy, exists)?.words;
+}
+
+/**
+ * Reads one line of a sandboxed server's error output (or of a tool's answer) for signs that the
+ * sandbox refused something, and says so in words with the fix ("sandbox refused reading
+ * ~/.config/x/config.json: add it to sandbox.read"). Only what can be told from the line and the
+ * policy: a path it could not use that the policy hides (a missing file counts only when it exists
+ * outside the sandbox; a folder it could not make, when it could be made outside), or a failed name
+ * lookup where only the proxy reaches out. Refused connections are told by the proxy itself.
+ */
+export function findRefusal(
+  line: string,
+  policy: Sandboxed,
+  exists: (path: string) => boolean = existsSync,
+  writableOutside: (path: string) => boolean = canMakeOutside,
+): Refusal | undefined {
   const proc = /\/proc\/(\d+)\//.exec(line);
   if (proc && MISSING.test(line) && exists(`/proc/${proc[1]}`)) {
-    return `sandbox refused reading /proc/${proc[1]}: other programs' processes (their environment, their command lines) are hidden from servers`;
+    return {
+      kind: 'process',
+      words: `sandbox refused reading /proc/${proc[1]}: other programs' processes (their environment, their command lines) are hidden from servers`,
+    };
   }
   const refused =
     /ECONNREFUSED[^\d]*((?:127(?:\.\d+){3}|localhost|::1|\[::1\]):(\d+))|((?:127(?:\.\d+){3}|localhost):(\d+))[^\n]*ECONNREFUSED/.exec(
@@ -36,72 +56,98 @@ export function explainRefusal(
     );
   if (refused && policy.network.kind !== 'open') {
     const target = refused[1] ?? refused[3] ?? '';
-    return `sandbox refused connecting to ${target} on this computer: add "${target}" to sandbox.network if it should reach it`;
+    return {
+      kind: 'network',
+      words: `sandbox refused connecting to ${target} on this computer: add "${target}" to sandbox.network if it should reach it`,
+    };
   }
   const denied = DENIED.test(line);
   const readOnly = READ_ONLY.test(line);
   const missing = MISSING.test(line);
   if (denied || readOnly || missing) {
+    // Making a folder or a file is writing, wherever it is (a hidden parent refuses it too).
+    const writing = readOnly || WRITE_WORDS.test(line);
     // Last first: messages name the path last ("open '/x'"), a program name may come first ("/bin/sh: …").
     for (const match of [...line.matchAll(PATHS)].reverse()) {
       const raw = (match[1] ?? '').replace(/[.)\]]+$/, '');
       if (raw.length < 2) continue;
       const path = raw.startsWith('~') && policy.userHome ? `${policy.userHome}${raw.slice(1)}` : raw;
-      const readable = canRead(path, policy);
-      const writing = readOnly || (readable && WRITE_WORDS.test(line));
-      if (writing && !canWrite(path, policy) && (readOnly || denied)) return words('writing', path, policy);
-      if (!writing && !readable && (denied || (missing && exists(path))))
-        return words('reading', path, policy);
+      if (writing && !canWrite(path, policy)) {
+        // Missing inside: its folder is hidden or read-only there, and outside it could be made.
+        if (readOnly || denied || (missing && writableOutside(path)))
+          return refusedPath('writing', path, policy);
+        continue;
+      }
+      if (!writing && !canRead(path, policy) && (denied || (missing && exists(path))))
+        return refusedPath('reading', path, policy);
     }
   }
   if (NO_DNS.test(line) && (policy.network.kind === 'internet' || policy.network.kind === 'list')) {
-    return 'sandbox: no direct network — it reaches out only over HTTP(S) through its proxy (HTTPS_PROXY); a program that ignores the proxy or needs other connections needs "network": "all" in its sandbox';
+    return {
+      kind: 'network',
+      words:
+        'sandbox: no direct network — it reaches out only over HTTP(S) through its proxy (HTTPS_PROXY); a program that ignores the proxy or needs other connections needs "network": "all" in its sandbox',
+    };
   }
   if (NO_DNS.test(line) && policy.network.kind === 'none') {
-    return 'sandbox: it has no network ("network": "none")';
+    return { kind: 'network', words: 'sandbox: it has no network ("network": "none")' };
   }
   return undefined;
 }
 
-function words(what: 'reading' | 'writing', path: string, policy: Sandboxed): string {
-  const shown = tilde(path, policy.userHome);
-  const secret = policy.secrets.find((s) => isInside(path, s));
-  const field = what === 'reading' ? 'sandbox.read' : 'sandbox.write';
-  if (secret) {
-    return `sandbox refused ${what} ${shown}: it is in ${tilde(secret, policy.userHome)}, kept hidden from servers; add exactly what it needs to ${field} if you trust it`;
+/** Outside the sandbox, the nearest folder above `path` that exists is one this user may write in. */
+function canMakeOutside(path: string): boolean {
+  let dir = posix.dirname(path);
+  while (dir !== '/' && !existsSync(dir)) dir = posix.dirname(dir);
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
-  return `sandbox refused ${what} ${shown}: add it to ${field}`;
 }
 
 /**
- * What the sandbox lets the server do with a path: the most specific rule wins, as the mounts are
- * made (temp, then for each path hidden, granted, masked); the system is readable.
+ * The path to grant for a refused one: an application's folder in a standard place of the home
+ * (~/.cache/ms-playwright for ~/.cache/ms-playwright/chromium-1187/…), else the path itself.
  */
-export function accessTo(path: string, policy: Sandboxed): 'none' | 'read' | 'write' {
-  type Rule = { path: string; effect: 'none' | 'read' | 'write'; order: number };
-  const rules: Rule[] = [
-    ...policy.temp.map((p) => ({ path: p, effect: 'write' as const, order: -1 })),
-    ...policy.hidden.map((p) => ({ path: p, effect: 'none' as const, order: 0 })),
-    ...policy.read.map((g) => ({ path: g.path, effect: 'read' as const, order: 1 })),
-    ...policy.write.map((g) => ({ path: g.path, effect: 'write' as const, order: 1.5 })),
-    ...policy.secrets
-      .filter((s) => ![...policy.read, ...policy.write].some((g) => g.path === s && namesSecret(g, s)))
-      .map((s) => ({ path: s, effect: 'none' as const, order: 2 })),
-  ];
-  let best: (Rule & { depth: number }) | undefined;
-  for (const rule of rules) {
-    if (!isInside(path, rule.path)) continue;
-    const depth = rule.path.split('/').filter(Boolean).length;
-    if (!best || depth > best.depth || (depth === best.depth && rule.order > best.order))
-      best = { ...rule, depth };
+export function grantPath(path: string, home: string | undefined): string {
+  if (!home) return path;
+  for (const place of STANDARD_PLACES) {
+    const root = posix.join(home, place);
+    if (!isInside(path, root) || path === root) continue;
+    const first = path.slice(root.length + 1).split('/')[0] ?? '';
+    return posix.join(root, first);
   }
-  return best?.effect ?? 'read';
+  return path;
 }
 
-export function canRead(path: string, policy: Sandboxed): boolean {
-  return accessTo(path, policy) !== 'none';
-}
+/** Folders in the home where applications keep a folder of their own (XDG, and dot-folders). */
+const STANDARD_PLACES = [
+  '.cache',
+  '.config',
+  '.local/share',
+  '.local/state',
+  'Library/Caches',
+  'Library/Application Support',
+];
 
-export function canWrite(path: string, policy: Sandboxed): boolean {
-  return accessTo(path, policy) === 'write';
+/** The refusal of one path: words with the fix, and the grant that fixes it (none for a secret place). */
+export function refusedPath(what: 'reading' | 'writing', path: string, policy: Sandboxed): Refusal {
+  const shown = tilde(path, policy.userHome);
+  const secret = policy.secrets.find((s) => isInside(path, s));
+  const field = what === 'reading' ? 'sandbox.read' : 'sandbox.write';
+  const access = what === 'reading' ? 'read' : 'write';
+  if (secret) {
+    // A secret place is opened only by the person writing it in servers.json: no one-step grant.
+    return {
+      kind: 'file',
+      words: `sandbox refused ${what} ${shown}: it is in ${tilde(secret, policy.userHome)}, kept hidden from servers; add exactly what it needs to ${field} if you trust it`,
+    };
+  }
+  return {
+    kind: 'file',
+    words: `sandbox refused ${what} ${shown}: add it to ${field}`,
+    grant: { path: grantPath(path, policy.userHome), access },
+  };
 }

@@ -13,15 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapCommand, type BwrapNetwork } from './bwrap.ts';
 import { parseHostEntry, isLocalName } from './host-rules.ts';
-import { NetworkGate, type GateRules, type Resolve } from './network-gate.ts';
+import { NetworkGate, refusalWords, type GateRules, type Resolve } from './network-gate.ts';
 import { startPortForward, startProxy, type Listening } from './network-proxy.ts';
 import { NODE_PROXY_PRELOAD } from './node-proxy.ts';
+import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
-import { explainRefusal } from './refusals.ts';
+import { refusalInAnswer } from './answer-refusals.ts';
+import { findRefusal } from './refusals.ts';
 import { NOBODY } from './run-as.ts';
 import { seatbeltCommand } from './seatbelt.ts';
 import type { SandboxSupport } from './support.ts';
-import type { SandboxRun } from '../supervisor/types.ts';
+import type { SandboxRefusal, SandboxRun } from '../supervisor/types.ts';
 
 /** What to run: a program, its arguments, folder and complete environment. */
 export interface Program {
@@ -65,13 +67,16 @@ export class Sandboxes {
     mkdirSync(program.cwd, { recursive: true, mode: 0o700 });
     const nobody =
       policy.runsAs === 'nobody' && engine.kind === 'bwrap' && this.support.setpriv !== undefined;
-    if (nobody) for (const g of policy.write) if (g.why === 'own folder') giveToNobody(g.path);
-    const listeners = new Set<(words: string) => void>();
+    // As root, its own folder belongs to whoever it runs as this time: nobody, or root again (a
+    // server granted root's folders to write; root without capabilities cannot enter nobody's 0700)
+    if (this.support.root && engine.kind === 'bwrap')
+      for (const g of policy.write) if (g.why === 'own folder') handOver(g.path, nobody ? NOBODY : ROOT);
+    const listeners = new Set<(refusal: SandboxRefusal) => void>();
     const seen = new Set<string>();
-    const tell = (words: string) => {
-      if (seen.has(words)) return;
-      seen.add(words);
-      for (const l of listeners) l(words);
+    const tell = (refusal: SandboxRefusal) => {
+      if (seen.has(refusal.words)) return;
+      seen.add(refusal.words);
+      for (const l of listeners) l(refusal);
     };
     const open: Listening[] = [];
     const release = async () => {
@@ -79,7 +84,11 @@ export class Sandboxes {
       await Promise.all(open.splice(0).map((l) => l.close()));
     };
     const run: SandboxRun = {
-      explain: (line) => explainRefusal(line, policy),
+      explain: (line) => findRefusal(line, policy),
+      answered: (text, args, failed) => {
+        const refusal = refusalInAnswer(text, args, failed, policy);
+        if (refusal) tell(refusal);
+      },
       onRefusal: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -96,7 +105,8 @@ export class Sandboxes {
             ? { kind: 'internet' }
             : undefined;
       const gate = rules ? new NetworkGate(rules, this.#resolve) : undefined;
-      const onRefusal = (refusal: string, add: string) => tell(`${refusal}: add "${add}" to sandbox.network`);
+      const onRefusal = (refusal: string, add: string | undefined) =>
+        tell({ kind: 'network', words: refusalWords(refusal, add) });
       const localPorts = policy.network.kind === 'list' ? listedLocalPorts(policy.network.entries) : [];
       let wrapped: { command: string; args: string[]; env: Record<string, string> };
       if (engine.kind === 'bwrap') {
@@ -116,7 +126,13 @@ export class Sandboxes {
             if (nobody) chmodSync(socket, 0o666);
             ports.push({ port: local.port, socket });
           }
-          network = { socat: filter.path, proxySocket, ports, nodePreload: join(folder, 'node-proxy.cjs') };
+          network = {
+            socat: filter.path,
+            proxySocket,
+            ports,
+            nodePreload: join(folder, 'node-proxy.cjs'),
+            pythonSite: join(folder, 'python'),
+          };
         }
         wrapped = bwrapCommand({
           bwrap: engine.path,
@@ -131,6 +147,7 @@ export class Sandboxes {
           prlimit: this.support.prlimit,
           setpriv: nobody ? this.support.setpriv : undefined,
           nodeOptions: program.env.NODE_OPTIONS,
+          pythonPath: program.env.PYTHONPATH,
         });
       } else {
         let proxyPort: number | undefined;
@@ -148,6 +165,8 @@ export class Sandboxes {
           localPorts: localPorts.map((p) => p.port),
           nodePreload: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'node-proxy.cjs'),
           nodeOptions: program.env.NODE_OPTIONS,
+          pythonSite: proxyPort === undefined ? undefined : join(this.#privateFolder(), 'python'),
+          pythonPath: program.env.PYTHONPATH,
         });
       }
       return {
@@ -189,25 +208,29 @@ export class Sandboxes {
     mkdirSync(join(folder, 'denied-dir'));
     chmodSync(join(folder, 'denied-dir'), 0);
     writeFileSync(join(folder, 'node-proxy.cjs'), NODE_PROXY_PRELOAD, { mode: 0o644 });
+    mkdirSync(join(folder, 'python'), { mode: 0o755 });
+    writeFileSync(join(folder, 'python', 'sitecustomize.py'), PYTHON_SITECUSTOMIZE, { mode: 0o644 });
     this.#folder = folder;
     return folder;
   }
 }
 
+const ROOT = { uid: 0, gid: 0 } as const;
+
 /**
- * Hands a server's own folder to nobody, once: what is in it when it first runs as nobody (files an
- * earlier version wrote as root) included; after that, what it makes is nobody's already.
+ * Hands a server's own folder to a user, once: what is in it (files written as the other one)
+ * included; after that, what the server makes is that user's already.
  */
-function giveToNobody(folder: string): void {
+function handOver(folder: string, to: { uid: number; gid: number }): void {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (lstatSync(folder).uid === NOBODY.uid) return;
+  if (lstatSync(folder).uid === to.uid) return;
   const walk = (path: string) => {
     const stat = lstatSync(path);
     if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
     // a link is handed over itself, never what it points to; the folder itself last, so a walk cut
     // short is done again at the next start
-    if (stat.isSymbolicLink()) lchownSync(path, NOBODY.uid, NOBODY.gid);
-    else chownSync(path, NOBODY.uid, NOBODY.gid);
+    if (stat.isSymbolicLink()) lchownSync(path, to.uid, to.gid);
+    else chownSync(path, to.uid, to.gid);
   };
   walk(folder);
 }

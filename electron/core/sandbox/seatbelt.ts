@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
 import { withPreload } from './node-proxy.ts';
+import { withPythonPath } from './python-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -18,6 +19,10 @@ export interface SeatbeltInput {
   nodePreload?: string | undefined;
   /** the server's own NODE_OPTIONS, kept before the preload */
   nodeOptions?: string | undefined;
+  /** path of the folder with Python's sitecustomize for aiohttp (python-proxy.ts) */
+  pythonSite?: string | undefined;
+  /** the server's own PYTHONPATH, kept after it */
+  pythonPath?: string | undefined;
   /** real path of a path (Seatbelt sees paths with symlinks resolved: /tmp is /private/tmp) */
   realPath?: (path: string) => string;
 }
@@ -51,6 +56,7 @@ export function seatbeltCommand(input: SeatbeltInput): {
       no_proxy: '',
     });
     if (input.nodePreload) env.NODE_OPTIONS = withPreload(input.nodeOptions, input.nodePreload);
+    if (input.pythonSite) env.PYTHONPATH = withPythonPath(input.pythonPath, input.pythonSite);
   }
   return { command: input.sandboxExec, args: ['-p', profile, input.command, ...input.args], env };
 }

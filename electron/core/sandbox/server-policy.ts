@@ -21,12 +21,15 @@ export function serverPolicy(
   launch: LaunchConfig,
   context: PolicyContext,
   storedAt?: string,
+  runs?: readonly string[],
 ): SandboxPolicy {
   return sandboxPolicy({
     name,
     setting: config.sandbox,
     command: launch.command ?? config.command,
     realCommand: launch.realCommand,
+    // A stored npm package runs on the node it was pinned with, not on the npx written.
+    runs: runs ?? (launch.package?.kind === 'npm' && launch.package.runtime ? [launch.package.runtime] : []),
     args: config.args,
     env: config.env,
     cwd: config.cwd,

@@ -1,4 +1,6 @@
 import { displayText } from '../../../shared/display-text.ts';
+import { hiddenPrograms } from './access.ts';
+import { isLocalName, parseHostEntry } from './host-rules.ts';
 import { isInside, type Grant, type GrantReason, type NetworkPolicy, type SandboxPolicy } from './policy.ts';
 
 const WHY: Record<GrantReason, string> = {
@@ -47,8 +49,15 @@ export function describeAccess(policy: SandboxPolicy): string[] {
     lines.push(
       'runs as root, because Switchboard does and it writes folders nobody could: it can read what only root may read (/etc/shadow, root-only files) — run Switchboard as an ordinary user',
     );
+  const through = proxyOnlyWords(policy.network);
+  if (through) lines.push(through);
   for (const [key, value] of Object.entries(policy.env))
     lines.push(`gets ${key}=${short(value)} so its data stays in its own folder`);
+  const hidden = hiddenPrograms(policy);
+  if (hidden.length)
+    lines.unshift(
+      `WILL NOT START: its sandbox hides ${hidden.map(short).join(', ')}, which it needs to run (a place kept hidden from servers); install the program elsewhere, or add exactly that path to sandbox.read in servers.json if you trust it`,
+    );
   return lines;
 }
 
@@ -65,6 +74,7 @@ export function summarizeAccess(policy: SandboxPolicy): string {
   parts.push(extra.length ? `writes its own folder, ${extra.join(', ')}` : 'writes only its own folder');
   if (reads.length) parts.push(`reads ${reads.join(', ')}`);
   parts.push(networkWords(policy.network));
+  if (proxyOnlyWords(policy.network)) parts.push('only programs that use HTTPS_PROXY reach it');
   return parts.join('; ');
 }
 
@@ -81,6 +91,24 @@ function networkWords(network: NetworkPolicy): string {
         ? `network: NOT filtered — ${displayText(network.unfiltered.because)}: it can reach any host and this computer's own services`
         : "network: everything, this computer's own services included";
   }
+}
+
+/**
+ * A filtered network is an HTTP proxy and nothing else (bwrap.ts, seatbelt.ts): say who reaches it
+ * (docs/decisions.md, "Every runtime reaches the proxy"), and that the rest has no network.
+ */
+function proxyOnlyWords(network: NetworkPolicy): string | undefined {
+  if (network.kind !== 'internet' && network.kind !== 'list') return undefined;
+  const local =
+    network.kind === 'list' &&
+    network.entries
+      .map(parseHostEntry)
+      .some((e) => e.port !== undefined && !e.subdomains && isLocalName(e.host));
+  return (
+    'reaches the network only through that proxy (HTTPS_PROXY): Node 18+ (fetch, http, https, axios), ' +
+    "Python's urllib, requests, httpx and aiohttp, Go, Bun and Deno use it; a program that ignores it " +
+    `(database drivers, SSH and other raw TCP) reaches ${local ? 'only the listed ports on this computer' : 'nothing'}`
+  );
 }
 
 export function tilde(path: string, home: string | undefined): string {

@@ -2,7 +2,8 @@ import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
 import { addServers } from '../config/add-servers.ts';
 import { UserError } from '../errors.ts';
 import type { Keychain } from '../secrets/keychain.ts';
-import { bundleServerConfig, type BundleField, type InstalledBundle } from './mcpb-bundle.ts';
+import { refusedForeignValue } from '../secrets/foreign-values.ts';
+import { BORROWED_HINT, bundleServerConfig, type BundleField, type InstalledBundle } from './mcpb-bundle.ts';
 
 /** A server name from a bundle's name: its letters, digits, "-" and "_" (at most 48). */
 export function bundleServerName(bundleName: string): string {
@@ -27,11 +28,22 @@ export async function addBundleServer(options: {
 }): Promise<{ secrets: string[] }> {
   const { bundle, name, values } = options;
   const fields: Record<string, BundleField> = bundle.record.userConfig;
+  for (const key of Object.keys(values))
+    if (!fields[key]) throw new UserError(`the bundle ${bundle.record.name} has no setting "${key}"`);
+  // Judged once filled in too, before anything is stored: "$" and "{user_config.x}" with x's default
+  // "{secret:y}" make a reference of parts. The references Switchboard writes for the sensitive
+  // values are its own (a plain stand-in here), so one found was made of the bundle's parts or typed in.
+  const own = Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, fields[k]?.sensitive && v !== '' ? '-' : v]),
+  );
+  const refused = refusedForeignValue(await bundleServerConfig(bundle, own));
+  if (refused)
+    throw new UserError(`the bundle ${bundle.record.name}, filled in: ${refused}`, { hint: BORROWED_HINT });
   const given: Record<string, string> = {};
   const secrets: string[] = [];
   for (const [key, value] of Object.entries(values)) {
     const field = fields[key];
-    if (!field) throw new UserError(`the bundle ${bundle.record.name} has no setting "${key}"`);
+    if (!field) continue;
     if (field.sensitive && value !== '') {
       const secret = `${name}-${key}`.toLowerCase().replace(/[^a-z0-9_-]/g, '-');
       await options.keychain.set(secret, value);

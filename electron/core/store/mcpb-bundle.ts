@@ -5,6 +5,7 @@ import { join, sep } from 'node:path';
 import { displayText } from '../../../shared/display-text.ts';
 import type { PackagePin } from '../../../shared/store.ts';
 import { UserError } from '../errors.ts';
+import { refusedForeignValue } from '../secrets/foreign-values.ts';
 import type { Candidate } from './candidate.ts';
 import type { PackageRun } from './package-run.ts';
 import { StoreChangedError, type PackageStore } from './package-store.ts';
@@ -50,6 +51,12 @@ export interface InstalledBundle {
   /** the manifest as read (for its mcp_config) */
   manifest: Record<string, unknown>;
 }
+
+/** What to do about a bundle refused for a reference: it gets only what it is given at install. */
+export const BORROWED_HINT =
+  'a bundle gets only the settings you give it at install (its user_config); to hand it one of your secrets ' +
+  'or environment variables on purpose, add it first and then write the ${secret:…} or ${env:…} into its env ' +
+  'in servers.json yourself, which asks for approval again';
 
 /**
  * Unpacks an MCP bundle (`.mcpb`, Claude Desktop's extension format) into the store: validated with
@@ -97,6 +104,10 @@ export async function installBundle(file: string, store: PackageStore): Promise<
       );
     }
     const manifest = parsed.data as unknown as Record<string, unknown>;
+    // What it would run and the defaults it offers, as the catalog judges a registry entry: a bundle
+    // brings no secret of its own, so a ${secret:…} or ${env:…} there would borrow one of yours.
+    const refused = refusedForeignValue({ server: manifest.server, user_config: manifest.user_config });
+    if (refused) throw new UserError(`${file}: ${refused}`, { hint: BORROWED_HINT });
     const signature = (await mcpb.verifyMcpbFile(file)).status;
     const server = manifest.server as { type: string; entry_point: string };
     const author = manifest.author as { name: string };

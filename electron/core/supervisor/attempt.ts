@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { LogStream } from '../logs/server-log.ts';
 import type { ProcessPidFile } from './pid-files.ts';
 import type { ServerProcess } from './process-group.ts';
-import type { SandboxRun } from './types.ts';
+import type { SandboxRefusal, SandboxRun } from './types.ts';
 import type { UpstreamLink } from './upstream-link.ts';
 
 export type NoteLevel = LogLine['level'];
@@ -33,7 +33,7 @@ export interface AttemptHost {
   /** a remote server that wants an OAuth sign-in: wait for the person */
   needsSignIn(attempt: Attempt, message: string): void;
   /** the sandbox refused the server something (words with the fix) */
-  refused(attempt: Attempt, words: string): void;
+  refused(attempt: Attempt, refusal: SandboxRefusal): void;
 }
 
 /**
@@ -53,8 +53,8 @@ export class Attempt {
   stderr: LogStream | null = null;
   /** the OS sandbox this attempt's process runs in, released when it is gone */
   sandbox: SandboxRun | null = null;
-  /** the last thing the sandbox refused on this attempt, in words with the fix */
-  refusal: string | null = null;
+  /** what the sandbox refused on this attempt that explains it best (refusals.ts, `outranks`) */
+  refusal: SandboxRefusal | null = null;
   /** gives back this attempt's start slot (no-op when it holds none) */
   releaseStart: () => void = () => {};
   /** the bridge asked for a new start while requests were in flight: once they are done */
@@ -89,8 +89,8 @@ export class Attempt {
     this.#host.needsSignIn(this, message);
   }
 
-  refused(words: string): void {
-    this.#host.refused(this, words);
+  refused(refusal: SandboxRefusal): void {
+    this.#host.refused(this, refusal);
   }
 
   /**

@@ -16,9 +16,15 @@ import { ProcessPidFile } from './pid-files.ts';
 import type { ExitInfo } from './process-group.ts';
 import { RetrySchedule } from './retry-schedule.ts';
 import { RunLists } from './run-lists.ts';
-import { NOT_RUNNING, RunnerStatus, type StatusPatch } from './runner-status.ts';
+import { NOT_RUNNING, outranks, RunnerStatus, type StatusPatch } from './runner-status.ts';
 import type { StartGate } from './start-gate.ts';
-import type { DesiredServer, SupervisedStatus, SupervisorTimings } from './types.ts';
+import type {
+  DesiredServer,
+  SandboxRefusal,
+  SandboxRun,
+  SupervisedStatus,
+  SupervisorTimings,
+} from './types.ts';
 import type { UpstreamLink, UpstreamPeer } from './upstream-link.ts';
 import { formatDuration } from './wording.ts';
 
@@ -114,7 +120,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     fail: (attempt, message) => this.#fail(attempt, message),
     error: (attempt, message) => this.#toError(attempt, message),
     needsSignIn: (attempt, message) => this.#toNeedsSignIn(attempt, message),
-    refused: (attempt, words) => this.#refused(attempt, words),
+    refused: (attempt, refusal) => this.#refused(attempt, refusal),
   };
 
   constructor(options: ServerRunnerOptions) {
@@ -180,6 +186,11 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   /** The connection the bridge relays editors' messages on while `running`, else null. */
   get link(): UpstreamLink | null {
     return this.#link;
+  }
+
+  /** The sandbox the current run is in while `running` (null when it runs unsandboxed). */
+  get sandbox(): SandboxRun | null {
+    return this.#status.state === 'running' ? (this.#attempt?.sandbox ?? null) : null;
   }
 
   /** The tools from the last tools/list of the current run ([] until known). */
@@ -381,6 +392,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     link.renew = () => this.#renew(attempt);
     attempt.releaseStart();
     const info = client.getServerVersion();
+    this.#status.worked();
     this.#set({ state: 'running', since: this.#clock.now() });
     this.#note(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
     attempt.cancels.add(this.#retries.countStable());
@@ -409,12 +421,17 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     this.emit('tools', tools);
   }
 
-  /** The sandbox refused the server something: its log says what and how to allow it; so does status. */
-  #refused(attempt: Attempt, words: string): void {
-    if (!this.#isCurrent(attempt) || attempt.refusal === words) return;
-    attempt.refusal = words;
-    this.#note(words, 'warn');
-    this.#status.refusal = this.#log.redact(words);
+  /**
+   * The sandbox refused the server something: its log says what and how to allow it; so does status,
+   * unless what it shows explains more (a refused connection over a file it managed without).
+   */
+  #refused(attempt: Attempt, refusal: SandboxRefusal): void {
+    if (!this.#isCurrent(attempt) || attempt.refusal?.words === refusal.words) return;
+    this.#note(refusal.words, 'warn');
+    if (outranks(refusal, attempt.refusal)) attempt.refusal = refusal;
+    const redacted = { ...refusal, words: this.#log.redact(refusal.words) };
+    if (!outranks(redacted, this.#status.refusal)) return;
+    this.#status.refusal = redacted;
     this.#emitStatus();
   }
 
@@ -427,8 +444,9 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     if (!unexpected) return;
     const during = this.#status.state === 'starting' ? ' before initialize answered' : '';
     // What the sandbox refused explains a crash better than its last words.
-    const last = attempt.refusal ?? attempt.stderr?.lastLine;
+    const last = attempt.refusal?.words ?? attempt.stderr?.lastLine;
     this.#fail(attempt, `${how}${during}${last ? `: ${last}` : ''}`);
+    if (attempt.refusal) this.#status.errorFromRefusal = true;
   }
 
   /** A failure that counts toward crash-loop: back off and retry, or give up. */

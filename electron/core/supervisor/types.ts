@@ -17,12 +17,29 @@ export interface RemoteAuth extends OAuthClientProvider {
   onSecrets(listener: (values: string[]) => void): () => void;
 }
 
+/**
+ * What the sandbox refused a server, in words with the fix, and what kind of thing it was: a
+ * connection (the proxy refused it, or a name lookup where only the proxy reaches out) stops what
+ * needed it, so it ranks above a file, which ranks above another process's /proc. `grant` is the one
+ * path a person can allow to fix it (`switchboard grant NAME read|write PATH`), when there is one.
+ */
+export interface SandboxRefusal {
+  words: string;
+  kind: 'network' | 'file' | 'process';
+  grant?: { path: string; access: 'read' | 'write' } | undefined;
+}
+
 /** What the supervisor needs of a server's sandbox (sandbox/sandboxes.ts makes it). */
 export interface SandboxRun {
-  /** words for a line of the server's stderr that shows the sandbox refused something */
-  explain(line: string): string | undefined;
-  /** refusals the sandbox made itself (its network proxy); returns how to stop listening */
-  onRefusal(listener: (words: string) => void): () => void;
+  /** what a line of the server's stderr shows the sandbox refused, if anything */
+  explain(line: string): SandboxRefusal | undefined;
+  /**
+   * A tool's answer (its text, bounded) and the arguments it was called with: what the sandbox
+   * refused, if the answer shows it, is told to the run's listeners like the proxy's refusals.
+   */
+  answered(text: string, args: unknown, failed: boolean): void;
+  /** refusals the sandbox made itself (its network proxy), and those read in answers; returns how to stop listening */
+  onRefusal(listener: (refusal: SandboxRefusal) => void): () => void;
   /** frees what the run holds (its proxy); called once its process is gone */
   release(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Prompt, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +15,10 @@ import { canonicalJson } from './canonical-json.ts';
  * the server's `instructions` (editors put them in the model's context), each tool's name, title,
  * description, input and output schemas, annotations and `_meta` (a changed description can carry new
  * instructions; a changed annotation such as readOnlyHint can make an editor skip asking), and each
- * prompt's name, title, description, arguments and `_meta`. (The module and its types keep the name
- * "tool" from when only tools were pinned.)
+ * prompt's name, title, description, arguments and `_meta`, and each resource template's URI template,
+ * name, title, description, MIME type, annotations and `_meta` (a new template can take reads on the
+ * aggregate /mcp; its description reaches the model). (The module and its types keep the name "tool"
+ * from when only tools were pinned.)
  */
 export interface PinnedTool {
   name: string;
@@ -34,6 +36,29 @@ export interface PinnedPrompt {
   description?: string | undefined;
   arguments?: unknown;
   _meta?: unknown;
+}
+
+/** A resource template's pinned parts; it is known by its URI template (names need not be unique). */
+export interface PinnedTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  mimeType?: string | undefined;
+  annotations?: unknown;
+  _meta?: unknown;
+}
+
+export function pinnedTemplate(template: ResourceTemplate): PinnedTemplate {
+  return {
+    uriTemplate: template.uriTemplate,
+    name: template.name,
+    title: template.title,
+    description: template.description,
+    mimeType: template.mimeType,
+    annotations: template.annotations,
+    _meta: template._meta,
+  };
 }
 
 export function pinnedPart(tool: Tool): PinnedTool {
@@ -70,7 +95,7 @@ function pinnedPartV1(tool: Tool): PinnedTool {
 }
 
 /** sha256 of one tool's or prompt's pinned parts (canonical JSON: undefined dropped, keys sorted). */
-export function toolHash(item: PinnedTool | PinnedPrompt): string {
+export function toolHash(item: PinnedTool | PinnedPrompt | PinnedTemplate): string {
   return createHash('sha256').update(canonicalJson(item)).digest('hex');
 }
 
@@ -89,6 +114,8 @@ export interface ServerSurface {
   instructions: string | undefined;
   tools: readonly Tool[];
   prompts: readonly Prompt[] | undefined;
+  /** undefined while not known, as prompts */
+  templates: readonly ResourceTemplate[] | undefined;
 }
 
 /** The pinned form of a surface: what a pin holds and what a change id is the hash of. */
@@ -97,14 +124,18 @@ interface Pinned {
   tools: PinnedTool[];
   /** null: not pinned yet (the server's prompts were not seen since the approval) */
   prompts: PinnedPrompt[] | null;
+  /** null: not pinned yet (not seen since the approval, or a pin from before templates were pinned) */
+  templates: PinnedTemplate[] | null;
 }
 
 /** sha256 of everything pinned: the id of a change to accept, and what an approval records. */
-export function surfaceHash(pinned: Pinned): string {
+export function surfaceHash(pinned: Omit<Pinned, 'templates'> & { templates?: Pinned['templates'] }): string {
   const whole = {
     instructions: pinned.instructions,
     tools: byName(pinned.tools),
     prompts: pinned.prompts === null ? null : byName(pinned.prompts),
+    // Left out while not pinned: a pin from before templates were pinned keeps the hash its approval recorded.
+    ...(pinned.templates == null ? {} : { templates: byUriTemplate(pinned.templates) }),
   };
   return createHash('sha256').update(canonicalJson(whole)).digest('hex');
 }
@@ -114,6 +145,8 @@ function pinnedOf(surface: ServerSurface): Pinned {
     instructions: surface.instructions ?? null,
     tools: surface.tools.map((t) => plain(pinnedPart(t))),
     prompts: surface.prompts === undefined ? null : surface.prompts.map((p) => plain(pinnedPrompt(p))),
+    templates:
+      surface.templates === undefined ? null : surface.templates.map((t) => plain(pinnedTemplate(t))),
   };
 }
 
@@ -133,6 +166,15 @@ const PinnedPromptSchema = z.object({
   arguments: z.unknown().optional(),
   _meta: z.unknown().optional(),
 });
+const PinnedTemplateSchema = z.object({
+  uriTemplate: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+  annotations: z.unknown().optional(),
+  _meta: z.unknown().optional(),
+});
 const PinHeader = {
   /** the approval this pin belongs to: another approval (a changed config) pins anew */
   fingerprint: z.string(),
@@ -146,6 +188,8 @@ const PinFileSchema = z.object({
   instructions: z.string().nullable(),
   tools: z.array(PinnedToolSchema),
   prompts: z.array(PinnedPromptSchema).nullable(),
+  /** absent in pins written before resource templates were pinned (as null) */
+  templates: z.array(PinnedTemplateSchema).nullable().optional(),
 });
 /** As versions before 2 wrote it: tools only, without outputSchema and _meta. */
 const PinFileV1Schema = z.object({ ...PinHeader, tools: z.array(PinnedToolSchema) });
@@ -176,6 +220,14 @@ export interface ToolGate {
     /** the pinned prompts' hashes by name; null: none pinned yet (first sight pins them) */
     pinned: ReadonlyMap<string, string> | null;
   };
+  templates: {
+    /** the current resource templates that match the pin */
+    listed: ResourceTemplate[];
+    /** new or changed templates, by URI template, held back */
+    held: ReadonlyMap<string, HeldReason>;
+    /** the pinned templates' hashes by URI template; null: none pinned yet (first sight pins them) */
+    pinned: ReadonlyMap<string, string> | null;
+  };
   /** the instructions editors get: the server's when they match the pin, else the pinned ones */
   instructions: string | undefined;
   /** the server's instructions differ from the pinned ones (they are not served) */
@@ -188,6 +240,12 @@ export interface ToolGate {
 export function promptAllowed(gate: ToolGate, prompt: Prompt): boolean {
   const pinned = gate.prompts.pinned;
   return pinned === null || pinned.get(prompt.name) === toolHash(pinnedPrompt(prompt));
+}
+
+/** Whether the bridge may give editors this resource template (from a list it fetched itself). */
+export function templateAllowed(gate: ToolGate, template: ResourceTemplate): boolean {
+  const pinned = gate.templates.pinned;
+  return pinned === null || pinned.get(template.uriTemplate) === toolHash(pinnedTemplate(template));
 }
 
 /**
@@ -231,9 +289,15 @@ export class ToolPins {
       if (approval.pinsHash === undefined && approval.toolsHash === undefined) {
         pin = this.#write(name, approval, current, now);
         record(surfaceHash(pin));
-      } else if (approval.pinsHash !== undefined && approval.pinsHash === surfaceHash(current)) {
-        // The pin file was lost, but this is the very surface the approval pinned: write it again.
+      } else if (
+        approval.pinsHash !== undefined &&
+        (approval.pinsHash === surfaceHash(current) ||
+          approval.pinsHash === surfaceHash({ ...current, templates: null }))
+      ) {
+        // The pin file was lost, but this is the very surface the approval pinned (maybe before
+        // templates were pinned: they are pinned now, at this sight): write it again.
         pin = this.#write(name, approval, current, now);
+        if (approval.pinsHash !== surfaceHash(current)) record(surfaceHash(pin));
       } else if (
         approval.pinsHash === undefined &&
         approval.toolsHash === toolListHash(surface.tools.map(pinnedPartV1))
@@ -244,11 +308,16 @@ export class ToolPins {
         note(upgradeNote(made));
         pin = made;
       }
-    } else if (pin.prompts === null && surface.prompts !== undefined) {
+    } else if (
+      (pin.prompts === null && surface.prompts !== undefined) ||
+      ((pin.templates ?? null) === null && surface.templates !== undefined)
+    ) {
+      // First sight of its prompts or resource templates under this pin: they are pinned as they are.
+      const seen = pinnedOf(surface);
       const made = this.#write(
         name,
         approval,
-        { ...pin, prompts: pinnedOf(surface).prompts },
+        { ...pin, prompts: pin.prompts ?? seen.prompts, templates: pin.templates ?? seen.templates },
         now,
         pin.pinnedAt,
       );
@@ -275,7 +344,8 @@ export class ToolPins {
     // Prompts not known now (an idle server listed none since): the pinned ones stay.
     const known = this.#valid(name, approval);
     const prompts = current.prompts ?? (known && 'version' in known ? known.prompts : null);
-    const pin = this.#write(name, approval, { ...current, prompts }, now);
+    const templates = current.templates ?? (known && 'version' in known ? (known.templates ?? null) : null);
+    const pin = this.#write(name, approval, { ...current, prompts, templates }, now);
     record(surfaceHash(pin));
     return true;
   }
@@ -310,6 +380,7 @@ export class ToolPins {
       instructions: pinned.instructions,
       tools: pinned.tools,
       prompts: pinned.prompts,
+      templates: pinned.templates,
     };
     this.#pins.set(name, pin);
     if (this.#dir !== null)
@@ -351,8 +422,8 @@ function upgraded(old: PinFileV1, surface: ServerSurface): Pinned {
     const now = current.get(pinned.name);
     return now && toolHash(pinnedPartV1(now)) === toolHash(pinned) ? plain(pinnedPart(now)) : pinned;
   });
-  const prompts = surface.prompts === undefined ? null : surface.prompts.map((p) => plain(pinnedPrompt(p)));
-  return { instructions: surface.instructions ?? null, tools, prompts };
+  const { prompts, templates } = pinnedOf(surface);
+  return { instructions: surface.instructions ?? null, tools, prompts, templates };
 }
 
 function upgradeNote(pin: PinFile): string {
@@ -393,6 +464,23 @@ function compare(server: string, pin: PinFile | undefined, surface: ServerSurfac
     else promptsListed.push(prompt);
   }
 
+  // Resource templates, as prompts: by URI template.
+  const pinnedTemplates =
+    pin === undefined
+      ? new Map<string, string>()
+      : (pin.templates ?? null) === null
+        ? null
+        : new Map((pin.templates ?? []).map((t) => [t.uriTemplate, toolHash(t)]));
+  const templatesListed: ResourceTemplate[] = [];
+  const templatesHeld = new Map<string, HeldReason>();
+  for (const template of surface.templates ?? []) {
+    const was = pinnedTemplates === null ? 'any' : pinnedTemplates.get(template.uriTemplate);
+    if (was === undefined) templatesHeld.set(template.uriTemplate, 'new');
+    else if (was !== 'any' && was !== toolHash(pinnedTemplate(template)))
+      templatesHeld.set(template.uriTemplate, 'changed');
+    else templatesListed.push(template);
+  }
+
   // Instructions: the server's when they match; else the pinned ones (none, without a pin on record).
   const pinnedInstructions = pin ? (pin.instructions ?? undefined) : undefined;
   const instructionsHeld: HeldReason | undefined =
@@ -408,16 +496,20 @@ function compare(server: string, pin: PinFile | undefined, surface: ServerSurfac
     held,
     callable,
     prompts: { listed: promptsListed, held: promptsHeld, pinned: pinnedPrompts },
+    templates: { listed: templatesListed, held: templatesHeld, pinned: pinnedTemplates },
     instructions: instructionsHeld ? pinnedInstructions : surface.instructions,
     instructionsHeld,
   };
-  if (held.size === 0 && promptsHeld.size === 0 && !instructionsHeld) return { ...gate, change: null };
+  if (held.size === 0 && promptsHeld.size === 0 && templatesHeld.size === 0 && !instructionsHeld)
+    return { ...gate, change: null };
 
   const current = pinnedOf(surface);
   const beforeTools = new Map((pin?.tools ?? []).map((t) => [t.name, t]));
   const beforePrompts = new Map((pin?.prompts ?? []).map((p) => [p.name, p]));
   const toolNames = new Set(tools.map((t) => t.name));
   const promptNames = new Set((surface.prompts ?? []).map((p) => p.name));
+  const beforeTemplates = new Map((pin?.templates ?? []).map((t) => [t.uriTemplate, t]));
+  const templateKeys = new Set((surface.templates ?? []).map((t) => t.uriTemplate));
   const change: ToolChange = {
     server,
     change: surfaceHash(current),
@@ -453,6 +545,26 @@ function compare(server: string, pin: PinFile | undefined, surface: ServerSurfac
           ? []
           : (pin?.prompts ?? []).filter((p) => !promptNames.has(p.name)).map((p) => displayText(p.name)),
     },
+    resourceTemplates: {
+      added: (surface.templates ?? [])
+        .filter((t) => templatesHeld.get(t.uriTemplate) === 'new')
+        .map((t) => templateText(pinnedTemplate(t))),
+      changed: (surface.templates ?? [])
+        .filter((t) => templatesHeld.get(t.uriTemplate) === 'changed')
+        .map((t) => ({
+          name: displayText(t.uriTemplate),
+          before: templateText(
+            beforeTemplates.get(t.uriTemplate) ?? { uriTemplate: t.uriTemplate, name: t.name },
+          ).lines,
+          after: templateText(pinnedTemplate(t)).lines,
+        })),
+      removed:
+        surface.templates === undefined
+          ? []
+          : (pin?.templates ?? [])
+              .filter((t) => !templateKeys.has(t.uriTemplate))
+              .map((t) => displayText(t.uriTemplate)),
+    },
     baselineMissing: pin === undefined,
   };
   return { ...gate, change };
@@ -484,6 +596,21 @@ export function promptText(prompt: PinnedPrompt): ToolText {
   return { name: displayText(prompt.name), lines };
 }
 
+/**
+ * A resource template as lines a person reads and diffs, named by its URI template: its name, title,
+ * description, MIME type, annotations and `_meta`.
+ */
+export function templateText(template: PinnedTemplate): ToolText {
+  const lines: string[] = [`name: ${displayText(template.name)}`];
+  if (template.title !== undefined) lines.push(`title: ${displayText(template.title)}`);
+  describe(lines, template.description);
+  if (template.mimeType !== undefined) lines.push(`mimeType: ${displayText(template.mimeType)}`);
+  if (template.annotations !== undefined)
+    lines.push(`annotations: ${displayText(canonicalJson(template.annotations))}`);
+  if (template._meta !== undefined) lines.push(`_meta: ${displayText(canonicalJson(template._meta))}`);
+  return { name: displayText(template.uriTemplate), lines };
+}
+
 function describe(lines: string[], description: string | undefined): void {
   if (description === undefined) {
     lines.push('description: (none)');
@@ -502,6 +629,12 @@ function block(lines: string[], label: string, value: unknown): void {
 
 function byName<T extends { name: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function byUriTemplate(items: readonly PinnedTemplate[]): PinnedTemplate[] {
+  return [...items].sort((a, b) =>
+    a.uriTemplate < b.uriTemplate ? -1 : a.uriTemplate > b.uriTemplate ? 1 : 0,
+  );
 }
 
 /** The JSON form (undefined dropped): what a pin file holds, so hashes match once read back. */

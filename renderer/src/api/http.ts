@@ -36,6 +36,7 @@ import {
   type ServerToolsChange,
 } from '../../../shared/editor-tools.ts';
 import type { LogLine } from '../../../shared/logs.ts';
+import type { SandboxGrant } from '../../../shared/sandbox-grant.ts';
 import {
   authorizationUrlProblem,
   SignInInfoSchema,
@@ -339,6 +340,10 @@ export class ControlApiClient implements UiApi {
 
   async acceptTools(name: string, change: string): Promise<void> {
     await this.#request('POST', ApiRoutes.acceptTools(name), OkSchema, { change });
+  }
+
+  async grantSandbox(name: string, grant: SandboxGrant): Promise<void> {
+    await this.#request('POST', UiRoutes.serverGrant(name), OkSchema, grant);
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {

@@ -421,9 +421,11 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
   const titleId = `tool-change-${c.server}`;
   const tools = c.added.length + c.changed.length;
   const prompts = c.prompts.added.length + c.prompts.changed.length;
+  const templates = c.resourceTemplates.added.length + c.resourceTemplates.changed.length;
   const held = wordList([
     ...(tools ? [tools === 1 ? '1 tool' : `${tools} tools`] : []),
     ...(prompts ? [prompts === 1 ? '1 prompt' : `${prompts} prompts`] : []),
+    ...(templates ? [templates === 1 ? '1 resource template' : `${templates} resource templates`] : []),
     ...(c.instructions ? ['its instructions'] : []),
   ]);
   return (
@@ -496,7 +498,27 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
           <Diff before={prompt.before} after={prompt.after} label={`Changes to the prompt ${prompt.name}`} />
         </section>
       ))}
-      {c.removed.length > 0 || c.prompts.removed.length > 0 ? (
+      {c.resourceTemplates.added.map((template) => (
+        <section key={`template-added-${template.name}`} data-testid="template-added">
+          <h3 className="label">
+            New resource template <code>{template.name}</code>
+          </h3>
+          <pre className="command">{template.lines.join('\n')}</pre>
+        </section>
+      ))}
+      {c.resourceTemplates.changed.map((template) => (
+        <section key={`template-changed-${template.name}`} data-testid="template-changed">
+          <h3 className="label">
+            Changed resource template: <code>{template.name}</code>
+          </h3>
+          <Diff
+            before={template.before}
+            after={template.after}
+            label={`Changes to the resource template ${template.name}`}
+          />
+        </section>
+      ))}
+      {c.removed.length > 0 || c.prompts.removed.length > 0 || c.resourceTemplates.removed.length > 0 ? (
         <p className="muted" data-testid="tool-removed">
           No longer listed:{' '}
           {c.removed.map((name) => (
@@ -504,6 +526,9 @@ function ToolChangeCard({ change: c, targeted }: { change: ToolChange; targeted:
           ))}
           {c.prompts.removed.map((name) => (
             <code key={`prompt-${name}`}>prompt {name} </code>
+          ))}
+          {c.resourceTemplates.removed.map((name) => (
+            <code key={`template-${name}`}>resource template {name} </code>
           ))}
         </p>
       ) : null}

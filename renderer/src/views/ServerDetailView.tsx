@@ -30,6 +30,7 @@ import { addedNote, dropNote, readNote } from '../lib/notes.ts';
 import { useNow } from '../lib/use-now.ts';
 import { configFromDraft, draftFromConfig, type Draft } from '../lib/server-draft.ts';
 import { href, navigate, type ServerTab } from '../router.ts';
+import { SandboxRefusal } from '../components/SandboxGrant.tsx';
 
 const JsonEditor = lazy(() => import('../components/JsonEditor.tsx'));
 
@@ -158,8 +159,8 @@ export default function ServerDetailView({ name, tab }: { name: string; tab: Ser
           <strong>Last error:</strong> {server.lastError}
         </div>
       ) : server?.sandboxRefused ? (
-        <div className="banner warn" role="status" data-testid="sandbox-refused">
-          <strong>Sandbox:</strong> {server.sandboxRefused}
+        <div className="banner warn" role="status">
+          <strong>Sandbox:</strong> <SandboxRefusal server={server} />
         </div>
       ) : null}
       {server?.access ? (

@@ -13,6 +13,7 @@ import { formatClock, formatDateTime, formatDuration, plural } from '../lib/form
 import { useNow } from '../lib/use-now.ts';
 import { useWidth } from '../lib/use-width.ts';
 import { href } from '../router.ts';
+import { SandboxRefusal } from '../components/SandboxGrant.tsx';
 
 /** Marked once per page load when the servers list first shows real data (the e2e run reads it). */
 export const SERVERS_PAINTED_MARK = 'switchboard:servers-painted';
@@ -168,7 +169,7 @@ function LastError({ server, columns }: { server: ServerStatus; columns: number 
     return (
       <tr className="last-error">
         <td colSpan={columns}>
-          <span className="error-label">Sandbox:</span> {server.sandboxRefused}
+          <span className="error-label">Sandbox:</span> <SandboxRefusal server={server} />
         </td>
       </tr>
     );

@@ -39,13 +39,17 @@ describe.skipIf(skip)('the sandbox on the approval', () => {
     expect(shown.stdout).toContain(
       "  network: any host on the internet over HTTP(S), through Switchboard's proxy; nothing on this computer\n",
     );
+    // and who really reaches it: only what follows HTTPS_PROXY (issue 33)
+    expect(shown.stdout).toContain(
+      "  reaches the network only through that proxy (HTTPS_PROXY): Node 18+ (fetch, http, https, axios), Python's urllib, requests, httpx and aiohttp, Go, Bun and Deno use it; a program that ignores it (database drivers, SSH and other raw TCP) reaches nothing\n",
+    );
     expect(
       (await runCli(['approve', 'notes', '--fingerprint', fingerprintIn(shown.stdout)], t.env)).code,
     ).toBe(0);
     const status = await runCli(['status'], t.env);
     // (a checkout under /tmp, CI's, is private there: the fixture's project is then readable too)
     expect(status.stdout).toMatch(
-      /\nSandbox:\n {2}notes: sandboxed; writes its own folder, ~\/notes; (?:reads [^;]+; )?network: any host/,
+      /\nSandbox:\n {2}notes: sandboxed; writes its own folder, ~\/notes; (?:reads [^;]+; )?network: any host[^\n]*; only programs that use HTTPS_PROXY reach it\n/,
     );
     t.writeServers({
       mcpServers: { notes: { ...fixtureServer('mini-server.mjs'), sandbox: { write: ['~'] } } },

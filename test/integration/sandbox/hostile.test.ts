@@ -63,7 +63,13 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
     mcpServers: {
       hostile: {
         ...fixtureServer('hostile-server.mjs'),
-        env: { TARGET_PID: String(process.pid), TARGET_PORT: String(port), ...extraEnv },
+        // SWITCHBOARD_HOME named on purpose: servers no longer inherit it, and a hostile one would guess it
+        env: {
+          TARGET_PID: String(process.pid),
+          TARGET_PORT: String(port),
+          SWITCHBOARD_HOME: t.env.SWITCHBOARD_HOME ?? '',
+          ...extraEnv,
+        },
         ...(sandbox === undefined ? {} : { sandbox }),
       },
     },
@@ -136,7 +142,7 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     );
     // (a checkout under /tmp, CI's, is private there: the fixture's project is then readable too)
     expect(status?.access).toMatch(
-      /^sandboxed; writes only its own folder; (?:reads [^;]+; )?network: any host on the internet over HTTP\(S\), through Switchboard's proxy; nothing on this computer$/,
+      /^sandboxed; writes only its own folder; (?:reads [^;]+; )?network: any host on the internet over HTTP\(S\), through Switchboard's proxy; nothing on this computer; only programs that use HTTPS_PROXY reach it$/,
     );
   });
 
@@ -164,7 +170,12 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     'reaches a remote API named in its network list through its proxy, and nothing else',
     async () => {
       const url = `http://api.example.test:${apiPort}/v1`;
-      const listed = await run({ network: ['api.example.test'] }, { TARGET_URL: url });
+      // The stand-in API runs on this computer, whose own addresses a listed name never reaches
+      // (its owner could point it anywhere): its address is listed as well.
+      const listed = await run(
+        { network: ['api.example.test', `${outside}:${apiPort}`] },
+        { TARGET_URL: url },
+      );
       expect(listed.fromCall['remote-api']).toEqual({
         ok: true,
         said: `fetched ${url}: api says hi to api.example.test:${apiPort}`,

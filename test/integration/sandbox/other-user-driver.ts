@@ -54,7 +54,7 @@ const child = spawn(program.command, program.args, {
   detached: true,
 });
 const refusals: string[] = [];
-run?.onRefusal((words) => refusals.push(words));
+run?.onRefusal((refusal) => refusals.push(refusal.words));
 let stderr = '';
 child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
 let stdout = '';
@@ -80,7 +80,7 @@ const results = JSON.parse(
   (JSON.parse(line) as { result: { content: { text: string }[] } }).result.content[0]?.text ?? '{}',
 ) as unknown;
 for (const l of stderr.split('\n')) {
-  const words = run?.explain(l);
+  const words = run?.explain(l)?.words;
   if (words && !refusals.includes(words)) refusals.push(words);
 }
 process.stdout.write(JSON.stringify({ uid: process.getuid?.(), results, refusals }));

@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The sandbox as an ordinary user (bubblewrap then makes an unprivileged user namespace), while CI
 // runs as root. As root, the test runs as uid 4242 through setpriv; as anyone else, as itself.
 // What runs is copied to a temp folder that user can enter (CI's clone is in a private folder): the
-// project's Node, the sandbox's modules (other-user-driver.ts imports nothing else) and the fixture.
+// project's Node, the sandbox's modules (other-user-driver.ts imports nothing else), the one package
+// they use (ipaddr.js, the network gate's address parser) and the fixture.
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const root = process.getuid?.() === 0;
 const UID = 4242;
@@ -38,6 +39,7 @@ beforeAll(() => {
     'electron/core/sandbox',
     'electron/core/node-http.ts',
     'shared/display-text.ts',
+    'node_modules/ipaddr.js',
     'test/integration/sandbox/other-user-driver.ts',
     'test/fixtures/hostile-server.mjs',
   ])

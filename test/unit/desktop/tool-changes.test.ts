@@ -45,6 +45,7 @@ const change: ToolChange = {
   removed: ['old-tool'],
   instructions: null,
   prompts: { added: [], changed: [], removed: [] },
+  resourceTemplates: { added: [], changed: [], removed: [] },
   baselineMissing: false,
 };
 

@@ -294,3 +294,29 @@ describe('tray approvals of what was shown', () => {
     expect(menuLabel('command: sh -c a && b')).toBe('command: sh -c a &&&& b');
   });
 });
+
+describe('tray: what the sandbox refused (issue 33 item 3)', () => {
+  it('shows the refusal on the server and offers its one-step grant, which asks approval', () => {
+    const menu = buildTrayMenu(
+      report(
+        server('pw', 'running', {
+          sandboxRefused: 'sandbox refused writing ~/.cache/ms-playwright: add it to sandbox.write',
+          sandboxGrant: {
+            path: '/home/ada/.cache/ms-playwright',
+            access: 'write',
+            command: 'switchboard grant pw write /home/ada/.cache/ms-playwright',
+          },
+        }),
+      ),
+      options,
+    );
+    const pw = menu.find((i) => i.label === 'pw — running');
+    expect(pw?.submenu?.slice(0, 2)).toEqual([
+      { label: 'sandbox refused writing ~/.cache/ms-playwright: add it to sandbox.write', enabled: false },
+      {
+        label: 'Allow writing it (asks approval)',
+        action: { type: 'grant', server: 'pw', path: '/home/ada/.cache/ms-playwright', access: 'write' },
+      },
+    ]);
+  });
+});

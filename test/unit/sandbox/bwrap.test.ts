@@ -116,8 +116,10 @@ describe('bubblewrap command line', () => {
         proxySocket: '/run/sb/1.sock',
         ports: [{ port: 5432, socket: '/run/sb/1-5432.sock' }],
         nodePreload: '/run/sb/node-proxy.cjs',
+        pythonSite: '/run/sb/python',
       },
       nodeOptions: '--max-old-space-size=512',
+      pythonPath: '/srv/lib',
     });
     const o = ops(args);
     expect(o).toContain('--ro-bind /run/sb/1.sock /tmp/.switchboard/proxy.sock');
@@ -132,11 +134,14 @@ describe('bubblewrap command line', () => {
     expect(script).not.toContain('\n');
     expect(program.slice(3)).toEqual(['switchboard-sandbox', '/usr/bin/node', 'server.js']);
     expect(o).toContain('--ro-bind /run/sb/node-proxy.cjs /tmp/.switchboard/node-proxy.cjs');
+    expect(o).toContain('--ro-bind /run/sb/python /tmp/.switchboard/python');
     expect(env).toMatchObject({
       HTTPS_PROXY: 'http://127.0.0.1:3128',
       http_proxy: 'http://127.0.0.1:3128',
       // Node servers follow the proxy through a lazy preload, after their own options
       NODE_OPTIONS: '--max-old-space-size=512 --require "/tmp/.switchboard/node-proxy.cjs"',
+      // and aiohttp through a sitecustomize, before the server's own PYTHONPATH
+      PYTHONPATH: '/tmp/.switchboard/python:/srv/lib',
       NO_PROXY: '',
     });
   });

@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hiddenPrograms } from '../../../electron/core/sandbox/access.ts';
 import { sandboxPolicy, type PolicyInput } from '../../../electron/core/sandbox/policy.ts';
+import { describeAccess } from '../../../electron/core/sandbox/words.ts';
 import { sandboxGaps, type SandboxSupport } from '../../../electron/core/sandbox/support.ts';
 import { LINUX_SUPPORT } from '../../helpers/sandbox.ts';
 
@@ -242,5 +244,52 @@ describe('sandbox gaps (what goes into the fingerprint)', () => {
     expect(sandboxGaps(undefined, { ...LINUX, engine: null })).toEqual(['no-sandbox']);
     expect(sandboxGaps(undefined, { ...LINUX, networkFilter: null })).toEqual(['network-unfiltered']);
     expect(sandboxGaps({ network: 'all' }, { ...LINUX, networkFilter: null })).toEqual([]);
+  });
+});
+
+describe('the program an approval names (issue 33 item 2)', () => {
+  it('grants the real file behind a symlinked program and its package, and its #! interpreter', () => {
+    // A checkout's node_modules/.bin/tool -> ../tool/bin/tool.sh, a script run by a shell under ~/sh.
+    const modules = join(home, 'dev', 'node_modules');
+    mkdirSync(join(modules, '.bin'), { recursive: true });
+    mkdirSync(join(modules, 'tool', 'bin'), { recursive: true });
+    mkdirSync(join(home, 'sh', 'bin'), { recursive: true });
+    writeFileSync(join(home, 'sh', 'bin', 'sh'), '');
+    writeFileSync(join(modules, 'tool', 'bin', 'tool.sh'), `#!${join(home, 'sh', 'bin', 'sh')} -e\necho\n`);
+    symlinkSync('../tool/bin/tool.sh', join(modules, '.bin', 'tool'));
+    const policy = sandboxPolicy(input({ command: join(modules, '.bin', 'tool') }));
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    const reads = policy.read.filter((g) => g.why === 'program').map((g) => g.path);
+    expect(reads).toEqual(expect.arrayContaining([modules, join(modules, 'tool'), join(home, 'sh')]));
+    expect(hiddenPrograms(policy)).toEqual([]);
+    expect(describeAccess(policy).join('\n')).not.toContain('WILL NOT START');
+  });
+
+  it('warns on the approval, before anything runs, when the program sits in a place kept hidden', () => {
+    mkdirSync(join(home, '.ssh', 'bin'), { recursive: true });
+    writeFileSync(join(home, '.ssh', 'bin', 'node'), '');
+    const policy = sandboxPolicy(input({ command: join(home, '.ssh', 'bin', 'node') }));
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    expect(hiddenPrograms(policy)).toEqual([join(home, '.ssh', 'bin', 'node')]);
+    expect(describeAccess(policy)[0]).toBe(
+      'WILL NOT START: its sandbox hides ~/.ssh/bin/node, which it needs to run (a place kept hidden from servers); install the program elsewhere, or add exactly that path to sandbox.read in servers.json if you trust it',
+    );
+  });
+});
+
+describe('known servers’ needs (issue 33 item 3)', () => {
+  it('@playwright/mcp makes its browser profile in its own folder, not in the hidden ~/.cache', () => {
+    const policy = sandboxPolicy(input({ command: '/usr/bin/npx', args: ['-y', '@playwright/mcp@latest'] }));
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    const own = join(home, '.config/switchboard/data/x');
+    expect(policy.env.XDG_CACHE_HOME).toBe(join(own, '.cache'));
+    expect(describeAccess(policy)).toContain(
+      `gets XDG_CACHE_HOME=~/.config/switchboard/data/x/.cache so its data stays in its own folder`,
+    );
+    // Its own choice stays.
+    const chosen = sandboxPolicy(
+      input({ command: '/usr/bin/npx', args: ['@playwright/mcp'], env: { XDG_CACHE_HOME: '/srv/cache' } }),
+    );
+    expect(chosen.sandboxed && chosen.env.XDG_CACHE_HOME).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainRefusal } from '../../../electron/core/sandbox/refusals.ts';
+import { refusalInAnswer } from '../../../electron/core/sandbox/answer-refusals.ts';
+import { explainRefusal, findRefusal } from '../../../electron/core/sandbox/refusals.ts';
 import { LINUX_SUPPORT, sandboxedPolicy } from '../../helpers/sandbox.ts';
 
 // Lines as Node, Python, shells and coreutils print them, read against a policy: what the sandbox
@@ -58,5 +59,76 @@ describe('refusals read from a sandboxed server’s error output', () => {
       'sandbox refused connecting to 127.0.0.1:5432 on this computer: add "127.0.0.1:5432" to sandbox.network if it should reach it',
     );
     expect(explain('Error: getaddrinfo EAI_AGAIN imap.example.com')).toMatch(/^sandbox: no direct network/);
+  });
+
+  it('says writing for a folder it could not make, hidden or not (mcp-remote’s ~/.mcp-auth), with its grant', () => {
+    const found = findRefusal(
+      "Error: EACCES: permission denied, mkdir '/home/ada/.mcp-auth'",
+      policy,
+      (p) => onHost.has(p),
+      () => true,
+    );
+    expect(found).toEqual({
+      kind: 'file',
+      words: 'sandbox refused writing ~/.mcp-auth: add it to sandbox.write',
+      grant: { path: '/home/ada/.mcp-auth', access: 'write' },
+    });
+    // Missing inside because its folder is hidden; outside it could be made: an application's cache.
+    expect(
+      findRefusal(
+        "Error: ENOENT: no such file or directory, mkdir '/home/ada/.cache/ms-playwright/chromium-1187'",
+        policy,
+        () => false,
+        () => true,
+      )?.grant,
+    ).toEqual({ path: '/home/ada/.cache/ms-playwright', access: 'write' });
+    // A secret place gets words but no one-step grant: only the person's own servers.json opens it.
+    expect(
+      findRefusal(
+        "Error: EACCES: permission denied, mkdir '/home/ada/.ssh/x'",
+        policy,
+        () => true,
+        () => true,
+      )?.words,
+    ).toMatch(/^sandbox refused writing ~\/\.ssh\/x: it is in ~\/\.ssh, kept hidden/);
+    expect(
+      findRefusal(
+        "Error: EACCES: permission denied, mkdir '/home/ada/.ssh/x'",
+        policy,
+        () => true,
+        () => true,
+      )?.grant,
+    ).toBeUndefined();
+  });
+});
+
+describe('refusals read from a tool’s answer', () => {
+  it('names a hidden path in the answer, or a hidden path argument of a failed answer that names none', () => {
+    const exists = (p: string) => p === '/home/ada/work/repo';
+    expect(
+      refusalInAnswer(
+        'Working directory does not exist',
+        { path: '/home/ada/work/repo' },
+        true,
+        policy,
+        exists,
+      ),
+    ).toEqual({
+      kind: 'file',
+      words: 'sandbox refused reading ~/work/repo: add it to sandbox.read',
+      grant: { path: '/home/ada/work/repo', access: 'read' },
+    });
+    expect(
+      refusalInAnswer('3 commits', { path: '/home/ada/work/repo' }, false, policy, exists),
+    ).toBeUndefined();
+    expect(
+      refusalInAnswer(
+        'Working directory does not exist',
+        { path: '/home/ada/docs' },
+        true,
+        policy,
+        () => true,
+      ),
+    ).toBeUndefined();
   });
 });
