@@ -1,4 +1,5 @@
 import { Core } from '../core/core.ts';
+import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { CliContext } from './context.ts';
 
@@ -13,6 +14,7 @@ export async function offlineCore(ctx: CliContext): Promise<Core> {
     keychain: ctx.keychain(),
     env: ctx.env,
     commandPath: await resolveLoginPath({ env: ctx.env }),
+    tokenFiles: editorSettingsFiles(ctx.env, process.platform),
   });
   core.load();
   return core;

@@ -74,6 +74,11 @@ export interface CoreOptions {
   signInOpener?: SignInOpener;
   /** name lookups of sandboxed servers' network proxies (default: the OS resolver; tests map names) */
   networkLookup?: Resolve;
+  /**
+   * Each editor's settings file (the editors' registry, which sits above the core): Switchboard writes
+   * bridge tokens there, so every sandbox hides them whatever it grants.
+   */
+  tokenFiles?: readonly string[];
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -135,6 +140,7 @@ export class Core {
   /** each entry's sandbox as shown (status, approval), computed once per entry */
   readonly #policies = new WeakMap<ServerEntry, SandboxPolicy>();
   readonly #networkLookup: Resolve | undefined;
+  readonly #tokenFiles: readonly string[];
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -148,6 +154,7 @@ export class Core {
     this.#commandPath = options.commandPath ?? this.#env.PATH;
     this.#watch = options.watch ?? false;
     this.#networkLookup = options.networkLookup;
+    this.#tokenFiles = options.tokenFiles ?? [];
     this.state = new AppStateStore(options.home.stateFile);
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
@@ -425,6 +432,7 @@ export class Core {
         home: this.home,
         env: this.#env,
         platform: this.#platform,
+        tokenFiles: this.#tokenFiles,
       },
       stored,
       runs === undefined ? undefined : [runs],

@@ -13,6 +13,7 @@ import type { Keychain } from '../core/secrets/keychain.ts';
 import { QuietCompaction } from '../core/memory/quiet-compaction.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
+import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
 
@@ -67,6 +68,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     env,
     watch: true,
     commandPath: await resolveLoginPath({ env }),
+    tokenFiles: editorSettingsFiles(env, process.platform),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.timings ? { timings: options.timings } : {}),
   });

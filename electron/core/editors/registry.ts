@@ -15,6 +15,7 @@ import { opencode } from './opencode.ts';
 import { qwenCode } from './qwen-code.ts';
 import { rooCode } from './roo-code.ts';
 import type { EditorAdapter } from './types.ts';
+import { userDirs } from '../user-dirs.mjs';
 import { vscode } from './vscode.ts';
 import { windsurf } from './windsurf.ts';
 import { zed } from './zed.ts';
@@ -47,4 +48,18 @@ export function allEditors(): EditorAdapter[] {
 
 export function isEditorId(value: string): value is EditorId {
   return (EDITOR_IDS as readonly string[]).includes(value);
+}
+
+/**
+ * Every editor's settings file for this user, installed or not: where Switchboard writes bridge
+ * tokens, which every sandbox keeps hidden (CoreOptions.tokenFiles). Empty without a home folder.
+ */
+export function editorSettingsFiles(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
+  let dirs;
+  try {
+    dirs = userDirs(env, platform);
+  } catch {
+    return [];
+  }
+  return [...new Set(allEditors().map((e) => e.file(dirs)))];
 }

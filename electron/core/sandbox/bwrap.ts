@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import { bwrapBase } from './bwrap-base.ts';
+import { BOUNDS, prlimitPrefix } from './bounds.ts';
+import { setprivPrefix } from './run-as.ts';
 import { withPreload } from './node-proxy.ts';
 import { withPythonPath } from './python-proxy.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
@@ -36,6 +38,12 @@ export interface BwrapInput {
   network?: BwrapNetwork | undefined;
   /** Switchboard runs as root: drop every capability so masks cannot be unmounted */
   root: boolean;
+  /** bubblewrap takes `--size`: the temp folders and /dev/shm are bounded (bounds.ts) */
+  sized?: boolean | undefined;
+  /** prlimit's path: the program starts under the rlimits of bounds.ts */
+  prlimit?: string | undefined;
+  /** setpriv's path, when the policy runs it as nobody (run-as.ts) */
+  setpriv?: string | undefined;
   /** the server's own NODE_OPTIONS, kept before the proxy preload */
   nodeOptions?: string | undefined;
   /** the server's own PYTHONPATH, kept after the sitecustomize's folder */
@@ -60,7 +68,8 @@ const ORDER = { hide: 0, grant: 1, mask: 2 } as const;
 
 /**
  * bubblewrap's argv for one server. The whole system is bound read-only; the home, Switchboard's
- * home, the runtime dir and mounted drives are replaced by empty read-only folders; then granted
+ * home, /run (daemons' and the desktop session's sockets) and mounted drives are replaced by empty
+ * read-only folders; then granted
  * paths are bound back (read-only, or writable), shallowest first so the more specific grant wins;
  * secret places visible through a grant are covered by an unreadable file or folder. A private
  * /proc (own pid namespace) hides every other process; /tmp is private; the network is the
@@ -69,8 +78,17 @@ const ORDER = { hide: 0, grant: 1, mask: 2 } as const;
 export function bwrapCommand(input: BwrapInput): Wrapped {
   const { policy } = input;
   const kind = input.kind ?? statKind;
-  const args = bwrapBase({ network: policy.network.kind !== 'open', root: input.root });
-  for (const temp of policy.temp) args.push('--tmpfs', temp);
+  const nobody = policy.runsAs === 'nobody' && input.root && input.setpriv !== undefined;
+  const args = bwrapBase({
+    network: policy.network.kind !== 'open',
+    root: input.root,
+    sized: input.sized,
+    dropsToNobody: nobody,
+  });
+  for (const temp of policy.temp) {
+    if (input.sized) args.push('--perms', '1777', '--size', String(BOUNDS.tempBytes));
+    args.push('--tmpfs', temp);
+  }
 
   const grants = [
     ...policy.read.map((g) => ({ ...g, writable: false })),
@@ -96,7 +114,32 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
   mounts.sort((a, b) => depth(a.path) - depth(b.path) || ORDER[a.op] - ORDER[b.op]);
 
   const readOnlyAfter: string[] = [];
+  // what is a fresh tmpfs (hidden areas, temp folders, masks with grants inside), and the folders
+  // made inside them for nobody
+  const tmpfsRoots = [
+    ...policy.temp,
+    ...mounts.filter((m) => m.op === 'hide' || (m.op === 'mask' && m.overlaid)).map((m) => m.path),
+  ];
+  const made = new Set<string>();
+  // A folder covered by the unreadable stand-in has nothing to mount inside (an editor's folder in
+  // ~/.aws, a grant there): bubblewrap could not make the mount point.
+  const unreadable: string[] = [];
   for (const m of mounts) {
+    if (unreadable.some((u) => m.path !== u && isInside(m.path, u))) continue;
+    // bubblewrap makes the folders above a mount inside a tmpfs with their modes on this computer
+    // (Switchboard's home is 0700): nobody must be able to pass through them to what is granted.
+    if (nobody)
+      for (const above of ancestorsInside(
+        m.path,
+        tmpfsRoots,
+        grants.map((g) => g.path),
+      ))
+        if (!made.has(above)) {
+          made.add(above);
+          // in its private temp folder, as writable as /tmp itself; elsewhere, only passable
+          const temp = policy.temp.some((t) => isInside(above, t));
+          args.push('--perms', temp ? '1777' : '0711', '--dir', above);
+        }
     if (m.op === 'hide') {
       args.push('--tmpfs', m.path);
       if (!grants.some((g) => g.path === m.path)) readOnlyAfter.push(m.path);
@@ -108,6 +151,7 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
       readOnlyAfter.push(m.path);
     } else {
       args.push('--ro-bind', m.kind === 'dir' ? input.denied.dir : input.denied.file, m.path);
+      if (m.kind === 'dir') unreadable.push(m.path);
     }
   }
 
@@ -120,6 +164,8 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
     const relays = [{ port: proxyPort, inside: `${SANDBOX_SOCKET_DIR}/proxy.sock`, host: net.proxySocket }];
     for (const f of net.ports)
       relays.push({ port: f.port, inside: `${SANDBOX_SOCKET_DIR}/port-${f.port}.sock`, host: f.socket });
+    // made as 0700 like the private folder they come from, unless nobody is to pass through
+    if (nobody) args.push('--perms', '0711', '--dir', SANDBOX_SOCKET_DIR);
     for (const r of relays) args.push('--ro-bind', r.host, r.inside);
     const preload = `${SANDBOX_SOCKET_DIR}/node-proxy.cjs`;
     args.push('--ro-bind', net.nodePreload, preload);
@@ -142,6 +188,9 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
     });
   }
   for (const path of readOnlyAfter) args.push('--remount-ro', path);
+  // First inside the sandbox, so its task count is the sandbox's own (its user namespace's).
+  if (nobody && input.setpriv) program = [...setprivPrefix(input.setpriv), ...program];
+  if (input.prlimit) program = [...prlimitPrefix(input.prlimit), ...program];
   args.push('--chdir', input.cwd, '--', ...program);
   return { command: input.bwrap, args, env };
 }
@@ -165,6 +214,24 @@ function relayScript(socat: string, relays: { port: number; inside: string }[]):
 
 function isHidden(path: string, policy: Sandboxed): boolean {
   return [...policy.hidden, ...policy.temp].some((h) => isInside(path, h));
+}
+
+/**
+ * The folders above `path` that bubblewrap makes inside a tmpfs root (not a root itself, and not
+ * inside a folder bound from this computer, which has its own modes and may be read-only), top first.
+ */
+function ancestorsInside(path: string, roots: readonly string[], bound: readonly string[]): string[] {
+  const parts = path.split('/').filter(Boolean);
+  const out: string[] = [];
+  const deepest = (above: string, among: readonly string[]) =>
+    Math.max(-1, ...among.filter((r) => isInside(above, r)).map(depth));
+  for (let i = 1; i < parts.length; i++) {
+    const above = `/${parts.slice(0, i).join('/')}`;
+    if (roots.includes(above)) continue;
+    const root = deepest(above, roots);
+    if (root >= 0 && deepest(above, bound) < root) out.push(above);
+  }
+  return out;
 }
 
 function depth(path: string): number {

@@ -1,7 +1,8 @@
 /**
  * The places in a person's home folder the sandbox knows by name (paths relative to HOME): where
  * secrets live, which stay hidden even inside a folder a server was granted, and where language
- * toolchains live, which every server may read so that `npx`, `uvx`, nvm's node or pipx's Python run.
+ * toolchains keep what runs, which every server may read so that nvm's node, pipx's Python or a
+ * global install run.
  * Lists, not code: docs/decisions.md ("Sandbox") says what is and is not covered.
  */
 
@@ -70,13 +71,18 @@ const MAC_SECRETS = [
 ];
 
 /**
- * Where language toolchains and their caches live in a home: node version managers, npm's and
- * pnpm's caches, Python user installs, uv, pipx, Rust, Go, Deno, Bun, Playwright's browsers.
- * Readable by every sandboxed server (never writable: one server must not change what another runs).
+ * Where language toolchains keep what runs: node version managers, global installs' prefixes and
+ * their bin folders, npx's installed packages, Python user installs, uv's and pipx's tools, Rust, Go,
+ * Deno, Bun, Playwright's and Puppeteer's browsers. Readable by every sandboxed server (never
+ * writable: one server must not change what another runs). Not the package managers' download
+ * caches and logs (`~/.npm/_cacache`, `~/.npm/_logs`, `~/.cache/uv`, `~/.cache/pnpm`, yarn's and
+ * bun's caches): they hold private packages and command lines, and runners in the sandbox get a
+ * cache of their own (known-servers.ts).
  */
 const TOOLCHAINS = [
   '.nvm',
-  '.npm',
+  // npx's installs (code a server was started from by path), not npm's cache and debug logs
+  '.npm/_npx',
   '.npm-global',
   '.volta',
   '.fnm',
@@ -84,20 +90,19 @@ const TOOLCHAINS = [
   '.nodenv',
   '.asdf',
   '.local/share/mise',
-  '.bun',
+  '.bun/bin',
+  '.bun/install/global',
   '.deno',
   '.cache/deno',
-  '.yarn',
-  '.cache/yarn',
+  '.yarn/bin',
+  '.config/yarn/global',
   '.local/share/pnpm',
-  '.cache/pnpm',
   '.pyenv',
   '.local/bin',
   '.local/lib',
   '.local/pipx',
   '.local/share/pipx',
   '.local/share/uv',
-  '.cache/uv',
   '.cargo/bin',
   '.rustup',
   'go',
@@ -109,7 +114,7 @@ const TOOLCHAINS = [
   '.cache/puppeteer',
 ];
 
-const MAC_TOOLCHAINS = ['Library/pnpm', 'Library/Caches/ms-playwright', 'Library/Caches/pnpm'];
+const MAC_TOOLCHAINS = ['Library/pnpm', 'Library/Caches/ms-playwright'];
 
 export function secretPlaces(platform: NodeJS.Platform): readonly string[] {
   return platform === 'darwin' ? [...COMMON_SECRETS, ...MAC_SECRETS] : [...COMMON_SECRETS, ...LINUX_SECRETS];
@@ -125,4 +130,14 @@ export function toolchainPlaces(platform: NodeJS.Platform): readonly string[] {
  */
 export function dataMounts(platform: NodeJS.Platform): readonly string[] {
   return platform === 'darwin' ? ['/Volumes'] : ['/media', '/mnt', '/run/media'];
+}
+
+/**
+ * Linux's runtime folders: every daemon's socket (D-Bus's system bus, docker.sock, systemd's), and
+ * each user's runtime dir with the desktop session's bus, whose Secret Service holds every secret.
+ * A read-only bind does not stop connect() on a Unix socket, so they are hidden as a whole. macOS keeps
+ * its few sockets in /var/run, and Seatbelt's `(deny network-outbound)` covers connecting to them.
+ */
+export function runtimeAreas(platform: NodeJS.Platform): readonly string[] {
+  return platform === 'linux' ? ['/run', '/var/run'] : [];
 }

@@ -1,14 +1,15 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { argumentAccess } from './known-servers.ts';
-import { dataMounts, secretPlaces, toolchainPlaces } from './places.ts';
+import { dataMounts, runtimeAreas, secretPlaces, toolchainPlaces } from './places.ts';
 import { programFiles } from './program-files.ts';
+import type { RunsAs } from './run-as.ts';
 import type { SandboxSupport } from './support.ts';
 
 /** Why a path is reachable: shown on the approval next to it. */
 export type GrantReason =
-  'servers.json' | 'argument' | 'own folder' | 'program' | 'cwd' | 'store' | 'toolchain';
+  'servers.json' | 'argument' | 'own folder' | 'program' | 'cwd' | 'store' | 'toolchain' | 'name lookups';
 
 export interface Grant {
   /** absolute, normalized */
@@ -35,7 +36,7 @@ export type SandboxPolicy =
       platform: NodeJS.Platform;
       /** the person's home folder ($HOME), hidden but for what is granted */
       userHome: string | undefined;
-      /** areas hidden as a whole (home, Switchboard's home, runtime dir, mounted drives) */
+      /** areas hidden as a whole (home, Switchboard's home, /run and the runtime dir, mounted drives) */
       hidden: string[];
       /** temp folders: private to the server where the OS allows (Linux), writable */
       temp: string[];
@@ -50,6 +51,8 @@ export type SandboxPolicy =
       env: Record<string, string>;
       /** a server known by name whose arguments became grants */
       known: string | undefined;
+      /** who it runs as (run-as.ts); absent means the user Switchboard runs as */
+      runsAs?: RunsAs;
       /** the files that must be readable for it to start (program, real file, interpreter, loader) */
       programs: string[];
     }
@@ -88,6 +91,14 @@ export interface PolicyInput {
   userHome: string | undefined;
   /** $XDG_RUNTIME_DIR (sockets of the keyring, ssh-agent, D-Bus): hidden */
   runtimeDir?: string | undefined;
+  /**
+   * Where bridge tokens are kept or handed out: Switchboard's tokens/ and run/ (the bridge's local
+   * socket). Hidden whatever a policy grants, servers.json included: a grant of "~" does not mean
+   * "and my editors' tokens".
+   */
+  sealed?: readonly string[] | undefined;
+  /** each editor's settings file (Switchboard writes tokens there): sealed with the folder it is in */
+  tokenFiles?: readonly string[] | undefined;
   support: SandboxSupport;
 }
 
@@ -153,22 +164,43 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
 
   const hidden = [input.switchboardHome, ...dataMounts(platform)];
   if (home) hidden.push(home);
-  if (input.runtimeDir && input.runtimeDir.startsWith('/')) hidden.push(posix.normalize(input.runtimeDir));
+  // /var/run is mostly a link to /run: hiding /run hides it (a mount on the link would land on /run).
+  const runtime = runtimeAreas(platform).filter((p) => !isLink(p));
+  hidden.push(...runtime);
+  const runtimeDir = input.runtimeDir?.startsWith('/') ? posix.normalize(input.runtimeDir) : undefined;
+  if (runtimeDir && !isHiddenBy(runtimeDir, runtime)) hidden.push(runtimeDir);
+  const network = networkPolicy(setting.network, support);
+  // With its network open, a server resolves names itself: /etc/resolv.conf often links into /run
+  // (systemd-resolved, NetworkManager, resolvconf), so that one folder is read back. A filtered
+  // server's names are looked up by its proxy, outside the sandbox.
+  const resolvConf = network.kind === 'open' ? realFolderOf('/etc/resolv.conf') : undefined;
+  if (resolvConf && isHiddenBy(resolvConf, runtime)) read.push({ path: resolvConf, why: 'name lookups' });
 
   const temp = support.temp;
   const secrets = home ? secretPlaces(platform).map((place) => posix.join(home, place)) : [];
   // Switchboard's home holds every token: hidden even inside a granted folder, except each server's
   // own folder and stored package, which are bound again on top.
   secrets.push(input.switchboardHome);
+  const sealed = [
+    ...(input.sealed ?? []).map((p) => posix.normalize(p)),
+    ...(input.tokenFiles ?? []).map((p) => sealedPlace(posix.normalize(p), home)),
+  ];
+  secrets.push(...sealed);
 
   // Only servers.json may open a secret place (or Switchboard's home): a path in its arguments,
   // its cwd or where its program lives never does. Its own folder and package are bound on top.
-  const opensSecrets = (g: Grant) => g.why === 'servers.json' || g.why === 'own folder' || g.why === 'store';
-  const mayUse = (g: Grant) => opensSecrets(g) || !secrets.some((s) => isInside(g.path, s));
+  // Nothing opens a sealed place.
+  const ownOrStore = (g: Grant) => g.why === 'own folder' || g.why === 'store';
+  const opensSecrets = (g: Grant) => g.why === 'servers.json' || ownOrStore(g);
+  const mayUse = (g: Grant) =>
+    (opensSecrets(g) || !secrets.some((s) => isInside(g.path, s))) &&
+    (ownOrStore(g) || !sealed.some((s) => isInside(g.path, s)));
 
+  const writes = dedupe(write.filter((g) => !isRootPath(g.path) && mayUse(g)));
   return {
     sandboxed: true,
     platform,
+    runsAs: runsAs(support, writes),
     userHome: home,
     hidden: unique(hidden.filter((p) => p !== '/')),
     temp,
@@ -176,13 +208,20 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     read: dedupe(
       read.filter((g) => isHiddenBy(g.path, [...hidden, ...temp]) && !isRootPath(g.path) && mayUse(g)),
     ),
-    write: dedupe(write.filter((g) => !isRootPath(g.path) && mayUse(g))),
+    write: writes,
     secrets: unique(secrets),
-    network: networkPolicy(setting.network, support),
+    network,
     env: known.env,
     known: known.known,
     programs,
   };
+}
+
+/** Under root: nobody, unless it writes more than its own folder (nobody could not) or cannot. */
+function runsAs(support: SandboxSupport, writes: readonly Grant[]): RunsAs {
+  if (!support.root) return 'you';
+  if (!support.setpriv || support.engine?.kind !== 'bwrap') return 'root';
+  return writes.every((g) => g.why === 'own folder') ? 'nobody' : 'root';
 }
 
 function networkPolicy(
@@ -242,6 +281,17 @@ function projectOf(script: string): string {
   return posix.dirname(script);
 }
 
+/**
+ * What hides a sealed file: the folder it is in (an editor's own folder, ~/.cursor), since a mount on
+ * a file is lifted by the kernel when the file is replaced by a rename (how editors and Switchboard
+ * write them); the file itself when that folder is the home or above it.
+ */
+function sealedPlace(path: string, home: string | undefined): string {
+  const folder = posix.dirname(path);
+  if (folder === '/' || (home && isInside(home, folder))) return path;
+  return folder;
+}
+
 /** A grant that names a secret place (or something in it) opens it: only servers.json's do. */
 export function namesSecret(grant: Grant, secret: string): boolean {
   return grant.why === 'servers.json' && isInside(grant.path, secret);
@@ -253,6 +303,23 @@ export function isInside(path: string, folder: string): boolean {
 
 function isHiddenBy(path: string, hidden: readonly string[]): boolean {
   return hidden.some((h) => isInside(path, h));
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The folder of the file a path finally resolves to, when it exists. */
+function realFolderOf(path: string): string | undefined {
+  try {
+    return posix.dirname(realpathSync(path));
+  } catch {
+    return undefined;
+  }
 }
 
 function isRootPath(path: string): boolean {

@@ -1,4 +1,14 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bwrapCommand, type BwrapNetwork } from './bwrap.ts';
@@ -10,6 +20,7 @@ import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
 import { refusalInAnswer } from './answer-refusals.ts';
 import { findRefusal } from './refusals.ts';
+import { NOBODY } from './run-as.ts';
 import { seatbeltCommand } from './seatbelt.ts';
 import type { SandboxSupport } from './support.ts';
 import type { SandboxRefusal, SandboxRun } from '../supervisor/types.ts';
@@ -54,6 +65,12 @@ export class Sandboxes {
     const engine = this.support.engine;
     if (!policy.sandboxed || engine === null) return { program };
     mkdirSync(program.cwd, { recursive: true, mode: 0o700 });
+    const nobody =
+      policy.runsAs === 'nobody' && engine.kind === 'bwrap' && this.support.setpriv !== undefined;
+    // As root, its own folder belongs to whoever it runs as this time: nobody, or root again (a
+    // server granted root's folders to write; root without capabilities cannot enter nobody's 0700)
+    if (this.support.root && engine.kind === 'bwrap')
+      for (const g of policy.write) if (g.why === 'own folder') handOver(g.path, nobody ? NOBODY : ROOT);
     const listeners = new Set<(refusal: SandboxRefusal) => void>();
     const seen = new Set<string>();
     const tell = (refusal: SandboxRefusal) => {
@@ -100,10 +117,13 @@ export class Sandboxes {
           const id = ++this.#count;
           const proxySocket = join(folder, `${id}.sock`);
           open.push(await startProxy({ path: proxySocket }, gate, onRefusal));
+          // nobody must be able to connect (the folder around it is 0700: no one else on the host can)
+          if (nobody) chmodSync(proxySocket, 0o666);
           const ports = [];
           for (const local of localPorts) {
             const socket = join(folder, `${id}-${local.port}.sock`);
             open.push(await startPortForward({ path: socket }, local.port, local.host));
+            if (nobody) chmodSync(socket, 0o666);
             ports.push({ port: local.port, socket });
           }
           network = {
@@ -123,6 +143,9 @@ export class Sandboxes {
           denied: { file: join(folder, 'denied-file'), dir: join(folder, 'denied-dir') },
           network,
           root: this.support.root,
+          sized: this.support.tmpfsSize,
+          prlimit: this.support.prlimit,
+          setpriv: nobody ? this.support.setpriv : undefined,
           nodeOptions: program.env.NODE_OPTIONS,
           pythonPath: program.env.PYTHONPATH,
         });
@@ -190,6 +213,26 @@ export class Sandboxes {
     this.#folder = folder;
     return folder;
   }
+}
+
+const ROOT = { uid: 0, gid: 0 } as const;
+
+/**
+ * Hands a server's own folder to a user, once: what is in it (files written as the other one)
+ * included; after that, what the server makes is that user's already.
+ */
+function handOver(folder: string, to: { uid: number; gid: number }): void {
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  if (lstatSync(folder).uid === to.uid) return;
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    // a link is handed over itself, never what it points to; the folder itself last, so a walk cut
+    // short is done again at the next start
+    if (stat.isSymbolicLink()) lchownSync(path, to.uid, to.gid);
+    else chownSync(path, to.uid, to.gid);
+  };
+  walk(folder);
 }
 
 /** Listed ports on this computer (`localhost:5432`): forwarded as plain TCP, not only HTTP. */

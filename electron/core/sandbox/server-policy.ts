@@ -6,7 +6,9 @@ import type { SandboxSupport } from './support.ts';
 
 export interface PolicyContext {
   support: SandboxSupport;
-  home: Pick<HomePaths, 'root' | 'data' | 'store'>;
+  home: Pick<HomePaths, 'root' | 'data' | 'store' | 'tokens' | 'run'>;
+  /** each editor's settings file, where Switchboard writes bridge tokens (from the editors' registry) */
+  tokenFiles?: readonly string[] | undefined;
   /** Switchboard's environment: HOME, XDG_RUNTIME_DIR */
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
@@ -37,6 +39,9 @@ export function serverPolicy(
     storedAt,
     userHome: context.env.HOME,
     runtimeDir: context.env.XDG_RUNTIME_DIR,
+    // tokens/ holds every token, run/ the bridge's local socket
+    sealed: [context.home.tokens, context.home.run],
+    tokenFiles: context.tokenFiles,
     support: context.support,
   });
 }

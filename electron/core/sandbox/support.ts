@@ -22,6 +22,12 @@ export interface SandboxSupport {
   temp: string[];
   /** Switchboard runs as root: bubblewrap must drop every capability */
   root: boolean;
+  /** bubblewrap sizes its tmpfs mounts (`--size`, bubblewrap 0.5 and later) */
+  tmpfsSize?: boolean;
+  /** prlimit's path (util-linux), which sets the sandbox's rlimits; undefined when missing */
+  prlimit?: string | undefined;
+  /** setpriv's path (util-linux): as root, servers become nobody with it (run-as.ts) */
+  setpriv?: string | undefined;
 }
 
 export interface DetectOptions {
@@ -79,7 +85,9 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
       networkFilterMissing: 'no sandbox',
     };
   }
-  const broken = tryBwrap(bwrap, root);
+  // An older bubblewrap without --size still sandboxes: only its temp folders are then unbounded.
+  const sized = tryBwrap(bwrap, root, true) === undefined;
+  const broken = sized ? undefined : tryBwrap(bwrap, root, false);
   if (broken) {
     return {
       ...base,
@@ -92,6 +100,10 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
   const socat = findProgram('socat', path);
   return {
     ...base,
+    tmpfsSize: sized,
+    prlimit: findProgram('prlimit', path),
+    // nobody needs a temp folder it may write: --perms comes with --size
+    setpriv: root && sized ? findProgram('setpriv', path) : undefined,
     engine: { kind: 'bwrap', path: bwrap },
     missing: '',
     networkFilter: socat ? { kind: 'socat', path: socat } : null,
@@ -100,8 +112,13 @@ function detectLinux(path: string | undefined, root: boolean): SandboxSupport {
 }
 
 /** Runs bubblewrap once with the namespaces servers get; the first line of its complaint, if any. */
-function tryBwrap(bwrap: string, root: boolean): string | undefined {
-  const args = [...bwrapBase({ network: true, root }), '--', '/bin/true'];
+function tryBwrap(bwrap: string, root: boolean, sized: boolean): string | undefined {
+  const args = [
+    ...bwrapBase({ network: true, root, sized }),
+    ...(sized ? ['--perms', '1777', '--size', '1048576', '--tmpfs', '/tmp'] : []),
+    '--',
+    '/bin/true',
+  ];
   const result = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
   if (result.status === 0) return undefined;
   const said = result.stderr?.toString('utf8').trim().split('\n')[0];

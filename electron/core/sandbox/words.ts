@@ -1,7 +1,7 @@
 import { displayText } from '../../../shared/display-text.ts';
 import { hiddenPrograms } from './access.ts';
 import { isLocalName, parseHostEntry } from './host-rules.ts';
-import type { Grant, GrantReason, NetworkPolicy, SandboxPolicy } from './policy.ts';
+import { isInside, type Grant, type GrantReason, type NetworkPolicy, type SandboxPolicy } from './policy.ts';
 
 const WHY: Record<GrantReason, string> = {
   'servers.json': '',
@@ -11,6 +11,7 @@ const WHY: Record<GrantReason, string> = {
   cwd: 'its working folder',
   store: 'the packages servers run from',
   toolchain: '',
+  'name lookups': 'name lookups (DNS)',
 };
 
 /**
@@ -28,12 +29,26 @@ export function describeAccess(policy: SandboxPolicy): string[] {
   const grant = (g: Grant) => (WHY[g.why] ? `${short(g.path)} (${WHY[g.why]})` : short(g.path));
   const writes = policy.write.map(grant);
   const reads = policy.read.filter((g) => g.why !== 'toolchain').map(grant);
+  // One true thing about the home: granted as a whole (then the toolchains are no news), or hidden
+  // but for the grants listed and the toolchains.
+  const home = policy.userHome;
+  const wholeHome =
+    home !== undefined && [...policy.read, ...policy.write].some((g) => isInside(home, g.path));
+  const rest = wholeHome
+    ? ''
+    : `; of ${reads.some((r) => r.startsWith('~/')) ? 'the rest of ' : ''}your home folder only language toolchains (~/.nvm, ~/.npm/_npx, ~/.local/share/uv, …)`;
   const lines = [
     `reads and writes only: ${[...writes, 'a private temp folder'].join(', ')}`,
-    `reads: the system (read-only)${reads.length ? `, ${reads.join(', ')}` : ''}; your home folder only for language toolchains (~/.nvm, ~/.npm, ~/.cache/uv, …)`,
-    `cannot see: your keys and credentials (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh, ~/.netrc, ~/.docker/config.json, …), browser profiles, keyrings, Switchboard's tokens and other servers' folders, other programs' processes`,
+    `reads: the system (read-only)${reads.length ? `, ${reads.join(', ')}` : ''}${rest}`,
+    `cannot see${wholeHome ? ', even in your home folder' : ''}: your keys and credentials (~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gh, ~/.netrc, ~/.docker/config.json, …), browser profiles, keyrings, your editors' settings files and Switchboard's tokens, other servers' folders, the desktop session's and system services' sockets (/run), other programs' processes`,
     networkWords(policy.network),
   ];
+  if (policy.runsAs === 'nobody')
+    lines.push('runs as the user nobody, not as root (Switchboard runs as root)');
+  if (policy.runsAs === 'root')
+    lines.push(
+      'runs as root, because Switchboard does and it writes folders nobody could: it can read what only root may read (/etc/shadow, root-only files) — run Switchboard as an ordinary user',
+    );
   const through = proxyOnlyWords(policy.network);
   if (through) lines.push(through);
   for (const [key, value] of Object.entries(policy.env))

@@ -146,7 +146,7 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     );
   });
 
-  it('runs the declared access, and only that: the declared attempts succeed, /proc stays hidden', async () => {
+  it('runs the declared access, and only that: the declared attempts succeed, /proc and the tokens stay hidden', async () => {
     const { fromCall, log } = await run({
       read: ['~/.ssh/id_ed25519', '~/.aws/credentials', t.home.tokens],
       write: ['~/.bashrc'],
@@ -155,7 +155,8 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     expect(fromCall).toMatchObject({
       'ssh-key': { ok: true },
       'aws-credentials': { ok: true },
-      'switchboard-tokens': { ok: true },
+      // sealed: no policy opens Switchboard's tokens (issue 32 item 8)
+      'switchboard-tokens': { ok: false },
       bashrc: { ok: true, said: 'appended to ~/.bashrc' },
       'shell-ssh-key': { ok: true },
       'loopback-port': { ok: true, said: `connected to 127.0.0.1:${port}, it said hello from this computer` },

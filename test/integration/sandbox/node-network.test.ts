@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,8 @@ let dir: string;
 beforeAll(() => {
   if (why) return;
   dir = mkdtempSync(join(tmpdir(), 'sb-node-net-ca-'));
+  // a CA certificate is public: readable to a server that runs as nobody (serve as root, CI)
+  chmodSync(dir, 0o755);
   const made = spawnSync(
     'openssl',
     [

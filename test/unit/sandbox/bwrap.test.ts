@@ -145,4 +145,62 @@ describe('bubblewrap command line', () => {
       NO_PROXY: '',
     });
   });
+
+  it('as root, becomes nobody first thing inside, under the bounds, with passable folders to its own', () => {
+    const support = { ...LINUX_SUPPORT, root: true, tmpfsSize: true, setpriv: '/usr/bin/setpriv' };
+    const p = sandboxedPolicy(support, { home: HOME, switchboardHome: SB, command: '/usr/bin/node' });
+    expect(p.runsAs).toBe('nobody');
+    const { args } = build(p, {
+      root: true,
+      sized: true,
+      prlimit: '/usr/bin/prlimit',
+      setpriv: '/usr/bin/setpriv',
+    });
+    const o = ops(args);
+    expect(args.slice(args.indexOf('--cap-drop'), args.indexOf('--cap-drop') + 8)).toEqual([
+      '--cap-drop',
+      'ALL',
+      '--cap-add',
+      'CAP_SETUID',
+      '--cap-add',
+      'CAP_SETGID',
+      '--cap-add',
+      'CAP_DAC_READ_SEARCH',
+    ]);
+    // made 0711 inside Switchboard's hidden home, before its own folder is bound there
+    const data = args.indexOf(`${SB}/data`);
+    expect(args.slice(data - 3, data + 1)).toEqual(['--perms', '0711', '--dir', `${SB}/data`]);
+    expect(o.indexOf(`--bind-try ${SB}/data/x ${SB}/data/x`)).toBeGreaterThan(o.indexOf(`--dir`));
+    const program = args.slice(args.indexOf('--') + 1);
+    expect(program.slice(0, 6)).toEqual([
+      '/usr/bin/prlimit',
+      '--nproc=1024',
+      '--data=4294967296',
+      '--fsize=4294967296',
+      '--core=0',
+      '--',
+    ]);
+    expect(program.slice(6)).toEqual([
+      '/usr/bin/setpriv',
+      '--reuid=65534',
+      '--regid=65534',
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--',
+      '/usr/bin/node',
+      'server.js',
+    ]);
+    expect(args.join(' ')).toContain('--perms 1777 --size 536870912 --tmpfs /tmp');
+
+    // writing a folder of root's: stays root, with no way to change uid
+    const writer = sandboxedPolicy(
+      support,
+      { home: HOME, switchboardHome: SB, command: '/usr/bin/node' },
+      { write: ['/srv/data'] },
+    );
+    expect(writer.runsAs).toBe('root');
+    const kept = build(writer, { root: true, sized: true, setpriv: '/usr/bin/setpriv' }).args;
+    expect(kept).not.toContain('CAP_SETUID');
+    expect(kept).not.toContain('/usr/bin/setpriv');
+  });
 });

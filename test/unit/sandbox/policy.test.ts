@@ -37,11 +37,11 @@ function input(over: Partial<PolicyInput> = {}): PolicyInput {
 }
 
 describe('the default sandbox policy', () => {
-  it('hides the home, Switchboard, the runtime dir and mounted drives; writes only its own folder', () => {
+  it('hides the home, Switchboard, /run and mounted drives; writes only its own folder', () => {
     const policy = sandboxPolicy(input());
     if (!policy.sandboxed) throw new Error('expected a sandbox');
     expect(policy.hidden).toEqual(
-      expect.arrayContaining([home, join(home, '.config/switchboard'), '/run/user/1000', '/media', '/mnt']),
+      expect.arrayContaining([home, join(home, '.config/switchboard'), '/run', '/media', '/mnt']),
     );
     expect(policy.write).toEqual([{ path: join(home, '.config/switchboard/data/x'), why: 'own folder' }]);
     expect(policy.secrets).toEqual(
@@ -55,6 +55,43 @@ describe('the default sandbox policy', () => {
     expect(policy.network).toEqual({ kind: 'internet' });
     // toolchains are readable (npx, nvm's node), never writable
     expect(policy.read).toContainEqual({ path: join(home, '.nvm'), why: 'toolchain' });
+  });
+
+  it('hides /run (every daemon socket, the session bus) whether or not a runtime dir is set, and one elsewhere too', () => {
+    for (const runtimeDir of [undefined, '/run/user/1000', '/var/lib/xdg-runtime/1000']) {
+      const policy = sandboxPolicy(input({ runtimeDir }));
+      if (!policy.sandboxed) throw new Error('expected a sandbox');
+      expect(policy.hidden, String(runtimeDir)).toContain('/run');
+      if (runtimeDir?.startsWith('/var/lib')) expect(policy.hidden).toContain(runtimeDir);
+      expect(
+        policy.read.some((g) => g.path.startsWith('/run/')),
+        String(runtimeDir),
+      ).toBe(false);
+    }
+  });
+
+  it("seals the editors' files (by their folder) and Switchboard's tokens: no grant opens them", () => {
+    mkdirSync(join(home, '.cursor'));
+    writeFileSync(join(home, '.claude.json'), '{}');
+    const tokens = join(home, '.config/switchboard/tokens');
+    const policy = sandboxPolicy(
+      input({
+        setting: { read: ['~', '~/.cursor', tokens], write: ['~/.cursor/mcp.json'] },
+        sealed: [tokens],
+        tokenFiles: [join(home, '.cursor/mcp.json'), join(home, '.claude.json')],
+      }),
+    );
+    if (!policy.sandboxed) throw new Error('expected a sandbox');
+    // a file right in the home is sealed by itself; one in an editor's folder, by the folder
+    expect(policy.secrets).toEqual(
+      expect.arrayContaining([tokens, join(home, '.cursor'), join(home, '.claude.json')]),
+    );
+    expect(policy.read).toContainEqual({ path: home, why: 'servers.json' });
+    for (const g of [...policy.read, ...policy.write])
+      expect(
+        [tokens, join(home, '.cursor')].some((s) => g.path === s || g.path.startsWith(`${s}/`)),
+        g.path,
+      ).toBe(false);
   });
 
   it('adds what servers.json grants, with "~" meaning the home folder', () => {

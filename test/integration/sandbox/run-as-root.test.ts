@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
+import { Sandboxes } from '../../../electron/core/sandbox/sandboxes.ts';
+import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
+import { describeAccess } from '../../../electron/core/sandbox/words.ts';
+import type { SandboxSetting } from '../../../shared/schema/servers.ts';
+import { sandboxUnavailable } from '../../helpers/sandbox.ts';
+import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+
+// Issue 32 item 5: under `serve` as root, a sandboxed server must not be root: with every capability
+// dropped, root still owns /etc/shadow. Real bubblewrap as root (CI's case), a shell standing in for a
+// server: who it is, what it reads, where it writes.
+const root = process.getuid?.() === 0;
+const skip = sandboxUnavailable() !== undefined || !root;
+if (!root) console.log('run-as-root test skipped: not root');
+
+let t: TempHome | undefined;
+afterEach(() => {
+  t?.cleanup();
+  t = undefined;
+});
+
+async function inSandbox(script: string, setting?: SandboxSetting) {
+  t = tempHome();
+  const support = sandboxSupportFor('linux', process.env.PATH);
+  const own = join(t.home.data, 'x');
+  // what an earlier version left in its own folder, written as root
+  mkdirSync(join(own, 'old'), { recursive: true });
+  writeFileSync(join(own, 'old', 'memory.jsonl'), '{}\n');
+  const args = ['-c', script];
+  const policy = sandboxPolicy({
+    name: 'x',
+    setting: { network: 'none', ...setting },
+    command: '/bin/sh',
+    args,
+    env: {},
+    cwd: undefined,
+    ownFolder: own,
+    switchboardHome: t.home.root,
+    userHome: t.env.HOME,
+    support,
+  });
+  const sandboxes = new Sandboxes({ support, tempRoot: t.dir });
+  try {
+    const { program } = await sandboxes.wrap(
+      { command: '/bin/sh', args, cwd: own, env: { PATH: '/usr/bin:/bin' } },
+      policy,
+    );
+    const run = spawnSync(program.command, program.args, {
+      cwd: program.cwd,
+      env: program.env,
+      encoding: 'utf8',
+    });
+    return { out: run.stdout, err: run.stderr, own, words: describeAccess(policy) };
+  } finally {
+    await sandboxes.dispose();
+  }
+}
+
+describe.skipIf(skip)('a sandboxed server under serve as root', () => {
+  it('runs as nobody: /etc/shadow is unreadable, its own folder (old files too) and /tmp are writable', async () => {
+    const { out, err, own, words } = await inSandbox(
+      'id -u; cat /etc/shadow >/dev/null 2>&1 && echo shadow-read || echo shadow-refused; echo new > new.txt && echo more >> old/memory.jsonl && echo own-ok; echo x > /tmp/x && echo tmp-ok',
+    );
+    expect(out.split('\n'), err).toEqual(['65534', 'shadow-refused', 'own-ok', 'tmp-ok', '']);
+    expect(readFileSync(join(own, 'new.txt'), 'utf8')).toBe('new\n');
+    expect(statSync(join(own, 'new.txt')).uid).toBe(65534);
+    expect(words).toContain('runs as the user nobody, not as root (Switchboard runs as root)');
+  });
+
+  it('stays root, and says so on the approval, when it writes a folder of root’s', async () => {
+    const { out, words } = await inSandbox('id -u', { write: ['/srv/switchboard-test-none'] });
+    expect(out).toBe('0\n');
+    expect(words).toContainEqual(expect.stringMatching(/^runs as root, because Switchboard does/));
+  });
+});
