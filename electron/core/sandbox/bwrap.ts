@@ -48,6 +48,10 @@ export interface BwrapInput {
   nodeOptions?: string | undefined;
   /** the server's own PYTHONPATH, kept after the sitecustomize's folder */
   pythonPath?: string | undefined;
+  /** host path of the git config a server running as nobody gets (run-as.ts NOBODY_GIT_CONFIG) */
+  nobodyGitConfig?: string | undefined;
+  /** the server's own GIT_CONFIG_GLOBAL: when set, it is kept */
+  gitConfigGlobal?: string | undefined;
   /** 'file', 'dir' or undefined when the host path does not exist (a stat by default) */
   kind?: (path: string) => 'file' | 'dir' | undefined;
 }
@@ -186,6 +190,11 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
       NO_PROXY: '',
       no_proxy: '',
     });
+  }
+  if (nobody && input.nobodyGitConfig && input.gitConfigGlobal === undefined) {
+    const inside = `${SANDBOX_SOCKET_DIR}/nobody.gitconfig`;
+    args.push('--perms', '0711', '--dir', SANDBOX_SOCKET_DIR, '--ro-bind', input.nobodyGitConfig, inside);
+    env.GIT_CONFIG_GLOBAL = inside;
   }
   for (const path of readOnlyAfter) args.push('--remount-ro', path);
   // First inside the sandbox, so its task count is the sandbox's own (its user namespace's).

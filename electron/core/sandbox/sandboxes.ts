@@ -20,7 +20,7 @@ import { PYTHON_SITECUSTOMIZE } from './python-proxy.ts';
 import type { SandboxPolicy } from './policy.ts';
 import { refusalInAnswer } from './answer-refusals.ts';
 import { findRefusal } from './refusals.ts';
-import { NOBODY } from './run-as.ts';
+import { NOBODY, NOBODY_GIT_CONFIG } from './run-as.ts';
 import { seatbeltCommand } from './seatbelt.ts';
 import type { SandboxSupport } from './support.ts';
 import type { SandboxRefusal, SandboxRun } from '../supervisor/types.ts';
@@ -148,6 +148,8 @@ export class Sandboxes {
           setpriv: nobody ? this.support.setpriv : undefined,
           nodeOptions: program.env.NODE_OPTIONS,
           pythonPath: program.env.PYTHONPATH,
+          nobodyGitConfig: join(folder, 'nobody.gitconfig'),
+          gitConfigGlobal: program.env.GIT_CONFIG_GLOBAL,
         });
       } else {
         let proxyPort: number | undefined;
@@ -208,6 +210,7 @@ export class Sandboxes {
     mkdirSync(join(folder, 'denied-dir'));
     chmodSync(join(folder, 'denied-dir'), 0);
     writeFileSync(join(folder, 'node-proxy.cjs'), NODE_PROXY_PRELOAD, { mode: 0o644 });
+    writeFileSync(join(folder, 'nobody.gitconfig'), NOBODY_GIT_CONFIG, { mode: 0o644 });
     mkdirSync(join(folder, 'python'), { mode: 0o755 });
     writeFileSync(join(folder, 'python', 'sitecustomize.py'), PYTHON_SITECUSTOMIZE, { mode: 0o644 });
     this.#folder = folder;

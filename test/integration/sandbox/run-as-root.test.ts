@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
@@ -75,5 +76,22 @@ describe.skipIf(skip)('a sandboxed server under serve as root', () => {
     const { out, words } = await inSandbox('id -u', { write: ['/srv/switchboard-test-none'] });
     expect(out).toBe('0\n');
     expect(words).toContainEqual(expect.stringMatching(/^runs as root, because Switchboard does/));
+  });
+
+  it('can use a repository of root’s that it was granted: git does not refuse it as another user’s', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'sb-root-repo-'));
+    try {
+      chmodSync(repo, 0o755);
+      const git = (...args: string[]) =>
+        spawnSync('git', ['-C', repo, ...args], { encoding: 'utf8', env: { ...process.env, HOME: repo } });
+      git('init', '-q');
+      writeFileSync(join(repo, 'notes.md'), 'hi\n');
+      const { out, err } = await inSandbox(`git -C '${repo}' status --porcelain && echo git-ok`, {
+        read: [repo],
+      });
+      expect(out, err).toBe('?? notes.md\ngit-ok\n');
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
