@@ -200,7 +200,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   return {
     sandboxed: true,
     platform,
-    runsAs: runsAs(support, writes),
+    runsAs: runsAs(support, writes, input.cwd ? expand(input.cwd) : undefined, [...hidden, ...temp]),
     userHome: home,
     hidden: unique(hidden.filter((p) => p !== '/')),
     temp,
@@ -217,11 +217,40 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   };
 }
 
-/** Under root: nobody, unless it writes more than its own folder (nobody could not) or cannot. */
-function runsAs(support: SandboxSupport, writes: readonly Grant[]): RunsAs {
+/**
+ * Under root: nobody, unless it writes more than its own folder or works in a folder (its cwd) that
+ * nobody may enter: either way nobody could not run it.
+ */
+function runsAs(
+  support: SandboxSupport,
+  writes: readonly Grant[],
+  cwd: string | undefined,
+  bwrapMade: readonly string[],
+): RunsAs {
   if (!support.root) return 'you';
   if (!support.setpriv || support.engine?.kind !== 'bwrap') return 'root';
+  if (cwd && !nobodyMayEnter(cwd, bwrapMade)) return 'root';
   return writes.every((g) => g.why === 'own folder') ? 'nobody' : 'root';
+}
+
+/**
+ * Whether uid 65534 can enter `folder` inside the sandbox: the folder keeps its own mode there, and
+ * so does every folder above it that the sandbox shows as it is; those that stand in for a hidden area
+ * (the home, /tmp) are made by bubblewrap, passable.
+ */
+function nobodyMayEnter(folder: string, bwrapMade: readonly string[]): boolean {
+  for (let dir = folder; ; dir = posix.dirname(dir)) {
+    const made = dir !== folder && bwrapMade.some((h) => isInside(dir, h));
+    if (!made) {
+      try {
+        const st = statSync(dir);
+        if (st.uid !== 65534 && (st.mode & 0o001) === 0) return false;
+      } catch {
+        return true; // not there yet: nothing to judge (the start says so if it still is not)
+      }
+    }
+    if (dir === '/') return true;
+  }
 }
 
 function networkPolicy(
