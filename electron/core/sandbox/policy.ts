@@ -197,17 +197,19 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
     (ownOrStore(g) || !sealed.some((s) => isInside(g.path, s)));
 
   const writes = dedupe(write.filter((g) => !isRootPath(g.path) && mayUse(g)));
+  // A program or argument under a system folder needs no grant: keep only what is hidden.
+  const reads = dedupe(
+    read.filter((g) => isHiddenBy(g.path, [...hidden, ...temp]) && !isRootPath(g.path) && mayUse(g)),
+  );
+  const needs = [...reads.map((g) => g.path), ...(input.cwd ? [expand(input.cwd)] : [])];
   return {
     sandboxed: true,
     platform,
-    runsAs: runsAs(support, writes, input.cwd ? expand(input.cwd) : undefined, [...hidden, ...temp]),
+    runsAs: runsAs(support, writes, needs, [...hidden, ...temp]),
     userHome: home,
     hidden: unique(hidden.filter((p) => p !== '/')),
     temp,
-    // A program or argument under a system folder needs no grant: keep only what is hidden.
-    read: dedupe(
-      read.filter((g) => isHiddenBy(g.path, [...hidden, ...temp]) && !isRootPath(g.path) && mayUse(g)),
-    ),
+    read: reads,
     write: writes,
     secrets: unique(secrets),
     network,
@@ -218,23 +220,24 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
 }
 
 /**
- * Under root: nobody, unless it writes more than its own folder or works in a folder (its cwd) that
- * nobody may enter: either way nobody could not run it.
+ * Under root: nobody, unless it writes more than its own folder, or needs a folder nobody may enter
+ * (its cwd, a program or argument in a root-only folder, a bundle in the private store): either way
+ * nobody could not run it.
  */
 function runsAs(
   support: SandboxSupport,
   writes: readonly Grant[],
-  cwd: string | undefined,
+  needs: readonly string[],
   bwrapMade: readonly string[],
 ): RunsAs {
   if (!support.root) return 'you';
   if (!support.setpriv || support.engine?.kind !== 'bwrap') return 'root';
-  if (cwd && !nobodyMayEnter(cwd, bwrapMade)) return 'root';
+  if (needs.some((path) => !nobodyMayEnter(path, bwrapMade))) return 'root';
   return writes.every((g) => g.why === 'own folder') ? 'nobody' : 'root';
 }
 
 /**
- * Whether uid 65534 can enter `folder` inside the sandbox: the folder keeps its own mode there, and
+ * Whether uid 65534 can enter `folder` (or read a granted file) inside the sandbox: the folder keeps its own mode there, and
  * so does every folder above it that the sandbox shows as it is; those that stand in for a hidden area
  * (the home, /tmp) are made by bubblewrap, passable.
  */
@@ -244,7 +247,9 @@ function nobodyMayEnter(folder: string, bwrapMade: readonly string[]): boolean {
     if (!made) {
       try {
         const st = statSync(dir);
-        if (st.uid !== 65534 && (st.mode & 0o001) === 0) return false;
+        // a folder is entered (x), a granted file read (r), by "other": nobody owns neither
+        const bit = st.isDirectory() ? 0o001 : 0o004;
+        if (st.uid !== 65534 && (st.mode & bit) === 0) return false;
       } catch {
         return true; // not there yet: nothing to judge (the start says so if it still is not)
       }

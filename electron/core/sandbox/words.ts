@@ -47,7 +47,7 @@ export function describeAccess(policy: SandboxPolicy): string[] {
     lines.push('runs as the user nobody, not as root (Switchboard runs as root)');
   if (policy.runsAs === 'root')
     lines.push(
-      'runs as root, because Switchboard does and it writes folders, or works in one, that nobody could: it can read what only root may read (/etc/shadow, root-only files) — run Switchboard as an ordinary user',
+      'runs as root, because Switchboard does and it uses folders that nobody could (writes them, or reads root-only ones): it can read what only root may read (/etc/shadow, root-only files) — run Switchboard as an ordinary user',
     );
   const through = proxyOnlyWords(policy.network);
   if (through) lines.push(through);
