@@ -69,6 +69,8 @@ export const ApprovalPreviewSchema = z.object({
   package: PackageReviewSchema.nullable().default(null),
   /** a package run the store cannot pin, and why (it runs as written) */
   packageNote: z.string().nullable().default(null),
+  /** what would stop it from starting once approved ("WILL NOT START: …"): a missing program or secret */
+  willNotStart: z.array(z.string()).default([]),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 

@@ -50,6 +50,7 @@ import { configHash } from './trust/fingerprint.ts';
 import { recordSource } from './trust/source-record.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
+import { startBlockers } from './trust/start-blockers.ts';
 import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
 import { compareNames } from './text-order.ts';
 
@@ -387,6 +388,8 @@ export class Core {
       access: this.#accessOf(entry, pkg.program),
       package: pkg.package,
       packageNote: pkg.packageNote,
+      // Asking the keychain is async: preview() and the approvals route fill this in.
+      willNotStart: [],
     };
   }
 
@@ -454,7 +457,11 @@ export class Core {
         entry,
         this.#lookup(isRemote(entry.config) ? undefined : entry.config.cwd),
       );
-    return this.review(name, options);
+    const shown = this.review(name, options);
+    return {
+      ...shown,
+      willNotStart: await startBlockers(this.#current(name), this.#keychain, this.#platform),
+    };
   }
 
   /**
