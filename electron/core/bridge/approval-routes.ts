@@ -46,15 +46,22 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
     const waiting = core
       .status()
       .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
+    // One keychain listing (names only) for every card of this answer, asked only if a card needs it.
+    let names: Promise<string[]> | undefined;
+    const listed = { list: () => (names ??= keychain.list()) };
     const views = await Promise.all(
       waiting.map((status) =>
-        approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'),
+        approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval', listed),
       ),
     );
     return views.filter((v) => v !== undefined);
   }
 
-  async function approvalView(name: string, state: ApprovalView['state']): Promise<ApprovalView | undefined> {
+  async function approvalView(
+    name: string,
+    state: ApprovalView['state'],
+    listed: Pick<Keychain, 'list'>,
+  ): Promise<ApprovalView | undefined> {
     if (!core.entries().get(name)) return undefined;
     // What approving allows now (the command looked up again), and the fingerprint to approve it by.
     const now = core.reviewNow(name);
@@ -74,7 +81,7 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
       references: shown?.references ?? [],
       access: shown?.access ?? core.access(name),
       // Looked at for every card, also while its package resolves: a missing program or secret.
-      willNotStart: await startBlockers(entry, keychain),
+      willNotStart: await startBlockers(entry, listed),
       launch,
       envKeys: Object.keys(record ?? {}).map(displayText),
       package: shown?.package ?? null,
