@@ -136,7 +136,7 @@ await withTimeout(
     let out = '';
     serve.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('Ctrl+C stops them all')) resolve();
+      if (/Ctrl\+C stops (?:them all|Switchboard)\./.test(out)) resolve();
     });
   }),
   60_000,

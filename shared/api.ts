@@ -69,6 +69,8 @@ export const ApprovalPreviewSchema = z.object({
   package: PackageReviewSchema.nullable().default(null),
   /** a package run the store cannot pin, and why (it runs as written) */
   packageNote: z.string().nullable().default(null),
+  /** what would stop it from starting once approved ("WILL NOT START: …"): a missing program or secret */
+  willNotStart: z.array(z.string()).default([]),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 
@@ -152,8 +154,13 @@ export const ToolReviewSchema = z.object({
   state: ServerStateSchema,
   /** false until the server has run under its current approval (its tools are not known yet) */
   known: z.boolean(),
-  /** every tool the server lists (names display-safe): editors get only the pinned ones */
-  tools: z.array(z.object({ name: z.string(), pin: z.enum(TOOL_PIN_STATES) })),
+  /**
+   * every tool the server lists (names display-safe): editors get only the pinned ones, and never an
+   * `excluded` one (turned off by the server's "tools" filter in servers.json)
+   */
+  tools: z.array(
+    z.object({ name: z.string(), pin: z.enum(TOOL_PIN_STATES), excluded: z.boolean().default(false) }),
+  ),
   /** every prompt the server lists (from its last list; names display-safe), the same way */
   prompts: z.array(z.object({ name: z.string(), pin: z.enum(TOOL_PIN_STATES) })),
   /** its instructions: none, as pinned, or new or changed (held back: editors get the pinned ones) */

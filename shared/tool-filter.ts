@@ -39,6 +39,12 @@ export function compileToolFilter(filter: ToolFilter | undefined): ToolPredicate
     (include === undefined || include.some((p) => p.test(name))) && !exclude.some((p) => p.test(name));
 }
 
+/** How many of `names` a filter offers: what editors get of a server's tools, as counted in status. */
+export function offeredCount(names: readonly string[], filter: ToolFilter | undefined): number {
+  const offered = compileToolFilter(filter);
+  return names.filter(offered).length;
+}
+
 /** A stable text of a filter, to tell whether it changed (patterns in the order written). */
 export function toolFilterKey(filter: ToolFilter | undefined): string {
   if (!filter) return '';

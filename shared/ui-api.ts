@@ -190,6 +190,8 @@ export const ApprovalViewSchema = z.object({
   references: z.array(z.string()),
   /** what a local server may read, write and reach in its OS sandbox, in plain words ([] for remote) */
   access: z.array(z.string()).default([]),
+  /** what would stop it from starting once approved ("WILL NOT START: …"): a missing program or secret */
+  willNotStart: z.array(z.string()).default([]),
   /** data, not for display: show `lines` */
   launch: LaunchConfigSchema,
   /** env (stdio) or header (remote) names, escaped for display like `lines` */

@@ -11,6 +11,7 @@ import type { ServerStatus, StatusReport } from '../../shared/status.ts';
 import type { SecretInfo, SecretsResponse } from '../../shared/ui-api.ts';
 import type { SignInInfo, SignInOutcome, SignInRequest, SignInStart } from '../../shared/sign-in.ts';
 import type { OutdatedEntry, PackagePin, StorePruneResult, StoreUsage } from '../../shared/store.ts';
+import { compileToolFilter, offeredCount } from '../../shared/tool-filter.ts';
 import type { z } from 'zod';
 import { CallActivity } from './activity/call-activity.ts';
 import type { CoreEvents } from './core-events.ts';
@@ -50,6 +51,7 @@ import { configHash } from './trust/fingerprint.ts';
 import { recordSource } from './trust/source-record.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
+import { startBlockers } from './trust/start-blockers.ts';
 import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
 import { compareNames } from './text-order.ts';
 
@@ -387,6 +389,8 @@ export class Core {
       access: this.#accessOf(entry, pkg.program),
       package: pkg.package,
       packageNote: pkg.packageNote,
+      // Asking the keychain is async: preview() and the approvals route fill this in.
+      willNotStart: [],
     };
   }
 
@@ -454,7 +458,11 @@ export class Core {
         entry,
         this.#lookup(isRemote(entry.config) ? undefined : entry.config.cwd),
       );
-    return this.review(name, options);
+    const shown = this.review(name, options);
+    return {
+      ...shown,
+      willNotStart: await startBlockers(this.#current(name), this.#keychain, this.#platform),
+    };
   }
 
   /**
@@ -640,6 +648,7 @@ export class Core {
     const tools = this.#currentTools(name) ?? [];
     const prompts = this.lists(name)?.prompts ?? [];
     const known = gate !== undefined && entry !== undefined;
+    const offered = compileToolFilter(entry.config.tools);
     const instructions = !gate
       ? 'none'
       : (gate.instructionsHeld ?? (gate.instructions === undefined ? 'none' : 'pinned'));
@@ -648,7 +657,11 @@ export class Core {
       state: status?.state ?? 'pending-approval',
       known,
       tools: gate
-        ? tools.map((t) => ({ name: displayText(t.name), pin: gate.held.get(t.name) ?? 'pinned' }))
+        ? tools.map((t) => ({
+            name: displayText(t.name),
+            pin: gate.held.get(t.name) ?? 'pinned',
+            excluded: !offered(t.name),
+          }))
         : [],
       prompts: gate
         ? prompts.map((p) => ({ name: displayText(p.name), pin: gate.prompts.held.get(p.name) ?? 'pinned' }))
@@ -1049,6 +1062,11 @@ export class Core {
     const gate = this.#gates.get(name)?.gate;
     const held = gate?.held.size ?? 0;
     const promptsHeld = gate?.prompts.held.size ?? 0;
+    // An idle server's tools are those of its last run.
+    const listed =
+      live.toolCount ?? (live.state === 'idle' ? (this.lists(name)?.tools.length ?? null) : null);
+    // Counted as editors get them: what its "tools" filter turns off is not.
+    const tools = entry.config.tools && listed !== null ? this.#currentTools(name) : undefined;
     return {
       ...live,
       ...(base.folder === undefined ? {} : { folder: base.folder }),
@@ -1057,8 +1075,12 @@ export class Core {
       lastError: live.lastError === null ? null : displayText(live.lastError),
       ...(live.sandboxRefused ? { sandboxRefused: displayText(live.sandboxRefused) } : {}),
       fingerprint: entry.fingerprint,
-      // An idle server's tools are those of its last run.
-      toolCount: live.toolCount ?? (live.state === 'idle' ? (this.lists(name)?.tools.length ?? null) : null),
+      toolCount: tools
+        ? offeredCount(
+            tools.map((t) => t.name),
+            entry.config.tools,
+          )
+        : listed,
       ...(held > 0 ? { toolsHeld: held } : {}),
       ...(promptsHeld > 0 ? { promptsHeld } : {}),
       ...(gate?.instructionsHeld ? { instructionsHeld: true } : {}),

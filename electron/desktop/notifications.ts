@@ -77,6 +77,7 @@ export function approvalSummary(
   const launchLines = launch === 'all' ? preview.lines : preview.lines.slice(0, 1);
   return [
     ...(launchLines.length ? launchLines : [preview.name]),
+    ...preview.willNotStart,
     ...packageLines,
     ...(preview.packageNote ? [preview.packageNote] : []),
     ...sandbox,

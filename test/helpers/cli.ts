@@ -49,7 +49,7 @@ export async function startServe(
     }, 90_000);
     const check = () => {
       // The whole banner (port, sign-in link), not only its first line: they may come in two chunks.
-      if (/Ctrl\+C stops them all\.\n/.test(output)) {
+      if (/Ctrl\+C stops (?:them all|Switchboard)\.\n/.test(output)) {
         clearTimeout(timer);
         resolve();
       }

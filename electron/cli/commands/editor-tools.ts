@@ -131,12 +131,17 @@ function show(ctx: CliContext, view: EditorToolsView, only: string | undefined):
       rows.push([
         server.server,
         tool.name,
-        tool.on ? 'yes' : `no: ${WHY[tool.why ?? 'editor-selection']}`,
+        // In discovery mode it lists only find_tools and call_tool: a selected tool is reached through them.
+        tool.on ? (view.discovery ? 'via call_tool' : 'yes') : `no: ${WHY[tool.why ?? 'editor-selection']}`,
         String(tool.tokens),
         tool.exposed ?? '',
       ]);
   }
   if (rows.length > 1) ctx.output.out('\n' + table(rows));
+  if (view.discovery && rows.length > 1)
+    ctx.output.out(
+      `\n${view.label} lists only find_tools and call_tool: it finds the tools marked "via call_tool" with find_tools and calls them through call_tool.`,
+    );
 }
 
 const WHY: Record<string, string> = {

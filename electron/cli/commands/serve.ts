@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startHeadless } from '../../headless/serve.ts';
 import { EDITORS } from '../../core/editors/registry.ts';
@@ -30,6 +31,8 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
     );
   }
   await buildUiIfMissing(ctx);
+  // Looked at before the core starts, so what is said is what the person left there.
+  const hasFile = existsSync(ctx.home.serversFile);
   const headless = await startHeadless({ home: ctx.home, keychain: ctx.keychain(), env: ctx.env, port });
   const report = headless.core.status();
   ctx.output.out(`Switchboard is running (home: ${ctx.home.root}).`);
@@ -38,9 +41,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
     `Open the UI: ${headless.bridge.sessions.issueLoginLink().url}  (one-time sign-in link, valid 10 minutes; \`switchboard ui\` prints a new one)`,
   );
   for (const line of editorsLine(headless)) ctx.output.out(line);
-  ctx.output.out(
-    `${report.servers.length} server(s) configured in ${ctx.home.serversFile}; Ctrl+C stops them all.`,
-  );
+  for (const line of serversLine(report.servers.length, ctx.home.serversFile, hasFile)) ctx.output.out(line);
   if (headless.relaySocket.problem)
     ctx.output.err(`Claude Desktop's relay cannot reach Switchboard: ${headless.relaySocket.problem}`);
   if (report.configError) ctx.output.err(`servers.json has errors:\n${report.configError}`);
@@ -111,4 +112,15 @@ function editorsLine(headless: Awaited<ReturnType<typeof startHeadless>>): strin
     `Editors kept in sync: ${active.join(', ')} — each gets every server you approve. ` +
       'Turn this off in Settings (Sync editors automatically), or per editor with `switchboard unsync --editor ID`.',
   ];
+}
+
+/**
+ * What serve says of the servers it found, ending with how to stop it (the line tests and benches
+ * wait for): a missing servers.json is said to be missing, with how to add a server.
+ */
+function serversLine(count: number, file: string, exists: boolean): string[] {
+  const add = 'Add one with: switchboard add NAME -- COMMAND ARGS…';
+  if (!exists) return [`No servers yet: ${file} does not exist yet. ${add}`, 'Ctrl+C stops Switchboard.'];
+  if (count === 0) return [`No servers configured in ${file}. ${add}`, 'Ctrl+C stops Switchboard.'];
+  return [`${count} server${count === 1 ? '' : 's'} configured in ${file}; Ctrl+C stops them all.`];
 }

@@ -97,8 +97,11 @@ function show(ctx: CliContext, review: ToolReview): void {
     review.tools.filter((t) => t.pin !== 'pinned').length +
     review.prompts.filter((p) => p.pin !== 'pinned').length +
     (review.instructions === 'new' || review.instructions === 'changed' ? 1 : 0);
+  const excluded = review.tools.filter((t) => t.excluded).length;
   const gives = [
-    count(review.tools.length, 'tool'),
+    excluded
+      ? `${review.tools.length - excluded} of its ${count(review.tools.length, 'tool')} (${excluded} turned off by "tools" in servers.json)`
+      : count(review.tools.length, 'tool'),
     ...(review.prompts.length ? [count(review.prompts.length, 'prompt')] : []),
     ...(review.instructions !== 'none' ? ['instructions'] : []),
   ];
@@ -107,7 +110,9 @@ function show(ctx: CliContext, review: ToolReview): void {
       (held ? `; ${held} held back from your editors:` : ', all as approved:'),
   );
   for (const tool of review.tools)
-    ctx.output.out(`  ${tool.name}${tool.pin === 'pinned' ? '' : `   (${tool.pin}: held back)`}`);
+    ctx.output.out(
+      `  ${tool.name}${tool.excluded ? '   (turned off by "tools" in servers.json: editors never get it)' : tool.pin === 'pinned' ? '' : `   (${tool.pin}: held back)`}`,
+    );
   for (const prompt of review.prompts)
     ctx.output.out(
       `  prompt ${prompt.name}${prompt.pin === 'pinned' ? '' : `   (${prompt.pin}: held back)`}`,

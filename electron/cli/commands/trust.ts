@@ -137,6 +137,7 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
     `"${shown.name}" (${status}; from ${SOURCES[shown.source]}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
   );
   for (const line of shown.lines) ctx.output.out(`  ${line}`);
+  for (const line of shown.willNotStart) ctx.output.out(`  ! ${line}`);
   if (shown.packageNote) ctx.output.out(`  ! ${shown.packageNote}`);
   const pkg = shown.package;
   if (pkg) {

@@ -4,9 +4,11 @@ import { displayText } from '../../../shared/display-text.ts';
 import type { ServerSource } from '../../../shared/schema/state.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
+import type { Keychain } from '../secrets/keychain.ts';
 import type { ServerEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { describeLaunch } from '../trust/command-line.ts';
+import { startBlockers } from '../trust/start-blockers.ts';
 
 /**
  * What the approval routes use of the core: which servers wait for a decision, what approving each
@@ -27,10 +29,10 @@ export interface ApprovalRoutesCore {
  * GET /api/approvals (every server waiting for a trust decision, with what approving it would allow)
  * and GET /api/tool-changes. `handle` answers undefined for what it does not own.
  */
-export function createApprovalRoutes(core: ApprovalRoutesCore) {
-  function handle(req: IncomingMessage, path: string): object | undefined {
+export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Keychain, 'list'>) {
+  async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
     if ((req.method ?? 'GET') !== 'GET') return undefined;
-    if (path === UiRoutes.approvals) return { approvals: approvals() };
+    if (path === UiRoutes.approvals) return { approvals: await approvals() };
     if (path === UiRoutes.toolChanges) return { changes: core.toolChanges() };
     return undefined;
   }
@@ -40,16 +42,26 @@ export function createApprovalRoutes(core: ApprovalRoutesCore) {
    * yet is listed as resolving (nothing it shows can be approved) while its registry is asked in the
    * background, and an `approval` event tells the UI to ask again once it is in.
    */
-  function approvals(): ApprovalView[] {
+  async function approvals(): Promise<ApprovalView[]> {
     const waiting = core
       .status()
       .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
-    return waiting
-      .map((status) => approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval'))
-      .filter((v) => v !== undefined);
+    // One keychain listing (names only) for every card of this answer, asked only if a card needs it.
+    let names: Promise<string[]> | undefined;
+    const listed = { list: () => (names ??= keychain.list()) };
+    const views = await Promise.all(
+      waiting.map((status) =>
+        approvalView(status.name, status.state === 'denied' ? 'denied' : 'pending-approval', listed),
+      ),
+    );
+    return views.filter((v) => v !== undefined);
   }
 
-  function approvalView(name: string, state: ApprovalView['state']): ApprovalView | undefined {
+  async function approvalView(
+    name: string,
+    state: ApprovalView['state'],
+    listed: Pick<Keychain, 'list'>,
+  ): Promise<ApprovalView | undefined> {
     if (!core.entries().get(name)) return undefined;
     // What approving allows now (the command looked up again), and the fingerprint to approve it by.
     const now = core.reviewNow(name);
@@ -68,6 +80,8 @@ export function createApprovalRoutes(core: ApprovalRoutesCore) {
       lines: shown?.lines ?? describeLaunch(launch, core.ownFolder(name)),
       references: shown?.references ?? [],
       access: shown?.access ?? core.access(name),
+      // Looked at for every card, also while its package resolves: a missing program or secret.
+      willNotStart: await startBlockers(entry, listed),
       launch,
       envKeys: Object.keys(record ?? {}).map(displayText),
       package: shown?.package ?? null,

@@ -37,7 +37,7 @@ export interface UiRoutesOptions {
 export function createUiRoutes(options: UiRoutesOptions) {
   const { core, keychain } = options;
   const servers = createServerRoutes(core, keychain);
-  const approvals = createApprovalRoutes(core);
+  const approvals = createApprovalRoutes(core, keychain);
   const secrets = createSecretRoutes(core, keychain);
   const settings = createSettingsRoutes(core, { port: options.port, editors: options.editors });
   const editors = createEditorRoutes(core, { keychain, editors: options.editors });
@@ -53,7 +53,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
     try {
       const answer =
         (await servers.handle(req, path)) ??
-        approvals.handle(req, path) ??
+        (await approvals.handle(req, path)) ??
         (await secrets.handle(req, path)) ??
         (await settings.handle(req, path)) ??
         (await editors.handle(req, path, caller)) ??

@@ -183,7 +183,10 @@ export async function bundleServerConfig(
   if (!config) {
     const missing = Object.entries(bundle.record.userConfig)
       .filter(([key, field]) => field.required && field.default === undefined && !values[key])
-      .map(([key]) => key);
+      // By the title its form shows, with the key a script passes (`install --set KEY=…`).
+      .map(([key, field]) =>
+        field.title && field.title !== key ? `${displayText(field.title)} (${key})` : key,
+      );
     throw new UserError(
       `the bundle ${bundle.record.name} needs a value for: ${missing.join(', ') || 'its settings'}`,
     );

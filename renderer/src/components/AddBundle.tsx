@@ -3,6 +3,7 @@ import type { BundleAdded, BundleView } from '../../../shared/store.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
+import { missingBundleValues } from '../lib/bundle-form.ts';
 import { href } from '../router.ts';
 import { ErrorText } from './Feedback.tsx';
 
@@ -76,6 +77,8 @@ function BundleSettings({ bundle }: { bundle: BundleView }) {
   const id = useId();
   const [name, setName] = useState(bundle.suggestedName);
   const [values, setValues] = useState<Record<string, string>>({});
+  /** required values found empty at the last Add, by key: said at their fields until given */
+  const [missing, setMissing] = useState<Record<string, string>>({});
   const add = useCommand(
     (args: { name: string; values: Record<string, string> }) =>
       api.addBundle(bundle.id, args.name, args.values),
@@ -83,6 +86,13 @@ function BundleSettings({ bundle }: { bundle: BundleView }) {
   );
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const empty = missingBundleValues(bundle.fields, values);
+    setMissing(empty);
+    const first = Object.keys(empty)[0];
+    if (first !== undefined) {
+      document.getElementById(`${id}-${first}`)?.focus();
+      return;
+    }
     const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
     add.mutate({ name, values: given });
   };
@@ -115,24 +125,34 @@ function BundleSettings({ bundle }: { bundle: BundleView }) {
         <label htmlFor={`${id}-name`}>Server name</label>
         <input id={`${id}-name`} className="mono" value={name} onChange={(e) => setName(e.target.value)} />
       </div>
-      {bundle.fields.map((field) => (
-        <div className="field" key={field.key}>
-          <label htmlFor={`${id}-${field.key}`}>
-            {field.title}
-            {field.required ? ' (required)' : ''}
-            {field.sensitive ? ' — kept in your keychain' : ''}
-          </label>
-          <input
-            id={`${id}-${field.key}`}
-            type={field.sensitive ? 'password' : 'text'}
-            autoComplete="off"
-            placeholder={field.default ?? ''}
-            value={values[field.key] ?? ''}
-            onChange={(e) => setValues({ ...values, [field.key]: e.target.value })}
-          />
-          {field.description ? <p className="muted">{field.description}</p> : null}
-        </div>
-      ))}
+      {bundle.fields.map((field) => {
+        const issue = values[field.key] ? undefined : missing[field.key];
+        return (
+          <div className="field" key={field.key}>
+            <label htmlFor={`${id}-${field.key}`}>
+              {field.title}
+              {field.required ? ' (required)' : ''}
+              {field.sensitive ? ' — kept in your keychain' : ''}
+            </label>
+            <input
+              id={`${id}-${field.key}`}
+              type={field.sensitive ? 'password' : 'text'}
+              autoComplete="off"
+              placeholder={field.default ?? ''}
+              value={values[field.key] ?? ''}
+              onChange={(e) => setValues({ ...values, [field.key]: e.target.value })}
+              aria-invalid={issue ? true : undefined}
+              aria-describedby={issue ? `${id}-${field.key}-error` : undefined}
+            />
+            {issue ? (
+              <p className="field-error" id={`${id}-${field.key}-error`} role="alert">
+                {issue}
+              </p>
+            ) : null}
+            {field.description ? <p className="muted">{field.description}</p> : null}
+          </div>
+        );
+      })}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={add.isPending}>
           {add.isPending ? 'Adding…' : `Add ${name}`}

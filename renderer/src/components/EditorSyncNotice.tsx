@@ -1,6 +1,7 @@
 import { useApi } from '../api/context.tsx';
 import { useCommand, useEditors, useSettings } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
+import { syncNoticeEditors } from '../lib/editor-sync-notice.ts';
 import { href } from '../router.ts';
 import { ErrorText } from './Feedback.tsx';
 
@@ -21,10 +22,8 @@ export function EditorSyncNotice() {
     [keys.settings, keys.editors],
   );
   if (!settings.data?.editorSyncNotice || !editors.data?.available) return null;
-  // The editors whose files the next approval writes: installed, and sync not turned off for them.
-  const synced = editors.data.editors
-    .filter((e) => e.state !== 'not-installed' && e.state !== 'disabled')
-    .map((e) => e.label);
+  // The editors whose files the next approval writes, and those found with sync turned off.
+  const { synced, off } = syncNoticeEditors(editors.data.editors);
   return (
     <section className="banner info editor-sync-notice" aria-labelledby="editor-sync-notice-title">
       <h2 id="editor-sync-notice-title">Switchboard keeps your editors in sync</h2>
@@ -33,6 +32,12 @@ export function EditorSyncNotice() {
           Found on this computer: <strong>{synced.join(', ')}</strong>. Each gets every server you approve, as
           soon as you approve it: Switchboard adds one entry per server to its config file, pointing at
           Switchboard (the file is backed up first; your own entries are never changed).
+        </p>
+      ) : off.length ? (
+        <p>
+          Found on this computer, with sync turned off for them: <strong>{off.join(', ')}</strong>. They get
+          no servers until you turn sync back on for them in <a href={href({ view: 'editors' })}>Editors</a>;
+          an editor found later gets every server you approve.
         </p>
       ) : (
         <p>

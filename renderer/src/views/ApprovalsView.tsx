@@ -332,6 +332,11 @@ function ApprovalCard({
       <pre className="command" data-testid="approval-command">
         {a.lines.join('\n')}
       </pre>
+      {a.willNotStart.map((line) => (
+        <div key={line} className="banner error" role="alert" data-testid="approval-will-not-start">
+          {line}
+        </div>
+      ))}
       {a.packageNote ? (
         <div className="banner warn" role="status" data-testid="approval-package-note">
           {a.packageNote}

@@ -120,7 +120,7 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
     const id = String(uploaded.body.id);
     const missing = await post(`/api/bundles/${id}/add`, { name: 'echo', values: { greeting: 'hi' } });
     expect(missing.status).toBe(400);
-    expect(String(missing.body.error)).toContain('needs a value for: api_key');
+    expect(String(missing.body.error)).toContain('needs a value for: API key (api_key)');
     const added = await post(`/api/bundles/${id}/add`, {
       name: 'echo',
       values: { greeting: 'hi', api_key: KEY },

@@ -16,6 +16,7 @@ const preview = (extra: Partial<ApprovalPreview>): ApprovalPreview => ({
   access: [],
   package: null,
   packageNote: null,
+  willNotStart: [],
   ...extra,
 });
 
@@ -52,6 +53,12 @@ describe('approval notification text', () => {
       'changed: @modelcontextprotocol/server-github 2025.4.7 → 2025.4.8; added zod 3.25.1',
       'gives your keychain secret "gh-token" to /usr/bin/node in env GITHUB_TOKEN',
     ]);
+  });
+
+  it('says, right under the command, what would stop it from starting', () => {
+    const line = 'WILL NOT START: command not found on PATH: no-such-program';
+    const body = approvalBody(preview({ lines: ['command: no-such-program'], willNotStart: [line] }));
+    expect(body.split('\n').slice(0, 2)).toEqual(['command: no-such-program', line]);
   });
 
   it('says what it may write and reach in its sandbox, or that it has none', () => {

@@ -256,6 +256,7 @@ describe('tray approvals of what was shown', () => {
     access: [],
     package: null,
     packageNote: null,
+    willNotStart: [],
   });
 
   it('approves the preview’s fingerprint (a resolved package), never the bare config’s', () => {

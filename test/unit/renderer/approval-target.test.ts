@@ -16,6 +16,7 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     envKeys: [],
     package: null,
     packageNote: null,
+    willNotStart: [],
     packageError: null,
     resolving: false,
     approved: null,
