@@ -78,9 +78,9 @@ describe('tool pinning', () => {
     // The person is shown a readable diff: the new tool whole, the changed one before and after.
     const review = h.core.toolReview('shifty');
     expect(review.tools).toEqual([
-      { name: 'reload', pin: 'pinned' },
-      { name: 'search', pin: 'changed' },
-      { name: 'exfiltrate', pin: 'new' },
+      { name: 'reload', pin: 'pinned', excluded: false },
+      { name: 'search', pin: 'changed', excluded: false },
+      { name: 'exfiltrate', pin: 'new', excluded: false },
     ]);
     const change = defined(review.change, 'the change');
     expect(change.added.map((a) => a.name)).toEqual(['exfiltrate']);
