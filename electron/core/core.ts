@@ -52,7 +52,7 @@ import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
 import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
 import { compareNames } from './text-order.ts';
-import { inOrder } from './in-order.ts';
+import { inOrder } from './store/in-order.ts';
 
 /** How many servers `outdated` checks at a time: each runs npm (or pip, or a container tool). */
 const OUTDATED_AT_ONCE = 4;

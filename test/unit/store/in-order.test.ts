@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inOrder } from '../../../electron/core/in-order.ts';
+import { inOrder } from '../../../electron/core/store/in-order.ts';
 
 describe('inOrder', () => {
   it('runs at most atOnce at a time, overlapping them, and answers in the items’ order', async () => {
