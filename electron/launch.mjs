@@ -32,7 +32,10 @@ console.log(plan.message);
 if (plan.mode === 'desktop') {
   // Forge's CLI by path, run by this Node: no npx, no shell (the same on Windows).
   const forge = require.resolve('@electron-forge/cli/dist/electron-forge.js');
-  const child = spawn(process.execPath, [forge, 'start', '--', ...args], { stdio: 'inherit' });
+  // serve's V8 flags on Electron's own command line: its main process reads them only there.
+  const { jsFlagsValue } = await import('./desktop/js-flags.ts');
+  const electronArgs = [`--js-flags=${jsFlagsValue()}`, ...args];
+  const child = spawn(process.execPath, [forge, 'start', '--', ...electronArgs], { stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     process.exitCode = code ?? (signal ? 1 : 0);
   });

@@ -54,6 +54,10 @@ import type { CommandLookup } from './trust/resolve-command.ts';
 import { startBlockers } from './trust/start-blockers.ts';
 import { ToolPins, type ServerSurface, type ToolGate } from './trust/tool-pins.ts';
 import { compareNames } from './text-order.ts';
+import { inOrder } from './store/in-order.ts';
+
+/** How many servers `outdated` checks at a time: each runs npm (or pip, or a container tool). */
+const OUTDATED_AT_ONCE = 4;
 
 export interface CoreOptions {
   home: HomePaths;
@@ -496,17 +500,25 @@ export class Core {
    * Approved package-run servers whose registry has a newer release (of the package, or within its
    * dependencies' ranges), checked now; each becomes what `update NAME` offers.
    */
-  async outdated(names?: readonly string[]): Promise<OutdatedEntry[]> {
+  async outdated(
+    names?: readonly string[],
+    progress?: (done: number, total: number, server: string) => void,
+  ): Promise<OutdatedEntry[]> {
     this.#catchUp();
-    const out: OutdatedEntry[] = [];
-    for (const entry of this.#entries.values()) {
-      if (names && !names.includes(entry.name)) continue;
-      if (this.state.decision(entry.name, entry.fingerprint) !== 'approved') continue;
+    const entries = [...this.#entries.values()].filter(
+      (entry) =>
+        (!names || names.includes(entry.name)) &&
+        this.state.decision(entry.name, entry.fingerprint) === 'approved',
+    );
+    // Side by side (each is mostly a wait on npm and the registry), a few at a time, in their order.
+    let done = 0;
+    const found = await inOrder(entries, OUTDATED_AT_ONCE, async (entry) => {
       const cwd = isRemote(entry.config) ? undefined : entry.config.cwd;
-      const found = await this.#packageTrust.outdated(entry, this.#lookup(cwd));
-      if (found) out.push(found);
-    }
-    return out;
+      const result = await this.#packageTrust.outdated(entry, this.#lookup(cwd));
+      progress?.(++done, entries.length, entry.name);
+      return result;
+    });
+    return found.filter((f): f is OutdatedEntry => f !== undefined);
   }
 
   /** The lock of the approved package the server runs now (undefined: none, or not approved). */

@@ -125,8 +125,8 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       })
     : undefined;
   if (editors) bridge.attachEditors(editors);
-  // With --expose-gc (bin.mjs's shebang and package.json's scripts; the desktop app passes no js-flags
-  // yet): the garbage of a burst of server starts and stops is given back once it settles.
+  // With --expose-gc (bin.mjs's shebang and package.json's scripts; the desktop app's --js-flags,
+  // electron/desktop/js-flags.ts): the garbage of a burst of server starts and stops is given back once it settles.
   const gc = globalThis.gc;
   // 'last-resort': V8's memory-reducing full GC, which also compacts and frees fragmented pages; a
   // plain major GC kept old space at its size (27.7 MB for 18.9 MB used after 100 first runs).

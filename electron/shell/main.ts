@@ -55,6 +55,7 @@ import { cliInstalledMessage, cliMenuLabel, desktopCliTarget } from '../desktop/
 import { deepLinkFromArgv, parseDeepLink, PROTOCOL } from '../desktop/deep-link.ts';
 import { catalogTarget, installFromLink } from '../desktop/install-link.ts';
 import { refusedIpcRequest, toIpcResponse, withDesktopSettings } from '../desktop/ipc-relay.ts';
+import { jsFlagsRelaunch, jsFlagsValue, RELAUNCHED_ENV } from '../desktop/js-flags.ts';
 import { LinkQueue } from '../desktop/link-queue.ts';
 import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.ts';
 import {
@@ -111,15 +112,33 @@ const quit = quitSequence({
 // A Squirrel install/update/uninstall on Windows runs the app only to manage shortcuts: do that and
 // quit before anything else starts (no single-instance lock, no tray, no servers).
 const squirrel = squirrelStartup(process.argv, process.platform, process.execPath);
+// serve's V8 flags for this main process too (electron/desktop/js-flags.ts): only a relaunch can.
+const relaunch =
+  squirrel.kind === 'quit'
+    ? undefined
+    : jsFlagsRelaunch({
+        argv: process.argv,
+        platform: process.platform,
+        current: app.commandLine.getSwitchValue('js-flags'),
+        env: process.env,
+      });
 if (squirrel.kind === 'quit') {
   if (squirrel.removeLoginItem) app.setLoginItemSettings({ openAtLogin: false, ...loginItemWindows() });
   if (squirrel.update) {
     spawn(squirrel.update.command, squirrel.update.args, { detached: true }).on('close', () => app.quit());
   } else app.quit();
+} else if (relaunch) {
+  // Before the single-instance lock, a window or a server: the relaunched app does all of it.
+  process.env[RELAUNCHED_ENV] = '1';
+  app.relaunch({ args: relaunch });
+  app.exit(0);
 } else if (!app.requestSingleInstanceLock()) {
   // A second launch hands its arguments (a switchboard:// link on Windows/Linux) to the first.
   app.quit();
 } else {
+  Reflect.deleteProperty(process.env, RELAUNCHED_ENV); // not for the servers it starts
+  // The windows' renderers get the same flags (macOS's main process, which is not relaunched, not).
+  if (!app.commandLine.hasSwitch('js-flags')) app.commandLine.appendSwitch('js-flags', jsFlagsValue());
   // Before `ready`, as Electron requires: app:// pages are a secure, standard origin.
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },

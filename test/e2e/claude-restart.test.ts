@@ -37,6 +37,8 @@ describe.runIf(linux)('restart Claude Desktop from the Editors view', () => {
       // Claude Desktop runs before serve's first sync writes its file: it has not read it.
       first = await apps.start('claude-desktop', ['600', '0.5']);
       await new Promise((r) => setTimeout(r, 100));
+      // serve sees only this test's fake app (other test files run theirs side by side).
+      return apps.env;
     },
   });
   beforeAll(() => ({ t, page } = e2e));

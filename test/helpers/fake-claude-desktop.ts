@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { linuxApps } from '../../electron/core/desktop-apps/linux.ts';
+import type { AppControl } from '../../electron/core/desktop-apps/types.ts';
 
 /**
  * A real process that Linux sees as Claude Desktop: /bin/sleep copied under the name the community
@@ -8,6 +10,15 @@ import { join } from 'node:path';
  * same program under other names, which nothing may touch. Linux only (it reads /proc).
  */
 export interface FakeApps {
+  /** the folder its programs are copied to */
+  bin: string;
+  /**
+   * environment that scopes a Switchboard (CLI, serve, EditorSyncService's env) to this folder's
+   * apps: test files run side by side, and one must never see, end or restart another's.
+   */
+  env: { SWITCHBOARD_DESKTOP_APPS_UNDER: string };
+  /** the Linux app control, scoped the same way */
+  control(): AppControl;
   /** the copied program, under `name` */
   program(name: string): string;
   /** starts one (detached from the test's stdio); resolves once /proc shows it */
@@ -48,6 +59,9 @@ export function fakeApps(dir: string): FakeApps {
     return found;
   };
   return {
+    bin,
+    env: { SWITCHBOARD_DESKTOP_APPS_UNDER: bin },
+    control: () => linuxApps({ under: bin }),
     program,
     running,
     async start(name = 'claude-desktop', args = ['600']) {

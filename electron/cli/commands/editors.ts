@@ -46,7 +46,7 @@ export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<n
   const core = await loadCore(ctx);
   const engine = editorSync(ctx, core);
   const servers = syncServers(core);
-  const control = appControlFor();
+  const control = appControlFor(process.platform, ctx.env);
   const listings: EditorListing[] = [];
   for (const adapter of allEditors()) {
     const installed = engine.detected(adapter.id);
@@ -126,7 +126,7 @@ async function restartCommandRun(ctx: CliContext, argv: string[]): Promise<numbe
   let result: EditorRestartResult;
   if (running) result = await running.restartEditor(editor);
   // Not running: nothing of Switchboard's is needed, only the OS's processes.
-  else result = await restartEditor(adapter, appControlFor());
+  else result = await restartEditor(adapter, appControlFor(process.platform, ctx.env));
   if (values.json) ctx.output.out(JSON.stringify(EditorRestartResultSchema.parse(result), null, 2));
   else ctx.output.out(result.message);
   return 0;

@@ -23,9 +23,24 @@ export async function outdatedCommand(ctx: CliContext, argv: string[]): Promise<
     strict: true,
   });
   const client = InstanceClient.connect(ctx.home);
-  const servers: OutdatedEntry[] = client
-    ? (await client.outdated(positionals)).servers
-    : await (await offlineCore(ctx)).outdated(positionals.length ? positionals : undefined);
+  // What it is doing, on a terminal only: stderr, one line rewritten in place, gone before the answer.
+  const tty = process.stderr.isTTY === true;
+  const say = (text: string) => {
+    if (tty) process.stderr.write(`\r\x1b[2K${text}`);
+  };
+  say('Checking approved packages at their registries…');
+  let servers: OutdatedEntry[];
+  try {
+    servers = client
+      ? (await client.outdated(positionals)).servers
+      : await (
+          await offlineCore(ctx)
+        ).outdated(positionals.length ? positionals : undefined, (done, total, server) =>
+          say(`Checking approved packages at their registries: ${done} of ${total} done (${server})`),
+        );
+  } finally {
+    say('');
+  }
   if (values.json) {
     ctx.output.out(JSON.stringify({ servers }, null, 2));
     return servers.some((s) => s.error) ? 1 : 0;

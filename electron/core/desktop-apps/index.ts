@@ -11,9 +11,16 @@ export function canRestartApps(platform: NodeJS.Platform): boolean {
   return platform === 'linux' || platform === 'darwin' || platform === 'win32';
 }
 
-/** How this OS lists and restarts desktop apps (undefined: it cannot here). */
-export function appControlFor(platform: NodeJS.Platform = process.platform): AppControl | undefined {
-  if (platform === 'linux') return linuxApps();
+/**
+ * How this OS lists and restarts desktop apps (undefined: it cannot here).
+ * SWITCHBOARD_DESKTOP_APPS_UNDER (Linux) narrows it to apps whose executable lies in that folder:
+ * tests run side by side with fake apps of the same name, and each must see only its own.
+ */
+export function appControlFor(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): AppControl | undefined {
+  if (platform === 'linux') return linuxApps({ under: env.SWITCHBOARD_DESKTOP_APPS_UNDER || undefined });
   if (platform === 'darwin') return darwinApps();
   if (platform === 'win32') return win32Apps();
   return undefined;

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import { UserError } from '../errors.ts';
 import { spawnDetached, waitUntil, type Launch } from './run.ts';
 import type { AppControl, AppProcess, DesktopApp, RestartResult } from './types.ts';
@@ -19,6 +19,11 @@ export interface LinuxDeps {
   sleep?: (ms: number) => Promise<void>;
   /** how long the app may take to quit after SIGTERM */
   quitTimeoutMs: number;
+  /**
+   * only processes whose executable lies under this folder (undefined: any). Tests set it so one
+   * test file never sees, ends or restarts another's fake Claude Desktop; it can only narrow.
+   */
+  under?: string | undefined;
 }
 
 const DEFAULTS: LinuxDeps = {
@@ -68,6 +73,16 @@ export function linuxApps(overrides: Partial<LinuxDeps> = {}): AppControl {
     return s !== undefined && s.state !== 'Z' && s.state !== 'X';
   };
 
+  /** The executable as the kernel resolved it (replaced on disk since: the same path). */
+  const exeOf = (pid: number) => readlinkSync(proc(pid, 'exe')).replace(/ \(deleted\)$/, '');
+
+  /** Inside `deps.under`, judged on the resolved executable path, not on argv's spelling. */
+  const inScope = (pid: number) => {
+    if (deps.under === undefined) return true;
+    const rel = relative(deps.under, exeOf(pid));
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+
   function argvOf(pid: number): string[] {
     return readFileSync(proc(pid, 'cmdline'), 'utf8').split('\0').slice(0, -1);
   }
@@ -97,6 +112,7 @@ export function linuxApps(overrides: Partial<LinuxDeps> = {}): AppControl {
         }
         const s = stat(pid);
         if (!s || s.state === 'Z' || s.state === 'X') continue;
+        if (!inScope(pid)) continue;
         found.push({
           pid,
           ppid: s.ppid,
@@ -113,9 +129,8 @@ export function linuxApps(overrides: Partial<LinuxDeps> = {}): AppControl {
 
   /** How a process was started, to start it again the same way. */
   function launchOf(pid: number): Launch {
-    let exe = readlinkSync(proc(pid, 'exe'));
     // Replaced on disk since it started (an update): the new file at the same path.
-    exe = exe.replace(/ \(deleted\)$/, '');
+    const exe = exeOf(pid);
     const argv = argvOf(pid);
     let cwd: string | undefined;
     let env: NodeJS.ProcessEnv | undefined;

@@ -14,6 +14,7 @@ import { readEditorFile, type ReadResult } from './editor-file.ts';
 import { writtenEntries } from './file-record.ts';
 import { syncFile, type FileSyncContext, type SyncRequest } from './file-sync.ts';
 import { giveBackFor, type GiveBack, type UnsyncOptions } from './give-back.ts';
+import { appControlFor } from '../desktop-apps/index.ts';
 import { isEditorRunning } from './processes.ts';
 import { allEditors, EDITORS } from './registry.ts';
 import { defaultRelayCommand, homeIsDefault } from './relay-command.ts';
@@ -66,7 +67,8 @@ export class EditorSync {
     this.#port = options.port;
     this.backups = new Backups(options.home.backups);
     const relay = options.relay ?? defaultRelayCommand(options.home, options.env, this.#platform);
-    const isRunning = options.isRunning ?? ((a) => isEditorRunning(a, this.#platform));
+    const apps = appControlFor(this.#platform, options.env);
+    const isRunning = options.isRunning ?? ((a) => isEditorRunning(a, this.#platform, apps));
     const port = () => this.#port;
     this.#files = {
       home: options.home,

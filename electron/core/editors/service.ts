@@ -120,7 +120,8 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       ...options.engine,
     });
     this.#platform = options.platform ?? process.platform;
-    this.#apps = options.apps === null ? undefined : (options.apps ?? appControlFor(this.#platform));
+    this.#apps =
+      options.apps === null ? undefined : (options.apps ?? appControlFor(this.#platform, options.env));
     const state = options.core.state;
     this.restartWatch = new RestartWatch({
       control: this.#apps,

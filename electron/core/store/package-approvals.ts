@@ -6,7 +6,6 @@ import type { ServerEntry } from '../server-entry.ts';
 import { fingerprintOf } from '../trust/fingerprint.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import { withScripts, type Candidate } from './candidate.ts';
-import { packageChanges } from './package-diff.ts';
 import type { PackageRun } from './package-run.ts';
 import type { PackageService } from './package-service.ts';
 
@@ -249,10 +248,9 @@ export class PackageApprovals {
     try {
       const candidate = await this.#service.resolve(run, lookup);
       this.#offer(entry, candidate, false);
-      const before = this.#service.packagesOf(pin);
-      const changes = before ? packageChanges(before, candidate.packages) : [];
-      if (candidate.pin.lock === pin.lock && (candidate.latest ?? pin.version) === pin.version)
-        return undefined;
+      // What `update NAME` would change (the same judgement), not whether the lockfile's bytes differ.
+      const changes = candidate.pin.lock === pin.lock ? [] : this.#service.changesSince(pin, candidate);
+      if (changes.length === 0 && (candidate.latest ?? pin.version) === pin.version) return undefined;
       return {
         ...base,
         wanted: displayText(candidate.pin.version),

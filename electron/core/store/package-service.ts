@@ -69,6 +69,25 @@ export class PackageService {
   }
 
   /** The packages of an approved pin's tree, when its lockfile is kept. */
+  /**
+   * What approving `candidate` (as `pin`) changes against the approved `previous`: packages added,
+   * removed or at another version, and another program running it. `update` and `outdated` both judge
+   * by this, so they agree: a lockfile that differs only in what npm records beside the versions
+   * (its root entry's range as written, `resolved` URLs of another registry address, fields a newer
+   * npm adds) is no update.
+   */
+  changesSince(previous: PackagePin, candidate: Candidate, pin: PackagePin = candidate.pin): string[] {
+    const before = this.packagesOf(previous);
+    const changes = before
+      ? packageChanges(before, candidate.packages)
+      : [`${displayText(previous.name)} ${displayText(previous.version)} → ${displayText(pin.version)}`];
+    if (previous.runtime !== pin.runtime || previous.runtimeReal !== pin.runtimeReal)
+      changes.push(
+        `runs with ${displayText(pin.runtimeReal ?? pin.runtime ?? '')} (was ${displayText(previous.runtimeReal ?? previous.runtime ?? '')})`,
+      );
+    return changes;
+  }
+
   packagesOf(pin: PackagePin): StoredPackage[] | undefined {
     if (pin.kind === 'npm') return npmPackagesOf(pin, this.store);
     if (pin.kind === 'pypi') return pypiPackagesOf(pin, this.store);
@@ -145,14 +164,7 @@ export class PackageService {
       );
     let changes: string[] | null = null;
     if (previous) {
-      const before = this.packagesOf(previous);
-      changes = before
-        ? packageChanges(before, candidate.packages)
-        : [`${displayText(previous.name)} ${displayText(previous.version)} → ${displayText(pin.version)}`];
-      if (previous.runtime !== pin.runtime || previous.runtimeReal !== pin.runtimeReal)
-        changes.push(
-          `runs with ${displayText(pin.runtimeReal ?? pin.runtime ?? '')} (was ${displayText(previous.runtimeReal ?? previous.runtime ?? '')})`,
-        );
+      changes = this.changesSince(previous, candidate, pin);
       if (changes.length === 0) changes.push('nothing: the same packages as approved');
     }
     return {

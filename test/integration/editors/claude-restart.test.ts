@@ -32,6 +32,8 @@ let service: EditorSyncService | undefined;
 beforeEach(() => {
   t = tempHome();
   apps = fakeApps(t.dir);
+  // Core, EditorSyncService and the CLI see only this test's fake apps (others run side by side).
+  Object.assign(t.env, apps.env);
 });
 afterEach(async () => {
   await service?.close();
@@ -63,7 +65,7 @@ describe.runIf(linux)('the "restart Claude Desktop" hint and restart, with real 
   it('sees a process named claude-desktop by its program name, with its start time', async () => {
     const before = Date.now();
     const pid = await apps.start();
-    const found = (await linuxApps().list(app)) ?? [];
+    const found = (await apps.control().list(app)) ?? [];
     const mine = found.find((p) => p.pid === pid);
     expect(mine).toBeDefined();
     // Started between `before` and now, within the clock's precision.
@@ -71,7 +73,7 @@ describe.runIf(linux)('the "restart Claude Desktop" hint and restart, with real 
     expect(mine?.startedAt).toBeLessThanOrEqual(Date.now() + 50);
     // A bystander of another name is not Claude Desktop.
     const other = await apps.start('claude-desktop-helper');
-    expect(((await linuxApps().list(app)) ?? []).some((p) => p.pid === other)).toBe(false);
+    expect(((await apps.control().list(app)) ?? []).some((p) => p.pid === other)).toBe(false);
   });
 
   it('is pending while Claude Desktop runs since before the write, and clears by itself when it exits', async () => {
@@ -142,11 +144,39 @@ describe.runIf(linux)('the "restart Claude Desktop" hint and restart, with real 
     expect(isAlive(old)).toBe(false);
     expect(isAlive(fresh)).toBe(true);
     expect(argvOf(fresh)).toEqual(oldArgv);
-    const started = ((await linuxApps().list(app)) ?? []).find((p) => p.pid === fresh);
+    const started = ((await apps.control().list(app)) ?? []).find((p) => p.pid === fresh);
     expect(started?.startedAt).toBeGreaterThan(writtenAt);
     expect((await claudeView(service)).restartRequired).toBe(false);
     for (const pid of bystanders) expect(isAlive(pid), `bystander ${pid}`).toBe(true);
     expect(apps.running().filter((p) => p.exe.endsWith('/claude-desktop'))).toHaveLength(1);
+  });
+
+  it("never sees another test's fake Claude Desktop: listing and restarting, in-process and from the CLI", async () => {
+    // Two test files, side by side, each with its own home and fake app of the same name.
+    const other = tempHome();
+    const theirs = fakeApps(other.dir);
+    try {
+      const mine = await apps.start();
+      const foreign = await theirs.start();
+      // To the OS (and to a person with two Claude Desktops) both are Claude Desktop…
+      const all = ((await linuxApps().list(app)) ?? []).map((p) => p.pid);
+      expect(all).toEqual(expect.arrayContaining([mine, foreign]));
+      // …but a test scoped to its own folder sees, ends and restarts only its own.
+      expect(((await apps.control().list(app)) ?? []).map((p) => p.pid)).toEqual([mine]);
+      const result = await apps.control().restart(app);
+      expect(result).toMatchObject({ outcome: 'restarted', pids: [expect.any(Number)] });
+      expect(isAlive(mine)).toBe(false);
+      expect(isAlive(foreign), "the other home's app").toBe(true);
+
+      const cli = await runCli(['editors', 'restart', 'claude-desktop', '--json'], t.env);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(EditorRestartResultSchema.parse(JSON.parse(cli.stdout)).outcome).toBe('restarted');
+      expect(isAlive(foreign), "the other home's app, after the CLI's restart").toBe(true);
+      expect(theirs.running().map((p) => p.pid)).toEqual([foreign]);
+    } finally {
+      theirs.cleanup();
+      other.cleanup();
+    }
   });
 
   it('starts an AppImage again from its file, not from its mount (gone once it quits)', async () => {
@@ -160,7 +190,7 @@ describe.runIf(linux)('the "restart Claude Desktop" hint and restart, with real 
     });
     child.unref();
     await waitFor(() => apps.running().some((p) => p.pid === child.pid), 5_000, 'the fake AppImage');
-    const result = await linuxApps().restart(app);
+    const result = await apps.control().restart(app);
     expect(result.outcome).toBe('restarted');
     const [fresh = 0] = result.outcome === 'restarted' ? result.pids : [];
     expect(apps.running().find((p) => p.pid === fresh)).toMatchObject({

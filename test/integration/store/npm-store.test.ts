@@ -267,4 +267,39 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(usage.installs.map((i) => i.servers)).toEqual([['pkg']]);
     expect((await runCli(['store', 'prune'], env)).stdout).toBe('Nothing to remove.\n');
   });
+
+  it('outdated and update agree: a lockfile that differs only beside the versions (another registry address) is no update', async () => {
+    t.writeServers({ mcpServers: { pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] } } });
+    // As a person's npm does (the helper's registries omit them), lockfiles record `resolved` URLs.
+    const resolved = { npm_config_omit_lockfile_registry_resolved: 'false' };
+    const approved = await runCli(['approve', 'pkg', '--yes'], {
+      ...t.env,
+      ...registry.npmEnv(cache),
+      ...resolved,
+    });
+    expect(approved.code, approved.stderr).toBe(0);
+    // The same packages, byte for byte, at another address (a mirror, another port): npm's lockfile
+    // records other `resolved` URLs, so its hash differs, while every version and integrity is the same.
+    const mirror = await startNpmRegistry();
+    try {
+      await mirror.publish(join(FIXTURES, 'sb-store-dep'));
+      await mirror.publish(join(FIXTURES, 'sb-store-pkg'));
+      const env = { ...t.env, ...mirror.npmEnv(join(t.dir, 'mirror-cache')), ...resolved };
+      const outdated = await runCli(['outdated'], env);
+      expect(outdated.code, outdated.stderr).toBe(0);
+      expect(outdated.stdout).toBe('Every stored package is the newest its servers.json entry allows.\n');
+      const update = await runCli(['update', 'pkg', '--yes'], env);
+      expect(update.code, update.stderr).toBe(0);
+      expect(update.stdout).toContain('pkg is up to date: nothing to update.');
+      // A real change is still found, by both.
+      await mirror.publishAs(join(FIXTURES, 'sb-store-dep'), '1.0.1');
+      const found = JSON.parse((await runCli(['outdated', '--json'], env)).stdout) as {
+        servers: { changes: string[] }[];
+      };
+      expect(found.servers.map((s) => s.changes)).toEqual([['sb-store-dep 1.0.0 → 1.0.1']]);
+      expect((await runCli(['update', 'pkg', '--yes'], env)).stdout).toContain('sb-store-dep 1.0.0 → 1.0.1');
+    } finally {
+      await mirror.close();
+    }
+  });
 });

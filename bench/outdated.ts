@@ -1,0 +1,121 @@
+// `switchboard outdated` for many approved npm servers: how long the person waits for the answer
+// (wall time of the CLI, from start to exit), with 20 servers and with 1, once when nothing is newer
+// and once when a dependency of every server has a newer release. The registry is the tests' local
+// one (test/helpers/npm-registry.ts: packages in through `npm publish`); a real registry adds its
+// latency per lookup (~0.2 s), which the lookups then share.
+//
+//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3]
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Core } from '../electron/core/core.ts';
+import { MemoryKeychain } from '../electron/core/secrets/keychain.ts';
+import { startNpmRegistry } from '../test/helpers/npm-registry.ts';
+import { tempHome } from '../test/helpers/temp-home.ts';
+import {
+  BIN,
+  BIN_FLAGS,
+  benchArgs,
+  finish,
+  machineInfo,
+  medianFigure,
+  NODE,
+  onCleanup,
+  ROOT,
+} from './lib.ts';
+
+const { values: opts } = parseArgs({
+  args: benchArgs(),
+  options: { servers: { type: 'string', default: '20' }, runs: { type: 'string', default: '3' } },
+  strict: true,
+});
+const SERVERS = Number(opts.servers);
+const RUNS = Number(opts.runs);
+const load0 = loadavg();
+
+const t = tempHome();
+onCleanup(() => t.cleanup());
+const registry = await startNpmRegistry();
+onCleanup(() => void registry.close());
+const fixtures = join(ROOT, 'test/fixtures/store');
+await registry.publish(join(fixtures, 'sb-store-dep'));
+const names = Array.from({ length: SERVERS }, (_, i) => `sb-out-${String(i + 1).padStart(2, '0')}`);
+const setupStart = performance.now();
+await Promise.all(
+  names.map(async (name) => {
+    const dir = mkdtempSync(join(t.dir, `${name}-`));
+    cpSync(join(fixtures, 'sb-store-pkg'), dir, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string };
+    manifest.name = name;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+    await registry.publish(dir);
+  }),
+);
+const env = { ...t.env, ...registry.npmEnv(join(t.dir, 'npm-cache')) };
+delete env.NODE_OPTIONS;
+t.writeServers({
+  mcpServers: Object.fromEntries(names.map((n) => [n, { command: 'npx', args: ['-y', n] }])),
+});
+const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env });
+core.load();
+for (const name of names) core.approve(name, (await core.preview(name)).fingerprint);
+const setupMs = performance.now() - setupStart;
+
+function outdated(args: string[]): Promise<{ ms: number; stdout: string; stderr: string }> {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(
+      NODE,
+      [...BIN_FLAGS, BIN, 'outdated', ...args],
+      { env, maxBuffer: 1 << 24 },
+      (err, stdout, stderr) => {
+        // exit 1 means some server could not be checked: a failed measurement
+        if (err) reject(new Error(`outdated failed: ${stderr}`));
+        else resolve({ ms: performance.now() - start, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function measure(args: string[], expect: (stdout: string) => boolean): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await outdated(args);
+    if (!expect(run.stdout)) throw new Error(`unexpected answer:\n${run.stdout}`);
+    out.push(run.ms);
+  }
+  return out;
+}
+
+const budget = { op: '<=' as const, limit: 3000, text: '≤ 3 s for 20 servers (issue 36 item 3)' };
+const none = (s: string) => s.startsWith('Every stored package is the newest');
+const current = await measure([], none);
+const one = await measure([names[0] ?? ''], none);
+await registry.publishAs(join(fixtures, 'sb-store-dep'), '1.0.1');
+const newer = await measure([], (s) => (s.match(/sb-store-dep 1\.0\.0 → 1\.0\.1/g) ?? []).length === SERVERS);
+
+finish({
+  bench: 'outdated',
+  title: `switchboard outdated: ${SERVERS} approved npm servers, local registry`,
+  machine: machineInfo(load0),
+  figures: [
+    medianFigure(
+      `outdated, ${SERVERS} servers, nothing newer`,
+      current,
+      'ms',
+      SERVERS >= 20 ? budget : undefined,
+    ),
+    medianFigure(
+      `outdated, ${SERVERS} servers, a dependency of each newer`,
+      newer,
+      'ms',
+      SERVERS >= 20 ? budget : undefined,
+    ),
+    medianFigure('outdated NAME, 1 server, nothing newer', one, 'ms'),
+  ],
+  notes: [
+    `setup (publish ${SERVERS} packages, approve ${SERVERS} servers): ${(setupMs / 1000).toFixed(1)} s`,
+  ],
+});
