@@ -50,6 +50,13 @@ const app = {
   setLoginItemSettings() {},
   quit() { record('quit'); },
   exit() { record('exit'); },
+  relaunch(options) { record('relaunch ' + options.args.join(' ')); },
+  // FAKE_JS_FLAGS: the --js-flags the app was started with
+  commandLine: {
+    getSwitchValue(name) { return name === 'js-flags' ? process.env.FAKE_JS_FLAGS ?? '' : ''; },
+    hasSwitch(name) { return name === 'js-flags' && Boolean(process.env.FAKE_JS_FLAGS); },
+    appendSwitch(name, value) { record('appendSwitch ' + name + ' ' + value); },
+  },
 };
 const protocol = {
   registerSchemesAsPrivileged(schemes) { record('registerSchemesAsPrivileged ' + schemes.map((s) => s.scheme)); },
@@ -104,13 +111,31 @@ describe('the desktop bundles Forge builds', () => {
     expect(readdirSync(join(unpacked, platform ?? '')).some((f) => f.endsWith('.node'))).toBe(true);
   });
 
-  it('main loads from the package with nothing missing and listens for links before ready', () => {
-    const result = spawnSync(process.execPath, [join(app, BUNDLES.main)], {
+  const startMain = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(app, BUNDLES.main)], {
       cwd: app,
       encoding: 'utf8',
       timeout: 30_000,
-      env: { ...process.env, SWITCHBOARD_HOME: join(app, 'home') },
+      env: { ...process.env, SWITCHBOARD_HOME: join(app, 'home'), ...env },
     });
+
+  it.runIf(process.platform !== 'darwin')(
+    "started without serve's V8 flags, main starts itself again with them before anything else",
+    () => {
+      const result = startMain({});
+      expect(result.stderr).toBe('');
+      const calls = JSON.parse(result.stdout) as string[];
+      expect(calls).toContainEqual(
+        expect.stringMatching(/^relaunch .*--js-flags=--max-semi-space-size=2 --expose-gc --max-opt=2$/),
+      );
+      expect(calls).toContain('exit');
+      expect(calls).not.toContain('requestSingleInstanceLock');
+    },
+  );
+
+  it('main loads from the package with nothing missing and listens for links before ready', () => {
+    // as relaunched: with serve's V8 flags
+    const result = startMain({ FAKE_JS_FLAGS: '--max-semi-space-size=2 --expose-gc --max-opt=2' });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     const calls = JSON.parse(result.stdout) as string[];
