@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { posix } from 'node:path';
+import { displayText } from '../../../shared/display-text.ts';
 import { canRead, canWrite } from './access.ts';
 import { isInside, type SandboxPolicy } from './policy.ts';
 import type { SandboxRefusal } from '../supervisor/types.ts';
@@ -145,9 +146,17 @@ export function refusedPath(what: 'reading' | 'writing', path: string, policy: S
       words: `sandbox refused ${what} ${shown}: it is in ${tilde(secret, policy.userHome)}, kept hidden from servers; add exactly what it needs to ${field} if you trust it`,
     };
   }
+  const grant = grantPath(path, policy.userHome);
+  // The path comes from the server's own output: one with characters that would be shown escaped
+  // (bidi, controls) is never offered as a button or a command to paste, only named in words.
+  if (displayText(grant) !== grant)
+    return {
+      kind: 'file',
+      words: `sandbox refused ${what} ${shown}: its name holds hidden characters; add it to ${field} by hand if you trust it`,
+    };
   return {
     kind: 'file',
     words: `sandbox refused ${what} ${shown}: add it to ${field}`,
-    grant: { path: grantPath(path, policy.userHome), access },
+    grant: { path: grant, access },
   };
 }

@@ -131,4 +131,19 @@ describe('refusals read from a tool’s answer', () => {
       ),
     ).toBeUndefined();
   });
+
+  it('never offers a one-step grant for a path with hidden characters: a server chose that name', () => {
+    // U+202E turns the rest around on screen: "~/work/\u{202E}cod" would read as "~/work/doc".
+    const path = '/home/ada/work/\u202Ecod';
+    const found = refusalInAnswer(
+      'Working directory does not exist',
+      { path },
+      true,
+      policy,
+      (p) => p === path,
+    );
+    expect(found?.grant).toBeUndefined();
+    expect(found?.words).toContain('hidden characters');
+    expect(found?.words).toContain('sandbox.read');
+  });
 });
