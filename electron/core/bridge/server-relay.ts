@@ -9,6 +9,7 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
+import { MODERN_VERSION } from './modern-era.ts';
 import type { PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
@@ -533,7 +534,10 @@ export class ServerRelay implements LinkReceiver {
     if (cancel?.reason !== undefined) return onAbort(cancel.reason);
     pending.stopListening = cancel?.onCancel(onAbort);
     this.link
-      .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
+      .post(
+        { jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage,
+        from.session?.protocolVersion === MODERN_VERSION ? { editorSpeaks2026: true } : undefined,
+      )
       .catch((err: unknown) =>
         this.#finish(id, {
           error: {

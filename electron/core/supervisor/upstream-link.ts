@@ -19,6 +19,15 @@ const LIST_CHANGED = new Set([
  */
 export const RELAYED_ID_PREFIX = 'sb:';
 
+/** What the bridge says about a relayed request to the transport that carries it. */
+export interface RelaySendOptions extends TransportSendOptions {
+  /**
+   * The editor speaks 2026-07-28: a 2026 server's input_required goes to it as it is (its state
+   * wrapped), not turned into an elicitation or sampling request (modern-upstream.ts).
+   */
+  editorSpeaks2026?: boolean;
+}
+
 /** Takes a server's messages meant for editors (see UpstreamLink). */
 export interface LinkReceiver {
   /**
@@ -131,9 +140,9 @@ export class UpstreamLink implements Transport {
   }
 
   /** A message the bridge sends on an editor's behalf (relayed request, answer, notification). */
-  post(message: JSONRPCMessage): Promise<void> {
+  post(message: JSONRPCMessage, options?: RelaySendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('Not connected'));
-    return this.#inner.send(message);
+    return this.#inner.send(message, options);
   }
 
   get closed(): boolean {

@@ -1,0 +1,36 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * A 2026 server's `requestState` as a 2026 editor carries it (modern-upstream.ts passes the server's
+ * input_required through to such an editor): the server's string, untouched and never parsed, sealed
+ * with an HMAC over the server's name, so that the editor's retry can give it back only to the server
+ * that minted it, and nobody can hand a server a state of their own making through Switchboard.
+ * The key lives in memory only: a state outlives neither Switchboard's process nor its restart (the
+ * editor then starts the call anew).
+ */
+
+/** The largest state a server may hand out through Switchboard (it travels on every retry). */
+export const MAX_REQUEST_STATE = 64 * 1024;
+
+const PREFIX = 'sb-up1.';
+const KEY = randomBytes(32);
+
+function mac(server: string, state: string): Buffer {
+  return createHmac('sha256', KEY).update(server).update('\0').update(state).digest();
+}
+
+export function sealServerState(server: string, state: string): string {
+  return `${PREFIX}${mac(server, state).toString('base64url')}.${Buffer.from(state).toString('base64url')}`;
+}
+
+/** The server's own state, when `sealed` is one Switchboard sealed for this server; else undefined. */
+export function openServerState(server: string, sealed: unknown): string | undefined {
+  if (typeof sealed !== 'string' || !sealed.startsWith(PREFIX)) return undefined;
+  if (sealed.length > PREFIX.length + 44 + Math.ceil((MAX_REQUEST_STATE * 4) / 3) + 4) return undefined;
+  const dot = sealed.indexOf('.', PREFIX.length);
+  if (dot === -1) return undefined;
+  const given = Buffer.from(sealed.slice(PREFIX.length, dot), 'base64url');
+  const state = Buffer.from(sealed.slice(dot + 1), 'base64url').toString();
+  const expected = mac(server, state);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? state : undefined;
+}
