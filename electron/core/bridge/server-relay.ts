@@ -356,6 +356,12 @@ export class ServerRelay implements LinkReceiver {
   async #serverRequest(request: JsonRpcRequest, related: RequestId | undefined): Promise<void> {
     const answer = (reply: Reply) =>
       void this.link.post({ jsonrpc: '2.0', id: request.id, ...reply } as JSONRPCMessage).catch(() => {});
+    if (request.method === 'roots/list' && this.link.modern) {
+      // A 2026 server asks only inside a call (input_required), never after a change: nothing to
+      // sync or wait for before later calls.
+      answer({ result: { roots: await this.#hub.rootsOf(this.#sessions(), this.server) } });
+      return;
+    }
     if (request.method === 'roots/list') {
       this.#hub.markUsesRoots(this.server);
       this.#syncRoots(); // calls wait for this answer

@@ -112,6 +112,8 @@ export class ModernHttpTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   readonly sessionId = undefined;
+  /** read by UpstreamLink.modern */
+  readonly modern = true;
 
   readonly #server: string;
   readonly #connection: Connection;
@@ -266,7 +268,7 @@ export class ModernHttpTransport implements Transport {
           this.#answer(id, responses);
           return;
         }
-        const { inputResponses: _r, requestState: _s, ...rest } = given ?? {};
+        const rest = without(given, RETRY_KEYS);
         params = {
           ...rest,
           inputResponses: responses.result,
@@ -397,7 +399,20 @@ function inputRequired(
 
 /** A complete result as a 2025 reader takes it: without the 2026 wire's own fields. */
 function complete(result: Record<string, unknown>): Record<string, unknown> {
-  const { resultType: _t, ttlMs: _l, cacheScope: _c, ...rest } = result;
+  return without(result, WIRE_KEYS);
+}
+
+/** The keys of a retry that Switchboard fills (an editor's own are replaced). */
+const RETRY_KEYS: ReadonlySet<string> = new Set(['inputResponses', 'requestState']);
+/** The 2026 wire's own fields of a result. */
+const WIRE_KEYS: ReadonlySet<string> = new Set(['resultType', 'ttlMs', 'cacheScope']);
+
+function without(
+  object: Record<string, unknown> | undefined,
+  keys: ReadonlySet<string>,
+): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object ?? {})) if (!keys.has(key)) rest[key] = value;
   return rest;
 }
 

@@ -106,6 +106,14 @@ export class UpstreamLink implements Transport {
     return this.#tagKey !== undefined && this.#inner.sessionId === undefined;
   }
 
+  /**
+   * The server speaks MCP 2026-07-28 (modern-upstream.ts): it asks its client for anything (roots,
+   * input) only inside a call, as input_required.
+   */
+  get modern(): boolean {
+    return (this.#inner as { modern?: unknown }).modern === true;
+  }
+
   get sessionId(): string | undefined {
     return this.#inner.sessionId;
   }

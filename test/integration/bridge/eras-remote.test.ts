@@ -6,7 +6,11 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  type ElicitRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
@@ -160,11 +164,37 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
     60_000,
   );
 
+  it('a roots/list in the server’s input_required is answered with the editors’ roots, and later calls never wait for roots', async () => {
+    const withRoots = async (uri: string): Promise<Client> => {
+      const client = new Client({ name: 'roots-editor', version: '1.0.0' }, { capabilities: { roots: {} } });
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri }] }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${setup.base}/mcp/modern`), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      setup.clients.push(client);
+      return client;
+    };
+    const first = await withRoots('file:///work/project-a');
+    expect(textOf(await first.callTool({ name: 'where', arguments: {} }))).toBe(
+      'roots: file:///work/project-a',
+    );
+    // Another editor's roots arrive: a 2025 server that asks for roots would be asked again before
+    // calls go on; a 2026 server cannot ask outside a call, so nothing waits for it to.
+    const second = await withRoots('file:///work/project-b');
+    const started = performance.now();
+    expect(textOf(await second.callTool({ name: 'echo', arguments: { message: 'now' } }))).toBe(
+      'modern: now',
+    );
+    expect(performance.now() - started).toBeLessThan(1_000);
+  }, 60_000);
+
   it('a 2025 editor without elicitation is told that the server needed input it could not give', async () => {
     const legacy = await legacyClient('/mcp/modern');
-    await expect(
-      legacy.callTool({ name: 'confirm', arguments: { action: 'deploy' } }),
-    ).rejects.toThrow(/"modern" needs input the editor did not give \(elicitation\/create\).*does not support elicitation/);
+    await expect(legacy.callTool({ name: 'confirm', arguments: { action: 'deploy' } })).rejects.toThrow(
+      /"modern" needs input the editor did not give \(elicitation\/create\).*does not support elicitation/,
+    );
   }, 60_000);
 
   it('a 2026 editor gets the input_required itself; its retry reaches the server with the server\u2019s own state, and a forged state is refused', async () => {
