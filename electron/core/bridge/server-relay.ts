@@ -9,7 +9,7 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
-import { MODERN_VERSION } from './modern-era.ts';
+import { editorCapabilitiesOf, MODERN_VERSION } from './modern-era.ts';
 import type { PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
@@ -542,7 +542,13 @@ export class ServerRelay implements LinkReceiver {
     this.link
       .post(
         { jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage,
-        from.session?.protocolVersion === MODERN_VERSION ? { editorSpeaks2026: true } : undefined,
+        // Only a 2026 server's transport reads these: the 2025 path allocates nothing more per call.
+        from.session && this.link.modern
+          ? {
+              editorSpeaks2026: from.session.protocolVersion === MODERN_VERSION,
+              editorCapabilities: editorCapabilitiesOf(params) ?? from.session.capabilities,
+            }
+          : undefined,
       )
       .catch((err: unknown) =>
         this.#finish(id, {

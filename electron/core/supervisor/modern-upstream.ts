@@ -185,7 +185,7 @@ export class ModernHttpTransport implements Transport {
         });
         return Promise.resolve();
       default:
-        void this.#call(id, method, params, options?.editorSpeaks2026 === true);
+        void this.#call(id, method, params, options ?? {});
         return Promise.resolve();
     }
   }
@@ -202,8 +202,10 @@ export class ModernHttpTransport implements Transport {
     id: RequestId,
     method: string,
     given: Record<string, unknown> | undefined,
-    editorSpeaks2026: boolean,
+    { editorSpeaks2026 = false, editorCapabilities }: RelaySendOptions,
   ): Promise<void> {
+    // The editor's own capabilities when the request is an editor's; Switchboard's declared ones else.
+    const capabilities = editorCapabilities ?? this.#capabilities;
     const key = String(id);
     const flight: InFlight = { controller: new AbortController(), asks: new Set() };
     this.#inflight.set(key, flight);
@@ -229,7 +231,7 @@ export class ModernHttpTransport implements Transport {
           this.#connection,
           id,
           method,
-          envelope(params, this.#capabilities, this.#clientInfo),
+          envelope(params, capabilities, this.#clientInfo),
           signal,
           (note) => this.#emit(note, id),
         );
@@ -497,7 +499,19 @@ async function post(
   try {
     body = JSON.parse(text);
   } catch {
-    body = undefined;
+    // Some servers put the call's notifications before its answer, a JSON document a line: read
+    // them as an event stream's (only when the body is not one JSON document).
+    for (const line of text.split('\n')) {
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (!isObject(message)) continue;
+      if ('method' in message) onNote?.(message as JSONRPCMessage);
+      else if (message.id === id) body = message;
+    }
   }
   if (isObject(body) && ('result' in body || 'error' in body)) return replyOf(body);
   throw new Error(`it answered HTTP ${response.status}${response.ok ? ' without a JSON-RPC answer' : ''}`);

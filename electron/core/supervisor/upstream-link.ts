@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
+  ClientCapabilities,
   JSONRPCMessage,
   JSONRPCNotification,
   MessageExtraInfo,
@@ -26,6 +27,12 @@ export interface RelaySendOptions extends TransportSendOptions {
    * wrapped), not turned into an elicitation or sampling request (modern-upstream.ts).
    */
   editorSpeaks2026?: boolean;
+  /**
+   * What the editor whose request this is can do: a 2026 server is told it in that request's
+   * envelope (instead of what Switchboard's connection declared), so it asks only for input that
+   * editor can give.
+   */
+  editorCapabilities?: ClientCapabilities;
 }
 
 /** Takes a server's messages meant for editors (see UpstreamLink). */

@@ -190,14 +190,16 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
     expect(performance.now() - started).toBeLessThan(1_000);
   }, 60_000);
 
-  it('a 2025 editor without elicitation is told that the server needed input it could not give', async () => {
+  it('each request tells the server its own editor\u2019s capabilities: one without elicitation is refused by the server, not asked', async () => {
     const legacy = await legacyClient('/mcp/modern');
+    // The SDK v2 server refuses to ask for what the request's client capabilities do not declare
+    // (-32021); with Switchboard's own capabilities in the envelope it would have asked.
     await expect(legacy.callTool({ name: 'confirm', arguments: { action: 'deploy' } })).rejects.toThrow(
-      /"modern" needs input the editor did not give \(elicitation\/create\).*does not support elicitation/,
+      /-32021.*elicitation/,
     );
   }, 60_000);
 
-  it('a 2026 editor gets the input_required itself; its retry reaches the server with the server\u2019s own state, and a forged state is refused', async () => {
+  it('a 2026 editor gets the input_required itself (on /mcp/<server> and /mcp); its retry reaches the server with the server\u2019s own state, and a forged state is refused', async () => {
     const elicitations: unknown[] = [];
     const modern = await modernClient('/mcp/modern', elicitations);
     try {
@@ -206,6 +208,14 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
       expect(elicitations).toHaveLength(1);
     } finally {
       await modern.close();
+    }
+    const aggregate = await modernClient('/mcp', elicitations);
+    try {
+      const answer = await aggregate.callTool({ name: 'modern__confirm', arguments: { action: 'ship' } });
+      expect(textOf(answer)).toBe('done: ship (state intact)');
+      expect(elicitations).toHaveLength(2);
+    } finally {
+      await aggregate.close();
     }
     // A state the server never handed out through Switchboard never reaches it.
     const meta = {
