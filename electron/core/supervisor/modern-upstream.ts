@@ -21,6 +21,9 @@ import { MAX_REQUEST_STATE, openServerState, sealServerState } from './upstream-
  *   chose this era); `notifications/initialized`, `ping`, `logging/setLevel` and
  *   `notifications/roots/list_changed` do not exist in 2026 and go nowhere (ping and setLevel are
  *   answered empty: the server is neither pinged nor told a level).
+ * - An editor's request tells the server that editor's own capabilities (RelaySendOptions), so the
+ *   server asks only for input that editor can give; Switchboard's own requests (lists) say what its
+ *   initialize declared.
  * - A request the editor cancels (or that times out) is ended by closing its HTTP request.
  * - `input_required` (MRTR): each input request goes to the bridge as the server's own request
  *   (elicitation/create, sampling/createMessage, roots/list) marked as belonging to the call, so the
@@ -514,6 +517,10 @@ async function post(
     }
   }
   if (isObject(body) && ('result' in body || 'error' in body)) return replyOf(body);
+  if (response.status === 401 || response.status === 403)
+    throw new Error(
+      `it refused Switchboard's credentials (HTTP ${response.status}); check the entry's headers, or sign in to it again`,
+    );
   throw new Error(`it answered HTTP ${response.status}${response.ok ? ' without a JSON-RPC answer' : ''}`);
 }
 

@@ -7,8 +7,10 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
+  type CreateMessageRequest,
   type ElicitRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,6 +165,30 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
     },
     60_000,
   );
+
+  it('on /mcp the server\u2019s sampling request (input_required) reaches a 2025 editor as its sampling/createMessage, naming the server', async () => {
+    const prompts: CreateMessageRequest['params'][] = [];
+    const client = new Client(
+      { name: 'sampling-editor', version: '1.0.0' },
+      { capabilities: { sampling: {} } },
+    );
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      prompts.push(request.params);
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'short' } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${setup.base}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    setup.clients.push(client);
+    const answer = await client.callTool({ name: 'modern__summarize', arguments: { text: 'a long text' } });
+    expect(textOf(answer)).toBe('summary: short');
+    expect(prompts).toHaveLength(1);
+    const asked = defined(prompts[0], 'the sampling request');
+    expect(asked.systemPrompt).toBe('[server modern]');
+    expect((asked._meta as Record<string, unknown>)['io.switchboard/server']).toBe('modern');
+  }, 60_000);
 
   it('a roots/list in the server’s input_required is answered with the editors’ roots, and later calls never wait for roots', async () => {
     const withRoots = async (uri: string): Promise<Client> => {
