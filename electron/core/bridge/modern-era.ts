@@ -182,7 +182,8 @@ export function modernResponse(response: JsonRpcResponse, method: string, ttlMs:
   if (typeof result !== 'object' || result === null) return response;
   const own = result as Record<string, unknown>;
   const stamped: Record<string, unknown> = { ...own, resultType: own.resultType ?? 'complete' };
-  if (CACHEABLE.has(method)) {
+  // An input_required answer is one round of a call, never something to keep.
+  if (CACHEABLE.has(method) && stamped.resultType === 'complete') {
     stamped.ttlMs = ttlMs;
     stamped.cacheScope = 'private';
   }
