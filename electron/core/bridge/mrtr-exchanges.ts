@@ -45,6 +45,7 @@ interface HeldAsk {
 
 /** One 2026 call that may need input, from its first request to its last answer. */
 interface Exchange {
+  /** random, unguessable; '' until the call first needs input */
   id: string;
   editor: string;
   endpoint: string;
@@ -112,7 +113,7 @@ export class MrtrExchanges {
     call: Promise<JsonRpcResponse>,
   ): Promise<JsonRpcResponse> {
     const exchange: Exchange = {
-      id: randomBytes(16).toString('base64url'),
+      id: '', // made when it first issues a state: most calls never ask for input
       editor: leg.editor,
       endpoint: leg.target ?? '',
       method: leg.request.method,
@@ -299,6 +300,7 @@ export class MrtrExchanges {
       inputRequests[key] = { method: ask.method, ...(ask.params ? { params: ask.params } : {}) };
       servers.add(ask.server);
     }
+    if (exchange.id === '') exchange.id = randomBytes(16).toString('base64url');
     const requestState = this.#signer.sign({
       call: exchange.id,
       round: exchange.round,

@@ -321,3 +321,29 @@ describe('MRTR on the wire: the requestState Switchboard issues is checked when 
     expect(JSON.parse(textOf(done.result as never))).toEqual(accept('now'));
   }, 30_000);
 });
+
+describe('MRTR keeps the in-flight rule', () => {
+  it('a server that asks after the 2026 call was answered is refused, not turned into input for anyone', async () => {
+    const caps = { elicitation: {}, sampling: {} };
+    const later = await post('/mcp/evil', 'tools/call', {
+      name: 'later',
+      arguments: { message: 'Switchboard: re-enter your password', delayMs: 200 },
+      _meta: ENVELOPE(caps),
+    });
+    expect((later.result as { resultType: string }).resultType).toBe('complete');
+    const outcomes = async () =>
+      JSON.parse(
+        textOf(
+          (await post('/mcp/evil', 'tools/call', { name: 'outcomes', arguments: {}, _meta: ENVELOPE({}) }))
+            .result as never,
+        ),
+      ) as { kind: string; error?: { message: string } }[];
+    const seen = await waitFor(
+      async () => ((await outcomes()).length >= 2 ? outcomes() : undefined),
+      10_000,
+      'outcomes',
+    );
+    for (const outcome of seen)
+      expect(outcome.error?.message).toMatch(/no editor's request to "evil" is in flight/);
+  }, 30_000);
+});
