@@ -322,6 +322,29 @@ describe('MRTR on the wire: the requestState Switchboard issues is checked when 
   }, 30_000);
 });
 
+describe('MRTR bounds what it holds', () => {
+  it('a token with 32 calls waiting for input gets no 33rd held: that server request fails, the call answers', async () => {
+    // Over HTTP, where the server says which call each request belongs to (on stdio concurrent calls'
+    // requests go to the latest call, as for 2025 editors).
+    const held = await Promise.all(
+      Array.from({ length: 32 }, (_, i) => inputRequired('/mcp/evilweb', 'ask', `Held ${i}?`)),
+    );
+    expect(held).toHaveLength(32);
+    const over = (await call('/mcp/evilweb', 'ask', 'One more?')).result as {
+      resultType: string;
+      isError?: boolean;
+    };
+    expect(over.resultType).toBe('complete');
+    expect(over.isError).toBe(true);
+    expect(textOf(over as never)).toMatch(/already has 32 calls waiting for its input/);
+    // Another token is not held back by this one's.
+    const other = await call('/mcp/evilweb', 'ask', 'Other?', {}, { token: tokens['other-editor'] });
+    expect((other.result as { resultType: string }).resultType).toBe('input_required');
+    // Let them all expire (so no later test finds them in flight).
+    await new Promise((resolve) => setTimeout(resolve, INPUT_TIMEOUT_MS + 500));
+  }, 30_000);
+});
+
 describe('MRTR keeps the in-flight rule', () => {
   it('a server that asks after the 2026 call was answered is refused, not turned into input for anyone', async () => {
     const caps = { elicitation: {}, sampling: {} };
