@@ -6,9 +6,10 @@ import { opencodeEntry } from './opencode.ts';
 import type { UserDirs } from './types.ts';
 
 /**
- * Kilo Code (the `kilo` CLI from `@kilocode/cli`, which the Kilo Code extensions run): an opencode
- * fork, with opencode's config under its own name, ~/.config/kilo/kilo.jsonc (the file kilo creates;
- * kilo.json when that is the one there). `mcp.NAME = {"type": "remote", "url", "headers"}`, the
+ * Kilo Code (the `kilo` CLI from `@kilocode/cli`): an opencode fork, with opencode's config under its
+ * own name, ~/.config/kilo/kilo.jsonc (the file kilo creates; kilo.json when that is the one there).
+ * The older, Roo-based extension's `globalStorage/kilocode.kilo-code/settings/mcp_settings.json` is
+ * only read by kilo to migrate its servers, so it is not written. `mcp.NAME = {"type": "remote", "url", "headers"}`, the
  * Authorization header `Bearer {file:PATH}`, filled in by kilo from Switchboard's owner-only token
  * file: the file holds no token. Checked with the real `kilo` in test/clients.
  */
