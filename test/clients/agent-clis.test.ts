@@ -31,6 +31,8 @@ import {
 // The clients that cannot run against the bridge here are skipped, each saying why.
 
 const PROBE = 'switchboard-probe';
+// A prompt takes 2-15 s here; a busy CI machine gets room (each client run is killed after 90 s).
+const PROMPT_MS = 120_000;
 const BINS = {
   continue: 'cn',
   'cline-cli': 'cline',
@@ -169,16 +171,24 @@ describe.skipIf(installed.length === 0)('terminal agents read what sync writes',
     if (has('kilo-code')) expect(EDITORS['kilo-code'].tokenInFile).toBe(false);
   });
 
-  it.skipIf(!has('continue'))('Continue: `cn -p` calls echo through the bridge', async () => {
-    expectOk(
-      await run(clientBin('cn'), ['-p', 'call the echo tool', '--auto'], { env, cwd: cwd() }),
-      toolSaid,
-    );
-  });
+  it.skipIf(!has('continue'))(
+    'Continue: `cn -p` calls echo through the bridge',
+    async () => {
+      expectOk(
+        await run(clientBin('cn'), ['-p', 'call the echo tool', '--auto'], { env, cwd: cwd() }),
+        toolSaid,
+      );
+    },
+    PROMPT_MS,
+  );
 
-  it.skipIf(!has('cline-cli'))('Cline CLI: a prompt calls echo through the bridge', async () => {
-    expectOk(await run(clientBin('cline'), ['call the echo tool'], { env, cwd: cwd() }), toolSaid);
-  });
+  it.skipIf(!has('cline-cli'))(
+    'Cline CLI: a prompt calls echo through the bridge',
+    async () => {
+      expectOk(await run(clientBin('cline'), ['call the echo tool'], { env, cwd: cwd() }), toolSaid);
+    },
+    PROMPT_MS,
+  );
 
   it.skipIf(!has('kilo-code'))(
     'Kilo Code: `kilo mcp list` connects, and a prompt calls echo (token from a {file:} reference)',
@@ -186,6 +196,7 @@ describe.skipIf(installed.length === 0)('terminal agents read what sync writes',
       expectOk(await run(clientBin('kilo'), ['mcp', 'list'], { env, cwd: cwd() }), /everything\s+connected/i);
       expectOk(await run(clientBin('kilo'), ['run', 'call the echo tool'], { env, cwd: cwd() }), toolSaid);
     },
+    2 * PROMPT_MS,
   );
 
   it.skipIf(!has('droid'))('Factory Droid: `droid mcp list` connects through the bridge', async () => {

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { userDirs } from '../../../electron/core/user-dirs.mjs';
 import { EDITORS } from '../../../electron/core/editors/registry.ts';
@@ -65,6 +68,22 @@ describe('Kilo Code', () => {
   },
 }
 `,
+  });
+
+  it('writes kilo.json when that is the file there, else kilo.jsonc (the one kilo creates)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'sb-kilo-'));
+    try {
+      const dirs = userDirs({ HOME: home }, process.platform);
+      const dir = join(home, '.config', 'kilo');
+      expect(EDITORS['kilo-code'].file(dirs)).toBe(join(dir, 'kilo.jsonc'));
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'kilo.json'), '{}\n');
+      expect(EDITORS['kilo-code'].file(dirs)).toBe(join(dir, 'kilo.json'));
+      writeFileSync(join(dir, 'kilo.jsonc'), '{}\n');
+      expect(EDITORS['kilo-code'].file(dirs)).toBe(join(dir, 'kilo.jsonc'));
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('imports its local servers (a command list, environment) as opencode does', () => {
