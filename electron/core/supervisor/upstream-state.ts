@@ -23,6 +23,11 @@ export function sealServerState(server: string, state: string): string {
   return `${PREFIX}${mac(server, state).toString('base64url')}.${Buffer.from(state).toString('base64url')}`;
 }
 
+/** Whether a state has the form of a server's sealed state (not whether its seal holds). */
+export function isServerState(state: unknown): boolean {
+  return typeof state === 'string' && state.startsWith(PREFIX);
+}
+
 /** The server's own state, when `sealed` is one Switchboard sealed for this server; else undefined. */
 export function openServerState(server: string, sealed: unknown): string | undefined {
   if (typeof sealed !== 'string' || !sealed.startsWith(PREFIX)) return undefined;

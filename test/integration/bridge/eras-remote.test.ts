@@ -243,37 +243,42 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
     } finally {
       await aggregate.close();
     }
-    // A state the server never handed out through Switchboard never reaches it.
+    // A state the server never handed out through Switchboard never reaches it: neither the server's
+    // raw state (Switchboard's MRTR refuses it as not its own) nor one made to look sealed.
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
     };
-    const before = (await counts())['tools/call'] ?? 0;
-    const res = await fetch(`${setup.base}/mcp/modern`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'confirm',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: {
-          name: 'confirm',
-          arguments: { action: 'ship' },
-          inputResponses: { ok: { action: 'accept', content: { ok: true } } },
-          requestState: 'opaque:state/42=',
-          _meta: meta,
+    const retry = async (requestState: string) => {
+      const res = await fetch(`${setup.base}/mcp/modern`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'confirm',
         },
-      }),
-    });
-    const body = (await res.json()) as { error?: { message: string } };
-    expect(body.error?.message).toMatch(/requestState was not handed out by MCP server "modern"/);
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: {
+            name: 'confirm',
+            arguments: { action: 'ship' },
+            inputResponses: { ok: { action: 'accept', content: { ok: true } } },
+            requestState,
+            _meta: meta,
+          },
+        }),
+      });
+      return ((await res.json()) as { error?: { message: string } }).error?.message;
+    };
+    const before = (await counts())['tools/call'] ?? 0;
+    expect(await retry('opaque:state/42=')).toMatch(/Invalid requestState/);
+    const forged = `sb-up1.${Buffer.alloc(32).toString('base64url')}.${Buffer.from('opaque:state/42=').toString('base64url')}`;
+    expect(await retry(forged)).toMatch(/requestState was not handed out by MCP server "modern"/);
     expect((await counts())['tools/call'] ?? 0).toBe(before);
   }, 60_000);
 });
