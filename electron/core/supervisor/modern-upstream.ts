@@ -217,8 +217,8 @@ export class ModernHttpTransport implements Transport {
       let params = given;
       // A state an editor gives back must be one Switchboard sealed for this server (see upstream-state.ts).
       if (params?.requestState !== undefined) {
-        const state = openServerState(this.#server, params.requestState);
-        if (state === undefined) {
+        const opened = openServerState(this.#server, params.requestState);
+        if (opened === undefined) {
           this.#answer(id, {
             error: {
               code: -32602,
@@ -227,7 +227,8 @@ export class ModernHttpTransport implements Transport {
           });
           return;
         }
-        params = { ...params, requestState: state };
+        params =
+          opened.state === undefined ? without(params, STATE_KEY) : { ...params, requestState: opened.state };
       }
       for (let round = 0; ; round++) {
         const reply = await post(
@@ -249,12 +250,10 @@ export class ModernHttpTransport implements Transport {
           return;
         }
         if (editorSpeaks2026) {
-          const { state } = input;
+          // Sealed even when the server gave no state: the editor's retry then still carries one
+          // of this form back, and so comes to this server (not to Switchboard's own MRTR).
           this.#answer(id, {
-            result: {
-              ...reply.result,
-              ...(state === undefined ? {} : { requestState: sealServerState(this.#server, state) }),
-            },
+            result: { ...reply.result, requestState: sealServerState(this.#server, input.state) },
           });
           return;
         }
@@ -409,6 +408,7 @@ function complete(result: Record<string, unknown>): Record<string, unknown> {
 
 /** The keys of a retry that Switchboard fills (an editor's own are replaced). */
 const RETRY_KEYS: ReadonlySet<string> = new Set(['inputResponses', 'requestState']);
+const STATE_KEY: ReadonlySet<string> = new Set(['requestState']);
 /** The 2026 wire's own fields of a result. */
 const WIRE_KEYS: ReadonlySet<string> = new Set(['resultType', 'ttlMs', 'cacheScope']);
 

@@ -240,6 +240,10 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
       const answer = await aggregate.callTool({ name: 'modern__confirm', arguments: { action: 'ship' } });
       expect(textOf(answer)).toBe('done: ship (state intact)');
       expect(elicitations).toHaveLength(2);
+      // A server that keeps no state: the retry still comes back to it, and it gets no state.
+      const picked = await aggregate.callTool({ name: 'modern__pick', arguments: {} });
+      expect(textOf(picked)).toBe('picked: true (state none)');
+      expect(elicitations).toHaveLength(3);
     } finally {
       await aggregate.close();
     }
@@ -277,7 +281,7 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
     };
     const before = (await counts())['tools/call'] ?? 0;
     expect(await retry('opaque:state/42=')).toMatch(/Invalid requestState/);
-    const forged = `sb-up1.${Buffer.alloc(32).toString('base64url')}.${Buffer.from('opaque:state/42=').toString('base64url')}`;
+    const forged = `sb-up1.${Buffer.alloc(32).toString('base64url')}.s${Buffer.from('opaque:state/42=').toString('base64url')}`;
     expect(await retry(forged)).toMatch(/requestState was not handed out by MCP server "modern"/);
     expect((await counts())['tools/call'] ?? 0).toBe(before);
   }, 60_000);
