@@ -9,7 +9,7 @@ import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
 import { NODE, onCleanup } from './lib.ts';
 
 export function approvedHome(
-  servers: Record<string, { command: string; args: string[] }>,
+  servers: Record<string, { command: string; args: string[] } | { url: string }>,
   repo?: string,
 ): { t: TempHome; token: string } {
   const t = tempHome();

@@ -154,8 +154,23 @@ export function supportedVersions(): string[] {
 }
 
 /**
+ * Where the relayed params keep the editor's per-request capabilities (servers-side era, see
+ * editorCapabilitiesOf): a symbol key, so it is copied with the params (spread) but never sent
+ * (JSON has no symbols) and no editor can put it there.
+ */
+const EDITOR_CAPABILITIES: unique symbol = Symbol('switchboard.editorCapabilities');
+
+/** What a relayed 2026 request's envelope said its editor can do; undefined for 2025 traffic. */
+export function editorCapabilitiesOf(
+  params: Record<string, unknown> | undefined,
+): ClientCapabilities | undefined {
+  return (params as { [EDITOR_CAPABILITIES]?: ClientCapabilities } | undefined)?.[EDITOR_CAPABILITIES];
+}
+
+/**
  * The params a 2026 request is relayed with to a server that speaks 2025: without the envelope's
  * own keys, which belong to the editor's request to Switchboard (the server had its initialize).
+ * The envelope's capabilities stay along, out of band (a 2026 server is told them per request).
  */
 export function withoutEnvelope(
   params: Record<string, unknown> | undefined,
@@ -168,6 +183,9 @@ export function withoutEnvelope(
   for (const key of Object.keys(params as Record<string, unknown>))
     if (key !== '_meta') others[key] = (params as Record<string, unknown>)[key];
   if (Object.keys(rest).length > 0) others._meta = rest;
+  const capabilities = meta[CLIENT_CAPABILITIES_KEY];
+  if (typeof capabilities === 'object' && capabilities !== null)
+    (others as { [EDITOR_CAPABILITIES]?: unknown })[EDITOR_CAPABILITIES] = capabilities;
   return others;
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { isServerState } from '../supervisor/upstream-state.ts';
 import { formatDuration } from '../supervisor/wording.ts';
 import { errorResponse, ErrorCodes, type JsonRpcRequest, type JsonRpcResponse } from './json-rpc.ts';
 import { StateSigner } from './mrtr-state.ts';
@@ -97,9 +98,15 @@ export class MrtrExchanges {
     this.#options = options;
   }
 
-  /** Whether a 2026 request is a retry carrying input (or a state) back. */
+  /**
+   * Whether a 2026 request is a retry carrying input (or a state) back to Switchboard. A retry whose
+   * state a 2026 server minted (sealed to it, supervisor/upstream-state.ts) is not: it goes to that
+   * server like any request, and the server's transport checks the seal.
+   */
   static isRetry(request: JsonRpcRequest): boolean {
-    return request.params?.requestState !== undefined || request.params?.inputResponses !== undefined;
+    const state = request.params?.requestState;
+    if (isServerState(state)) return false;
+    return state !== undefined || request.params?.inputResponses !== undefined;
   }
 
   /**

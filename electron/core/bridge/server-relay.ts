@@ -15,6 +15,7 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
+import { editorCapabilitiesOf, MODERN_VERSION } from './modern-era.ts';
 import type { PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
@@ -363,6 +364,12 @@ export class ServerRelay implements LinkReceiver {
   async #serverRequest(request: JsonRpcRequest, related: RequestId | undefined): Promise<void> {
     const answer = (reply: Reply) =>
       void this.link.post({ jsonrpc: '2.0', id: request.id, ...reply } as JSONRPCMessage).catch(() => {});
+    if (request.method === 'roots/list' && this.link.modern) {
+      // A 2026 server asks only inside a call (input_required), never after a change: nothing to
+      // sync or wait for before later calls.
+      answer({ result: { roots: await this.#hub.rootsOf(this.#sessions(), this.server) } });
+      return;
+    }
     if (request.method === 'roots/list') {
       this.#hub.markUsesRoots(this.server);
       this.#syncRoots(); // calls wait for this answer
@@ -541,7 +548,16 @@ export class ServerRelay implements LinkReceiver {
     if (cancel?.reason !== undefined) return onAbort(cancel.reason);
     pending.stopListening = cancel?.onCancel(onAbort);
     this.link
-      .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
+      .post(
+        { jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage,
+        // Only a 2026 server's transport reads these: the 2025 path allocates nothing more per call.
+        from.session && this.link.modern
+          ? {
+              editorSpeaks2026: from.session.protocolVersion === MODERN_VERSION,
+              editorCapabilities: editorCapabilitiesOf(params) ?? from.session.capabilities,
+            }
+          : undefined,
+      )
       .catch((err: unknown) =>
         this.#finish(id, {
           error: {
