@@ -50,7 +50,8 @@ export const CORE_LAYERS = [
   { name: 'sandbox', paths: ['sandbox/'] },
   { name: 'store, entries, tools', paths: ['store/', 'server-entry.ts', 'tools/'] },
   { name: 'launch, catalog', paths: ['launch-plan.ts', 'catalog/'] },
-  { name: 'composition', paths: ['core.ts', 'core-events.ts'] },
+  { name: 'services', paths: ['services/', 'core-events.ts'] },
+  { name: 'composition', paths: ['core.ts'] },
   { name: 'editors', paths: ['editors/'] },
   { name: 'bridge', paths: ['bridge/'] },
 ];
