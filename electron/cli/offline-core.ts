@@ -41,12 +41,13 @@ export function offlineState(ctx: CliContext): { state: AppStateStore } {
 export async function offlineServers(
   ctx: CliContext,
 ): Promise<{ state: AppStateStore; servers: ServerConfig }> {
+  const commandPath = await resolveLoginPath({ env: ctx.env });
   const { state } = offlineState(ctx);
   const { home } = ctx;
   const servers = new ServerConfig({
     home,
     state,
-    commandPath: await resolveLoginPath({ env: ctx.env }),
+    commandPath,
     pathExt: ctx.env.PATHEXT,
     platform: process.platform,
     hooks: {
@@ -76,7 +77,7 @@ async function trustParts(ctx: CliContext) {
     env: ctx.env,
     platform: process.platform,
     commandPath: servers.commandLookup().path,
-    tokenFiles: editorSettingsFiles(ctx.env, process.platform),
+    tokenFiles: () => editorSettingsFiles(ctx.env, process.platform),
     servers,
   });
   const status = new ServerStatuses({ state, servers, packageTrust, sandbox });

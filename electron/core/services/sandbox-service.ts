@@ -15,8 +15,8 @@ export interface SandboxServiceOptions {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   commandPath: string | undefined;
-  /** each editor's settings file: every sandbox hides the bridge tokens written there */
-  tokenFiles: readonly string[];
+  /** each editor's settings file: every sandbox hides the bridge tokens written there (asked when a policy is made) */
+  tokenFiles: () => readonly string[];
   /** name lookups of sandboxed servers' network proxies (default: the OS resolver) */
   networkLookup?: Resolve | undefined;
   servers: { entry(name: string): ServerEntry };
@@ -63,12 +63,12 @@ export class SandboxService {
     if (isRemote(entry.config)) return undefined;
     const known = fresh ? undefined : this.#policies.get(entry);
     if (known) return known;
-    const { home, env, platform, tokenFiles } = this.#options;
+    const { home, env, platform } = this.#options;
     const policy = serverPolicy(
       entry.name,
       entry.config,
       entry.launch,
-      { support: this.support(), home, env, platform, tokenFiles },
+      { support: this.support(), home, env, platform, tokenFiles: this.#options.tokenFiles() },
       stored,
       runs === undefined ? undefined : [runs],
     );
