@@ -39,7 +39,7 @@ export const CEILINGS: Record<string, number> = {
   'electron/core/config/edit.ts': 550, // today 520
   'electron/core/editors/service.ts': 550, // today 539
   'electron/core/editors/service.ts#EditorSyncService': 450, // today 424
-  'electron/core/editors/toml-format.ts': 500, // today 499
+  'electron/core/editors/toml-format.ts': 550, // today 505
   'electron/core/editors/yaml-format.ts': 500, // today 484
   'electron/core/oauth/provider.ts': 500, // today 479
   'electron/core/oauth/provider.ts#SwitchboardOAuthProvider': 400, // today 364

@@ -11,7 +11,7 @@ import { serverEntry, type ServerEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { configHash } from '../trust/fingerprint.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
-import { recordSource } from '../trust/source-record.ts';
+import { recordSource } from './source-record.ts';
 
 export type ServerSource = z.infer<typeof ServerSourceSchema>;
 
