@@ -59,7 +59,7 @@ export const CORE_LAYERS = [
 ];
 
 /** Files that may take the whole `Core` (the composition roots); everyone else gets a narrow interface. */
-export const COMPOSITION_ROOTS = ['electron/headless/serve.ts', 'electron/cli/offline-core.ts'];
+export const COMPOSITION_ROOTS = ['electron/headless/serve.ts'];
 
 const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One regular expression for a list of repository paths (folders end with `/`, files match exactly). */
