@@ -42,7 +42,8 @@ export async function offlineServers(
   ctx: CliContext,
 ): Promise<{ state: AppStateStore; servers: ServerConfig }> {
   const commandPath = await resolveLoginPath({ env: ctx.env });
-  const { state } = offlineState(ctx);
+  makeHomePrivate(ctx.home, process.platform); // as offlineState, before anything is written there
+  const state = new AppStateStore(ctx.home.stateFile);
   const { home } = ctx;
   const servers = new ServerConfig({
     home,
