@@ -62,6 +62,8 @@ export interface BridgeOptions {
   uiDir?: string;
   /** how long an editor's request may wait for its server (default 5 min; progress resets it) */
   requestTimeoutMs?: number | undefined;
+  /** how long a 2026 editor's call that asked for input waits for its retry (default: requestTimeoutMs) */
+  inputTimeoutMs?: number | undefined;
   /**
    * Where the stdio relay connects, besides the TCP port: a Unix socket path (made 0600 in an
    * owner-only folder) or a Windows named pipe (local-endpoint.ts).
@@ -130,7 +132,10 @@ export class BridgeServer {
     // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
     rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });
     this.#api = createControlApi(options.core, options.tokens);
-    this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
+    this.#mcp = new McpEndpoint(options.core, {
+      requestTimeoutMs: options.requestTimeoutMs,
+      inputTimeoutMs: options.inputTimeoutMs,
+    });
     this.#ui = options.keychain
       ? createUiRoutes({
           core: options.core,

@@ -36,6 +36,7 @@ import {
   supportedVersions,
   withoutEnvelope,
 } from './modern-era.ts';
+import { INPUT_REQUIRED_METHODS, MrtrExchanges } from './mrtr-exchanges.ts';
 import { AnswerBudget, PostReply, sseEvent } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
@@ -56,6 +57,8 @@ export const MAX_BATCH = 100;
 export interface McpEndpointOptions {
   /** how long one request may wait for its server (default 5 min); reset by progress notifications */
   requestTimeoutMs?: number | undefined;
+  /** how long a 2026 call that asked for input waits for the client's retry (default: requestTimeoutMs) */
+  inputTimeoutMs?: number | undefined;
   version?: string;
 }
 
@@ -89,6 +92,7 @@ export class McpEndpoint {
   readonly #hub: RelayHub;
   readonly #access: ClientAccess;
   readonly #tools: ToolAccess;
+  readonly #mrtr: MrtrExchanges;
   readonly #version: string;
 
   constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
@@ -99,10 +103,16 @@ export class McpEndpoint {
         this.#upstreams.release(session);
       },
     });
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#mrtr = new MrtrExchanges({
+      inputTimeoutMs: options.inputTimeoutMs ?? requestTimeoutMs,
+      allowed: (editor, server) => this.#access.allowed(editor, server),
+    });
     this.#hub = new RelayHub({
       sessions: this.#sessions,
       allowed: (editor, server) => this.#access.allowed(editor, server),
-      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      requestTimeoutMs,
+      mrtr: this.#mrtr,
     });
     core.lifecycle.upstreamPeer = this.#hub;
     this.#core = core;
@@ -448,6 +458,14 @@ export class McpEndpoint {
         ErrorCodes.MethodNotFound,
         `Method not found: ${MODERN_VERSION} has no initialize (send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25)`,
       );
+    } else if (MrtrExchanges.isRetry(request)) {
+      // A retry with the input a server asked for (MRTR): nothing of it is relayed as a new request.
+      const leg = { editor, target, request, capabilities: checked.capabilities };
+      const resumed = this.#mrtr.resume(leg);
+      res.on('close', () => {
+        if (!res.writableFinished) resumed.cancel?.cancel('client disconnected');
+      });
+      response = await resumed.response;
     } else {
       const cancel = new RequestCancel();
       session.inflight.add(id, cancel);
@@ -456,11 +474,18 @@ export class McpEndpoint {
       });
       // The server behind speaks 2025: it gets the request without the envelope, as from a 2025 client.
       const relayed = { ...request, params: withoutEnvelope(request.params) };
-      try {
-        response = await this.#dispatch(relayed, target, session, cancel, reply);
-      } finally {
-        session.inflight.delete(id, cancel);
-      }
+      const call = this.#dispatch(relayed, target, session, cancel, reply).finally(() =>
+        session.inflight.delete(id, cancel),
+      );
+      // A server's requests during the call come back to the client as input_required (MRTR).
+      response = INPUT_REQUIRED_METHODS.has(request.method)
+        ? await this.#mrtr.start(
+            { editor, target, request, capabilities: checked.capabilities },
+            reply,
+            cancel,
+            call,
+          )
+        : await call;
     }
     reply.finish(
       [

@@ -172,8 +172,8 @@ export function withoutEnvelope(
 }
 
 /**
- * A response in 2026 form: every result says it is complete (`resultType`; Switchboard does not yet
- * ask editors for input mid-request), and a cacheable one carries its cache hints. `ttlMs` is what
+ * A response in 2026 form: every result says what it is (`resultType`: complete, unless it is an
+ * input_required round, mrtr-exchanges.ts), and a complete cacheable one carries its cache hints. `ttlMs` is what
  * the caller knows of where the answer came from (LIST_TTL_MS from Switchboard's list cache, 0 from
  * a server's own answer); `private` always, since what a token gets is its own (selection, pins).
  */
@@ -182,7 +182,8 @@ export function modernResponse(response: JsonRpcResponse, method: string, ttlMs:
   if (typeof result !== 'object' || result === null) return response;
   const own = result as Record<string, unknown>;
   const stamped: Record<string, unknown> = { ...own, resultType: own.resultType ?? 'complete' };
-  if (CACHEABLE.has(method)) {
+  // An input_required answer is one round of a call, never something to keep.
+  if (CACHEABLE.has(method) && stamped.resultType === 'complete') {
     stamped.ttlMs = ttlMs;
     stamped.cacheScope = 'private';
   }

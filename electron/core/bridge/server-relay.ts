@@ -1,4 +1,10 @@
-import type { JSONRPCMessage, LoggingLevel, RequestId, Root } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ClientCapabilities,
+  JSONRPCMessage,
+  LoggingLevel,
+  RequestId,
+  Root,
+} from '@modelcontextprotocol/sdk/types.js';
 import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/wording.ts';
@@ -40,6 +46,8 @@ export interface RelayPeer {
     params: Record<string, unknown> | undefined,
     via?: PostReply,
   ): { id: string; done: Promise<AskReply> };
+  /** what the editor can answer: a 2026 call's envelope (`via` is its answer), else the session's */
+  capabilities(session: McpSession, via: PostReply | undefined): ClientCapabilities;
   /** the server withdrew its request: the editor is told, and nothing goes back */
   cancelAsk(id: string, reason: unknown): void;
   /** this relay's connection ended */
@@ -400,7 +408,7 @@ export class ServerRelay implements LinkReceiver {
       return;
     }
     const session = owner.session;
-    const refusal = unsupported(session, request);
+    const refusal = unsupported(session, this.#hub.capabilities(session, owner.reply), request);
     if (refusal) {
       answer({ error: refusal });
       return;
@@ -613,9 +621,9 @@ export class ServerRelay implements LinkReceiver {
 /** Why this editor cannot answer this server request (the words its own MCP client would use), if so. */
 function unsupported(
   session: McpSession,
+  caps: ClientCapabilities,
   request: Pick<JsonRpcRequest, 'method' | 'params'>,
 ): Reply['error'] {
-  const caps = session.capabilities;
   const who = `${session.clientInfo?.name ?? session.editor} (the editor this request is for)`;
   if (request.method === 'sampling/createMessage') {
     if (!caps.sampling)
