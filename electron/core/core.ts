@@ -100,12 +100,14 @@ export class Core {
     const env = options.env ?? process.env;
     const clock = options.clock ?? systemClock;
     const commandPath = options.commandPath ?? env.PATH;
-    const { keychain, events } = { keychain: options.keychain, events: this.events };
+    const keychain = options.keychain;
+    const events = this.events;
     const state = (this.state = new AppStateStore(home.stateFile));
     const lists = new ListStore(join(home.cache, 'lists'), clock);
     this.activity = new CallActivity(clock);
     this.packages = new PackageService(new PackageStore(home.store), env, platform);
     const packageTrust = new PackageApprovals(this.packages);
+    // What runs (made at start), for the services that read it: late-bound, the lifecycle comes last.
     const live = {
       supervisor: () => this.lifecycle.supervisor(),
       lists: (n: string) => this.lifecycle.lists(n),
