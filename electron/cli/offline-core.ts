@@ -10,11 +10,10 @@ import { SandboxService } from '../core/services/sandbox-service.ts';
 import { SecretsService } from '../core/services/secrets-service.ts';
 import { ServerConfig } from '../core/services/server-config.ts';
 import { ServerStatuses } from '../core/services/server-status.ts';
-import { SignIns } from '../core/services/sign-ins.ts';
+import type { SignIns } from '../core/services/sign-ins.ts';
 import { removeUnusedInstalls, StoreService } from '../core/services/store-service.ts';
 import { ToolPinsService } from '../core/services/tool-pins-service.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
-import { SIGN_IN_KEYCHAIN_SERVICE } from '../core/oauth/sign-in-store.ts';
 import { PackageApprovals } from '../core/store/package-approvals.ts';
 import { PackageService } from '../core/store/package-service.ts';
 import { PackageStore } from '../core/store/package-store.ts';
@@ -141,10 +140,17 @@ export async function offlineSecrets(ctx: CliContext): Promise<{ secrets: Secret
   return { secrets: new SecretsService({ keychain: ctx.keychain(), servers }) };
 }
 
-/** `login`, `logout`: sign-in to remote servers, with the event that says when one ended. */
+/**
+ * `login`, `logout`: sign-in to remote servers, with the event that says when one ended. Loaded here
+ * and only here, so that no other command carries sign-in.
+ */
 export async function offlineSignIns(
   ctx: CliContext,
 ): Promise<{ signIns: SignIns; events: EventEmitter<CoreEvents> }> {
+  const [{ SignIns }, { SIGN_IN_KEYCHAIN_SERVICE }] = await Promise.all([
+    import('../core/services/sign-ins.ts'),
+    import('../core/oauth/sign-in-store.ts'),
+  ]);
   const { state, servers, status } = await trustParts(ctx);
   const events = new EventEmitter<CoreEvents>();
   const signIns = new SignIns({
