@@ -91,7 +91,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
         state: core.state,
         env,
         keychain: options.keychain,
-        lookup: (cwd) => core.commandLookup(cwd),
+        lookup: (cwd) => core.servers.commandLookup(cwd),
       }),
   });
   let boundPort: number;
@@ -102,7 +102,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     throw err;
   }
   try {
-    await core.start();
+    await core.lifecycle.start();
   } catch (err) {
     await bridge.close();
     tokens.close();
@@ -147,7 +147,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       core.events.off('status', onStatus);
       compaction?.close();
       await editors?.close();
-      await core.shutdown();
+      await core.lifecycle.shutdown();
       await bridge.close();
       tokens.close();
       removeInstanceFile(home);

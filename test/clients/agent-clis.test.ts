@@ -111,10 +111,12 @@ describe.skipIf(installed.length === 0)('terminal agents read what sync writes',
       port: 0,
       editorSync: { log: () => {} },
     });
-    h.core.approve('everything', h.core.review('everything').fingerprint);
+    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
     await waitFor(
       () =>
-        h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+        h.core.status
+          .report()
+          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
       60_000,
       'everything running',
     );

@@ -149,10 +149,10 @@ export class BridgeServer {
     this.#tools = createToolRoutes({
       serversFile: core.home.serversFile,
       state: core.state,
-      hasServer: (name) => core.entries().has(name),
+      hasServer: (name) => core.servers.entries().has(name),
       serversOf: (editor) => serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
       listing: (server) => listingOf(core, server),
-      filter: (server) => core.entries().get(server)?.config.tools,
+      filter: (server) => core.servers.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
       reload: () => applyServersEdit(core),
       editorChanged: async (editor, discovery) => {
@@ -168,7 +168,7 @@ export class BridgeServer {
           keychain: options.keychain,
           serversFile: core.home.serversFile,
           added: (name) => {
-            core.noteSource(name, 'ui');
+            core.servers.noteSource(name, 'ui');
             applyServersEdit(core);
           },
         })

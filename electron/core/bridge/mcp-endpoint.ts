@@ -67,9 +67,10 @@ export interface McpEndpointOptions {
  * servers' changes (to tell sessions to list again), a place to hang the relays' hub (the servers'
  * requests of their client reach editors through it), and the call activity it records.
  */
-export interface McpEndpointCore extends Omit<ClientAccessCore, 'state'>, Omit<UpstreamsCore, 'state'> {
+export interface McpEndpointCore
+  extends Omit<ClientAccessCore, 'state'>, Omit<UpstreamsCore, 'state' | 'lifecycle'> {
   readonly state: ClientAccessCore['state'] & UpstreamsCore['state'];
-  upstreamPeer: UpstreamPeer | undefined;
+  readonly lifecycle: UpstreamsCore['lifecycle'] & { upstreamPeer: UpstreamPeer | undefined };
   readonly activity: Pick<CallActivity, 'record'>;
 }
 
@@ -113,17 +114,17 @@ export class McpEndpoint {
       requestTimeoutMs,
       mrtr: this.#mrtr,
     });
-    core.upstreamPeer = this.#hub;
+    core.lifecycle.upstreamPeer = this.#hub;
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
     // The lists an editor is served from: a server's own state decides (Upstreams.lists).
     const listSource = {
-      toolGate: (s: string) => this.#upstreams.gate(s),
-      lists: (s: string) => this.#upstreams.lists(s),
+      tools: { toolGate: (s: string) => this.#upstreams.gate(s) },
+      lifecycle: { lists: (s: string) => this.#upstreams.lists(s) },
     };
     this.#tools = new ToolAccess({
       listing: (server) => listingOf(listSource, server),
-      serverFilter: (server) => core.entries().get(server)?.config.tools,
+      serverFilter: (server) => core.servers.entries().get(server)?.config.tools,
       selection: (token, server) => this.#access.selection(token, server),
     });
     this.#aggregate = new AggregateRouter(this.#upstreams, this.#tools);
@@ -160,7 +161,7 @@ export class McpEndpoint {
     // A server's "tools" filter in servers.json changed (applied live, nothing restarts): its editors
     // list again.
     const filterKeys = () =>
-      new Map([...core.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
+      new Map([...core.servers.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
     let filters = filterKeys();
     core.events.on('config', () => {
       const now = filterKeys();
@@ -912,7 +913,7 @@ export class McpEndpoint {
     if (request.method !== 'tools/call') return response;
     return response.then((relayed) => {
       const answer = checkToolAnswer(
-        this.#core.supervisor()?.runner(server)?.sandbox,
+        this.#core.lifecycle.supervisor()?.runner(server)?.sandbox,
         params?.arguments,
         relayed,
       );
@@ -950,7 +951,7 @@ export class McpEndpoint {
   }
 
   #status(name: string): string | undefined {
-    return this.#core.supervisor()?.statusOf(name)?.state;
+    return this.#core.lifecycle.supervisor()?.statusOf(name)?.state;
   }
 }
 

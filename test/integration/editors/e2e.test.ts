@@ -129,10 +129,12 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     // Nothing approved yet: nothing written.
     for (const editor of EDITOR_IDS) expect(entryIn(editor, 'everything')).toBeUndefined();
 
-    h.core.approve('everything', h.core.review('everything').fingerprint);
+    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
     await waitFor(
       () =>
-        h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+        h.core.status
+          .report()
+          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
       45_000,
       'everything running',
     );
