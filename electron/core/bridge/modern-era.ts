@@ -12,6 +12,24 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './json-rpc.ts';
+import {
+  CLIENT_CAPABILITIES_KEY,
+  CLIENT_INFO_KEY,
+  decodeHeaderValue,
+  MCP_NAME_FIELD,
+  MODERN_VERSION,
+  PROTOCOL_VERSION_KEY,
+  SUBSCRIPTION_ID_KEY,
+} from '../../../shared/mcp-2026.ts';
+
+export {
+  CLIENT_CAPABILITIES_KEY,
+  CLIENT_INFO_KEY,
+  MODERN_VERSION,
+  PROTOCOL_VERSION_KEY,
+  SERVER_INFO_KEY,
+  SUBSCRIPTION_ID_KEY,
+} from '../../../shared/mcp-2026.ts';
 
 /**
  * MCP 2026-07-28 on the editors' side, the parts that are only shapes: telling a request of that era
@@ -19,15 +37,7 @@ import {
  * request does is decided by the same code as for 2025 clients (mcp-endpoint.ts).
  */
 
-/** The revision a request names in its `_meta` to be answered in the 2026 era. */
-export const MODERN_VERSION = '2026-07-28';
 const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
-
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
-export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY]);
 
@@ -50,13 +60,6 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
-]);
-
-/** Which body field the Mcp-Name header mirrors, per method (Streamable HTTP, standard headers). */
-const NAME_FIELD: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
 ]);
 
 /**
@@ -122,7 +125,7 @@ export function checkModern(
       `the body names method ${request.method} but the Mcp-Method header ${methodHeader === undefined ? 'is absent' : `names ${methodHeader}`}`,
       methodHeader,
     );
-  const field = NAME_FIELD.get(request.method);
+  const field = MCP_NAME_FIELD.get(request.method);
   const named = field === undefined ? undefined : request.params?.[field];
   if (typeof named === 'string') {
     const raw = single(headers, 'mcp-name');
@@ -206,21 +209,6 @@ export function modernResponse(response: JsonRpcResponse, method: string, ttlMs:
     stamped.cacheScope = 'private';
   }
   return { ...response, result: stamped };
-}
-
-/**
- * An HTTP field value as the spec encodes it: plain when it is safe ASCII, else
- * `=?base64?<utf-8 as base64>?=`. Undefined when the wrapped form does not decode.
- */
-function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
-  const b64 = value.slice('=?base64?'.length, -'?='.length);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(b64, 'base64'));
-  } catch {
-    return undefined;
-  }
 }
 
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {

@@ -5,7 +5,6 @@ import type {
   RequestId,
   Root,
 } from '@modelcontextprotocol/sdk/types.js';
-import { displayText } from '../../../shared/display-text.ts';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/wording.ts';
 import {
@@ -19,6 +18,7 @@ import { editorCapabilitiesOf, MODERN_VERSION } from './modern-era.ts';
 import type { PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
+import { unsolicited } from './unsolicited.ts';
 
 /** An answer without its id: what a request came back with. */
 export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
@@ -398,20 +398,9 @@ export class ServerRelay implements LinkReceiver {
     }
     const owner = this.#asker(related);
     if (!owner?.session) {
-      // Nobody asked this server anything: whatever it wants of a person now (a password, a choice,
-      // the model's time) is unsolicited, and whichever editor it reached would have to guess who asks.
-      const quoted = typeof request.params?.message === 'string' ? request.params.message : undefined;
-      this.link.note?.(
-        `refused its ${request.method}: no editor's request to it was in flight, and Switchboard passes a ` +
-          `server's requests to an editor only during one${quoted === undefined ? '' : ` (it said: "${displayText(quoted.slice(0, 200))}${quoted.length > 200 ? '…' : ''}")`}`,
-        'warn',
-      );
-      answer({
-        error: {
-          code: ErrorCodes.InvalidRequest,
-          message: `Switchboard refused ${request.method}: no editor's request to "${this.server}" is in flight, and a server may ask an editor only while handling one`,
-        },
-      });
+      const refused = unsolicited(this.server, request);
+      this.link.note?.(refused.note, 'warn');
+      answer({ error: refused.error });
       return;
     }
     const session = owner.session;
