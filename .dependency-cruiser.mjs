@@ -52,6 +52,7 @@ export const CORE_LAYERS = [
   { name: 'launch, catalog', paths: ['launch-plan.ts', 'catalog/'] },
   { name: 'composition', paths: ['core.ts', 'core-events.ts'] },
   { name: 'editors', paths: ['editors/'] },
+  { name: 'projects', paths: ['projects/'] },
   { name: 'bridge', paths: ['bridge/'] },
 ];
 

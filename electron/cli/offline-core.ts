@@ -1,5 +1,6 @@
 import { Core } from '../core/core.ts';
 import { editorSettingsFiles } from '../core/editors/registry.ts';
+import { ProjectService } from '../core/projects/project-service.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { CliContext } from './context.ts';
 
@@ -15,6 +16,8 @@ export async function offlineCore(ctx: CliContext): Promise<Core> {
     env: ctx.env,
     commandPath: await resolveLoginPath({ env: ctx.env }),
     tokenFiles: editorSettingsFiles(ctx.env, process.platform),
+    // Without its projects' servers, load() would forget their approvals as removed servers.
+    projects: new ProjectService(ctx.home.root),
   });
   core.load();
   return core;

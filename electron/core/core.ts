@@ -85,6 +85,11 @@ export interface CoreOptions {
    * bridge tokens there, so every sandbox hides them whatever it grants.
    */
   tokenFiles?: readonly string[];
+  /** repositories' servers beside servers.json's, and where each came from (projects/project-service.ts) */
+  projects?: {
+    servers(): ReadonlyMap<string, ServerEntry['config']>;
+    originOf(name: string): ApprovalPreview['origin'];
+  };
 }
 
 type ServerSource = z.infer<typeof ServerSourceSchema>;
@@ -147,6 +152,7 @@ export class Core {
   readonly #policies = new WeakMap<ServerEntry, SandboxPolicy>();
   readonly #networkLookup: Resolve | undefined;
   readonly #tokenFiles: readonly string[];
+  readonly #projects: CoreOptions['projects'];
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -161,6 +167,7 @@ export class Core {
     this.#watch = options.watch ?? false;
     this.#networkLookup = options.networkLookup;
     this.#tokenFiles = options.tokenFiles ?? [];
+    this.#projects = options.projects;
     this.state = new AppStateStore(options.home.stateFile);
     this.#lists = new ListStore(join(options.home.cache, 'lists'), this.#clock);
     this.#pins = new ToolPins(options.home.pins);
@@ -230,8 +237,9 @@ export class Core {
     } catch {
       approvals = {};
     }
+    // A project server never shadows one of the person's own (its name has "--", theirs may too).
     this.#entries = new Map(
-      [...result.servers].map(([name, config]) => [
+      [...(this.#projects?.servers() ?? []), ...result.servers].map(([name, config]) => [
         name,
         serverEntry(name, config, this.#lookup, approvals[name]?.config, this.home.store),
       ]),
@@ -395,6 +403,7 @@ export class Core {
       packageNote: pkg.packageNote,
       // Asking the keychain is async: preview() and the approvals route fill this in.
       willNotStart: [],
+      origin: this.#projects?.originOf(name),
     };
   }
 

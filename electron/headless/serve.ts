@@ -15,6 +15,7 @@ import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
+import { ProjectService } from '../core/projects/project-service.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
@@ -62,8 +63,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   for (const dir of [home.root, home.run, home.logs]) makePrivateDir(dir);
   const tokens = new TokenStore(home.tokens, { watch: true });
   tokens.controlToken();
+  const projects = new ProjectService(home.root, () => core.reload());
   const core = new Core({
     home,
+    projects,
     keychain: options.keychain,
     env,
     watch: true,
@@ -76,6 +79,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const relaySocket = process.platform === 'win32' ? { path: newPipeName() } : socketPathFor(home.run);
   const bridge = new BridgeServer({
     core,
+    projects,
     port,
     tokens,
     keychain: options.keychain,
@@ -105,6 +109,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens.close();
     throw err;
   }
+  await projects.watch();
   writeInstanceFile(home, {
     pid: process.pid,
     port: boundPort,
@@ -144,6 +149,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       core.events.off('status', onStatus);
       compaction?.close();
       await editors?.close();
+      await projects.close();
       await core.shutdown();
       await bridge.close();
       tokens.close();

@@ -53,6 +53,8 @@ export type BridgeCore = ControlApiCore &
 
 export interface BridgeOptions {
   core: BridgeCore;
+  /** repositories' servers: which project each is of (projects/project-service.ts) */
+  projects?: { projectOf(server: string): string | undefined };
   port: number;
   /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
   tokens: TokenStore;
@@ -130,7 +132,10 @@ export class BridgeServer {
     // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
     rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });
     this.#api = createControlApi(options.core, options.tokens);
-    this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
+    this.#mcp = new McpEndpoint(options.core, {
+      requestTimeoutMs: options.requestTimeoutMs,
+      ...(options.projects ? { projectOf: (s: string) => options.projects?.projectOf(s) } : {}),
+    });
     this.#ui = options.keychain
       ? createUiRoutes({
           core: options.core,

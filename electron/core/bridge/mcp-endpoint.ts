@@ -10,6 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
+import { scopedRoute } from './project-scope.ts';
 import type { CallActivity } from '../activity/call-activity.ts';
 import type { UpstreamPeer } from '../supervisor/upstream-link.ts';
 import { AggregateRouter } from './aggregate-router.ts';
@@ -57,6 +58,8 @@ export interface McpEndpointOptions {
   /** how long one request may wait for its server (default 5 min); reset by progress notifications */
   requestTimeoutMs?: number | undefined;
   version?: string;
+  /** which project a server is of (undefined: the person's own): project routes, project-scope.ts */
+  projectOf?: (server: string) => string | undefined;
 }
 
 /**
@@ -89,9 +92,11 @@ export class McpEndpoint {
   readonly #access: ClientAccess;
   readonly #tools: ToolAccess;
   readonly #version: string;
+  readonly #projectOf: (server: string) => string | undefined;
 
   constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
-    this.#access = new ClientAccess(core);
+    this.#projectOf = options.projectOf ?? (() => undefined);
+    this.#access = new ClientAccess(core, this.#projectOf);
     this.#sessions = new SessionStore({
       closed: (session) => {
         this.#hub.sessionClosed(session);
@@ -214,7 +219,8 @@ export class McpEndpoint {
   }
 
   /** Handles /mcp and /mcp/<server> for an authenticated editor. */
-  async handle(req: IncomingMessage, res: ServerResponse, path: string, editor: string): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, route: string, token: string): Promise<void> {
+    const { path, editor } = scopedRoute(route, token, this.#projectOf);
     const target = path === '/mcp' || path === '/mcp/' ? null : decodeSegment(path.slice('/mcp/'.length));
     if (target !== null && !SERVER_NAME_PATTERN.test(target)) throw new HttpError(404, 'not found');
     switch (req.method) {

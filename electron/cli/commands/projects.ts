@@ -1,0 +1,107 @@
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { ProjectInfo } from '../../../shared/schema/projects.ts';
+import { ProjectService } from '../../core/projects/project-service.ts';
+import { addProject, removeProject } from '../../core/projects/projects-file.ts';
+import { UserError } from '../../core/errors.ts';
+import type { CliContext } from '../context.ts';
+import { usageOf } from '../help.ts';
+import { UsageError } from '../output.ts';
+import { offlineCore } from '../offline-core.ts';
+
+const USAGE = usageOf('projects');
+
+/**
+ * `switchboard projects [list] | add DIR [--name NAME] | rm DIR|NAME`: the folders whose committed
+ * MCP files Switchboard reads. A running serve follows projects.json and the files itself.
+ */
+export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean', default: false }, name: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [sub = 'list', target, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(USAGE);
+  const service = () => new ProjectService(ctx.home.root);
+  switch (sub) {
+    case 'list': {
+      if (target !== undefined) throw new UsageError(USAGE);
+      const infos = await projectInfos(ctx);
+      if (values.json) ctx.output.out(JSON.stringify({ projects: infos }, null, 2));
+      else printProjects(ctx, infos);
+      return 0;
+    }
+    case 'add': {
+      if (target === undefined) throw new UsageError(USAGE);
+      const project = addProject(service().file, target, {
+        ...(values.name === undefined ? {} : { name: values.name }),
+        now: Date.now(),
+        userHome: ctx.env.HOME ?? homedir(),
+        switchboardHome: ctx.home.root,
+      });
+      const info = (await projectInfos(ctx)).find((p) => p.name === project.name);
+      if (values.json) ctx.output.out(JSON.stringify({ project: info }, null, 2));
+      else {
+        ctx.output.out(`Added the project "${project.name}" (${project.dir}).`);
+        if (info) printProjects(ctx, [info]);
+      }
+      return 0;
+    }
+    case 'rm':
+    case 'remove': {
+      if (target === undefined) throw new UsageError(USAGE);
+      const gone = removeProject(service().file, target);
+      if (!gone) throw new UserError(`no project "${target}"`, { hint: 'see: switchboard projects' });
+      // Its servers leave the set: their approvals are forgotten (a running serve stops them).
+      await offlineCore(ctx);
+      if (values.json) ctx.output.out(JSON.stringify({ removed: gone }, null, 2));
+      else
+        ctx.output.out(
+          `Removed the project "${gone.name}": its servers stop, their approvals are forgotten.`,
+        );
+      return 0;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+/** Each project, with the state of its servers (pending, running, …) where Switchboard has them. */
+export async function projectInfos(
+  ctx: CliContext,
+): Promise<(ProjectInfo & { states: Record<string, string> })[]> {
+  const service = new ProjectService(ctx.home.root);
+  if (service.projects().length === 0) return [];
+  const status = (await offlineCore(ctx)).status();
+  const states = new Map(status.servers.map((s) => [s.name, s.state]));
+  return service.infos().map((info) => ({
+    ...info,
+    states: Object.fromEntries(
+      info.servers.map((s) => [s.name, s.problem ? 'refused' : (states.get(s.name) ?? 'unknown')]),
+    ),
+  }));
+}
+
+function printProjects(
+  ctx: CliContext,
+  infos: readonly (ProjectInfo & { states: Record<string, string> })[],
+): void {
+  if (infos.length === 0) {
+    ctx.output.out('No projects. Add a repository with: switchboard projects add DIR');
+    return;
+  }
+  for (const p of infos) {
+    ctx.output.out(`\n${p.name}  ${p.dir}  (editors working in it reach its servers on ${p.endpoint})`);
+    for (const f of p.files)
+      ctx.output.out(`  ${f.file}  sha256:${f.digest}${f.problem ? `  (${f.problem})` : ''}`);
+    if (p.servers.length === 0) ctx.output.out('  no servers in its files');
+    for (const s of p.servers) {
+      ctx.output.out(`  ${s.name}  ${p.states[s.name] ?? ''}  from ${s.file}`);
+      if (s.problem) ctx.output.out(`    refused: ${s.problem}`);
+      else if (p.states[s.name] === 'pending-approval')
+        ctx.output.out(`    approve with: switchboard approve ${s.name}`);
+    }
+  }
+}

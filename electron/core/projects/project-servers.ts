@@ -1,0 +1,131 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { EditorId } from '../../../shared/editors.ts';
+import { PROJECT_SEPARATOR, type Project, type ProjectServerInfo } from '../../../shared/schema/projects.ts';
+import {
+  SERVER_NAME_PATTERN,
+  ServerConfigSchema,
+  type ServerConfig,
+} from '../../../shared/schema/servers.ts';
+import type { ForeignServer } from '../editors/types.ts';
+import { canonicalJson } from '../trust/canonical-json.ts';
+import type { ProjectFileRead } from './project-files.ts';
+
+/** One server of a project, as Switchboard runs it (config) and shows it (info). */
+export interface ProjectServer {
+  project: string;
+  dir: string;
+  info: ProjectServerInfo;
+  /** undefined when refused (info.problem says why): then it is not one of Switchboard's servers */
+  config: ServerConfig | undefined;
+}
+
+/** The folder's own path, which VS Code, Cursor and Claude Code let a project file name. */
+const WORKSPACE_VARIABLES = /\$\{(?:workspaceFolder|workspaceRoot|CLAUDE_PROJECT_DIR)\}/g;
+/** Anything else in `${…}`: an editor fills it from the person's environment, secrets or a prompt. */
+const REQUEST = /\$\{[^}]*\}?/g;
+/** Gemini CLI and Qwen Code also expand `$VAR`. */
+const BARE_VARIABLE = /\$[A-Za-z_][A-Za-z0-9_]*/g;
+const BARE_VARIABLE_EDITORS: ReadonlySet<EditorId> = new Set(['gemini-cli', 'qwen-code']);
+
+/**
+ * A project's servers from its files, named `<project>--<entry>`. Entries that ask for anything of
+ * the person's (environment, secrets, prompts), reach outside the folder or do not parse are refused
+ * with the reason: a project's file is the repository's word, and a clone must not borrow the
+ * person's credentials or run anywhere but in its folder.
+ */
+export function projectServers(project: Project, files: readonly ProjectFileRead[]): ProjectServer[] {
+  const servers: ProjectServer[] = [];
+  const byName = new Map<string, ProjectServer>();
+  for (const read of files) {
+    for (const { entry, server, problem } of read.entries) {
+      const base = sanitize(entry);
+      let name = `${project.name}${PROJECT_SEPARATOR}${base}`;
+      const made = server
+        ? configOf(project.dir, server, read.editor)
+        : { problem: `${problem ?? 'it cannot be read'}`, requests: [] };
+      const earlier = byName.get(name);
+      if (earlier) {
+        // The same server in two editors' files (a team writing it for each): one server.
+        if (
+          'config' in made &&
+          earlier.config &&
+          canonicalJson(earlier.config) === canonicalJson(made.config)
+        )
+          continue;
+        name = `${name}-${read.editor}`;
+      }
+      const tooLong = !SERVER_NAME_PATTERN.test(name)
+        ? `its name in Switchboard, "${name}", is longer than 48 characters: give the project a shorter name (switchboard projects add DIR --name SHORT)`
+        : undefined;
+      const refusal = tooLong ?? ('problem' in made ? made.problem : undefined);
+      const requests = 'requests' in made ? made.requests : [];
+      const one: ProjectServer = {
+        project: project.name,
+        dir: project.dir,
+        info: {
+          name,
+          entry,
+          file: read.file,
+          digest: read.digest,
+          requests,
+          ...(refusal === undefined ? {} : { problem: `"${entry}" in ${read.file}: ${refusal}` }),
+        },
+        config: refusal === undefined && 'config' in made ? made.config : undefined,
+      };
+      byName.set(name, one);
+      servers.push(one);
+    }
+  }
+  return servers;
+}
+
+function sanitize(entry: string): string {
+  const cleaned = entry
+    .replace(/[^A-Za-z0-9_-]+/g, '_')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '');
+  return cleaned === '' ? 'server' : cleaned;
+}
+
+type Made = { config: ServerConfig; requests: string[] } | { problem: string; requests: string[] };
+
+function configOf(dir: string, server: ForeignServer, editor: EditorId): Made {
+  const fill = (value: string) => value.replace(WORKSPACE_VARIABLES, () => dir);
+  const requests = new Set<string>();
+  const look = (value: string) => {
+    for (const m of value.matchAll(REQUEST)) requests.add(m[0]);
+    if (BARE_VARIABLE_EDITORS.has(editor)) for (const m of value.matchAll(BARE_VARIABLE)) requests.add(m[0]);
+  };
+  let raw: Record<string, unknown>;
+  if (server.kind === 'stdio') {
+    const args = server.args.map(fill);
+    const env = Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, fill(v)]));
+    const command = fill(server.command);
+    [command, ...args, ...Object.values(env)].forEach(look);
+    const cwd = resolve(dir, server.cwd === undefined ? '.' : fill(server.cwd));
+    const inside = relative(dir, cwd);
+    if (inside.startsWith('..') || isAbsolute(inside))
+      return { problem: `its "cwd" (${cwd}) is outside the project folder`, requests: [] };
+    // The project folder is all of the home it gets (besides its own data folder): read and write.
+    raw = { command, args, env, cwd, sandbox: { write: [dir] } };
+  } else {
+    const url = fill(server.url);
+    const headers = Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k, fill(v)]));
+    [url, ...Object.values(headers)].forEach(look);
+    raw = { url, headers };
+  }
+  if (requests.size > 0) {
+    const list = [...requests].join(', ');
+    return {
+      problem: `it asks for ${list}, which its editor would fill from your environment, secrets or a prompt. A project server gets none of yours, and Switchboard cannot yet take a value for it on approval: add it to your own servers (switchboard add) if you trust it with them, or remove the request from the file`,
+      requests: [...requests],
+    };
+  }
+  const parsed = ServerConfigSchema.safeParse(raw);
+  if (!parsed.success)
+    return {
+      problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; '),
+      requests: [],
+    };
+  return { config: parsed.data, requests: [] };
+}

@@ -1,0 +1,141 @@
+import { watch, type FSWatcher } from 'chokidar';
+import { dirname } from 'node:path';
+import type { Project, ProjectInfo } from '../../../shared/schema/projects.ts';
+import type { ServerConfig } from '../../../shared/schema/servers.ts';
+import { projectFilePaths, readProjectFiles } from './project-files.ts';
+import { projectServers, type ProjectServer } from './project-servers.ts';
+import { projectsFilePath, readProjects } from './projects-file.ts';
+
+/** Where a project server's config came from, shown on its approval. */
+export interface ProjectOrigin {
+  project: string;
+  dir: string;
+  file: string;
+  digest: string;
+}
+
+/**
+ * The projects Switchboard knows (projects.json) and the servers their committed MCP files name,
+ * read again when a project file or projects.json changes. The core takes its servers beside
+ * servers.json's; the bridge asks which project a server belongs to.
+ */
+export class ProjectService {
+  readonly file: string;
+  #projects: Project[] = [];
+  #servers: ProjectServer[] = [];
+  #files = new Map<string, ReturnType<typeof readProjectFiles>>();
+  #problem: string | undefined;
+  #watcher: FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #onChange: () => void;
+
+  constructor(homeRoot: string, onChange: () => void = () => {}) {
+    this.file = projectsFilePath(homeRoot);
+    this.#onChange = onChange;
+    this.scan();
+  }
+
+  /** Reads projects.json and every project's files again. */
+  scan(): void {
+    try {
+      this.#projects = readProjects(this.file);
+      this.#problem = undefined;
+    } catch (err) {
+      // The last good projects stay in force (as an invalid servers.json keeps its servers).
+      this.#problem = err instanceof Error ? err.message : String(err);
+    }
+    this.#files = new Map(this.#projects.map((p) => [p.name, readProjectFiles(p.dir)]));
+    this.#servers = this.#projects.flatMap((p) => projectServers(p, this.#files.get(p.name) ?? []));
+  }
+
+  projects(): readonly Project[] {
+    return this.#projects;
+  }
+
+  problem(): string | undefined {
+    return this.#problem;
+  }
+
+  /** The servers Switchboard may offer for approval (refused ones are not among them). */
+  servers(): Map<string, ServerConfig> {
+    const out = new Map<string, ServerConfig>();
+    for (const s of this.#servers) if (s.config) out.set(s.info.name, s.config);
+    return out;
+  }
+
+  originOf(name: string): ProjectOrigin | undefined {
+    const s = this.#servers.find((one) => one.info.name === name && one.config);
+    return s && { project: s.project, dir: s.dir, file: s.info.file, digest: s.info.digest };
+  }
+
+  /** The project a server belongs to (undefined: one of the person's own). */
+  projectOf(name: string): string | undefined {
+    return this.#servers.find((one) => one.info.name === name && one.config)?.project;
+  }
+
+  /** What `switchboard projects` and `status --json` show (without who works in it now). */
+  infos(): ProjectInfo[] {
+    return this.#projects.map((p) => ({
+      name: p.name,
+      dir: p.dir,
+      files: (this.#files.get(p.name) ?? []).map((f) => ({
+        file: f.file,
+        digest: f.digest,
+        ...(f.problem === undefined ? {} : { problem: f.problem }),
+      })),
+      servers: this.#servers.filter((s) => s.project === p.name).map((s) => s.info),
+      endpoint: `/mcp/@${p.name}`,
+      editors: [],
+    }));
+  }
+
+  /**
+   * Follows projects.json and every project's files (created, changed, replaced, removed): reads
+   * them again and calls onChange, after which the core reloads (a changed entry is pending again).
+   */
+  async watch(): Promise<void> {
+    if (this.#watcher) return;
+    const targets = () => new Set([this.file, ...this.#projects.flatMap((p) => projectFilePaths(p.dir))]);
+    let wanted = targets();
+    const places = () => new Set([...wanted].flatMap((f) => ancestorsWithin(f)));
+    const watcher = watch([dirname(this.file), ...this.#projects.map((p) => p.dir)], {
+      ignoreInitial: true,
+      depth: 2,
+      ignored: (path: string) => !wanted.has(path) && !places().has(path),
+      awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
+    });
+    watcher.on('all', (_event, path) => {
+      if (!wanted.has(path)) return;
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        const before = new Set(this.#projects.map((p) => p.dir));
+        this.scan();
+        wanted = targets();
+        // A project added or removed: its folder is watched or no more.
+        const now = this.#projects.map((p) => p.dir);
+        watcher.add(now.filter((d) => !before.has(d)));
+        watcher.unwatch([...before].filter((d) => !now.includes(d)));
+        this.#onChange();
+      }, 50);
+    });
+    this.#watcher = watcher;
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    await this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+}
+
+/** A file's folder and the folders above it, up to three levels (the watcher must not skip them). */
+function ancestorsWithin(file: string): string[] {
+  const out: string[] = [];
+  let dir = dirname(file);
+  for (let i = 0; i < 3; i++) {
+    out.push(dir);
+    dir = dirname(dir);
+  }
+  return out;
+}
