@@ -9,7 +9,10 @@ import type { CliContext } from './context.ts';
  * commands on the same PATH `serve` uses (on macOS the login shell's), so a command's resolved path,
  * and with it the fingerprint an approval is bound to, is the same as when `serve` runs it.
  */
-export async function offlineCore(ctx: CliContext): Promise<Core> {
+export async function offlineCore(
+  ctx: CliContext,
+  projects = new ProjectService(ctx.home.root),
+): Promise<Core> {
   const core = new Core({
     home: ctx.home,
     keychain: ctx.keychain(),
@@ -17,7 +20,7 @@ export async function offlineCore(ctx: CliContext): Promise<Core> {
     commandPath: await resolveLoginPath({ env: ctx.env }),
     tokenFiles: editorSettingsFiles(ctx.env, process.platform),
     // Without its projects' servers, load() would forget their approvals as removed servers.
-    projects: new ProjectService(ctx.home.root),
+    projects,
   });
   core.load();
   return core;

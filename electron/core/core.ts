@@ -49,6 +49,7 @@ import type { UpstreamPeer } from './supervisor/upstream-link.ts';
 import { AppStateStore } from './trust/app-state.ts';
 import { configHash } from './trust/fingerprint.ts';
 import { recordSource } from './trust/source-record.ts';
+import { keptWithout } from './trust/departed-projects.ts';
 import { describeLaunch, describeReferences } from './trust/command-line.ts';
 import type { CommandLookup } from './trust/resolve-command.ts';
 import { startBlockers } from './trust/start-blockers.ts';
@@ -153,6 +154,8 @@ export class Core {
   readonly #networkLookup: Resolve | undefined;
   readonly #tokenFiles: readonly string[];
   readonly #projects: CoreOptions['projects'];
+  /** the project servers of the last load (which of the entries are not servers.json's) */
+  #projectNames = new Set<string>();
 
   constructor(options: CoreOptions) {
     this.home = options.home;
@@ -215,7 +218,9 @@ export class Core {
       this.#problems = result.problems;
       return;
     }
-    if (result.text.trim() === '' && this.#entries.size > 0) {
+    const projectServers = this.#projects?.servers() ?? new Map<string, ServerEntry['config']>();
+    const own = (n: string) => !projectServers.has(n) && !this.#projectNames.has(n);
+    if (result.text.trim() === '' && [...this.#entries.keys()].some(own)) {
       // An empty file is more likely a save in progress or a mistake than a wish to stop everything.
       this.#problems = [
         {
@@ -239,15 +244,20 @@ export class Core {
     }
     // A project server never shadows one of the person's own (its name has "--", theirs may too).
     this.#entries = new Map(
-      [...(this.#projects?.servers() ?? []), ...result.servers].map(([name, config]) => [
+      [...projectServers, ...result.servers].map(([name, config]) => [
         name,
         serverEntry(name, config, this.#lookup, approvals[name]?.config, this.home.store),
       ]),
     );
     // A server removed from a valid file loses its approval: adding it back asks again. A missing or
     // empty file forgets nothing (more likely a mistake or a save in progress than a wish).
-    if (result.text.trim() !== '') {
-      const forgotten = this.state.forgetAllExcept(new Set(this.#entries.keys()));
+    // Project servers that left (project removed, entry gone) lose theirs even then.
+    const departed = new Set([...this.#projectNames].filter((n) => !this.#entries.has(n)));
+    this.#projectNames = new Set(projectServers.keys());
+    if (result.text.trim() !== '' || departed.size > 0) {
+      const keep =
+        result.text.trim() !== '' ? new Set(this.#entries.keys()) : keptWithout(this.state.read(), departed);
+      const forgotten = this.state.forgetAllExcept(keep);
       for (const name of forgotten) this.#forgetServer(name);
       // Removing a server removes its install from the store (unless another server uses it).
       if (forgotten.length > 0) this.#removeUnusedInstalls();

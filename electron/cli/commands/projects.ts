@@ -52,10 +52,14 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
     case 'rm':
     case 'remove': {
       if (target === undefined) throw new UsageError(USAGE);
-      const gone = removeProject(service().file, target);
+      // Loaded with the project, then again without it: its servers' approvals are forgotten (a
+      // running serve, which follows projects.json, also stops them).
+      const projects = service();
+      const core = await offlineCore(ctx, projects);
+      const gone = removeProject(projects.file, target);
       if (!gone) throw new UserError(`no project "${target}"`, { hint: 'see: switchboard projects' });
-      // Its servers leave the set: their approvals are forgotten (a running serve stops them).
-      await offlineCore(ctx);
+      projects.scan();
+      core.load();
       if (values.json) ctx.output.out(JSON.stringify({ removed: gone }, null, 2));
       else
         ctx.output.out(

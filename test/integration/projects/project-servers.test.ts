@@ -1,0 +1,99 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
+import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
+import { useHeadless } from '../../helpers/headless.ts';
+import { fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+
+/**
+ * A repository's .mcp.json through a real serve: its server waits for approval under the project's
+ * name, runs sandboxed once approved, is offered on the project's route (/mcp/@<project>) and its own
+ * endpoint but never on /mcp or another project's route, waits again when its entry changes (the old
+ * process stopped), and is forgotten with the project.
+ */
+
+const setup = useHeadless({ perTest: true });
+
+function repo(name: string, servers: Record<string, unknown>): string {
+  const dir = join(setup.t.dir, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
+  return realpathSync(dir);
+}
+
+function add(dir: string, name?: string): void {
+  addProject(projectsFilePath(setup.t.home.root), dir, {
+    ...(name ? { name } : {}),
+    now: Date.now(),
+    userHome: setup.t.env.HOME ?? '',
+    switchboardHome: setup.t.home.root,
+  });
+}
+
+async function toolNames(path: string): Promise<string[]> {
+  const client = await setup.connect(path);
+  return (await client.listTools()).tools.map((t) => t.name);
+}
+
+describe("a repository's servers", () => {
+  it('are pending, then served only on their project route and own endpoint', async () => {
+    setup.t.writeServers({ mcpServers: { mine: fixtureServer('mini-server.mjs', '--tools=2') } });
+    const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    // Another project with the same server name: two servers, no collision.
+    const other = repo('other', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    add(acme);
+    add(other);
+    const h = await setup.start();
+    const states = () => new Map(h.core.status().servers.map((s) => [s.name, s.state]));
+    expect(states().get('acme--mini')).toBe('pending-approval');
+    expect(states().get('other--mini')).toBe('pending-approval');
+    // The approval says which file and its digest.
+    const shown = h.core.review('acme--mini');
+    expect(shown.origin).toMatchObject({ project: 'acme', file: join(acme, '.mcp.json') });
+    expect(shown.origin?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(shown.lines.join('\n')).toContain(`"write":["${acme}"]`);
+
+    await setup.approveRunning(['mine', 'acme--mini', 'other--mini']);
+
+    const plain = await toolNames('/mcp');
+    expect(plain.some((n) => n.startsWith('mine__'))).toBe(true);
+    expect(plain.some((n) => n.includes('--mini'))).toBe(false);
+
+    const inAcme = await toolNames('/mcp/@acme');
+    expect(inAcme.some((n) => n.startsWith('mine__'))).toBe(true);
+    expect(inAcme.some((n) => n.startsWith('acme--mini__'))).toBe(true);
+    expect(inAcme.some((n) => n.startsWith('other--mini__'))).toBe(false);
+
+    expect((await toolNames('/mcp/acme--mini')).length).toBe(2);
+  });
+
+  it('a changed entry waits for approval again and its old process stops; removing the project forgets it', async () => {
+    const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    add(acme);
+    const h = await setup.start();
+    await setup.approveRunning(['acme--mini']);
+    const pid = h.core.status().servers.find((s) => s.name === 'acme--mini')?.pid;
+    expect(pid).toBeGreaterThan(0);
+
+    writeFileSync(
+      join(acme, '.mcp.json'),
+      JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', '--tools=3') } }),
+    );
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
+      30_000,
+      'acme--mini pending again',
+    );
+    await waitFor(() => !isAlive(pid ?? 0) || undefined, 30_000, 'old process stopped');
+    expect((await setup.connect('/mcp/@acme').then((c) => c.listTools())).tools).toEqual([]);
+
+    // Approved again, then the project removed: stopped, and its approval gone.
+    await setup.approveRunning(['acme--mini']);
+    const pid2 = h.core.status().servers.find((s) => s.name === 'acme--mini')?.pid ?? 0;
+    removeProject(projectsFilePath(setup.t.home.root), acme);
+    await waitFor(() => !h.core.entries().has('acme--mini') || undefined, 30_000, 'acme--mini gone');
+    await waitFor(() => !isAlive(pid2) || undefined, 30_000, 'its process stopped');
+    expect(h.core.state.approval('acme--mini')).toBeUndefined();
+  });
+});
