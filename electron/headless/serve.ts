@@ -16,6 +16,7 @@ import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
 import { ProjectService } from '../core/projects/project-service.ts';
+import { ClaudeProjectsSync } from '../core/projects/claude-code-projects.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
@@ -130,6 +131,11 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       })
     : undefined;
   if (editors) bridge.attachEditors(editors);
+  // Editors working in a project's folder reach its servers through their own per-project settings.
+  const claudeProjects = sync
+    ? new ClaudeProjectsSync(core, { home, env, port: boundPort, projects }, (line) => console.error(line))
+    : undefined;
+  claudeProjects?.sync();
   // With --expose-gc (bin.mjs's shebang and package.json's scripts; the desktop app's --js-flags,
   // electron/desktop/js-flags.ts): the garbage of a burst of server starts and stops is given back once it settles.
   const gc = globalThis.gc;
@@ -149,6 +155,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       core.events.off('status', onStatus);
       compaction?.close();
       await editors?.close();
+      claudeProjects?.close();
       await projects.close();
       await core.shutdown();
       await bridge.close();

@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
+import { DEFAULT_BRIDGE_PORT } from '../../../shared/api.ts';
+import { syncClaudeProjects } from '../../core/projects/claude-code-projects.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
 import { addProject, removeProject } from '../../core/projects/projects-file.ts';
 import { UserError } from '../../core/errors.ts';
@@ -60,6 +62,14 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
       if (!gone) throw new UserError(`no project "${target}"`, { hint: 'see: switchboard projects' });
       projects.scan();
       core.load();
+      // Claude Code's per-project entries of it go too (a running serve does the same).
+      syncClaudeProjects({
+        home: ctx.home,
+        env: ctx.env,
+        port: core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT,
+        projects,
+        approved: () => true,
+      });
       if (values.json) ctx.output.out(JSON.stringify({ removed: gone }, null, 2));
       else
         ctx.output.out(

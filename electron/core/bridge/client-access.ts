@@ -48,7 +48,8 @@ export class ClientAccess {
     // A project's server only on its project's routes (project-scope.ts).
     const { editor: token, project } = splitScope(scoped);
     const owner = this.#projectOf(server);
-    if (owner !== undefined && owner !== project) return false;
+    // Its `editors: []` keeps it out of every editor's own settings; on its routes any token may.
+    if (owner !== undefined) return owner === project;
     const limited = entry.config.editors;
     if (!isEditor(token)) return limited === undefined;
     if (limited !== undefined && !limited.includes(token)) return false;

@@ -107,13 +107,16 @@ function configOf(dir: string, server: ForeignServer, editor: EditorId): Made {
     if (inside.startsWith('..') || isAbsolute(inside))
       return { problem: `its "cwd" (${cwd}) is outside the project folder`, requests: [] };
     // The project folder is all of the home it gets (besides its own data folder): read and write.
-    raw = { command, args, env, cwd, sandbox: { write: [dir] } };
+    raw = { command, args, env, cwd, sandbox: { write: [dir] }, editors: [] };
   } else {
     const url = fill(server.url);
     const headers = Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k, fill(v)]));
     [url, ...Object.values(headers)].forEach(look);
-    raw = { url, headers };
+    raw = { url, headers, editors: [] };
   }
+  // `editors: []`: editor sync writes it into no editor's own settings (every folder); editors reach
+  // it on the project's routes alone (bridge/project-scope.ts), which the editors' per-project
+  // settings name.
   if (requests.size > 0) {
     const list = [...requests].join(', ');
     return {

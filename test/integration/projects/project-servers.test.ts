@@ -1,5 +1,5 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
@@ -31,6 +31,22 @@ function add(dir: string, name?: string): void {
   });
 }
 
+interface ClaudeJson {
+  mcpServers?: Record<string, unknown>;
+  projects?: Record<
+    string,
+    {
+      mcpServers?: Record<string, { url?: string }>;
+      disabledMcpjsonServers?: string[];
+      enabledMcpjsonServers?: string[];
+    }
+  >;
+}
+
+function claude(file: string): ClaudeJson {
+  return JSON.parse(readFileSync(file, 'utf8')) as ClaudeJson;
+}
+
 async function toolNames(path: string): Promise<string[]> {
   const client = await setup.connect(path);
   return (await client.listTools()).tools.map((t) => t.name);
@@ -44,6 +60,10 @@ describe("a repository's servers", () => {
     const other = repo('other', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
     add(acme);
     add(other);
+    // Claude Code is set up here (its file exists): editor sync and the per-project settings write it.
+    const claudeJson = join(setup.t.env.HOME ?? '', '.claude.json');
+    mkdirSync(dirname(claudeJson), { recursive: true });
+    writeFileSync(claudeJson, JSON.stringify({ projects: { [acme]: { enabledMcpjsonServers: ['mini'] } } }));
     const h = await setup.start();
     const states = () => new Map(h.core.status().servers.map((s) => [s.name, s.state]));
     expect(states().get('acme--mini')).toBe('pending-approval');
@@ -66,6 +86,18 @@ describe("a repository's servers", () => {
     expect(inAcme.some((n) => n.startsWith('other--mini__'))).toBe(false);
 
     expect((await toolNames('/mcp/acme--mini')).length).toBe(2);
+
+    // Claude Code: the project server in acme's own per-project settings only, the repository's
+    // .mcp.json server disabled there, and nothing of either project in its user-level servers.
+    await expect
+      .poll(() => claude(claudeJson).projects?.[acme]?.mcpServers?.['acme--mini']?.url)
+      .toBe(`${setup.base}/mcp/acme--mini`);
+    expect(claude(claudeJson).projects?.[acme]).toMatchObject({
+      disabledMcpjsonServers: ['mini'],
+      enabledMcpjsonServers: [],
+    });
+    expect(Object.keys(claude(claudeJson).projects?.[other]?.mcpServers ?? {})).toEqual(['other--mini']);
+    await expect.poll(() => Object.keys(claude(claudeJson).mcpServers ?? {})).toEqual(['mine']);
   });
 
   it('a changed entry waits for approval again and its old process stops; removing the project forgets it', async () => {
@@ -95,5 +127,20 @@ describe("a repository's servers", () => {
     await waitFor(() => !h.core.entries().has('acme--mini') || undefined, 30_000, 'acme--mini gone');
     await waitFor(() => !isAlive(pid2) || undefined, 30_000, 'its process stopped');
     expect(h.core.state.approval('acme--mini')).toBeUndefined();
+  });
+
+  it('removing a project takes its Claude Code per-project entries out again', async () => {
+    const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    add(acme);
+    const claudeJson = join(setup.t.env.HOME ?? '', '.claude.json');
+    mkdirSync(dirname(claudeJson), { recursive: true });
+    writeFileSync(claudeJson, JSON.stringify({ projects: { [acme]: { enabledMcpjsonServers: ['mini'] } } }));
+    await setup.start();
+    await setup.approveRunning(['acme--mini']);
+    await expect.poll(() => claude(claudeJson).projects?.[acme]?.mcpServers?.['acme--mini']).toBeDefined();
+    removeProject(projectsFilePath(setup.t.home.root), acme);
+    await expect
+      .poll(() => claude(claudeJson).projects?.[acme])
+      .toEqual({ mcpServers: {}, disabledMcpjsonServers: [], enabledMcpjsonServers: ['mini'] });
   });
 });
