@@ -56,8 +56,11 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
     const before = record[dir] ?? { servers: [], disabled: [], unenabled: [] };
     const info = byDir.get(dir);
     const entry: Record<string, unknown> = isObject(projects[dir]) ? { ...projects[dir] } : {};
-    const servers = isObject(entry.mcpServers) ? { ...entry.mcpServers } : {};
-    for (const name of before.servers) delete servers[name];
+    const servers = Object.fromEntries(
+      Object.entries(isObject(entry.mcpServers) ? entry.mcpServers : {}).filter(
+        ([name]) => !before.servers.includes(name),
+      ),
+    );
     let disabled = strings(entry.disabledMcpjsonServers).filter((n) => !before.disabled.includes(n));
     let enabled = [...strings(entry.enabledMcpjsonServers), ...before.unenabled];
     const now = { servers: [] as string[], disabled: [] as string[], unenabled: [] as string[] };
