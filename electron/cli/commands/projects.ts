@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/api.ts';
-import { syncClaudeProjects } from '../../core/projects/claude-code-projects.ts';
+import { claudeProjectDirs, syncClaudeProjects } from '../../core/projects/claude-code-projects.ts';
+import type { StatusReport } from '../../../shared/status.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
 import { addProject, removeProject } from '../../core/projects/projects-file.ts';
 import { UserError } from '../../core/errors.ts';
@@ -85,13 +86,16 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
 /** Each project, with the state of its servers (pending, running, …) where Switchboard has them. */
 export async function projectInfos(
   ctx: CliContext,
+  report?: StatusReport,
 ): Promise<(ProjectInfo & { states: Record<string, string> })[]> {
   const service = new ProjectService(ctx.home.root);
   if (service.projects().length === 0) return [];
-  const status = (await offlineCore(ctx)).status();
+  const status = report ?? (await offlineCore(ctx)).status();
+  const written = claudeProjectDirs(ctx.home);
   const states = new Map(status.servers.map((s) => [s.name, s.state]));
   return service.infos().map((info) => ({
     ...info,
+    editors: written.has(info.dir) ? ['claude-code'] : [],
     states: Object.fromEntries(
       info.servers.map((s) => [s.name, s.problem ? 'refused' : (states.get(s.name) ?? 'unknown')]),
     ),
@@ -108,6 +112,9 @@ function printProjects(
   }
   for (const p of infos) {
     ctx.output.out(`\n${p.name}  ${p.dir}  (editors working in it reach its servers on ${p.endpoint})`);
+    ctx.output.out(
+      `  editors set up for it: ${p.editors.join(', ') || 'none'}; working in it now: ${p.activeEditors?.join(', ') || 'none seen in the last 10 minutes'}`,
+    );
     for (const f of p.files)
       ctx.output.out(`  ${f.file}  sha256:${f.digest}${f.problem ? `  (${f.problem})` : ''}`);
     if (p.servers.length === 0) ctx.output.out('  no servers in its files');

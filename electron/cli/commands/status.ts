@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
 import { wordList } from '../../../shared/word-list.ts';
@@ -19,8 +21,12 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
   const report: StatusReport =
     answered ??
     (client ? await client.status() : (await (await import('../offline-core.ts')).offlineCore(ctx)).status());
+  // Repositories' servers (switchboard projects): where each came from, who works in it.
+  const projects = existsSync(join(ctx.home.root, 'projects.json'))
+    ? await (await import('./projects.ts')).projectInfos(ctx, report)
+    : [];
   if (values.json) {
-    ctx.output.out(JSON.stringify(report, null, 2));
+    ctx.output.out(JSON.stringify(projects.length > 0 ? { ...report, projects } : report, null, 2));
     return 0;
   }
   ctx.output.out(

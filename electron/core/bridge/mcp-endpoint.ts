@@ -60,6 +60,8 @@ export interface McpEndpointOptions {
   version?: string;
   /** which project a server is of (undefined: the person's own): project routes, project-scope.ts */
   projectOf?: (server: string) => string | undefined;
+  /** told of each request on a project's route: which editors work in it now */
+  projectSeen?: (project: string, editor: string) => void;
 }
 
 /**
@@ -93,9 +95,11 @@ export class McpEndpoint {
   readonly #tools: ToolAccess;
   readonly #version: string;
   readonly #projectOf: (server: string) => string | undefined;
+  readonly #projectSeen: McpEndpointOptions['projectSeen'];
 
   constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
     this.#projectOf = options.projectOf ?? (() => undefined);
+    this.#projectSeen = options.projectSeen;
     this.#access = new ClientAccess(core, this.#projectOf);
     this.#sessions = new SessionStore({
       closed: (session) => {
@@ -220,7 +224,8 @@ export class McpEndpoint {
 
   /** Handles /mcp and /mcp/<server> for an authenticated editor. */
   async handle(req: IncomingMessage, res: ServerResponse, route: string, token: string): Promise<void> {
-    const { path, editor } = scopedRoute(route, token, this.#projectOf);
+    const { path, editor, project } = scopedRoute(route, token, this.#projectOf);
+    if (project !== undefined) this.#projectSeen?.(project, token);
     const target = path === '/mcp' || path === '/mcp/' ? null : decodeSegment(path.slice('/mcp/'.length));
     if (target !== null && !SERVER_NAME_PATTERN.test(target)) throw new HttpError(404, 'not found');
     switch (req.method) {

@@ -11,17 +11,17 @@ export function scopedRoute(
   path: string,
   editor: string,
   projectOf: (server: string) => string | undefined,
-): { path: string; editor: string } {
+): { path: string; editor: string; project?: string } {
   const rest = path.startsWith('/mcp/@') ? path.slice('/mcp/@'.length).replace(/\/$/, '') : undefined;
   if (rest !== undefined) {
     // An unknown name is an empty project: the person's own servers (nothing of another's).
     if (!PROJECT_NAME_PATTERN.test(rest)) return { path: '/mcp/@', editor };
-    return { path: '/mcp', editor: `${editor}@${rest}` };
+    return { path: '/mcp', editor: `${editor}@${rest}`, project: rest };
   }
   // A project server's own endpoint, /mcp/<project>--<server>: within that project's scope.
   const target = path.startsWith('/mcp/') ? path.slice('/mcp/'.length) : '';
   const project = target === '' ? undefined : projectOf(target);
-  return project === undefined ? { path, editor } : { path, editor: `${editor}@${project}` };
+  return project === undefined ? { path, editor } : { path, editor: `${editor}@${project}`, project };
 }
 
 /** `claude-code@acme` → the token's editor and the project whose route it came by. */

@@ -28,6 +28,7 @@ const RecordSchema = z.record(
   }),
 );
 type WrittenRecord = z.infer<typeof RecordSchema>;
+const RECORD_FILE = 'claude-code-projects.json';
 
 export interface ClaudeProjectsOptions {
   home: HomePaths;
@@ -44,7 +45,7 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
   const platform = options.platform ?? process.platform;
   const file = claudeCode.file(userDirs(options.env, platform));
   if (!existsSync(file)) return []; // Claude Code not set up here
-  const recordFile = join(options.home.root, 'claude-code-projects.json');
+  const recordFile = join(options.home.root, RECORD_FILE);
   const record = readRecord(recordFile);
   const text = readFileSync(file, 'utf8');
   const settings = JSON.parse(text) as Record<string, unknown>;
@@ -101,6 +102,11 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
   }
   writeFileAtomic(recordFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   return Object.keys(next);
+}
+
+/** The folders whose Claude Code per-project settings Switchboard wrote. */
+export function claudeProjectDirs(home: HomePaths): Set<string> {
+  return new Set(Object.keys(readRecord(join(home.root, RECORD_FILE))));
 }
 
 function readRecord(file: string): WrittenRecord {

@@ -1,10 +1,15 @@
 import { watch, type FSWatcher } from 'chokidar';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { Project, ProjectInfo } from '../../../shared/schema/projects.ts';
 import type { ServerConfig } from '../../../shared/schema/servers.ts';
 import { projectFilePaths, readProjectFiles } from './project-files.ts';
 import { projectServers, type ProjectServer } from './project-servers.ts';
 import { projectsFilePath, readProjects } from './projects-file.ts';
+
+/** How recent an editor's request on a project's route must be for it to count as working in it. */
+const ACTIVE_MS = 10 * 60_000;
 
 /** Where a project server's config came from, shown on its approval. */
 export interface ProjectOrigin {
@@ -28,10 +33,15 @@ export class ProjectService {
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #onChange: () => void;
+  /** per project, each editor's last request on its routes (this process; run/ for the CLI) */
+  readonly #seen = new Map<string, Map<string, number>>();
+  #seenTimer: NodeJS.Timeout | undefined;
+  readonly #seenFile: string;
 
   constructor(homeRoot: string, onChange: () => void = () => {}) {
     this.file = projectsFilePath(homeRoot);
     this.#onChange = onChange;
+    this.#seenFile = join(homeRoot, 'run', 'project-editors.json');
     this.scan();
   }
 
@@ -73,7 +83,41 @@ export class ProjectService {
     return this.#servers.find((one) => one.info.name === name && one.config)?.project;
   }
 
-  /** What `switchboard projects` and `status --json` show (without who works in it now). */
+  /**
+   * An editor's request on a project's route (the bridge tells, on every request: a map update).
+   * Written for the CLI at most once a second.
+   */
+  seen(project: string, editor: string): void {
+    let editors = this.#seen.get(project);
+    if (!editors) this.#seen.set(project, (editors = new Map()));
+    editors.set(editor, Date.now());
+    this.#seenTimer ??= setTimeout(() => {
+      this.#seenTimer = undefined;
+      try {
+        const out = Object.fromEntries([...this.#seen].map(([p, e]) => [p, Object.fromEntries(e)]));
+        writeFileAtomic(this.#seenFile, JSON.stringify(out), { mode: 0o600 });
+      } catch {
+        // run/ gone (serve stopping): nobody asks any more
+      }
+    }, 1000);
+  }
+
+  /** Editors that used a project's routes in the last ten minutes (from the running serve's record). */
+  #activeEditors(project: string): string[] {
+    let record: Record<string, Record<string, number>>;
+    try {
+      record = JSON.parse(readFileSync(this.#seenFile, 'utf8')) as Record<string, Record<string, number>>;
+    } catch {
+      return [];
+    }
+    const since = Date.now() - ACTIVE_MS;
+    return Object.entries(record[project] ?? {})
+      .filter(([, at]) => typeof at === 'number' && at >= since)
+      .map(([editor]) => editor)
+      .sort();
+  }
+
+  /** What `switchboard projects` and `status --json` show. */
   infos(): ProjectInfo[] {
     return this.#projects.map((p) => ({
       name: p.name,
@@ -86,6 +130,7 @@ export class ProjectService {
       servers: this.#servers.filter((s) => s.project === p.name).map((s) => s.info),
       endpoint: `/mcp/@${p.name}`,
       editors: [],
+      activeEditors: this.#activeEditors(p.name),
     }));
   }
 
@@ -124,6 +169,7 @@ export class ProjectService {
 
   async close(): Promise<void> {
     clearTimeout(this.#timer);
+    clearTimeout(this.#seenTimer);
     await this.#watcher?.close();
     this.#watcher = undefined;
   }

@@ -3,6 +3,8 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
+import type { ProjectInfo } from '../../../shared/schema/projects.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
 
@@ -98,6 +100,19 @@ describe("a repository's servers", () => {
     });
     expect(Object.keys(claude(claudeJson).projects?.[other]?.mcpServers ?? {})).toEqual(['other--mini']);
     await expect.poll(() => Object.keys(claude(claudeJson).mcpServers ?? {})).toEqual(['mine']);
+
+    // `status --json`: each project, where its servers came from, who works in it now.
+    const projectsNow = async () => {
+      const out = await runCli(['status', '--json'], setup.t.env);
+      return (JSON.parse(out.stdout) as { projects: ProjectInfo[] }).projects;
+    };
+    await expect
+      .poll(async () => (await projectsNow()).find((p) => p.name === 'acme')?.activeEditors)
+      .toEqual(['test-editor']);
+    const [acmeInfo, otherInfo] = await projectsNow();
+    expect(acmeInfo).toMatchObject({ dir: acme, endpoint: '/mcp/@acme', editors: ['claude-code'] });
+    expect(acmeInfo?.servers.map((s) => [s.name, s.file])).toEqual([['acme--mini', join(acme, '.mcp.json')]]);
+    expect(otherInfo?.activeEditors).toEqual([]);
   });
 
   it('a changed entry waits for approval again and its old process stops; removing the project forgets it', async () => {
