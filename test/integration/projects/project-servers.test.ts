@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
@@ -6,7 +6,7 @@ import { projectsFilePath } from '../../../electron/core/projects/projects-file.
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useHeadless } from '../../helpers/headless.ts';
-import { fixtureServer, isAlive, waitFor } from '../../helpers/servers.ts';
+import { fixtureServer, isAlive, NODE, waitFor } from '../../helpers/servers.ts';
 
 /**
  * A repository's .mcp.json through a real serve: its server waits for approval under the project's
@@ -142,6 +142,23 @@ describe("a repository's servers", () => {
     await waitFor(() => !h.core.entries().has('acme--mini') || undefined, 30_000, 'acme--mini gone');
     await waitFor(() => !isAlive(pid2) || undefined, 30_000, 'its process stopped');
     expect(h.core.state.approval('acme--mini')).toBeUndefined();
+  });
+
+  it("a change to the repository's script it runs (its entry unchanged) waits for approval again", async () => {
+    const acme = repo('acme', { mini: { command: NODE, args: ['./mini.mjs', '--tools=2'] } });
+    copyFileSync(fixtureServer('mini-server.mjs').args[0] ?? '', join(acme, 'mini.mjs'));
+    add(acme);
+    const h = await setup.start();
+    expect(h.core.review('acme--mini').lines.join('\n')).toMatch(
+      /SWITCHBOARD_PROJECT_FILES=mini\.mjs:[0-9a-f]{24}\b/,
+    );
+    await setup.approveRunning(['acme--mini']);
+    appendFileSync(join(acme, 'mini.mjs'), '\n// changed after approval\n');
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
+      30_000,
+      'acme--mini pending after its script changed',
+    );
   });
 
   it('removing a project takes its Claude Code per-project entries out again', async () => {
