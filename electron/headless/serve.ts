@@ -133,7 +133,11 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   if (editors) bridge.attachEditors(editors);
   // Editors working in a project's folder reach its servers through their own per-project settings.
   const claudeProjects = sync
-    ? new ClaudeProjectsSync(core, { home, env, port: boundPort, projects }, (line) => console.error(line))
+    ? new ClaudeProjectsSync(
+        core,
+        { home, env, port: boundPort, projects, ensureToken: () => tokens.ensure('claude-code') },
+        (line) => console.error(line),
+      )
     : undefined;
   claudeProjects?.sync();
   // With --expose-gc (bin.mjs's shebang and package.json's scripts; the desktop app's --js-flags,

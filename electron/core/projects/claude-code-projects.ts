@@ -38,6 +38,8 @@ export interface ClaudeProjectsOptions {
   projects: Pick<ProjectService, 'projects' | 'infos'>;
   /** the project servers approved as they are now (only those are written) */
   approved: (name: string) => boolean;
+  /** issues Claude Code's bridge token if it has none yet (its header helper prints it) */
+  ensureToken?: () => void;
 }
 
 /** Brings ~/.claude.json's per-project settings in step; returns the folders written (none: no Claude Code). */
@@ -91,7 +93,10 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
   settings.projects = projects;
   const written = `${JSON.stringify(settings, null, 2)}\n`;
   if (written !== text) {
-    if (Object.values(next).some((r) => r.servers.length > 0)) ensureHeadersHelper(options.home, platform);
+    if (Object.values(next).some((r) => r.servers.length > 0)) {
+      options.ensureToken?.();
+      ensureHeadersHelper(options.home, platform);
+    }
     // Claude Code rewrites this file itself: a change in between is not overwritten (the next sync
     // applies ours to its new text).
     writeFileAtomic(file, written, {
