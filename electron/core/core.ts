@@ -89,7 +89,7 @@ export interface CoreOptions {
   /** repositories' servers beside servers.json's, and where each came from (projects/project-service.ts) */
   projects?: {
     servers(): ReadonlyMap<string, ServerEntry['config']>;
-    originOf(name: string): ApprovalPreview['origin'];
+    originOf(name: string, config: object): ApprovalPreview['origin'];
   };
 }
 
@@ -413,7 +413,7 @@ export class Core {
       packageNote: pkg.packageNote,
       // Asking the keychain is async: preview() and the approvals route fill this in.
       willNotStart: [],
-      origin: this.#projects?.originOf(name),
+      origin: this.#projects?.originOf(name, entry.config),
     };
   }
 

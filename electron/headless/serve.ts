@@ -80,7 +80,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const relaySocket = process.platform === 'win32' ? { path: newPipeName() } : socketPathFor(home.run);
   const bridge = new BridgeServer({
     core,
-    projects,
+    projects: {
+      projectOf: (s) => projects.projectOf(s, core.entries().get(s)?.config),
+      seen: (p, e) => projects.seen(p, e),
+    },
     port,
     tokens,
     keychain: options.keychain,

@@ -28,6 +28,8 @@ export class ProjectService {
   readonly file: string;
   #projects: Project[] = [];
   #servers: ProjectServer[] = [];
+  /** the servers offered (not refused), by name: the bridge asks on every request */
+  #offered = new Map<string, ProjectServer>();
   #files = new Map<string, ReturnType<typeof readProjectFiles>>();
   #problem: string | undefined;
   #watcher: FSWatcher | undefined;
@@ -56,6 +58,7 @@ export class ProjectService {
     }
     this.#files = new Map(this.#projects.map((p) => [p.name, readProjectFiles(p.dir)]));
     this.#servers = this.#projects.flatMap((p) => projectServers(p, this.#files.get(p.name) ?? []));
+    this.#offered = new Map(this.#servers.filter((s) => s.config).map((s) => [s.info.name, s]));
   }
 
   projects(): readonly Project[] {
@@ -73,14 +76,21 @@ export class ProjectService {
     return out;
   }
 
-  originOf(name: string): ProjectOrigin | undefined {
-    const s = this.#servers.find((one) => one.info.name === name && one.config);
+  /** `config`: as for projectOf (a person's own server of that name has no project origin). */
+  originOf(name: string, config?: object): ProjectOrigin | undefined {
+    const s = this.#offered.get(name);
+    if (config !== undefined && config !== s?.config) return undefined;
     return s && { project: s.project, dir: s.dir, file: s.info.file, digest: s.info.digest };
   }
 
-  /** The project a server belongs to (undefined: one of the person's own). */
-  projectOf(name: string): string | undefined {
-    return this.#servers.find((one) => one.info.name === name && one.config)?.project;
+  /**
+   * The project a server belongs to (undefined: one of the person's own). `config`: the config the
+   * core runs under that name, when known: a person's own server of the same name wins in the core,
+   * and is then theirs, not the project's.
+   */
+  projectOf(name: string, config?: object): string | undefined {
+    const s = this.#offered.get(name);
+    return s && (config === undefined || config === s.config) ? s.project : undefined;
   }
 
   /**

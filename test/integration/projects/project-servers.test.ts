@@ -161,6 +161,15 @@ describe("a repository's servers", () => {
     );
   });
 
+  it("a person's own server of the same full name stays theirs: on /mcp, with no project origin", async () => {
+    setup.t.writeServers({ mcpServers: { 'acme--mini': fixtureServer('mini-server.mjs', '--tools=2') } });
+    add(repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=3') }));
+    const h = await setup.start();
+    expect(h.core.review('acme--mini').origin).toBeUndefined();
+    await setup.approveRunning(['acme--mini']);
+    expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
+  });
+
   it('removing a project takes its Claude Code per-project entries out again', async () => {
     const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
     add(acme);
