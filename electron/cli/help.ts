@@ -227,12 +227,15 @@ export const COMMAND_HELP = {
       'switchboard projects [list] [--json]',
       'switchboard projects add DIR [--name NAME] [--json]',
       'switchboard projects rm DIR|NAME [--json]',
+      "switchboard projects give SERVER 'REQUEST' [--json]   (the value on stdin)",
     ],
     summary: "a repository's committed MCP servers: approved once, sandboxed to its folder",
     details:
       'add reads every MCP file editors keep in the folder (.mcp.json, .vscode/mcp.json, .cursor/mcp.json,\n' +
       '.gemini/settings.json, .roo/mcp.json, …); each server waits for approval as PROJECT--SERVER, showing\n' +
       'the file and its sha256. A changed entry waits again. rm stops its servers and forgets their approvals.\n' +
+      'A server whose file asks for ${VAR}, ${env:…} or ${secret:…} gets none of yours: give gives it a value\n' +
+      'of its own (kept in the keychain), which its approval then shows.\n' +
       "  --name NAME   the project's name (default: the folder's)\n" +
       '  --json        print JSON',
   },

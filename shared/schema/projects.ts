@@ -20,6 +20,11 @@ export const ProjectSchema = z.object({
   /** the folder, absolute and with symlinks resolved when it was added */
   dir: z.string().min(1),
   addedAt: z.number(),
+  /**
+   * per server (`<project>--<entry>`), the requests of its file (`${GITHUB_TOKEN}`) the person gave a
+   * value for (`switchboard projects give`): each is then a keychain secret of its own
+   */
+  given: z.record(z.string(), z.array(z.string())).default({}),
 });
 export type Project = z.infer<typeof ProjectSchema>;
 

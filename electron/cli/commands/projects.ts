@@ -5,7 +5,9 @@ import { DEFAULT_BRIDGE_PORT } from '../../../shared/api.ts';
 import { claudeProjectDirs, syncClaudeProjects } from '../../core/projects/claude-code-projects.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
-import { addProject, removeProject } from '../../core/projects/projects-file.ts';
+import { requestSecretName } from '../../core/projects/project-servers.ts';
+import { addProject, giveRequest, removeProject } from '../../core/projects/projects-file.ts';
+import { InstanceClient } from '../instance.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { usageOf } from '../help.ts';
@@ -26,6 +28,7 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
     strict: true,
   });
   const [sub = 'list', target, ...extra] = positionals;
+  if (sub === 'give') return give(ctx, target, extra, values.json);
   if (extra.length > 0) throw new UsageError(USAGE);
   const service = () => new ProjectService(ctx.home.root);
   switch (sub) {
@@ -61,6 +64,14 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
       const core = await offlineCore(ctx, projects);
       const gone = removeProject(projects.file, target);
       if (!gone) throw new UserError(`no project "${target}"`, { hint: 'see: switchboard projects' });
+      // The values the person gave its servers go with it.
+      const client = InstanceClient.connect(ctx.home);
+      for (const [server, requests] of Object.entries(gone.given))
+        for (const request of requests) {
+          const secret = requestSecretName(server, request);
+          if (client) await client.deleteSecret(secret).catch(() => {});
+          else await ctx.keychain().delete(secret);
+        }
       projects.scan();
       core.load();
       // Claude Code's per-project entries of it go too (a running serve does the same).
@@ -81,6 +92,52 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
     default:
       throw new UsageError(USAGE);
   }
+}
+
+/**
+ * `projects give SERVER REQUEST`: the value (stdin) a project server's file asks for as REQUEST
+ * (`${GITHUB_TOKEN}`), kept in the keychain as a secret of that server's own. The server then waits
+ * for approval, which shows the secret passed on.
+ */
+async function give(
+  ctx: CliContext,
+  server: string | undefined,
+  rest: string[],
+  json: boolean,
+): Promise<number> {
+  const [request, ...extra] = rest;
+  if (server === undefined || request === undefined || extra.length > 0) throw new UsageError(USAGE);
+  const info = new ProjectService(ctx.home.root)
+    .infos()
+    .flatMap((p) => p.servers)
+    .find((s) => s.name === server);
+  if (!info) throw new UserError(`no project server "${server}"`, { hint: 'see: switchboard projects' });
+  if (!info.requests.includes(request))
+    throw new UserError(`"${server}" does not ask for ${request}`, {
+      hint: info.requests.length ? `it asks for: ${info.requests.join(', ')}` : 'it asks for nothing',
+    });
+  const value = (await readAll(ctx.stdin)).replace(/\r?\n$/, '');
+  if (value === '')
+    throw new UserError('no value on stdin', {
+      hint: `pipe it in: printf %s "$VALUE" | switchboard projects give ${server} '${request}'`,
+    });
+  const secret = requestSecretName(server, request);
+  const client = InstanceClient.connect(ctx.home);
+  if (client) await client.setSecret(secret, value);
+  else await ctx.keychain().set(secret, value);
+  giveRequest(new ProjectService(ctx.home.root).file, server, request);
+  if (json) ctx.output.out(JSON.stringify({ server, request, secret }, null, 2));
+  else
+    ctx.output.out(
+      `Stored the value for ${request} as the keychain secret "${secret}" (${server}'s own). Approve it now: switchboard approve ${server}`,
+    );
+  return 0;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Each project, with the state of its servers (pending, running, …) where Switchboard has them. */

@@ -8,6 +8,7 @@ import {
   ServerConfigSchema,
   type ServerConfig,
 } from '../../../shared/schema/servers.ts';
+import { SECRET_NAME_PATTERN } from '../../../shared/secrets.ts';
 import type { ForeignServer } from '../editors/types.ts';
 import { canonicalJson } from '../trust/canonical-json.ts';
 import type { ProjectFileRead } from './project-files.ts';
@@ -43,7 +44,7 @@ export function projectServers(project: Project, files: readonly ProjectFileRead
       const base = sanitize(entry);
       let name = `${project.name}${PROJECT_SEPARATOR}${base}`;
       const made = server
-        ? configOf(project.dir, server, read.editor)
+        ? configOf(project.dir, server, read.editor, name, project.given[name] ?? [])
         : { problem: `${problem ?? 'it cannot be read'}`, requests: [] };
       const earlier = byName.get(name);
       if (earlier) {
@@ -121,19 +122,46 @@ function sanitize(entry: string): string {
 
 type Made = { config: ServerConfig; requests: string[] } | { problem: string; requests: string[] };
 
-function configOf(dir: string, server: ForeignServer, editor: EditorId): Made {
-  const fill = (value: string) => value.replace(WORKSPACE_VARIABLES, () => dir);
+/**
+ * The keychain secret holding the value the person gave for a project server's request: its own,
+ * never one of the person's (`project.<server>.<VAR>`, or a digest when that is too long).
+ */
+export function requestSecretName(server: string, request: string): string {
+  const variable = request
+    .replace(/^\$\{?(?:env:|secret:|input:)?|\}$/g, '')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_');
+  const name = `project.${server}.${variable}`;
+  return SECRET_NAME_PATTERN.test(name)
+    ? name
+    : `project.${createHash('sha256').update(`${server}\0${request}`).digest('hex').slice(0, 24)}`;
+}
+
+function configOf(
+  dir: string,
+  server: ForeignServer,
+  editor: EditorId,
+  name: string,
+  given: readonly string[],
+): Made {
   const requests = new Set<string>();
   const look = (value: string) => {
     for (const m of value.matchAll(REQUEST)) requests.add(m[0]);
     if (BARE_VARIABLE_EDITORS.has(editor)) for (const m of value.matchAll(BARE_VARIABLE)) requests.add(m[0]);
+  };
+  // The folder variables are the folder; a request the person gave a value for is that value's
+  // own keychain secret (the approval then shows it is passed on).
+  const fill = (value: string) => {
+    look(value.replace(WORKSPACE_VARIABLES, ''));
+    let out = value.replace(WORKSPACE_VARIABLES, () => dir);
+    for (const request of given)
+      out = out.split(request).join(`\${secret:${requestSecretName(name, request)}}`);
+    return out;
   };
   let raw: Record<string, unknown>;
   if (server.kind === 'stdio') {
     const args = server.args.map(fill);
     const env = Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, fill(v)]));
     const command = fill(server.command);
-    [command, ...args, ...Object.values(env)].forEach(look);
     const cwd = resolve(dir, server.cwd === undefined ? '.' : fill(server.cwd));
     const inside = relative(dir, cwd);
     if (inside.startsWith('..') || isAbsolute(inside))
@@ -147,16 +175,16 @@ function configOf(dir: string, server: ForeignServer, editor: EditorId): Made {
   } else {
     const url = fill(server.url);
     const headers = Object.fromEntries(Object.entries(server.headers).map(([k, v]) => [k, fill(v)]));
-    [url, ...Object.values(headers)].forEach(look);
+
     raw = { url, headers, editors: [] };
   }
   // `editors: []`: editor sync writes it into no editor's own settings (every folder); editors reach
   // it on the project's routes alone (bridge/project-scope.ts), which the editors' per-project
   // settings name.
-  if (requests.size > 0) {
-    const list = [...requests].join(', ');
+  const missing = [...requests].filter((r) => !given.includes(r));
+  if (missing.length > 0) {
     return {
-      problem: `it asks for ${list}, which its editor would fill from your environment, secrets or a prompt. A project server gets none of yours, and Switchboard cannot yet take a value for it on approval: add it to your own servers (switchboard add) if you trust it with them, or remove the request from the file`,
+      problem: `it asks for ${missing.join(', ')}, which its editor would fill from your environment, secrets or a prompt. A project server gets none of yours: give it a value of its own (printf %s VALUE | switchboard projects give ${name} '${missing[0] ?? ''}'), then approve it`,
       requests: [...requests],
     };
   }
@@ -166,5 +194,5 @@ function configOf(dir: string, server: ForeignServer, editor: EditorId): Made {
       problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; '),
       requests: [],
     };
-  return { config: parsed.data, requests: [] };
+  return { config: parsed.data, requests: [...requests] };
 }

@@ -71,7 +71,7 @@ export function addProject(
     });
   if (projects.some((p) => p.name === name))
     throw new UserError(`a project is already named "${name}"`, { hint: 'choose another with --name NAME' });
-  const project: Project = { name, dir: real, addedAt: options.now };
+  const project: Project = { name, dir: real, addedAt: options.now, given: {} };
   writeProjects(file, [...projects, project]);
   return project;
 }
@@ -87,6 +87,21 @@ export function removeProject(file: string, dirOrName: string): Project | undefi
     projects.filter((p) => p !== gone),
   );
   return gone;
+}
+
+/**
+ * Records that the person gave a value for a request of a project server's file (the value itself
+ * is in the keychain). Returns the project.
+ */
+export function giveRequest(file: string, server: string, request: string): Project {
+  const projects = readProjects(file);
+  const project = projects.find((p) => server.startsWith(`${p.name}--`));
+  if (!project)
+    throw new UserError(`"${server}" is no project's server`, { hint: 'see: switchboard projects' });
+  const given = project.given[server] ?? [];
+  if (!given.includes(request)) project.given = { ...project.given, [server]: [...given, request] };
+  writeProjects(file, projects);
+  return project;
 }
 
 function safeReal(path: string): string {

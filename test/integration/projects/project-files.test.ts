@@ -28,8 +28,8 @@ function folder(files: Record<string, string>): string {
   return dir;
 }
 
-function servers(dir: string, name = 'acme') {
-  return projectServers({ name, dir, addedAt: 0 }, readProjectFiles(dir));
+function servers(dir: string, name = 'acme', given: Record<string, string[]> = {}) {
+  return projectServers({ name, dir, addedAt: 0, given }, readProjectFiles(dir));
 }
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -102,6 +102,21 @@ describe('project files', () => {
     }
     expect(found.get('acme--out')?.config).toBeUndefined();
     expect(found.get('acme--out')?.info.problem).toContain('outside the project folder');
+  });
+
+  it('a request the person gave a value for becomes a keychain secret of its own', () => {
+    const dir = folder({
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          gh: { command: 'npx', args: ['gh-mcp'], env: { GITHUB_TOKEN: 'token ${GITHUB_TOKEN}' } },
+        },
+      }),
+    });
+    const [gh] = servers(dir, 'acme', { 'acme--gh': ['${GITHUB_TOKEN}'] });
+    expect(gh?.info.problem).toBeUndefined();
+    expect(gh?.config).toMatchObject({
+      env: { GITHUB_TOKEN: 'token ${secret:project.acme--gh.GITHUB_TOKEN}' },
+    });
   });
 
   it('two projects, the same server name: two servers; the same server in two files: one', () => {

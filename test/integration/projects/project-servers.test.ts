@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
+import { textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer, isAlive, NODE, waitFor } from '../../helpers/servers.ts';
@@ -168,6 +169,26 @@ describe("a repository's servers", () => {
     expect(h.core.review('acme--mini').origin).toBeUndefined();
     await setup.approveRunning(['acme--mini']);
     expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
+  });
+
+  it("a request for the person's variable gets only the value given on approval, never theirs", async () => {
+    const echo = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+    const acme = repo('acme', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } });
+    add(acme);
+    const h = await setup.start({ env: { ...setup.t.env, GITHUB_TOKEN: 'the-persons-own' } });
+    // Refused until given: not a server of Switchboard's at all.
+    expect(h.core.entries().has('acme--gh')).toBe(false);
+    const given = await runCli(
+      ['projects', 'give', 'acme--gh', '${GITHUB_TOKEN}'],
+      setup.t.env,
+      'given-for-acme',
+    );
+    expect(given.code, given.stderr).toBe(0);
+    await waitFor(() => h.core.entries().has('acme--gh') || undefined, 30_000, 'acme--gh offered');
+    expect(h.core.review('acme--gh').references.join('\n')).toContain('project.acme--gh.GITHUB_TOKEN');
+    await setup.approveRunning(['acme--gh']);
+    const client = await setup.connect('/mcp/acme--gh');
+    expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe('given-for-acme');
   });
 
   it('removing a project takes its Claude Code per-project entries out again', async () => {
