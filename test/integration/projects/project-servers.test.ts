@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
+import { UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
 import { textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { useHeadless } from '../../helpers/headless.ts';
@@ -76,6 +77,15 @@ describe("a repository's servers", () => {
     expect(shown.origin).toMatchObject({ project: 'acme', file: join(acme, '.mcp.json') });
     expect(shown.origin?.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(shown.lines.join('\n')).toContain(`"write":["${acme}"]`);
+
+    // The UI's approval card says so too.
+    const cards = (await (
+      await fetch(`${setup.base}${UiRoutes.approvals}`, {
+        headers: { authorization: `Bearer ${h.tokens.controlToken()}` },
+      })
+    ).json()) as { approvals: ApprovalView[] };
+    expect(cards.approvals.find((a) => a.name === 'acme--mini')?.origin).toEqual(shown.origin);
+    expect(cards.approvals.find((a) => a.name === 'mine')?.origin).toBeUndefined();
 
     await setup.approveRunning(['mine', 'acme--mini', 'other--mini']);
 
