@@ -8,6 +8,8 @@ import { ProjectService } from '../../core/projects/project-service.ts';
 import { requestSecretName } from '../../core/projects/project-servers.ts';
 import { addProject, giveRequest, removeProject } from '../../core/projects/projects-file.ts';
 import { InstanceClient } from '../instance.ts';
+import type { ServerEntry } from '../../core/server-entry.ts';
+import type { AppStateStore } from '../../core/trust/app-state.ts';
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { usageOf } from '../help.ts';
@@ -47,7 +49,11 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
         userHome: ctx.env.HOME ?? homedir(),
         switchboardHome: ctx.home.root,
       });
-      const info = (await projectInfos(ctx)).find((p) => p.name === project.name);
+      const projects = service();
+      const core = await offlineCore(ctx, projects);
+      // Claude Code stops running the folder's .mcp.json servers itself from now on.
+      claudeInStep(ctx, core, projects);
+      const info = (await projectInfos(ctx, core.status())).find((p) => p.name === project.name);
       if (values.json) ctx.output.out(JSON.stringify({ project: info }, null, 2));
       else {
         ctx.output.out(`Added the project "${project.name}" (${project.dir}).`);
@@ -74,14 +80,8 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
         }
       projects.scan();
       core.load();
-      // Claude Code's per-project entries of it go too (a running serve does the same).
-      syncClaudeProjects({
-        home: ctx.home,
-        env: ctx.env,
-        port: core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT,
-        projects,
-        approved: () => true,
-      });
+      // Claude Code's per-project entries of it go too.
+      claudeInStep(ctx, core, projects);
       if (values.json) ctx.output.out(JSON.stringify({ removed: gone }, null, 2));
       else
         ctx.output.out(
@@ -138,6 +138,32 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Claude Code's per-project settings in step with the projects and approvals, when no serve runs
+ * (a running serve follows projects.json and does it itself, with its own port).
+ */
+function claudeInStep(
+  ctx: CliContext,
+  core: {
+    readonly state: Pick<AppStateStore, 'read' | 'bridgePort'>;
+    entries(): ReadonlyMap<string, ServerEntry>;
+  },
+  projects: ProjectService,
+): void {
+  if (InstanceClient.connect(ctx.home)) return;
+  const { approvals } = core.state.read();
+  syncClaudeProjects({
+    home: ctx.home,
+    env: ctx.env,
+    port: core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT,
+    projects,
+    approved: (name) => {
+      const fingerprint = core.entries().get(name)?.fingerprint;
+      return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;
+    },
+  });
 }
 
 /** Each project, with the state of its servers (pending, running, …) where Switchboard has them. */

@@ -201,6 +201,36 @@ describe("a repository's servers", () => {
     expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe('given-for-acme');
   });
 
+  it('`projects add` without serve turns the .mcp.json servers off in Claude Code; with serve, its files are followed', async () => {
+    const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    const claudeJson = join(setup.t.env.HOME ?? '', '.claude.json');
+    mkdirSync(dirname(claudeJson), { recursive: true });
+    writeFileSync(claudeJson, JSON.stringify({ projects: { [acme]: { enabledMcpjsonServers: ['mini'] } } }));
+    const added = await runCli(['projects', 'add', acme], setup.t.env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('acme--mini  pending-approval');
+    expect(claude(claudeJson).projects?.[acme]).toMatchObject({
+      disabledMcpjsonServers: ['mini'],
+      enabledMcpjsonServers: [],
+    });
+    await runCli(['projects', 'rm', 'acme'], setup.t.env);
+
+    // Added while serve runs: picked up, and its folder followed.
+    const h = await setup.start();
+    expect(h.core.entries().has('acme--mini')).toBe(false);
+    expect((await runCli(['projects', 'add', acme], setup.t.env)).code).toBe(0);
+    const first = await waitFor(() => h.core.entries().get('acme--mini')?.fingerprint, 30_000, 'acme--mini');
+    writeFileSync(
+      join(acme, '.mcp.json'),
+      JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', '--tools=4') } }),
+    );
+    await waitFor(
+      () => (h.core.entries().get('acme--mini')?.fingerprint ?? first) !== first || undefined,
+      30_000,
+      'the changed entry read',
+    );
+  });
+
   it('removing a project takes its Claude Code per-project entries out again', async () => {
     const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
     add(acme);
