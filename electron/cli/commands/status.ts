@@ -60,6 +60,13 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
     ctx.output.out('\nSandbox:');
     for (const s of access) ctx.output.out(`  ${s.name}: ${s.access ?? ''}`);
   }
+  if (projects.length) {
+    ctx.output.out('\nProjects (details: switchboard projects):');
+    for (const p of projects)
+      ctx.output.out(
+        `  ${p.name}  ${p.dir}  ${p.servers.length} server(s); working in it now: ${p.activeEditors?.join(', ') || 'none seen'}`,
+      );
+  }
   return 0;
 }
 
