@@ -214,12 +214,20 @@ export class Core {
   load(): void {
     const result = readServersFile(this.home.serversFile);
     this.#loadedText = result.text;
-    if (!result.ok) {
-      this.#problems = result.problems;
-      return;
-    }
     const projectServers = this.#projects?.servers() ?? new Map<string, ServerEntry['config']>();
     const own = (n: string) => !projectServers.has(n) && !this.#projectNames.has(n);
+    // While servers.json is unusable the person's own servers stay as they were, but project servers
+    // still follow their files (a changed entry must not keep running in its old form).
+    const keepOwn = () =>
+      (this.#entries = new Map([
+        ...[...projectServers].map(([n, c]) => [n, this.#entryOf(n, c)] as const),
+        ...[...this.#entries].filter(([n]) => own(n)),
+      ]));
+    if (!result.ok) {
+      this.#problems = result.problems;
+      keepOwn();
+      return;
+    }
     if (result.text.trim() === '' && [...this.#entries.keys()].some(own)) {
       // An empty file is more likely a save in progress or a mistake than a wish to stop everything.
       this.#problems = [
@@ -231,6 +239,7 @@ export class Core {
           column: undefined,
         },
       ];
+      keepOwn();
       return;
     }
     this.#problems = [];

@@ -155,6 +155,27 @@ describe("a repository's servers", () => {
     expect(h.core.state.approval('acme--mini')).toBeUndefined();
   });
 
+  it('a changed entry waits for approval again also while servers.json has errors', async () => {
+    setup.t.writeServers({ mcpServers: { mine: fixtureServer('mini-server.mjs', '--tools=2') } });
+    const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    add(acme);
+    const h = await setup.start();
+    await setup.approveRunning(['mine', 'acme--mini']);
+    writeFileSync(setup.t.home.serversFile, '{"mcpServers": {"mine": ');
+    await waitFor(() => h.core.configError() ?? undefined, 30_000, 'servers.json error seen');
+    writeFileSync(
+      join(acme, '.mcp.json'),
+      JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', '--tools=3') } }),
+    );
+    await waitFor(
+      () => h.core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
+      30_000,
+      'acme--mini pending again',
+    );
+    // The person's own server keeps running from the last good file.
+    expect(h.core.status().servers.find((s) => s.name === 'mine')?.state).toBe('running');
+  });
+
   it("a change to the repository's script it runs (its entry unchanged) waits for approval again", async () => {
     const acme = repo('acme', { mini: { command: NODE, args: ['./mini.mjs', '--tools=2'] } });
     copyFileSync(fixtureServer('mini-server.mjs').args[0] ?? '', join(acme, 'mini.mjs'));
