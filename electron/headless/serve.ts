@@ -29,6 +29,8 @@ export interface HeadlessOptions {
   timings?: Partial<SupervisorTimings>;
   /** how long an editor's request may wait for its server in the bridge (default 5 min) */
   requestTimeoutMs?: number;
+  /** how long a 2026 editor's call that asked for input (MRTR) waits for its retry (default: requestTimeoutMs) */
+  inputTimeoutMs?: number;
   /** editor sync while serving (default on); `log` receives its reports (default: stderr) */
   editorSync?: boolean | { log?: (line: string) => void };
   /** how Claude Desktop's entry starts the stdio relay (default: this Node running the source) */
@@ -64,7 +66,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   for (const dir of [home.root, home.run, home.logs]) makePrivateDir(dir);
   const tokens = new TokenStore(home.tokens, { watch: true });
   tokens.controlToken();
-  const projects = new ProjectService(home.root, () => core.reload());
+  const projects = new ProjectService(home.root, () => core.lifecycle.reload());
   const core = new Core({
     home,
     projects,
@@ -81,13 +83,14 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const bridge = new BridgeServer({
     core,
     projects: {
-      projectOf: (s) => projects.projectOf(s, core.entries().get(s)?.config),
+      projectOf: (s) => projects.projectOf(s, core.servers.entries().get(s)?.config),
       seen: (p, e) => projects.seen(p, e),
     },
     port,
     tokens,
     keychain: options.keychain,
     requestTimeoutMs: options.requestTimeoutMs,
+    inputTimeoutMs: options.inputTimeoutMs,
     peerUsers: options.peerUsers,
     localSocket: relaySocket.problem ? undefined : relaySocket.path,
     catalog: async () =>
@@ -96,7 +99,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
         state: core.state,
         env,
         keychain: options.keychain,
-        lookup: (cwd) => core.commandLookup(cwd),
+        lookup: (cwd) => core.servers.commandLookup(cwd),
       }),
   });
   let boundPort: number;
@@ -107,7 +110,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     throw err;
   }
   try {
-    await core.start();
+    await core.lifecycle.start();
   } catch (err) {
     await bridge.close();
     tokens.close();
@@ -164,7 +167,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       await editors?.close();
       claudeProjects?.close();
       await projects.close();
-      await core.shutdown();
+      await core.lifecycle.shutdown();
       await bridge.close();
       tokens.close();
       removeInstanceFile(home);

@@ -74,9 +74,9 @@ describe.skipIf(!installed)("Claude Code in a project's folder", () => {
       editorSync: { log: () => {} },
     });
     const core = h.core;
-    core.approve('acme--mini', core.review('acme--mini').fingerprint);
+    core.approvals.approve('acme--mini', core.approvals.review('acme--mini').fingerprint);
     await waitFor(
-      () => core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'running'),
+      () => core.status.report().servers.find((s) => s.name === 'acme--mini' && s.state === 'running'),
       60_000,
       'acme--mini running',
     );

@@ -14,7 +14,7 @@ import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { usageOf } from '../help.ts';
 import { UsageError } from '../output.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineStatus } from '../offline-core.ts';
 
 const USAGE = usageOf('projects');
 
@@ -50,10 +50,10 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
         switchboardHome: ctx.home.root,
       });
       const projects = service();
-      const core = await offlineCore(ctx, projects);
+      const core = await offlineStatus(ctx, projects);
       // Claude Code stops running the folder's .mcp.json servers itself from now on.
       claudeInStep(ctx, core, projects);
-      const info = (await projectInfos(ctx, core.status())).find((p) => p.name === project.name);
+      const info = (await projectInfos(ctx, core.status.report())).find((p) => p.name === project.name);
       if (values.json) ctx.output.out(JSON.stringify({ project: info }, null, 2));
       else {
         ctx.output.out(`Added the project "${project.name}" (${project.dir}).`);
@@ -67,7 +67,7 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
       // Loaded with the project, then again without it: its servers' approvals are forgotten (a
       // running serve, which follows projects.json, also stops them).
       const projects = service();
-      const core = await offlineCore(ctx, projects);
+      const core = await offlineStatus(ctx, projects);
       const gone = removeProject(projects.file, target);
       if (!gone) throw new UserError(`no project "${target}"`, { hint: 'see: switchboard projects' });
       // The values the person gave its servers go with it.
@@ -79,7 +79,7 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
           else await ctx.keychain().delete(secret);
         }
       projects.scan();
-      core.load();
+      core.servers.load();
       // Claude Code's per-project entries of it go too.
       claudeInStep(ctx, core, projects);
       if (values.json) ctx.output.out(JSON.stringify({ removed: gone }, null, 2));
@@ -148,7 +148,7 @@ function claudeInStep(
   ctx: CliContext,
   core: {
     readonly state: Pick<AppStateStore, 'read' | 'bridgePort'>;
-    entries(): ReadonlyMap<string, ServerEntry>;
+    readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
   },
   projects: ProjectService,
 ): void {
@@ -160,7 +160,7 @@ function claudeInStep(
     port: core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT,
     projects,
     approved: (name) => {
-      const fingerprint = core.entries().get(name)?.fingerprint;
+      const fingerprint = core.servers.entries().get(name)?.fingerprint;
       return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;
     },
   });
@@ -173,7 +173,7 @@ export async function projectInfos(
 ): Promise<(ProjectInfo & { states: Record<string, string> })[]> {
   const service = new ProjectService(ctx.home.root);
   if (service.projects().length === 0) return [];
-  const status = report ?? (await offlineCore(ctx)).status();
+  const status = report ?? (await offlineStatus(ctx)).status.report();
   const written = claudeProjectDirs(ctx.home);
   const states = new Map(status.servers.map((s) => [s.name, s.state]));
   return service.infos().map((info) => ({

@@ -20,7 +20,9 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
   const live = answered !== undefined || client !== undefined;
   const report: StatusReport =
     answered ??
-    (client ? await client.status() : (await (await import('../offline-core.ts')).offlineCore(ctx)).status());
+    (client
+      ? await client.status()
+      : (await (await import('../offline-core.ts')).offlineStatus(ctx)).status.report());
   // Repositories' servers (switchboard projects): where each came from, who works in it.
   const projects = existsSync(join(ctx.home.root, 'projects.json'))
     ? await (await import('./projects.ts')).projectInfos(ctx, report)

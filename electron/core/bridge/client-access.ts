@@ -23,7 +23,7 @@ const STALE_MS = 500;
 export interface ClientAccessCore {
   readonly home: Pick<HomePaths, 'stateFile'>;
   readonly state: Pick<AppStateStore, 'editors'>;
-  entries(): ReadonlyMap<string, ServerEntry>;
+  readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
 }
 
 export class ClientAccess {
@@ -43,7 +43,7 @@ export class ClientAccess {
   }
 
   allowed(scoped: string, server: string): boolean {
-    const entry = this.#core.entries().get(server);
+    const entry = this.#core.servers.entries().get(server);
     if (!entry) return true; // unknown servers get "no server named …" from the endpoint instead
     // A project's server only on its project's routes (project-scope.ts).
     const { editor: token, project } = splitScope(scoped);
@@ -62,7 +62,7 @@ export class ClientAccess {
     const owner = this.#projectOf(server);
     if (owner !== undefined && splitScope(scoped).project !== owner)
       return `MCP server "${server}" belongs to the project "${owner}": it is offered only on /mcp/@${owner} and /mcp/${server}`;
-    const limited = this.#core.entries().get(server)?.config.editors;
+    const limited = this.#core.servers.entries().get(server)?.config.editors;
     if (!isEditor(token))
       return `MCP server "${server}" is limited to ${limited?.join(', ') ?? 'some editors'} in Switchboard's servers.json, so the token "${token}" cannot use it`;
     if (limited !== undefined && !limited.includes(token))

@@ -138,7 +138,7 @@ export interface ClaudeProjectsCore {
     off(event: 'status' | 'config', listener: () => void): unknown;
   };
   readonly state: { read(): { approvals: Record<string, { fingerprint: string }> } };
-  entries(): ReadonlyMap<string, { fingerprint: string }>;
+  readonly servers: { entries(): ReadonlyMap<string, { fingerprint: string }> };
 }
 
 /**
@@ -170,7 +170,7 @@ export class ClaudeProjectsSync {
 
   sync(): void {
     const { approvals } = this.#core.state.read();
-    const entries = this.#core.entries();
+    const entries = this.#core.servers.entries();
     const approved = (name: string) => {
       const fingerprint = entries.get(name)?.fingerprint;
       return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;

@@ -69,11 +69,11 @@ describe("a repository's servers", () => {
     mkdirSync(dirname(claudeJson), { recursive: true });
     writeFileSync(claudeJson, JSON.stringify({ projects: { [acme]: { enabledMcpjsonServers: ['mini'] } } }));
     const h = await setup.start();
-    const states = () => new Map(h.core.status().servers.map((s) => [s.name, s.state]));
+    const states = () => new Map(h.core.status.report().servers.map((s) => [s.name, s.state]));
     expect(states().get('acme--mini')).toBe('pending-approval');
     expect(states().get('other--mini')).toBe('pending-approval');
     // The approval says which file and its digest.
-    const shown = h.core.review('acme--mini');
+    const shown = h.core.approvals.review('acme--mini');
     expect(shown.origin).toMatchObject({ project: 'acme', file: join(acme, '.mcp.json') });
     expect(shown.origin?.digest).toMatch(/^[0-9a-f]{64}$/);
     expect(shown.lines.join('\n')).toContain(`"write":["${acme}"]`);
@@ -131,7 +131,7 @@ describe("a repository's servers", () => {
     add(acme);
     const h = await setup.start();
     await setup.approveRunning(['acme--mini']);
-    const pid = h.core.status().servers.find((s) => s.name === 'acme--mini')?.pid;
+    const pid = h.core.status.report().servers.find((s) => s.name === 'acme--mini')?.pid;
     expect(pid).toBeGreaterThan(0);
 
     writeFileSync(
@@ -139,7 +139,8 @@ describe("a repository's servers", () => {
       JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', '--tools=3') } }),
     );
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
+      () =>
+        h.core.status.report().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
       30_000,
       'acme--mini pending again',
     );
@@ -148,9 +149,9 @@ describe("a repository's servers", () => {
 
     // Approved again, then the project removed: stopped, and its approval gone.
     await setup.approveRunning(['acme--mini']);
-    const pid2 = h.core.status().servers.find((s) => s.name === 'acme--mini')?.pid ?? 0;
+    const pid2 = h.core.status.report().servers.find((s) => s.name === 'acme--mini')?.pid ?? 0;
     removeProject(projectsFilePath(setup.t.home.root), acme);
-    await waitFor(() => !h.core.entries().has('acme--mini') || undefined, 30_000, 'acme--mini gone');
+    await waitFor(() => !h.core.servers.entries().has('acme--mini') || undefined, 30_000, 'acme--mini gone');
     await waitFor(() => !isAlive(pid2) || undefined, 30_000, 'its process stopped');
     expect(h.core.state.approval('acme--mini')).toBeUndefined();
   });
@@ -162,18 +163,19 @@ describe("a repository's servers", () => {
     const h = await setup.start();
     await setup.approveRunning(['mine', 'acme--mini']);
     writeFileSync(setup.t.home.serversFile, '{"mcpServers": {"mine": ');
-    await waitFor(() => h.core.configError() ?? undefined, 30_000, 'servers.json error seen');
+    await waitFor(() => h.core.servers.configError() ?? undefined, 30_000, 'servers.json error seen');
     writeFileSync(
       join(acme, '.mcp.json'),
       JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', '--tools=3') } }),
     );
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
+      () =>
+        h.core.status.report().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
       30_000,
       'acme--mini pending again',
     );
     // The person's own server keeps running from the last good file.
-    expect(h.core.status().servers.find((s) => s.name === 'mine')?.state).toBe('running');
+    expect(h.core.status.report().servers.find((s) => s.name === 'mine')?.state).toBe('running');
   });
 
   it("a change to the repository's script it runs (its entry unchanged) waits for approval again", async () => {
@@ -181,13 +183,14 @@ describe("a repository's servers", () => {
     copyFileSync(fixtureServer('mini-server.mjs').args[0] ?? '', join(acme, 'mini.mjs'));
     add(acme);
     const h = await setup.start();
-    expect(h.core.review('acme--mini').lines.join('\n')).toMatch(
+    expect(h.core.approvals.review('acme--mini').lines.join('\n')).toMatch(
       /SWITCHBOARD_PROJECT_FILES=mini\.mjs:[0-9a-f]{24}\b/,
     );
     await setup.approveRunning(['acme--mini']);
     appendFileSync(join(acme, 'mini.mjs'), '\n// changed after approval\n');
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
+      () =>
+        h.core.status.report().servers.find((s) => s.name === 'acme--mini' && s.state === 'pending-approval'),
       30_000,
       'acme--mini pending after its script changed',
     );
@@ -197,7 +200,7 @@ describe("a repository's servers", () => {
     setup.t.writeServers({ mcpServers: { 'acme--mini': fixtureServer('mini-server.mjs', '--tools=2') } });
     add(repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=3') }));
     const h = await setup.start();
-    expect(h.core.review('acme--mini').origin).toBeUndefined();
+    expect(h.core.approvals.review('acme--mini').origin).toBeUndefined();
     await setup.approveRunning(['acme--mini']);
     expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
   });
@@ -208,15 +211,17 @@ describe("a repository's servers", () => {
     add(acme);
     const h = await setup.start({ env: { ...setup.t.env, GITHUB_TOKEN: 'the-persons-own' } });
     // Refused until given: not a server of Switchboard's at all.
-    expect(h.core.entries().has('acme--gh')).toBe(false);
+    expect(h.core.servers.entries().has('acme--gh')).toBe(false);
     const given = await runCli(
       ['projects', 'give', 'acme--gh', '${GITHUB_TOKEN}'],
       setup.t.env,
       'given-for-acme',
     );
     expect(given.code, given.stderr).toBe(0);
-    await waitFor(() => h.core.entries().has('acme--gh') || undefined, 30_000, 'acme--gh offered');
-    expect(h.core.review('acme--gh').references.join('\n')).toContain('project.acme--gh.GITHUB_TOKEN');
+    await waitFor(() => h.core.servers.entries().has('acme--gh') || undefined, 30_000, 'acme--gh offered');
+    expect(h.core.approvals.review('acme--gh').references.join('\n')).toContain(
+      'project.acme--gh.GITHUB_TOKEN',
+    );
     await setup.approveRunning(['acme--gh']);
     const client = await setup.connect('/mcp/acme--gh');
     expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe('given-for-acme');
@@ -238,15 +243,19 @@ describe("a repository's servers", () => {
 
     // Added while serve runs: picked up, and its folder followed.
     const h = await setup.start();
-    expect(h.core.entries().has('acme--mini')).toBe(false);
+    expect(h.core.servers.entries().has('acme--mini')).toBe(false);
     expect((await runCli(['projects', 'add', acme], setup.t.env)).code).toBe(0);
-    const first = await waitFor(() => h.core.entries().get('acme--mini')?.fingerprint, 30_000, 'acme--mini');
+    const first = await waitFor(
+      () => h.core.servers.entries().get('acme--mini')?.fingerprint,
+      30_000,
+      'acme--mini',
+    );
     writeFileSync(
       join(acme, '.mcp.json'),
       JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', '--tools=4') } }),
     );
     await waitFor(
-      () => (h.core.entries().get('acme--mini')?.fingerprint ?? first) !== first || undefined,
+      () => (h.core.servers.entries().get('acme--mini')?.fingerprint ?? first) !== first || undefined,
       30_000,
       'the changed entry read',
     );
