@@ -57,6 +57,8 @@ export class ServerConfig {
   readonly #projects: ProjectServers | undefined;
   /** the project servers of the last load (which of the entries are not servers.json's) */
   #projectNames = new Set<string>();
+  /** the servers of the last good servers.json: theirs win a name clash also while it has errors */
+  #ownNames = new Set<string>();
   #entries = new Map<string, ServerEntry>();
   #problems: ConfigProblem[] = [];
   /** servers.json's text as last read, to tell whether it changed since */
@@ -81,12 +83,12 @@ export class ServerConfig {
     const result = readServersFile(this.#home.serversFile);
     this.#loadedText = result.text;
     const projectServers = this.#projects?.servers() ?? new Map<string, ServerEntry['config']>();
-    const own = (n: string) => !projectServers.has(n) && !this.#projectNames.has(n);
+    const own = (n: string) => this.#ownNames.has(n);
     // While servers.json is unusable the person's own servers stay as they were, but project servers
     // still follow their files (a changed entry must not keep running in its old form).
     const keepOwn = () =>
       (this.#entries = new Map([
-        ...[...projectServers].map(([n, c]) => [n, this.entryOf(n, c)] as const),
+        ...[...projectServers].filter(([n]) => !own(n)).map(([n, c]) => [n, this.entryOf(n, c)] as const),
         ...[...this.#entries].filter(([n]) => own(n)),
       ]));
     if (!result.ok) {
@@ -94,11 +96,12 @@ export class ServerConfig {
       keepOwn();
       return;
     }
-    if (result.text.trim() === '' && [...this.#entries.keys()].some(own)) {
+    const kept = [...this.#entries.keys()].filter(own).length;
+    if (result.text.trim() === '' && kept > 0) {
       // An empty file is more likely a save in progress or a mistake than a wish to stop everything.
       this.#problems = [
         {
-          message: `the file is empty; the ${this.#entries.size} configured server(s) keep running. To remove them all, write {"mcpServers": {}}`,
+          message: `the file is empty; the ${kept} configured server(s) keep running. To remove them all, write {"mcpServers": {}}`,
           server: undefined,
           path: [],
           line: undefined,
@@ -109,6 +112,7 @@ export class ServerConfig {
       return;
     }
     this.#problems = [];
+    this.#ownNames = new Set(result.servers.keys());
     // The pins of approved package runs; an unreadable state.json pins nothing (every trust decision
     // then says what is wrong with it).
     let approvals: ReturnType<AppStateStore['read']>['approvals'] = {};

@@ -205,6 +205,24 @@ describe("a repository's servers", () => {
     expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
   });
 
+  it("a person's own server of the same full name stays theirs also while servers.json has errors", async () => {
+    setup.t.writeServers({ mcpServers: { 'acme--mini': fixtureServer('mini-server.mjs', '--tools=2') } });
+    add(repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=3') }));
+    const h = await setup.start();
+    await setup.approveRunning(['acme--mini']);
+    const pid = h.core.status.report().servers.find((s) => s.name === 'acme--mini')?.pid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    writeFileSync(setup.t.home.serversFile, '{"mcpServers": {"acme--mini": ');
+    await waitFor(() => h.core.servers.configError() ?? undefined, 30_000, 'servers.json error seen');
+    // The last good file's server keeps running, not the project's entry of that name.
+    expect(h.core.approvals.review('acme--mini').origin).toBeUndefined();
+    expect(h.core.status.report().servers.find((s) => s.name === 'acme--mini')).toMatchObject({
+      state: 'running',
+      pid,
+    });
+    expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
+  });
+
   it("a request for the person's variable gets only the value given on approval, never theirs", async () => {
     const echo = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
     const acme = repo('acme', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } });
