@@ -55,6 +55,7 @@ export const CORE_LAYERS = [
   { name: 'services', paths: ['services/', 'core-events.ts'] },
   { name: 'composition', paths: ['core.ts'] },
   { name: 'editors', paths: ['editors/'] },
+  { name: 'projects', paths: ['projects/'] },
   { name: 'bridge', paths: ['bridge/'] },
 ];
 

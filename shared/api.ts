@@ -71,6 +71,8 @@ export const ApprovalPreviewSchema = z.object({
   packageNote: z.string().nullable().default(null),
   /** what would stop it from starting once approved ("WILL NOT START: …"): a missing program or secret */
   willNotStart: z.array(z.string()).default([]),
+  /** a project's server: the project, and the file that said it with that file's sha256 as read */
+  origin: z.object({ project: z.string(), dir: z.string(), file: z.string(), digest: z.string() }).optional(),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 

@@ -89,7 +89,9 @@ export const CLIENT_LIMITS: Partial<Record<EditorId, ClientLimits>> = {
 
 /** The limits of a bridge token's client (none for tokens that are not an editor's). */
 export function limitsOf(token: string): ClientLimits {
-  return (CLIENT_LIMITS as Record<string, ClientLimits | undefined>)[token] ?? {};
+  // A project route's `<editor>@<project>` is that editor (bridge/project-scope.ts).
+  const editor = token.split('@')[0] ?? token;
+  return (CLIENT_LIMITS as Record<string, ClientLimits | undefined>)[editor] ?? {};
 }
 
 /** From this share of a count limit on, the editor is warned (before the limit is crossed). */

@@ -211,6 +211,8 @@ export const ApprovalViewSchema = z.object({
   approved: z
     .object({ lines: z.array(z.string()), approvedAt: z.number(), source: ServerSourceSchema })
     .nullable(),
+  /** a project's server: the project and the file that said it, with that file's sha256 (escaped) */
+  origin: z.object({ project: z.string(), dir: z.string(), file: z.string(), digest: z.string() }).optional(),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export const ApprovalsResponseSchema = z.object({ approvals: z.array(ApprovalViewSchema) });

@@ -222,6 +222,23 @@ export const COMMAND_HELP = {
       '  --json             print the per-editor reports as JSON\n' +
       EDITORS_LINE,
   },
+  projects: {
+    usage: [
+      'switchboard projects [list] [--json]',
+      'switchboard projects add DIR [--name NAME] [--json]',
+      'switchboard projects rm DIR|NAME [--json]',
+      "switchboard projects give SERVER 'REQUEST' [--json]   (the value on stdin)",
+    ],
+    summary: "a repository's committed MCP servers: approved once, sandboxed to its folder",
+    details:
+      'add reads every MCP file editors keep in the folder (.mcp.json, .vscode/mcp.json, .cursor/mcp.json,\n' +
+      '.gemini/settings.json, .roo/mcp.json, …); each server waits for approval as PROJECT--SERVER, showing\n' +
+      'the file and its sha256. A changed entry waits again. rm stops its servers and forgets their approvals.\n' +
+      'A server whose file asks for ${VAR}, ${env:…} or ${secret:…} gets none of yours: give gives it a value\n' +
+      'of its own (kept in the keychain), which its approval then shows.\n' +
+      "  --name NAME   the project's name (default: the folder's)\n" +
+      '  --json        print JSON',
+  },
   unsync: {
     usage: ['switchboard unsync [--editor E]… [--restore-secrets | --no-restore-secrets] [--json]'],
     summary: "take Switchboard's entries out of editors' settings again",
@@ -344,6 +361,7 @@ usage: switchboard <command> [options]
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get
                                    back the bytes they had (secrets import moved only if you ask)
+  projects [add DIR | rm DIR]      a repository's committed MCP servers, approved once, confined to it
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
   backups [list [--json] | restore ID]   editor files as they were before Switchboard changed them
   catalog search TERM [--json]     find servers in the MCP Registry

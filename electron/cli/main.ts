@@ -36,6 +36,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   editors: async () => (await import('./commands/editors.ts')).editorsCommand,
   sync: async () => (await import('./commands/sync.ts')).syncCommand,
   unsync: async () => (await import('./commands/unsync.ts')).unsyncCommand,
+  projects: async () => (await import('./commands/projects.ts')).projectsCommand,
   import: async () => (await import('./commands/import.ts')).importCommand,
   backups: async () => (await import('./commands/backups.ts')).backupsCommand,
   catalog: async () => (await import('./commands/catalog.ts')).catalogCommand,

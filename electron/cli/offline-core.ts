@@ -5,6 +5,7 @@ import type { CoreEvents } from '../core/core-events.ts';
 import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { makeHomePrivate } from '../core/fs/private-home.ts';
 import { ListStore } from '../core/lists/list-store.ts';
+import { ProjectService } from '../core/projects/project-service.ts';
 import { Approvals } from '../core/services/approvals.ts';
 import { SandboxService } from '../core/services/sandbox-service.ts';
 import { SecretsService } from '../core/services/secrets-service.ts';
@@ -36,10 +37,14 @@ export function offlineState(ctx: CliContext): { state: AppStateStore } {
   return { state: new AppStateStore(ctx.home.stateFile) };
 }
 
-/** servers.json read into entries, with state.json. */
+/**
+ * servers.json read into entries, with state.json, and the projects' servers beside them: without
+ * those, load() would forget their approvals as removed servers.
+ */
 export async function offlineServers(
   ctx: CliContext,
-): Promise<{ state: AppStateStore; servers: ServerConfig }> {
+  projects = new ProjectService(ctx.home.root),
+): Promise<{ state: AppStateStore; servers: ServerConfig; projects: ProjectService }> {
   const commandPath = await resolveLoginPath({ env: ctx.env });
   makeHomePrivate(ctx.home, process.platform); // as offlineState, before anything is written there
   const state = new AppStateStore(ctx.home.stateFile);
@@ -50,6 +55,7 @@ export async function offlineServers(
     commandPath,
     pathExt: ctx.env.PATHEXT,
     platform: process.platform,
+    projects,
     hooks: {
       // What was kept on disk for a server that left servers.json: its lists, pins and install.
       forgotten: (names) => {
@@ -64,12 +70,12 @@ export async function offlineServers(
     },
   });
   servers.load();
-  return { state, servers };
+  return { state, servers, projects };
 }
 
 /** The servers, and what their status and approval read: the packages offered, their sandboxes. */
-async function trustParts(ctx: CliContext) {
-  const { state, servers } = await offlineServers(ctx);
+async function trustParts(ctx: CliContext, given?: ProjectService) {
+  const { state, servers, projects } = await offlineServers(ctx, given);
   const packages = new PackageService(new PackageStore(ctx.home.store), ctx.env, process.platform);
   const packageTrust = new PackageApprovals(packages);
   const sandbox = new SandboxService({
@@ -81,17 +87,21 @@ async function trustParts(ctx: CliContext) {
     servers,
   });
   const status = new ServerStatuses({ state, servers, packageTrust, sandbox });
-  return { state, servers, packages, packageTrust, sandbox, status };
+  return { state, servers, projects, packages, packageTrust, sandbox, status };
 }
 
-/** `status`: each server's status as the files say. */
-export async function offlineStatus(ctx: CliContext): Promise<{ status: ServerStatuses }> {
-  return { status: (await trustParts(ctx)).status };
+/** `status`, `projects`: each server's status as the files say (`projects`: those of these projects). */
+export async function offlineStatus(
+  ctx: CliContext,
+  projects?: ProjectService,
+): Promise<{ state: AppStateStore; servers: ServerConfig; status: ServerStatuses }> {
+  const { state, servers, status } = await trustParts(ctx, projects);
+  return { state, servers, status };
 }
 
 /** `approve`, `update`, `deny`: trust decisions on the files. */
 export async function offlineApprovals(ctx: CliContext): Promise<{ approvals: Approvals }> {
-  const { state, servers, packages, packageTrust, sandbox, status } = await trustParts(ctx);
+  const { state, servers, projects, packages, packageTrust, sandbox, status } = await trustParts(ctx);
   const approvals = new Approvals({
     state,
     clock: systemClock,
@@ -104,6 +114,7 @@ export async function offlineApprovals(ctx: CliContext): Promise<{ approvals: Ap
     statuses: status,
     store: new StoreService({ state, packages, packageTrust, servers }),
     decided: () => {}, // nothing runs here to follow it
+    origin: (name, config) => projects.originOf(name, config),
   });
   return { approvals };
 }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { ApprovalPreview } from '../../shared/api.ts';
 import { join } from 'node:path';
 import { CallActivity } from './activity/call-activity.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -15,7 +16,7 @@ import { Approvals } from './services/approvals.ts';
 import { Lifecycle } from './services/lifecycle.ts';
 import { SandboxService } from './services/sandbox-service.ts';
 import { SecretsService } from './services/secrets-service.ts';
-import { ServerConfig } from './services/server-config.ts';
+import { ServerConfig, type ProjectServers } from './services/server-config.ts';
 import { ServerLogs } from './services/server-logs.ts';
 import { ServerStatuses } from './services/server-status.ts';
 import { SignIns } from './services/sign-ins.ts';
@@ -55,6 +56,8 @@ export interface CoreOptions {
    * bridge tokens there, so every sandbox hides them whatever it grants.
    */
   tokenFiles?: readonly string[];
+  /** repositories' servers beside servers.json's, and where each came from (projects/project-service.ts) */
+  projects?: ProjectServers & { originOf(name: string, config: object): ApprovalPreview['origin'] };
 }
 
 /**
@@ -119,6 +122,7 @@ export class Core {
       commandPath,
       pathExt: env.PATHEXT,
       platform,
+      projects: options.projects,
       hooks: {
         forgotten: (names) => {
           for (const name of names) {
@@ -182,6 +186,7 @@ export class Core {
         this.tools.invalidate(name);
         this.lifecycle.apply();
       },
+      origin: (name, config) => options.projects?.originOf(name, config),
     });
     const launch: LaunchDeps = {
       keychain,

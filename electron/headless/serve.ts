@@ -15,6 +15,8 @@ import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import type { SupervisorTimings } from '../core/supervisor/types.ts';
 import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
+import { ProjectService } from '../core/projects/project-service.ts';
+import { ClaudeProjectsSync } from '../core/projects/claude-code-projects.ts';
 import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
@@ -64,8 +66,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   for (const dir of [home.root, home.run, home.logs]) makePrivateDir(dir);
   const tokens = new TokenStore(home.tokens, { watch: true });
   tokens.controlToken();
+  const projects = new ProjectService(home.root, () => core.lifecycle.reload());
   const core = new Core({
     home,
+    projects,
     keychain: options.keychain,
     env,
     watch: true,
@@ -78,6 +82,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const relaySocket = process.platform === 'win32' ? { path: newPipeName() } : socketPathFor(home.run);
   const bridge = new BridgeServer({
     core,
+    projects: {
+      projectOf: (s) => projects.projectOf(s, core.servers.entries().get(s)?.config),
+      seen: (p, e) => projects.seen(p, e),
+    },
     port,
     tokens,
     keychain: options.keychain,
@@ -108,6 +116,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens.close();
     throw err;
   }
+  await projects.watch();
   writeInstanceFile(home, {
     pid: process.pid,
     port: boundPort,
@@ -128,6 +137,15 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       })
     : undefined;
   if (editors) bridge.attachEditors(editors);
+  // Editors working in a project's folder reach its servers through their own per-project settings.
+  const claudeProjects = sync
+    ? new ClaudeProjectsSync(
+        core,
+        { home, env, port: boundPort, projects, ensureToken: () => tokens.ensure('claude-code') },
+        (line) => console.error(line),
+      )
+    : undefined;
+  claudeProjects?.sync();
   // With --expose-gc (bin.mjs's shebang and package.json's scripts; the desktop app's --js-flags,
   // electron/desktop/js-flags.ts): the garbage of a burst of server starts and stops is given back once it settles.
   const gc = globalThis.gc;
@@ -147,6 +165,8 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       core.events.off('status', onStatus);
       compaction?.close();
       await editors?.close();
+      claudeProjects?.close();
+      await projects.close();
       await core.lifecycle.shutdown();
       await bridge.close();
       tokens.close();

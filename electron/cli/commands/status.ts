@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerStatus, StatusReport } from '../../../shared/status.ts';
 import { wordList } from '../../../shared/word-list.ts';
@@ -21,8 +23,12 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
     (client
       ? await client.status()
       : (await (await import('../offline-core.ts')).offlineStatus(ctx)).status.report());
+  // Repositories' servers (switchboard projects): where each came from, who works in it.
+  const projects = existsSync(join(ctx.home.root, 'projects.json'))
+    ? await (await import('./projects.ts')).projectInfos(ctx, report)
+    : [];
   if (values.json) {
-    ctx.output.out(JSON.stringify(report, null, 2));
+    ctx.output.out(JSON.stringify(projects.length > 0 ? { ...report, projects } : report, null, 2));
     return 0;
   }
   ctx.output.out(
@@ -55,6 +61,13 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
   if (access.length) {
     ctx.output.out('\nSandbox:');
     for (const s of access) ctx.output.out(`  ${s.name}: ${s.access ?? ''}`);
+  }
+  if (projects.length) {
+    ctx.output.out('\nProjects (details: switchboard projects):');
+    for (const p of projects)
+      ctx.output.out(
+        `  ${p.name}  ${p.dir}  ${p.servers.length} server(s); working in it now: ${p.activeEditors?.join(', ') || 'none seen'}`,
+      );
   }
   return 0;
 }

@@ -1,3 +1,4 @@
+import { displayText } from '../../../shared/display-text.ts';
 import { parseArgs } from 'node:util';
 import { FingerprintSchema, type ApprovalPreview, type ApproveCliResult } from '../../../shared/api.ts';
 import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
@@ -133,8 +134,12 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
       : shown.state === 'denied'
         ? 'denied'
         : `now ${shown.state}`;
+  // A project's server: the repository's file said it, not the person.
+  const from = shown.origin
+    ? `the project "${shown.origin.project}", ${displayText(shown.origin.file)} (sha256 ${shown.origin.digest})`
+    : SOURCES[shown.source];
   ctx.output.out(
-    `"${shown.name}" (${status}; from ${SOURCES[shown.source]}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
+    `"${shown.name}" (${status}; from ${from}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
   );
   for (const line of shown.lines) ctx.output.out(`  ${line}`);
   for (const line of shown.willNotStart) ctx.output.out(`  ! ${line}`);

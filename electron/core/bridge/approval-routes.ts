@@ -99,6 +99,16 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
             source: previous.source,
           }
         : null,
+      // A project's server: which repository file said it (its path is the repository's words).
+      ...(shown?.origin
+        ? {
+            origin: {
+              ...shown.origin,
+              dir: displayText(shown.origin.dir),
+              file: displayText(shown.origin.file),
+            },
+          }
+        : {}),
     };
   }
 

@@ -5,6 +5,7 @@ import type { EditorSettings } from '../../../shared/schema/state.ts';
 import type { HomePaths } from '../home.ts';
 import type { ServerEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
+import { splitScope } from './project-scope.ts';
 
 /**
  * Which servers each bridge token may reach — the editor selection enforced at the bridge, not only
@@ -33,13 +34,22 @@ export class ClientAccess {
   #stamp = '';
   #checkedAt = 0;
 
-  constructor(core: ClientAccessCore) {
+  /** which project a server is of (undefined: the person's own), for project routes */
+  readonly #projectOf: (server: string) => string | undefined;
+
+  constructor(core: ClientAccessCore, projectOf: (server: string) => string | undefined = () => undefined) {
     this.#core = core;
+    this.#projectOf = projectOf;
   }
 
-  allowed(token: string, server: string): boolean {
+  allowed(scoped: string, server: string): boolean {
     const entry = this.#core.servers.entries().get(server);
     if (!entry) return true; // unknown servers get "no server named …" from the endpoint instead
+    // A project's server only on its project's routes (project-scope.ts).
+    const { editor: token, project } = splitScope(scoped);
+    const owner = this.#projectOf(server);
+    // Its `editors: []` keeps it out of every editor's own settings; on its routes any token may.
+    if (owner !== undefined) return owner === project;
     const limited = entry.config.editors;
     if (!isEditor(token)) return limited === undefined;
     if (limited !== undefined && !limited.includes(token)) return false;
@@ -47,7 +57,11 @@ export class ClientAccess {
   }
 
   /** Why `token` cannot reach `server`, in words that say what to change. */
-  refusal(token: string, server: string): string {
+  refusal(scoped: string, server: string): string {
+    const { editor: token } = splitScope(scoped);
+    const owner = this.#projectOf(server);
+    if (owner !== undefined && splitScope(scoped).project !== owner)
+      return `MCP server "${server}" belongs to the project "${owner}": it is offered only on /mcp/@${owner} and /mcp/${server}`;
     const limited = this.#core.servers.entries().get(server)?.config.editors;
     if (!isEditor(token))
       return `MCP server "${server}" is limited to ${limited?.join(', ') ?? 'some editors'} in Switchboard's servers.json, so the token "${token}" cannot use it`;
@@ -60,13 +74,15 @@ export class ClientAccess {
    * The tools this token's editor gets of the server, on top of the server's own filter (undefined:
    * all it offers). The same object until the editor settings change, so callers can cache by it.
    */
-  selection(token: string, server: string): ToolFilter | undefined {
+  selection(scoped: string, server: string): ToolFilter | undefined {
+    const { editor: token } = splitScope(scoped);
     if (!isEditor(token)) return undefined;
     return this.#editorSettings()[token]?.tools?.[server];
   }
 
   /** Whether the token's editor uses discovery mode (find_tools and call_tool on /mcp). */
-  discovery(token: string): boolean {
+  discovery(scoped: string): boolean {
+    const { editor: token } = splitScope(scoped);
     return isEditor(token) && this.#editorSettings()[token]?.discovery === true;
   }
 

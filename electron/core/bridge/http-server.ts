@@ -53,6 +53,8 @@ export type BridgeCore = ControlApiCore &
 
 export interface BridgeOptions {
   core: BridgeCore;
+  /** repositories' servers: which project each is of (projects/project-service.ts) */
+  projects?: { projectOf(server: string): string | undefined; seen(project: string, editor: string): void };
   port: number;
   /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
   tokens: TokenStore;
@@ -135,6 +137,12 @@ export class BridgeServer {
     this.#mcp = new McpEndpoint(options.core, {
       requestTimeoutMs: options.requestTimeoutMs,
       inputTimeoutMs: options.inputTimeoutMs,
+      ...(options.projects
+        ? {
+            projectOf: (s: string) => options.projects?.projectOf(s),
+            projectSeen: (p: string, e: string) => options.projects?.seen(p, e),
+          }
+        : {}),
     });
     this.#ui = options.keychain
       ? createUiRoutes({

@@ -10,6 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_NAME_PATTERN } from '../../../shared/schema/servers.ts';
+import { scopedRoute } from './project-scope.ts';
 import type { CallActivity } from '../activity/call-activity.ts';
 import type { UpstreamPeer } from '../supervisor/upstream-link.ts';
 import { AggregateRouter } from './aggregate-router.ts';
@@ -60,6 +61,10 @@ export interface McpEndpointOptions {
   /** how long a 2026 call that asked for input waits for the client's retry (default: requestTimeoutMs) */
   inputTimeoutMs?: number | undefined;
   version?: string;
+  /** which project a server is of (undefined: the person's own): project routes, project-scope.ts */
+  projectOf?: (server: string) => string | undefined;
+  /** told of each request on a project's route: which editors work in it now */
+  projectSeen?: (project: string, editor: string) => void;
 }
 
 /**
@@ -94,9 +99,13 @@ export class McpEndpoint {
   readonly #tools: ToolAccess;
   readonly #mrtr: MrtrExchanges;
   readonly #version: string;
+  readonly #projectOf: (server: string) => string | undefined;
+  readonly #projectSeen: McpEndpointOptions['projectSeen'];
 
   constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
-    this.#access = new ClientAccess(core);
+    this.#projectOf = options.projectOf ?? (() => undefined);
+    this.#projectSeen = options.projectSeen;
+    this.#access = new ClientAccess(core, this.#projectOf);
     this.#sessions = new SessionStore({
       closed: (session) => {
         this.#hub.sessionClosed(session);
@@ -225,7 +234,9 @@ export class McpEndpoint {
   }
 
   /** Handles /mcp and /mcp/<server> for an authenticated editor. */
-  async handle(req: IncomingMessage, res: ServerResponse, path: string, editor: string): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, route: string, token: string): Promise<void> {
+    const { path, editor, project } = scopedRoute(route, token, this.#projectOf);
+    if (project !== undefined) this.#projectSeen?.(project, token);
     const target = path === '/mcp' || path === '/mcp/' ? null : decodeSegment(path.slice('/mcp/'.length));
     if (target !== null && !SERVER_NAME_PATTERN.test(target)) throw new HttpError(404, 'not found');
     switch (req.method) {

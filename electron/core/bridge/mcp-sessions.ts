@@ -227,9 +227,11 @@ export class SessionStore {
 
   /** Ends every session of an editor whose token stopped working: its streams close, its requests stop. */
   closeEditor(editor: string): void {
-    for (const [id, session] of this.#sessions) if (session.editor === editor) this.delete(id);
+    // Its sessions on project routes too (`<editor>@<project>`, project-scope.ts).
+    const its = (e: string) => e === editor || e.startsWith(`${editor}@`);
+    for (const [id, session] of this.#sessions) if (its(session.editor)) this.delete(id);
     for (const [key, session] of this.#implicit) {
-      if (session.editor !== editor) continue;
+      if (!its(session.editor)) continue;
       this.#implicit.delete(key);
       this.#end(session, 'the editor token was revoked');
     }

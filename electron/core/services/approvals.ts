@@ -39,6 +39,8 @@ export interface ApprovalsOptions {
   store: { removeUnusedInstalls(): void };
   /** a decision was recorded: the server's pin is computed afresh and the supervisor follows it */
   decided(name: string): void;
+  /** which repository file said a project's server (projects/project-service.ts); none: the person's own */
+  origin?: ((name: string, config: object) => ApprovalPreview['origin']) | undefined;
 }
 
 /**
@@ -77,6 +79,7 @@ export class Approvals {
       packageNote: pkg.packageNote,
       // Asking the keychain is async: preview() and the approvals route fill this in.
       willNotStart: [],
+      origin: this.#o.origin?.(name, entry.config),
     };
   }
 

@@ -9,6 +9,7 @@ import { UserError } from '../errors.ts';
 import { serverDataDir, type HomePaths } from '../home.ts';
 import { serverEntry, type ServerEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
+import { keptWithout } from '../trust/departed-projects.ts';
 import { configHash } from '../trust/fingerprint.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import { recordSource } from './source-record.ts';
@@ -32,10 +33,16 @@ export interface ServerConfigHooks {
   reread?(): void;
 }
 
+/** Repositories' servers, beside servers.json's (projects/project-service.ts). */
+export interface ProjectServers {
+  servers(): ReadonlyMap<string, ServerEntry['config']>;
+}
+
 export interface ServerConfigOptions extends LookupOptions {
   home: HomePaths;
   state: AppStateStore;
   hooks?: ServerConfigHooks;
+  projects?: ProjectServers | undefined;
 }
 
 /**
@@ -47,6 +54,11 @@ export class ServerConfig {
   readonly #state: AppStateStore;
   readonly #lookupOptions: LookupOptions;
   readonly #hooks: ServerConfigHooks;
+  readonly #projects: ProjectServers | undefined;
+  /** the project servers of the last load (which of the entries are not servers.json's) */
+  #projectNames = new Set<string>();
+  /** the servers of the last good servers.json: theirs win a name clash also while it has errors */
+  #ownNames = new Set<string>();
   #entries = new Map<string, ServerEntry>();
   #problems: ConfigProblem[] = [];
   /** servers.json's text as last read, to tell whether it changed since */
@@ -63,30 +75,44 @@ export class ServerConfig {
       platform: options.platform,
     };
     this.#hooks = options.hooks ?? {};
+    this.#projects = options.projects;
   }
 
   /** Reads servers.json. An invalid file keeps the last good servers in force and records the problems. */
   load(): void {
     const result = readServersFile(this.#home.serversFile);
     this.#loadedText = result.text;
+    const projectServers = this.#projects?.servers() ?? new Map<string, ServerEntry['config']>();
+    const own = (n: string) => this.#ownNames.has(n);
+    // While servers.json is unusable the person's own servers stay as they were, but project servers
+    // still follow their files (a changed entry must not keep running in its old form).
+    const keepOwn = () =>
+      (this.#entries = new Map([
+        ...[...projectServers].filter(([n]) => !own(n)).map(([n, c]) => [n, this.entryOf(n, c)] as const),
+        ...[...this.#entries].filter(([n]) => own(n)),
+      ]));
     if (!result.ok) {
       this.#problems = result.problems;
+      keepOwn();
       return;
     }
-    if (result.text.trim() === '' && this.#entries.size > 0) {
+    const kept = [...this.#entries.keys()].filter(own).length;
+    if (result.text.trim() === '' && kept > 0) {
       // An empty file is more likely a save in progress or a mistake than a wish to stop everything.
       this.#problems = [
         {
-          message: `the file is empty; the ${this.#entries.size} configured server(s) keep running. To remove them all, write {"mcpServers": {}}`,
+          message: `the file is empty; the ${kept} configured server(s) keep running. To remove them all, write {"mcpServers": {}}`,
           server: undefined,
           path: [],
           line: undefined,
           column: undefined,
         },
       ];
+      keepOwn();
       return;
     }
     this.#problems = [];
+    this.#ownNames = new Set(result.servers.keys());
     // The pins of approved package runs; an unreadable state.json pins nothing (every trust decision
     // then says what is wrong with it).
     let approvals: ReturnType<AppStateStore['read']>['approvals'] = {};
@@ -95,16 +121,22 @@ export class ServerConfig {
     } catch {
       approvals = {};
     }
+    // A project server never shadows one of the person's own (its name has "--", theirs may too).
     this.#entries = new Map(
-      [...result.servers].map(([name, config]) => [
+      [...projectServers, ...result.servers].map(([name, config]) => [
         name,
         serverEntry(name, config, this.lookup, approvals[name]?.config, this.#home.store),
       ]),
     );
     // A server removed from a valid file loses its approval: adding it back asks again. A missing or
     // empty file forgets nothing (more likely a mistake or a save in progress than a wish).
-    if (result.text.trim() !== '') {
-      const forgotten = this.#state.forgetAllExcept(new Set(this.#entries.keys()));
+    // Project servers that left (project removed, entry gone) lose theirs even then.
+    const departed = new Set([...this.#projectNames].filter((n) => !this.#entries.has(n)));
+    this.#projectNames = new Set(projectServers.keys());
+    if (result.text.trim() !== '' || departed.size > 0) {
+      const keep =
+        result.text.trim() !== '' ? new Set(this.#entries.keys()) : keptWithout(this.#state.read(), departed);
+      const forgotten = this.#state.forgetAllExcept(keep);
       if (forgotten.length > 0) this.#hooks.forgotten?.(forgotten);
     }
   }

@@ -319,7 +319,16 @@ function ApprovalCard({
       <dl className="facts">
         <div>
           <dt>Source</dt>
-          <dd>{SOURCES[a.source]}</dd>
+          <dd data-testid="approval-source">
+            {a.origin ? (
+              <>
+                the project <strong>{a.origin.project}</strong>: <code>{a.origin.file}</code> (sha256{' '}
+                <code>{a.origin.digest}</code>)
+              </>
+            ) : (
+              SOURCES[a.source]
+            )}
+          </dd>
         </div>
         <div>
           <dt>{a.launch.transport === 'http' ? 'Header names' : 'Environment variables'}</dt>

@@ -1,0 +1,196 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { claudeCode } from '../editors/claude-code.ts';
+import { ensureHeadersHelper, headersHelperCommand } from '../editors/headers-helper.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import type { HomePaths } from '../home.ts';
+import { userDirs } from '../user-dirs.mjs';
+import type { ProjectService } from './project-service.ts';
+
+/**
+ * Claude Code's own per-project settings (`projects[<dir>]` in ~/.claude.json: local scope, never
+ * committed) for every project: each approved project server as an entry of its own endpoint
+ * (/mcp/<project>--<server>, with the same header helper as the user-level entries), and every
+ * server of the folder's .mcp.json in `disabledMcpjsonServers` (taken out of `enabledMcpjsonServers`)
+ * so Claude Code does not also run the repository's servers itself, unsandboxed. What was written is
+ * recorded (<home>/claude-code-projects.json) so a removed project, or server, is taken out again
+ * and the names it re-enabled come back.
+ */
+
+const RecordSchema = z.record(
+  z.string(),
+  z.object({
+    servers: z.array(z.string()).default([]),
+    disabled: z.array(z.string()).default([]),
+    /** names that were in enabledMcpjsonServers before, given back when the project goes */
+    unenabled: z.array(z.string()).default([]),
+  }),
+);
+type WrittenRecord = z.infer<typeof RecordSchema>;
+const RECORD_FILE = 'claude-code-projects.json';
+
+export interface ClaudeProjectsOptions {
+  home: HomePaths;
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  port: number;
+  projects: Pick<ProjectService, 'projects' | 'infos'>;
+  /** the project servers approved as they are now (only those are written) */
+  approved: (name: string) => boolean;
+  /** issues Claude Code's bridge token if it has none yet (its header helper prints it) */
+  ensureToken?: () => void;
+}
+
+/** Brings ~/.claude.json's per-project settings in step; returns the folders written (none: no Claude Code). */
+export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
+  const platform = options.platform ?? process.platform;
+  const file = claudeCode.file(userDirs(options.env, platform));
+  if (!existsSync(file)) return []; // Claude Code not set up here
+  const recordFile = join(options.home.root, RECORD_FILE);
+  const record = readRecord(recordFile);
+  const text = readFileSync(file, 'utf8');
+  const settings = JSON.parse(text) as Record<string, unknown>;
+  const projects = isObject(settings.projects) ? settings.projects : {};
+  const helper = headersHelperCommand(options.home, 'claude-code', platform);
+  const next: WrittenRecord = {};
+  const byDir = new Map(options.projects.infos().map((p) => [p.dir, p]));
+  for (const dir of new Set([...Object.keys(record), ...byDir.keys()])) {
+    const before = record[dir] ?? { servers: [], disabled: [], unenabled: [] };
+    const info = byDir.get(dir);
+    const entry: Record<string, unknown> = isObject(projects[dir]) ? { ...projects[dir] } : {};
+    const servers = Object.fromEntries(
+      Object.entries(isObject(entry.mcpServers) ? entry.mcpServers : {}).filter(
+        ([name]) => !before.servers.includes(name),
+      ),
+    );
+    let disabled = strings(entry.disabledMcpjsonServers).filter((n) => !before.disabled.includes(n));
+    let enabled = [...strings(entry.enabledMcpjsonServers), ...before.unenabled];
+    const now = { servers: [] as string[], disabled: [] as string[], unenabled: [] as string[] };
+    if (info) {
+      for (const s of info.servers) {
+        if (s.problem || !options.approved(s.name)) continue;
+        servers[s.name] = {
+          type: 'http',
+          url: `http://127.0.0.1:${options.port}/mcp/${s.name}`,
+          headersHelper: helper,
+        };
+        now.servers.push(s.name);
+      }
+      const mcpJson = join(dir, '.mcp.json');
+      const names = info.servers.filter((s) => s.file === mcpJson).map((s) => s.entry);
+      now.disabled = names.filter((n) => !disabled.includes(n));
+      disabled = [...disabled, ...now.disabled];
+      now.unenabled = enabled.filter((n) => names.includes(n));
+      enabled = enabled.filter((n) => !names.includes(n));
+      next[dir] = now;
+    }
+    entry.mcpServers = servers;
+    entry.disabledMcpjsonServers = disabled;
+    entry.enabledMcpjsonServers = enabled;
+    projects[dir] = entry;
+  }
+  settings.projects = projects;
+  const written = `${JSON.stringify(settings, null, 2)}\n`;
+  if (written !== text) {
+    if (Object.values(next).some((r) => r.servers.length > 0)) {
+      options.ensureToken?.();
+      ensureHeadersHelper(options.home, platform);
+    }
+    // Claude Code rewrites this file itself: a change in between is not overwritten (the next sync
+    // applies ours to its new text).
+    writeFileAtomic(file, written, {
+      beforeRename: (target) => {
+        if (readFileSync(target, 'utf8') !== text) throw new Error(`${file} changed meanwhile; not written`);
+      },
+    });
+  }
+  writeFileAtomic(recordFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  return Object.keys(next);
+}
+
+/** The folders whose Claude Code per-project settings Switchboard wrote. */
+export function claudeProjectDirs(home: HomePaths): Set<string> {
+  return new Set(Object.keys(readRecord(join(home.root, RECORD_FILE))));
+}
+
+function readRecord(file: string): WrittenRecord {
+  try {
+    const parsed = RecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** What following the core needs: its events, entries and approvals. */
+export interface ClaudeProjectsCore {
+  readonly events: {
+    on(event: 'status' | 'config', listener: () => void): unknown;
+    off(event: 'status' | 'config', listener: () => void): unknown;
+  };
+  readonly state: { read(): { approvals: Record<string, { fingerprint: string }> } };
+  readonly servers: { entries(): ReadonlyMap<string, { fingerprint: string }> };
+}
+
+/**
+ * Keeps Claude Code's per-project settings in step while serve runs: at start, and whenever the set
+ * of approved project servers or the projects change (looked at after the core's changes settle).
+ */
+export class ClaudeProjectsSync {
+  readonly #core: ClaudeProjectsCore;
+  readonly #options: Omit<ClaudeProjectsOptions, 'approved'>;
+  readonly #log: (line: string) => void;
+  #timer: NodeJS.Timeout | undefined;
+  #signature = '';
+  readonly #changed = () => {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.sync(), 100);
+  };
+
+  constructor(
+    core: ClaudeProjectsCore,
+    options: Omit<ClaudeProjectsOptions, 'approved'>,
+    log: (line: string) => void,
+  ) {
+    this.#core = core;
+    this.#options = options;
+    this.#log = log;
+    core.events.on('status', this.#changed);
+    core.events.on('config', this.#changed);
+  }
+
+  sync(): void {
+    const { approvals } = this.#core.state.read();
+    const entries = this.#core.servers.entries();
+    const approved = (name: string) => {
+      const fingerprint = entries.get(name)?.fingerprint;
+      return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;
+    };
+    const infos = this.#options.projects.infos();
+    const signature = JSON.stringify(
+      infos.map((p) => [p.dir, p.servers.map((s) => [s.name, s.entry, s.file, approved(s.name)])]),
+    );
+    if (signature === this.#signature) return;
+    try {
+      syncClaudeProjects({ ...this.#options, approved });
+      this.#signature = signature;
+    } catch (err) {
+      this.#log(`Claude Code's per-project settings: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#core.events.off('status', this.#changed);
+    this.#core.events.off('config', this.#changed);
+  }
+}

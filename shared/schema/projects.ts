@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/**
+ * A project's name: the first part of its servers' names (`<project>--<server>`), so the same
+ * alphabet as server names, shorter so the server's own name fits after it.
+ */
+export const PROJECT_NAME_PATTERN = /^[a-zA-Z0-9_]+(?:-[a-zA-Z0-9_]+)*$/;
+export const PROJECT_NAME_MAX = 24;
+export const ProjectNameSchema = z
+  .string()
+  .max(PROJECT_NAME_MAX, `project names are at most ${PROJECT_NAME_MAX} characters`)
+  .regex(
+    PROJECT_NAME_PATTERN,
+    'project names may use only letters, digits, "_" and single "-" (never "--", which separates it from its servers)',
+  );
+
+/** One folder whose committed MCP files Switchboard reads (`switchboard projects add DIR`). */
+export const ProjectSchema = z.object({
+  name: ProjectNameSchema,
+  /** the folder, absolute and with symlinks resolved when it was added */
+  dir: z.string().min(1),
+  addedAt: z.number(),
+  /**
+   * per server (`<project>--<entry>`), the requests of its file (`${GITHUB_TOKEN}`) the person gave a
+   * value for (`switchboard projects give`): each is then a keychain secret of its own
+   */
+  given: z.record(z.string(), z.array(z.string())).default({}),
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+/** <home>/projects.json */
+export const ProjectsFileSchema = z.object({
+  version: z.literal(1),
+  projects: z.array(ProjectSchema).default([]),
+});
+export type ProjectsFile = z.infer<typeof ProjectsFileSchema>;
+
+/** One server a project's file names, as `switchboard projects` and status show it. */
+export const ProjectServerInfoSchema = z.object({
+  /** its name in Switchboard (`<project>--<server>`): its endpoint is /mcp/<name> */
+  name: z.string(),
+  /** its name in the project's file */
+  entry: z.string(),
+  /** the file that said it, absolute */
+  file: z.string(),
+  /** sha256 (hex) of that file's bytes as read */
+  digest: z.string(),
+  /** why Switchboard will not run it (it then is no server of Switchboard's at all) */
+  problem: z.string().optional(),
+  /** `${env:…}`/`${secret:…}`/`${VAR}` the file asks for: never filled from the person's own */
+  requests: z.array(z.string()).default([]),
+});
+export type ProjectServerInfo = z.infer<typeof ProjectServerInfoSchema>;
+
+export const ProjectInfoSchema = z.object({
+  name: z.string(),
+  dir: z.string(),
+  /** the project files found, each with its digest */
+  files: z.array(z.object({ file: z.string(), digest: z.string(), problem: z.string().optional() })),
+  servers: z.array(ProjectServerInfoSchema),
+  /** the route editors working in the folder are given: /mcp/@<project> */
+  endpoint: z.string(),
+  /** editors whose own per-project settings Switchboard wrote for this folder */
+  editors: z.array(z.string()).default([]),
+  /** editors that used its route in the last ten minutes (as far as the bridge knows) */
+  activeEditors: z.array(z.string()).optional(),
+});
+export type ProjectInfo = z.infer<typeof ProjectInfoSchema>;
+
+/** `<project>--<server>`: "--" never occurs in a project name, so the split is unambiguous. */
+export const PROJECT_SEPARATOR = '--';

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readProjectFiles } from '../../../electron/core/projects/project-files.ts';
+import { projectServers } from '../../../electron/core/projects/project-servers.ts';
+import { addProject } from '../../../electron/core/projects/projects-file.ts';
+
+/**
+ * Each editor's committed MCP file, written as that editor's documentation shows it, read from a
+ * real folder into Switchboard's project servers: the right entries, named under the project, with
+ * the file and its sha256, sandboxed to the folder; what asks for the person's own refused.
+ */
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(files: Record<string, string>): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'sb-project-')));
+  made.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+function servers(dir: string, name = 'acme', given: Record<string, string[]> = {}) {
+  return projectServers({ name, dir, addedAt: 0, given }, readProjectFiles(dir));
+}
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+describe('project files', () => {
+  it.each([
+    ['.mcp.json', '{"mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-mcp"]}}}'],
+    [
+      '.vscode/mcp.json',
+      '{\n  // VS Code: "servers", comments allowed\n  "servers": {"docs": {"type": "stdio", "command": "npx", "args": ["-y", "docs-mcp"]},},\n}',
+    ],
+    ['.cursor/mcp.json', '{"mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-mcp"]}}}'],
+    [
+      '.gemini/settings.json',
+      '{"theme": "x", "mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-mcp"]}}}',
+    ],
+    [
+      '.roo/mcp.json',
+      '{"mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-mcp"], "alwaysAllow": []}}}',
+    ],
+    ['.kiro/settings/mcp.json', '{"mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-mcp"]}}}'],
+  ])('%s: its server, named under the project, confined to the folder', (path, text) => {
+    const dir = folder({ [path]: text });
+    const [one, ...rest] = servers(dir);
+    expect(rest).toEqual([]);
+    expect(one?.info).toMatchObject({ name: 'acme--docs', entry: 'docs', file: join(dir, path) });
+    expect(one?.info.digest).toBe(sha256(join(dir, path)));
+    expect(one?.info.problem).toBeUndefined();
+    expect(one?.config).toMatchObject({
+      command: 'npx',
+      args: ['-y', 'docs-mcp'],
+      cwd: dir,
+      sandbox: { write: [dir] },
+    });
+  });
+
+  it('remote entries (Gemini httpUrl, VS Code http) and the folder variable', () => {
+    const dir = folder({
+      '.gemini/settings.json': '{"mcpServers": {"api": {"httpUrl": "https://mcp.example.com/mcp"}}}',
+      '.vscode/mcp.json':
+        '{"servers": {"fs": {"command": "node", "args": ["${workspaceFolder}/tools/fs.js"]}}}',
+    });
+    const found = new Map(servers(dir).map((s) => [s.info.name, s.config]));
+    expect(found.get('acme--api')).toMatchObject({ url: 'https://mcp.example.com/mcp' });
+    expect(found.get('acme--fs')).toMatchObject({ args: [`${dir}/tools/fs.js`] });
+  });
+
+  it("refuses what asks for the person's environment, secrets or a prompt, and a cwd outside", () => {
+    const dir = folder({
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          gh: { command: 'npx', args: ['gh-mcp'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
+          key: { command: 'npx', args: ['x'], env: { K: '${secret:openai}' } },
+          out: { command: 'node', args: ['s.js'], cwd: '../elsewhere' },
+        },
+      }),
+      '.vscode/mcp.json': '{"servers": {"db": {"command": "db-mcp", "env": {"P": "${input:password}"}}}}',
+      '.gemini/settings.json': '{"mcpServers": {"bare": {"command": "x", "env": {"T": "$HOME_TOKEN"}}}}',
+    });
+    const found = new Map(servers(dir).map((s) => [s.info.name, s]));
+    for (const [name, request] of [
+      ['acme--gh', '${GITHUB_TOKEN}'],
+      ['acme--key', '${secret:openai}'],
+      ['acme--db', '${input:password}'],
+      ['acme--bare', '$HOME_TOKEN'],
+    ] as const) {
+      expect(found.get(name)?.config).toBeUndefined();
+      expect(found.get(name)?.info.requests).toEqual([request]);
+      expect(found.get(name)?.info.problem).toContain(request);
+    }
+    expect(found.get('acme--out')?.config).toBeUndefined();
+    expect(found.get('acme--out')?.info.problem).toContain('outside the project folder');
+  });
+
+  it('a request the person gave a value for becomes a keychain secret of its own', () => {
+    const dir = folder({
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          gh: { command: 'npx', args: ['gh-mcp'], env: { GITHUB_TOKEN: 'token ${GITHUB_TOKEN}' } },
+        },
+      }),
+    });
+    const [gh] = servers(dir, 'acme', { 'acme--gh': ['${GITHUB_TOKEN}'] });
+    expect(gh?.info.problem).toBeUndefined();
+    expect(gh?.config).toMatchObject({
+      env: { GITHUB_TOKEN: 'token ${secret:project.acme--gh.GITHUB_TOKEN}' },
+    });
+  });
+
+  it('two projects, the same server name: two servers; the same server in two files: one', () => {
+    const text = '{"mcpServers": {"docs": {"command": "npx", "args": ["docs-mcp"]}}}';
+    const a = folder({ '.mcp.json': text, '.cursor/mcp.json': text });
+    const b = folder({ '.mcp.json': text });
+    expect(servers(a, 'alpha').map((s) => s.info.name)).toEqual(['alpha--docs']);
+    expect(servers(b, 'beta').map((s) => s.info.name)).toEqual(['beta--docs']);
+  });
+
+  it('refuses to add the home folder or a folder holding it', () => {
+    const home = folder({ 'user/.keep': '' });
+    const file = join(home, 'projects.json');
+    const options = { now: 0, userHome: join(home, 'user'), switchboardHome: join(home, 'sb') };
+    expect(() => addProject(file, join(home, 'user'), options)).toThrow(/holds your home folder/);
+    expect(() => addProject(file, home, options)).toThrow(/holds your home folder/);
+  });
+});
