@@ -60,7 +60,8 @@ describe('2026-07-28 requests at the bridge edge', () => {
   it('relays without the envelope, keeping the rest of _meta', () => {
     // What goes on the wire (JSON): the editor's capabilities ride beside the params under a symbol
     // for a 2026 server's transport, and are never sent.
-    const wire = (params: Record<string, unknown> | undefined) => JSON.parse(JSON.stringify(params)) as unknown;
+    const wire = (params: Record<string, unknown> | undefined) =>
+      JSON.parse(JSON.stringify(params)) as unknown;
     const capabilities = { elicitation: { form: {} } };
     const envelope = { ...META, 'io.modelcontextprotocol/clientCapabilities': capabilities };
     const relayed = withoutEnvelope({ name: 'echo', _meta: { ...envelope, progressToken: 7 } });
