@@ -85,6 +85,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     projects: {
       projectOf: (s) => projects.projectOf(s, core.servers.entries().get(s)?.config),
       seen: (p, e) => projects.seen(p, e),
+      folders: () => projects.projects(),
     },
     port,
     tokens,
