@@ -79,6 +79,12 @@ export const UiRoutes = {
   secretHeld: (name: string) => `/api/secrets/${seg(name)}/held`,
   /** POST {server, key, secretName?}: move a literal from servers.json into the keychain */
   secretMove: '/api/secrets/move',
+  /** GET: each project and the folders offered (ProjectsView); POST {dir, name?}: add one */
+  projects: '/api/projects',
+  /** DELETE: remove a project (its servers stop, their approvals are forgotten) */
+  project: (name: string) => `/api/projects/${seg(name)}`,
+  /** POST {dir}: the person does not want that folder offered as a project again */
+  projectOfferDecline: '/api/projects/offers/decline',
   /** GET / PUT {port} */
   settings: '/api/settings',
   /** POST: a fresh one-time sign-in link for the browser UI (control token only) */

@@ -10,6 +10,7 @@ import { createControlApi, type ControlApiCore } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
 import { listenLocal } from './local-listener.ts';
 import type { ProjectFolder } from './roots-scope.ts';
+import type { ProjectRoutesDesk } from './project-routes.ts';
 import { McpEndpoint, type McpEndpointCore } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
@@ -62,6 +63,8 @@ export interface BridgeOptions {
     folders?(): readonly ProjectFolder[];
     /** the folders an editor's roots name (the offer to add one as a project) */
     roots?(editor: string, dirs: readonly string[]): void;
+    /** the UI's projects section (project-routes.ts) */
+    desk?: ProjectRoutesDesk;
   };
   port: number;
   /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
@@ -163,6 +166,7 @@ export class BridgeServer {
           sessions: this.sessions,
           editors: () => this.#editors,
           port: () => this.#port,
+          projects: () => options.projects?.desk,
         })
       : undefined;
     const core = options.core;
