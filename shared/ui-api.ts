@@ -28,6 +28,7 @@ import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
 import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
 import type { StatusReport } from './status.ts';
+import type { ProjectsUiApi } from './projects-api.ts';
 
 /**
  * The ONE interface the UI's views use (queries, commands, subscriptions). Two implementations:
@@ -79,12 +80,6 @@ export const UiRoutes = {
   secretHeld: (name: string) => `/api/secrets/${seg(name)}/held`,
   /** POST {server, key, secretName?}: move a literal from servers.json into the keychain */
   secretMove: '/api/secrets/move',
-  /** GET: each project and the folders offered (ProjectsView); POST {dir, name?}: add one */
-  projects: '/api/projects',
-  /** DELETE: remove a project (its servers stop, their approvals are forgotten) */
-  project: (name: string) => `/api/projects/${seg(name)}`,
-  /** POST {dir}: the person does not want that folder offered as a project again */
-  projectOfferDecline: '/api/projects/offers/decline',
   /** GET / PUT {port} */
   settings: '/api/settings',
   /** POST: a fresh one-time sign-in link for the browser UI (control token only) */
@@ -475,7 +470,7 @@ export type Unsubscribe = () => void;
  */
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'signed-out';
 
-export interface UiApi {
+export interface UiApi extends ProjectsUiApi {
   /** which transport this is; for diagnostics only, never for behaviour */
   readonly transport: 'http' | 'ipc';
 

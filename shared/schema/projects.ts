@@ -97,6 +97,14 @@ export const ProjectsViewSchema = z.object({
 });
 export type ProjectsView = z.infer<typeof ProjectsViewSchema>;
 
+/** The answers of POST /api/projects, DELETE /api/projects/<name>, POST …/offers/decline */
+export const ProjectAddedSchema = z.object({ project: ProjectSchema });
+export const ProjectRemovedSchema = z.object({ removed: ProjectSchema });
+export const ProjectOfferDeclinedSchema = z.object({ declined: z.boolean() });
+
+/** POST /api/projects/offers/decline */
+export const ProjectOfferDeclineSchema = z.object({ dir: z.string().min(1) });
+
 /** POST /api/projects */
 export const ProjectAddRequestSchema = z.object({
   dir: z.string().min(1),

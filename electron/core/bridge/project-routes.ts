@@ -1,7 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { z } from 'zod';
-import { ProjectAddRequestSchema, type Project, type ProjectsView } from '../../../shared/schema/projects.ts';
-import { UiRoutes } from '../../../shared/ui-api.ts';
+import {
+  ProjectAddRequestSchema,
+  ProjectOfferDeclineSchema,
+  type Project,
+  type ProjectsView,
+} from '../../../shared/schema/projects.ts';
+import { ProjectRoutes } from '../../../shared/projects-api.ts';
 import { decodePathSegment, HttpError, readJsonAs } from './http-util.ts';
 
 /** What the project routes use: a running serve's projects (projects/project-desk.ts). */
@@ -12,8 +16,6 @@ export interface ProjectRoutesDesk {
   readonly offers: { decline(dir: string): boolean };
 }
 
-const DeclineRequestSchema = z.object({ dir: z.string().min(1) });
-
 /**
  * GET /api/projects (each project: folder, files and digests, servers' states, editors working in
  * it; and the folders offered), POST /api/projects {dir, name?} (as `switchboard projects add`),
@@ -22,11 +24,11 @@ const DeclineRequestSchema = z.object({ dir: z.string().min(1) });
  */
 export function createProjectRoutes(desk: () => ProjectRoutesDesk | undefined) {
   async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
-    if (!path.startsWith(UiRoutes.projects)) return undefined;
+    if (!path.startsWith(ProjectRoutes.projects)) return undefined;
     const projects = desk();
     if (!projects) throw new HttpError(404, 'projects are not followed by this process');
     const method = req.method ?? 'GET';
-    if (path === UiRoutes.projects) {
+    if (path === ProjectRoutes.projects) {
       if (method === 'GET') return projects.view();
       if (method === 'POST') {
         const { dir, name } = await readJsonAs(req, ProjectAddRequestSchema);
@@ -34,8 +36,8 @@ export function createProjectRoutes(desk: () => ProjectRoutesDesk | undefined) {
       }
       return undefined;
     }
-    if (path === UiRoutes.projectOfferDecline && method === 'POST') {
-      const { dir } = await readJsonAs(req, DeclineRequestSchema);
+    if (path === ProjectRoutes.offerDecline && method === 'POST') {
+      const { dir } = await readJsonAs(req, ProjectOfferDeclineSchema);
       return { declined: projects.offers.decline(dir) };
     }
     const one = /^\/api\/projects\/([^/]+)$/.exec(path);

@@ -7,7 +7,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
 import type { ProjectsView } from '../../../shared/schema/projects.ts';
-import { UiRoutes } from '../../../shared/ui-api.ts';
+import { ProjectRoutes as UiRoutes } from '../../../shared/projects-api.ts';
 import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer } from '../../helpers/servers.ts';
 
@@ -120,7 +120,7 @@ describe('projects in the UI', () => {
     await setup.start();
     await editorIn([acme]);
     await expect.poll(async () => (await view()).offers.length, { timeout: 10_000 }).toBe(1);
-    const declined = await api(UiRoutes.projectOfferDecline, { method: 'POST', body: { dir: acme } });
+    const declined = await api(UiRoutes.offerDecline, { method: 'POST', body: { dir: acme } });
     expect(await declined.json()).toEqual({ declined: true });
     await editorIn([acme]);
     await new Promise((r) => setTimeout(r, 300));
