@@ -246,6 +246,8 @@ export class PackageApprovals {
       current: displayText(pin.version),
     };
     try {
+      // Most days nothing is newer: the registry's packuments say so without running npm.
+      if (await this.#service.stillNewest(pin, run, lookup)) return undefined;
       const candidate = await this.#service.resolve(run, lookup);
       this.#offer(entry, candidate, false);
       // What `update NAME` would change (the same judgement), not whether the lockfile's bytes differ.
