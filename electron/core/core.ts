@@ -478,6 +478,7 @@ export class Core {
   reviewNow(name: string): { preview: ApprovalPreview } | { resolving: true } | { error: string } {
     this.#catchUp();
     const entry = this.#current(name);
+    this.#packageTrust.resolveLocal(entry);
     if (this.#packageTrust.needsResolution(entry, false)) {
       const failure = this.#packageTrust.failure(entry);
       if (failure !== undefined) return { error: failure };

@@ -100,6 +100,22 @@ export class PackageApprovals {
     return !offer || offer.configFingerprint !== entry.configFingerprint;
   }
 
+  /**
+   * A bundle's "resolution" is reading what the store already holds (no registry, nothing to wait
+   * for): done here at once, so its approval never shows as resolving. Other kinds are left alone.
+   */
+  resolveLocal(entry: ServerEntry): void {
+    const run = entry.packageRun.run;
+    if (run?.kind !== 'mcpb' || !this.needsResolution(entry, false) || this.failure(entry) !== undefined)
+      return;
+    try {
+      this.#failed.delete(entry.name);
+      this.#offer(entry, this.#service.resolveBundle(run), false);
+    } catch (err) {
+      this.#failed.set(entry.name, { configFingerprint: entry.configFingerprint, error: describeError(err) });
+    }
+  }
+
   /** Resolves the entry's package (the registry, now) and offers it for approval. */
   async resolve(entry: ServerEntry, lookup: CommandLookup): Promise<void> {
     const run = entry.packageRun.run;

@@ -70,6 +70,11 @@ export class PackageService {
     }
   }
 
+  /** A bundle's candidate: read from the store, at once. */
+  resolveBundle(run: Extract<PackageRun, { kind: 'mcpb' }>): Candidate {
+    return bundleCandidate(run, this.store);
+  }
+
   /**
    * True when the approved pin is surely what resolving `run` now would give (only npm is judged
    * this way, without running npm); false means "resolve to know".

@@ -28,11 +28,11 @@ function registry(docs: Record<string, PackumentView>) {
 }
 
 const versions = (...vs: string[]) => Object.fromEntries(vs.map((v) => [v, {}]));
-const current: Record<string, PackumentView> = {
+const current = {
   srv: { 'dist-tags': { latest: '1.0.0' }, versions: versions('0.9.0', '1.0.0') },
   dep: { 'dist-tags': { latest: '1.2.0' }, versions: versions('1.0.0', '1.2.0') },
   old: { 'dist-tags': { latest: '1.0.0' }, versions: versions('1.0.0', '2.0.0', '2.1.0') },
-};
+} satisfies Record<string, PackumentView>;
 
 describe('lockStillCurrent', () => {
   it('is true when every edge would pick its locked version again (nested copies found as Node finds them)', async () => {
