@@ -44,19 +44,22 @@ export const CORE_LAYERS = [
   },
   { name: 'tokens', paths: ['tokens/'] },
   { name: 'secrets', paths: ['secrets/'] },
-  { name: 'servers file and trust', paths: ['config/', 'trust/'] },
+  { name: 'trust', paths: ['trust/'] },
+  { name: 'servers file', paths: ['config/'] },
   { name: 'oauth', paths: ['oauth/'] },
   { name: 'supervisor', paths: ['supervisor/'] },
   { name: 'sandbox', paths: ['sandbox/'] },
-  { name: 'store, entries, tools', paths: ['store/', 'server-entry.ts', 'tools/'] },
+  { name: 'store, tools', paths: ['store/', 'tools/'] },
+  { name: 'entries', paths: ['server-entry.ts'] },
   { name: 'launch, catalog', paths: ['launch-plan.ts', 'catalog/'] },
-  { name: 'composition', paths: ['core.ts', 'core-events.ts'] },
+  { name: 'services', paths: ['services/', 'core-events.ts'] },
+  { name: 'composition', paths: ['core.ts'] },
   { name: 'editors', paths: ['editors/'] },
   { name: 'bridge', paths: ['bridge/'] },
 ];
 
 /** Files that may take the whole `Core` (the composition roots); everyone else gets a narrow interface. */
-export const COMPOSITION_ROOTS = ['electron/headless/serve.ts', 'electron/cli/offline-core.ts'];
+export const COMPOSITION_ROOTS = ['electron/headless/serve.ts'];
 
 const escape = (/** @type {string} */ s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** One regular expression for a list of repository paths (folders end with `/`, files match exactly). */

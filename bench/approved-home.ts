@@ -9,7 +9,7 @@ import { tempHome, type TempHome } from '../test/helpers/temp-home.ts';
 import { NODE, onCleanup } from './lib.ts';
 
 export function approvedHome(
-  servers: Record<string, { command: string; args: string[] }>,
+  servers: Record<string, { command: string; args: string[] } | { url: string }>,
   repo?: string,
 ): { t: TempHome; token: string } {
   const t = tempHome();
@@ -22,10 +22,11 @@ export function approvedHome(
     return { t, token };
   }
   const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-  core.load();
-  const problem = core.configError();
+  core.servers.load();
+  const problem = core.servers.configError();
   if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
-  for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
+  for (const name of core.servers.entries().keys())
+    core.approvals.approve(name, core.approvals.review(name).fingerprint, 'cli');
   const token = new TokenStore(t.home.tokens).ensure('bench');
   return { t, token };
 }

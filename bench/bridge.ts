@@ -3,7 +3,7 @@
 // aggregate `tools/list` on /mcp with 100 servers / 2,000 tools. Figures: docs/performance.md ("Bridge").
 //
 //   node_modules/.bin/node bench/bridge.ts                  (about 4 minutes on 2 cores)
-//     [--upstream both|everything|fast] [--paths direct,http-floor,switchboard,switchboard-2026,supergateway,mcp-proxy|none]
+//     [--upstream both|everything,fast,modern] [--paths direct,http-floor,switchboard,switchboard-2026,supergateway,mcp-proxy|none]
 //     [--calls 3000] [--warmup 1000] [--clients 32] [--per-client 150] [--rounds 5] [--quiet-below 0.25]
 //     [--agg-servers 100] [--agg-tools 20] [--agg-calls 200] [--no-aggregate]
 //     [--cpu-prof DIR] [--latencies-out FILE] [--quick] [--json-out FILE] [--base DIR]
@@ -21,7 +21,12 @@
 //   switchboard-base  the same as switchboard, from the checkout in `--base DIR` (another commit, e.g. a
 //                 `git worktree add` of it with its node_modules): before and after in one run
 // Upstreams: server-everything (`stdio`, its `echo` tool) and bench/bridge-echo-server.mjs (a hand-written
-// server that answers `echo` as fast as Node can, so the path's own cost is what shows).
+// server that answers `echo` as fast as Node can, so the path's own cost is what shows); `modern` (not in
+// `both`): bench/bridge-modern-server.mjs, a remote server of the 2026-07-28 era only (SDK v2, stateless
+// HTTP) as a url entry; its `direct` is the SDK v2 client at 2026-07-28 straight to it, and only the
+// direct and switchboard paths run against it (both client eras: switchboard, switchboard-2026).
+// `remote-2025` (not in `both`): bench/bridge-remote-2025-server.mjs, the same at 2025-11-25 (SDK v1,
+// a session per client), its `direct` the SDK v1 client: the servers' side of both eras, side by side.
 //
 // Per path: `--calls` sequential calls from one client (p50/p99, calls/s), then `--clients` sessions
 // calling back to back, `--per-client` calls each (calls/s). All paths of an upstream run at once and
@@ -132,11 +137,24 @@ const profileKey = (path: PathName, u: Upstream) =>
 const SWITCHBOARD_PATHS: readonly PathName[] = ['switchboard', 'switchboard-2026', 'switchboard-base'];
 
 interface Upstream {
-  key: 'everything' | 'fast';
+  key: 'everything' | 'fast' | 'modern' | 'remote-2025';
   label: string;
   command: string;
   args: string[];
+  /** a remote server (HTTP): `command` starts it, and it is reached at `url` once it listens */
+  remote?: { url?: string };
 }
+
+/** How the figures name each upstream. */
+const TAGS: Record<Upstream['key'], string> = {
+  everything: 'server-everything',
+  fast: 'minimal server',
+  modern: 'remote 2026-only server',
+  'remote-2025': 'remote 2025 server',
+};
+
+/** The paths that can reach a remote upstream (the peers bridge stdio servers only). */
+const REMOTE_PATHS: readonly PathName[] = ['direct', 'switchboard', 'switchboard-2026', 'switchboard-base'];
 
 const UPSTREAMS: Upstream[] = [
   {
@@ -151,9 +169,27 @@ const UPSTREAMS: Upstream[] = [
     command: NODE,
     args: [new URL('./bridge-echo-server.mjs', import.meta.url).pathname],
   },
+  {
+    key: 'modern',
+    label:
+      'remote echo server of MCP 2026-07-28 only (bench/bridge-modern-server.mjs, SDK v2, stateless HTTP)',
+    command: NODE,
+    args: [new URL('./bridge-modern-server.mjs', import.meta.url).pathname, '0'],
+    remote: {},
+  },
+  {
+    key: 'remote-2025',
+    label: 'remote echo server of MCP 2025-11-25 (bench/bridge-remote-2025-server.mjs, SDK v1, sessions)',
+    command: NODE,
+    args: [new URL('./bridge-remote-2025-server.mjs', import.meta.url).pathname, '0'],
+    remote: {},
+  },
 ];
-const upstreams = UPSTREAMS.filter((u) => opts.upstream === 'both' || opts.upstream === u.key);
-if (upstreams.length === 0) throw new Error(`--upstream takes both, everything or fast`);
+const wanted =
+  opts.upstream === 'both' ? ['everything', 'fast'] : opts.upstream.split(',').map((k) => k.trim());
+const upstreams = UPSTREAMS.filter((u) => wanted.includes(u.key));
+if (upstreams.length === 0)
+  throw new Error(`--upstream takes both, or any of everything,fast,modern,remote-2025`);
 
 /** A command line for the peers that take one string (supergateway runs it with a shell). */
 function shellLine(u: Upstream): string {
@@ -279,6 +315,14 @@ interface Target {
 }
 
 async function startDirect(u: Upstream): Promise<Target> {
+  const url = u.remote?.url;
+  if (url !== undefined)
+    return {
+      path: 'direct',
+      proxyPid: undefined,
+      connect: () => (u.key === 'modern' ? modernClient(url, {}) : httpClient(url, {})),
+      stop: async () => {},
+    };
   const transport = new StdioClientTransport({ command: u.command, args: u.args, stderr: 'ignore' });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
@@ -313,7 +357,7 @@ function binFlags(bin: string): string[] {
  * resolves once all `count` servers are running.
  */
 async function startServe(
-  servers: Record<string, { command: string; args: string[] }>,
+  servers: Record<string, { command: string; args: string[] } | { url: string }>,
   nodeFlags: string[] = [],
   repo?: string,
 ): Promise<Serve> {
@@ -378,7 +422,8 @@ function startSwitchboardBase(u: Upstream): Promise<Target> {
 async function switchboardTarget(u: Upstream, path: PathName, repo?: string): Promise<Target> {
   const dir = PROFILE_DIR && join(PROFILE_DIR, profileKey(path, u));
   const flags = dir ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${dir}`] : [];
-  const serve = await startServe({ [u.key]: { command: u.command, args: u.args } }, flags, repo);
+  const entry = u.remote?.url !== undefined ? { url: u.remote.url } : { command: u.command, args: u.args };
+  const serve = await startServe({ [u.key]: entry }, flags, repo);
   const url = `http://127.0.0.1:${serve.port}/mcp/${u.key}`;
   const headers = { authorization: `Bearer ${serve.token}` };
   return {
@@ -592,8 +637,26 @@ async function waitQuiet(): Promise<void> {
  * Every path of one upstream, started side by side and measured in interleaved rounds (the order
  * rotates each round), so a burst of other load on the machine falls on all paths alike.
  */
+/** Starts a remote upstream's server; its url is set on `u.remote` once it listens. */
+async function startRemote(u: Upstream): Promise<Proc> {
+  const proc = startProc(u.command, u.args);
+  const deadline = performance.now() + 20_000;
+  for (;;) {
+    const port = /listening (\d+)/.exec(proc.output())?.[1];
+    if (port !== undefined) {
+      if (u.remote) u.remote.url = `http://127.0.0.1:${port}/mcp`;
+      return proc;
+    }
+    if (proc.child.exitCode !== null || performance.now() > deadline)
+      throw new Error(`${u.label} did not start:\n${proc.output()}`);
+    await sleep(50);
+  }
+}
+
 async function measureUpstream(u: Upstream): Promise<PathResult[]> {
-  const states: PathState[] = paths.map((path) => ({ path, concClients: [], seq: tally(), conc: tally() }));
+  const remote = u.remote ? await startRemote(u) : undefined;
+  const own = u.remote ? paths.filter((p) => REMOTE_PATHS.includes(p)) : paths;
+  const states: PathState[] = own.map((path) => ({ path, concClients: [], seq: tally(), conc: tally() }));
   const fail = (state: PathState, err: unknown) => {
     state.error = describe(err);
     say(`  ${state.path}: FAILED: ${state.error.split('\n')[0] ?? ''}`);
@@ -640,6 +703,7 @@ async function measureUpstream(u: Upstream): Promise<PathResult[]> {
         await Promise.all(state.concClients.map((c) => c.close().catch(() => undefined)));
       await state.target?.stop().catch(() => undefined);
     }
+    if (remote) await stopProc(remote);
     await sleep(300);
   }
   for (const s of states)
@@ -814,7 +878,7 @@ for (const u of upstreams) {
 
   const sb = list.find((r) => r.path === 'switchboard');
   if (sb?.seq && sb.conc) {
-    const tag = u.key === 'everything' ? 'server-everything' : 'minimal server';
+    const tag = TAGS[u.key];
     if (direct) {
       figures.push(
         {
@@ -873,7 +937,7 @@ for (const u of upstreams) {
   // The 2026-07-28 era on the same bridge, against the same budgets and beside the 2025 path.
   const modern = list.find((r) => r.path === 'switchboard-2026');
   if (modern?.seq && modern.conc) {
-    const tag = u.key === 'everything' ? 'server-everything' : 'minimal server';
+    const tag = TAGS[u.key];
     if (direct)
       figures.push(
         {

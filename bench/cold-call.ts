@@ -77,8 +77,8 @@ delete t.env.NODE_OPTIONS;
 t.writeServers({ mcpServers: { cold: { command: NODE, args: SERVER.args, idleTimeout: 1 } } });
 {
   const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-  core.load();
-  core.approve('cold', core.review('cold').fingerprint, 'cli');
+  core.servers.load();
+  core.approvals.approve('cold', core.approvals.review('cold').fingerprint, 'cli');
 }
 
 const child = spawn(NODE, [...BIN_FLAGS, BIN, 'serve', '--port', '0'], {

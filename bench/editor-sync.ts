@@ -97,8 +97,9 @@ function setup(n: number): Setup {
     };
   writeFileSync(home.serversFile, JSON.stringify({ mcpServers: servers }, null, 2));
   const core = new Core({ home, keychain: new MemoryKeychain(), env });
-  core.load();
-  for (const name of Object.keys(servers)) core.approve(name, core.review(name).fingerprint, 'cli');
+  core.servers.load();
+  for (const name of Object.keys(servers))
+    core.approvals.approve(name, core.approvals.review(name).fingerprint, 'cli');
   const dirs = userDirs(env);
   const originals = new Map<string, string>();
   for (const id of EDITOR_IDS) {

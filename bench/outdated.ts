@@ -59,8 +59,8 @@ t.writeServers({
   mcpServers: Object.fromEntries(names.map((n) => [n, { command: 'npx', args: ['-y', n] }])),
 });
 const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env });
-core.load();
-for (const name of names) core.approve(name, (await core.preview(name)).fingerprint);
+core.servers.load();
+for (const name of names) core.approvals.approve(name, (await core.approvals.preview(name)).fingerprint);
 const setupMs = performance.now() - setupStart;
 
 function outdated(args: string[]): Promise<{ ms: number; stdout: string; stderr: string }> {

@@ -94,9 +94,9 @@ async function startReal(): Promise<{ server: string; stop: () => Promise<void> 
     JSON.stringify({ mcpServers: { everything: { command: NODE, args: [everything, 'stdio'] } } }),
   );
   const headless = await startHeadless({ home, keychain: new MemoryKeychain(), env, port: 0 });
-  headless.core.approve('everything', headless.core.review('everything').fingerprint);
+  headless.core.approvals.approve('everything', headless.core.approvals.review('everything').fingerprint);
   const deadline = Date.now() + 60_000;
-  while (headless.core.status().servers.find((s) => s.name === 'everything')?.state !== 'running') {
+  while (headless.core.status.report().servers.find((s) => s.name === 'everything')?.state !== 'running') {
     if (Date.now() > deadline) throw new Error('server-everything did not start');
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -78,8 +78,8 @@ const h = await startHeadless({
   port: 0,
   editorSync: false,
 });
-h.core.approve('fs', h.core.review('fs').fingerprint);
-while (!h.core.status().servers.some((s) => s.state === 'running' && s.toolCount)) await sleep(50);
+h.core.approvals.approve('fs', h.core.approvals.review('fs').fingerprint);
+while (!h.core.status.report().servers.some((s) => s.state === 'running' && s.toolCount)) await sleep(50);
 
 const bridged: number[] = [];
 const bridgedCalls: number[] = [];

@@ -122,10 +122,11 @@ function makeHome(count: number, extraEnv: NodeJS.ProcessEnv = {}, idleS = 0): T
     t.writeServers({ mcpServers });
     // Approve exactly as `switchboard approve NAME` does with no instance running: the core over the files.
     const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-    core.load();
-    const problem = core.configError();
+    core.servers.load();
+    const problem = core.servers.configError();
     if (problem) throw new Error(`servers.json written by the bench is invalid: ${problem}`);
-    for (const name of core.entries().keys()) core.approve(name, core.review(name).fingerprint, 'cli');
+    for (const name of core.servers.entries().keys())
+      core.approvals.approve(name, core.approvals.review(name).fingerprint, 'cli');
   }
   new AppStateStore(t.home.stateFile).setIdleTimeout(idleS);
   return t;

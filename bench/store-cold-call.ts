@@ -50,8 +50,8 @@ const h = await startHeadless({
   editorSync: false,
 });
 onCleanup(() => void h.stop());
-h.core.approve('stored', (await h.core.preview('stored')).fingerprint);
-const state = () => h.core.status().servers.find((s) => s.name === 'stored')?.state;
+h.core.approvals.approve('stored', (await h.core.approvals.preview('stored')).fingerprint);
+const state = () => h.core.status.report().servers.find((s) => s.name === 'stored')?.state;
 async function until(wanted: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (state() !== wanted) {
@@ -102,7 +102,7 @@ function checkCost(root: string): { ms: number[]; entries: number } {
   }
   return { ms, entries: stamp.paths.length };
 }
-const usage = h.core.storeUsage();
+const usage = h.core.store.storeUsage();
 const install = join(t.home.store, usage.installs[0]?.id ?? '');
 const small = checkCost(install);
 const large = checkCost(join(ROOT, 'node_modules/@modelcontextprotocol'));

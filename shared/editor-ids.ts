@@ -19,4 +19,10 @@ export const EDITOR_IDS = [
   'amazon-q',
   'lm-studio',
   'goose',
+  'cline-cli',
+  'kilo-code',
+  'crush',
+  'amp',
+  'auggie',
+  'droid',
 ] as const;

@@ -26,4 +26,10 @@ export const EDITOR_LABELS: Record<EditorId, string> = {
   'amazon-q': 'Amazon Q Developer',
   'lm-studio': 'LM Studio',
   goose: 'Goose',
+  'cline-cli': 'Cline CLI',
+  'kilo-code': 'Kilo Code',
+  crush: 'Crush',
+  amp: 'Amp',
+  auggie: 'Auggie',
+  droid: 'Factory Droid',
 };

@@ -50,6 +50,8 @@ if [[ $# -eq 0 ]]; then
   # Import rules (.dependency-cruiser.mjs; docs/development.md, Layers): no cycle, no upward import.
   # Violations listed in .dependency-cruiser-known-violations.json are being removed elsewhere.
   npm run -s check:imports
+  # Size rules (build/architecture/sizes.ts; docs/development.md, Sizes): no file or class past its limit.
+  npm run -s check:sizes
   npx vitest run --exclude 'test/e2e/**'
   # The UI end to end, on its own and one file at a time, so nothing competes for the CPU while it
   # measures paint and frame times.

@@ -14,13 +14,18 @@ if (!repo || !tokenName) {
 const from = async (path: string): Promise<Record<string, unknown>> =>
   (await import(pathToFileURL(join(repo, path)).href)) as Record<string, unknown>;
 
-interface CoreLike {
+interface Approving {
   load(): void;
   configError(): string | undefined;
   entries(): Map<string, unknown>;
   approve(name: string, ...rest: unknown[]): unknown;
   review?: (name: string) => { fingerprint: string };
 }
+/** Older commits' Core did it all; newer ones hand it to its services (servers, approvals). */
+type CoreLike = Partial<Approving> & {
+  servers?: Pick<Approving, 'load' | 'configError' | 'entries'>;
+  approvals?: Pick<Approving, 'approve'> & { review(name: string): { fingerprint: string } };
+};
 type Ctor<T> = new (...args: unknown[]) => T;
 
 const { resolveHome } = (await from('electron/core/home.ts')) as {
@@ -38,7 +43,18 @@ const { TokenStore } = (await from(tokensModule)) as {
   TokenStore: Ctor<{ ensure(name: string): string }>;
 };
 const home = resolveHome(process.env);
-const core = new Core({ home, keychain: new MemoryKeychain(), env: process.env });
+const made = new Core({ home, keychain: new MemoryKeychain(), env: process.env });
+const core = (
+  made.servers && made.approvals
+    ? {
+        load: () => made.servers?.load(),
+        configError: () => made.servers?.configError(),
+        entries: () => made.servers?.entries() ?? new Map(),
+        approve: (name: string, ...rest: unknown[]) => made.approvals?.approve(name, ...rest),
+        review: (name: string) => made.approvals?.review(name) ?? { fingerprint: '' },
+      }
+    : made
+) as Approving;
 core.load();
 const problem = core.configError();
 if (problem) throw new Error(`servers.json is invalid for ${repo}: ${problem}`);

@@ -37,14 +37,14 @@ const servers = Object.fromEntries(
 t.writeServers({ mcpServers: servers });
 const keychain = new MemoryKeychain();
 const pre = new Core({ home: t.home, keychain, env: t.env });
-pre.load();
-for (const name of Object.keys(servers)) pre.approve(name, pre.review(name).fingerprint);
+pre.servers.load();
+for (const name of Object.keys(servers)) pre.approvals.approve(name, pre.approvals.review(name).fingerprint);
 new AppStateStore(t.home.stateFile).setIdleTimeout(idleS);
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
 const ranOnce = new Set<string>();
 const settled = () => {
-  const all = h.core.status().servers;
+  const all = h.core.status.report().servers;
   for (const s of all) if (s.state === 'running') ranOnce.add(s.name);
   return idleS > 0
     ? ranOnce.size === n && all.every((s) => s.state === 'idle')

@@ -1,21 +1,177 @@
-import { Core } from '../core/core.ts';
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import { systemClock } from '../core/clock.ts';
+import type { CoreEvents } from '../core/core-events.ts';
 import { editorSettingsFiles } from '../core/editors/registry.ts';
+import { makeHomePrivate } from '../core/fs/private-home.ts';
+import { ListStore } from '../core/lists/list-store.ts';
+import { Approvals } from '../core/services/approvals.ts';
+import { SandboxService } from '../core/services/sandbox-service.ts';
+import { SecretsService } from '../core/services/secrets-service.ts';
+import { ServerConfig } from '../core/services/server-config.ts';
+import { ServerStatuses } from '../core/services/server-status.ts';
+import type { SignIns } from '../core/services/sign-ins.ts';
+import { removeUnusedInstalls, StoreService } from '../core/services/store-service.ts';
+import { ToolPinsService } from '../core/services/tool-pins-service.ts';
+import { OsKeychain } from '../core/secrets/keychain.ts';
+import { PackageApprovals } from '../core/store/package-approvals.ts';
+import { PackageService } from '../core/store/package-service.ts';
+import { PackageStore } from '../core/store/package-store.ts';
 import { resolveLoginPath } from '../core/supervisor/login-path.ts';
+import { AppStateStore } from '../core/trust/app-state.ts';
+import { ToolPins } from '../core/trust/tool-pins.ts';
 import type { CliContext } from './context.ts';
 
-/**
- * The core over the files alone, for commands run while no `switchboard serve` is running. It finds
- * commands on the same PATH `serve` uses (on macOS the login shell's), so a command's resolved path,
- * and with it the fingerprint an approval is bound to, is the same as when `serve` runs it.
+/*
+ * The core's services over the files alone, for commands run while no `switchboard serve` is
+ * running: a composition root that builds, per command, only what it touches (never the supervisor,
+ * the update checks, or sign-in unless the command signs in). Commands are found on the same PATH
+ * `serve` uses (on macOS the login shell's), so a command's resolved path, and with it the fingerprint
+ * an approval is bound to, is the same as when `serve` runs it.
  */
-export async function offlineCore(ctx: CliContext): Promise<Core> {
-  const core = new Core({
-    home: ctx.home,
-    keychain: ctx.keychain(),
-    env: ctx.env,
-    commandPath: await resolveLoginPath({ env: ctx.env }),
-    tokenFiles: editorSettingsFiles(ctx.env, process.platform),
+
+/** state.json alone (editor settings, approvals, the bridge port), in the home made private. */
+export function offlineState(ctx: CliContext): { state: AppStateStore } {
+  makeHomePrivate(ctx.home, process.platform);
+  return { state: new AppStateStore(ctx.home.stateFile) };
+}
+
+/** servers.json read into entries, with state.json. */
+export async function offlineServers(
+  ctx: CliContext,
+): Promise<{ state: AppStateStore; servers: ServerConfig }> {
+  const commandPath = await resolveLoginPath({ env: ctx.env });
+  makeHomePrivate(ctx.home, process.platform); // as offlineState, before anything is written there
+  const state = new AppStateStore(ctx.home.stateFile);
+  const { home } = ctx;
+  const servers = new ServerConfig({
+    home,
+    state,
+    commandPath,
+    pathExt: ctx.env.PATHEXT,
+    platform: process.platform,
+    hooks: {
+      // What was kept on disk for a server that left servers.json: its lists, pins and install.
+      forgotten: (names) => {
+        const lists = new ListStore(join(home.cache, 'lists'), systemClock);
+        const pins = new ToolPins(home.pins);
+        for (const name of names) {
+          lists.forget(name);
+          pins.forget(name);
+        }
+        removeUnusedInstalls(new PackageStore(home.store), state);
+      },
+    },
   });
-  core.load();
-  return core;
+  servers.load();
+  return { state, servers };
+}
+
+/** The servers, and what their status and approval read: the packages offered, their sandboxes. */
+async function trustParts(ctx: CliContext) {
+  const { state, servers } = await offlineServers(ctx);
+  const packages = new PackageService(new PackageStore(ctx.home.store), ctx.env, process.platform);
+  const packageTrust = new PackageApprovals(packages);
+  const sandbox = new SandboxService({
+    home: ctx.home,
+    env: ctx.env,
+    platform: process.platform,
+    commandPath: servers.commandLookup().path,
+    tokenFiles: () => editorSettingsFiles(ctx.env, process.platform),
+    servers,
+  });
+  const status = new ServerStatuses({ state, servers, packageTrust, sandbox });
+  return { state, servers, packages, packageTrust, sandbox, status };
+}
+
+/** `status`: each server's status as the files say. */
+export async function offlineStatus(ctx: CliContext): Promise<{ status: ServerStatuses }> {
+  return { status: (await trustParts(ctx)).status };
+}
+
+/** `approve`, `update`, `deny`: trust decisions on the files. */
+export async function offlineApprovals(ctx: CliContext): Promise<{ approvals: Approvals }> {
+  const { state, servers, packages, packageTrust, sandbox, status } = await trustParts(ctx);
+  const approvals = new Approvals({
+    state,
+    clock: systemClock,
+    keychain: ctx.keychain(),
+    platform: process.platform,
+    events: new EventEmitter<CoreEvents>(),
+    servers,
+    packageTrust,
+    sandbox,
+    statuses: status,
+    store: new StoreService({ state, packages, packageTrust, servers }),
+    decided: () => {}, // nothing runs here to follow it
+  });
+  return { approvals };
+}
+
+/** `store`: disk use, pruning and newer releases of the approved packages. */
+export async function offlineStore(ctx: CliContext): Promise<{ store: StoreService }> {
+  const { state, servers, packages, packageTrust } = await trustParts(ctx);
+  return { store: new StoreService({ state, packages, packageTrust, servers }) };
+}
+
+/** `tools`, `editor-tools`: what each server pinned, from its last run's lists. */
+export async function offlineTools(ctx: CliContext) {
+  const { state, servers, status } = await trustParts(ctx);
+  const listStore = new ListStore(join(ctx.home.cache, 'lists'), systemClock);
+  const lists = (name: string) => {
+    const entry = servers.entries().get(name);
+    return entry ? listStore.get(name, entry.fingerprint) : undefined;
+  };
+  const tools = new ToolPinsService({
+    state,
+    clock: systemClock,
+    pins: new ToolPins(ctx.home.pins),
+    events: new EventEmitter<CoreEvents>(),
+    servers,
+    statuses: status,
+    live: { supervisor: () => undefined, lists },
+  });
+  return { state, servers, tools, lists };
+}
+
+/** `secret`: the keychain's secrets and which servers use them. */
+export async function offlineSecrets(ctx: CliContext): Promise<{ secrets: SecretsService }> {
+  const { servers } = await offlineServers(ctx);
+  return { secrets: new SecretsService({ keychain: ctx.keychain(), servers }) };
+}
+
+/**
+ * `login`, `logout`: sign-in to remote servers, with the event that says when one ended. Loaded here
+ * and only here, so that no other command carries sign-in.
+ */
+export async function offlineSignIns(
+  ctx: CliContext,
+): Promise<{ signIns: SignIns; events: EventEmitter<CoreEvents> }> {
+  const [{ SignIns }, { SIGN_IN_KEYCHAIN_SERVICE }] = await Promise.all([
+    import('../core/services/sign-ins.ts'),
+    import('../core/oauth/sign-in-store.ts'),
+  ]);
+  const { state, servers, status } = await trustParts(ctx);
+  const events = new EventEmitter<CoreEvents>();
+  const signIns = new SignIns({
+    service: {
+      keychain: new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }),
+      clock: systemClock,
+      clientMetadataUrl: () => state.clientMetadataUrl(),
+      open: undefined,
+    },
+    launch: {
+      keychain: ctx.keychain(),
+      env: ctx.env,
+      commandPath: servers.commandLookup().path,
+      platform: process.platform,
+      home: ctx.home.root,
+      data: ctx.home.data,
+    },
+    events,
+    servers,
+    statuses: status,
+    live: { supervisor: () => undefined },
+  });
+  return { signIns, events };
 }

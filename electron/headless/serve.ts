@@ -27,6 +27,8 @@ export interface HeadlessOptions {
   timings?: Partial<SupervisorTimings>;
   /** how long an editor's request may wait for its server in the bridge (default 5 min) */
   requestTimeoutMs?: number;
+  /** how long a 2026 editor's call that asked for input (MRTR) waits for its retry (default: requestTimeoutMs) */
+  inputTimeoutMs?: number;
   /** editor sync while serving (default on); `log` receives its reports (default: stderr) */
   editorSync?: boolean | { log?: (line: string) => void };
   /** how Claude Desktop's entry starts the stdio relay (default: this Node running the source) */
@@ -80,6 +82,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     tokens,
     keychain: options.keychain,
     requestTimeoutMs: options.requestTimeoutMs,
+    inputTimeoutMs: options.inputTimeoutMs,
     peerUsers: options.peerUsers,
     localSocket: relaySocket.problem ? undefined : relaySocket.path,
     catalog: async () =>
@@ -88,7 +91,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
         state: core.state,
         env,
         keychain: options.keychain,
-        lookup: (cwd) => core.commandLookup(cwd),
+        lookup: (cwd) => core.servers.commandLookup(cwd),
       }),
   });
   let boundPort: number;
@@ -99,7 +102,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     throw err;
   }
   try {
-    await core.start();
+    await core.lifecycle.start();
   } catch (err) {
     await bridge.close();
     tokens.close();
@@ -144,7 +147,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       core.events.off('status', onStatus);
       compaction?.close();
       await editors?.close();
-      await core.shutdown();
+      await core.lifecycle.shutdown();
       await bridge.close();
       tokens.close();
       removeInstanceFile(home);

@@ -200,7 +200,7 @@ async function start(): Promise<void> {
   tray = new Tray(trayIcon('idle'));
   tray.on('click', () => showWindow());
   const refresh = () => {
-    const report = core.status();
+    const report = core.status.report();
     const health = trayHealth(report);
     tray?.setImage(trayIcon(health));
     tray?.setToolTip(trayTooltip(report));
@@ -271,7 +271,7 @@ function notifyApprovals(): void {
   if (!headless || !Notification.isSupported()) return;
   const core = headless.core;
   const { raise, notified: next } = approvalNotifications(
-    core.status(),
+    core.status.report(),
     notified,
     (name) => name,
     process.platform,
@@ -280,7 +280,7 @@ function notifyApprovals(): void {
   for (const spec of raise) {
     // The command line, the package it installs (resolved at its registry first), and every secret or
     // env variable it would pass on: an Approve button is there, bound to exactly what is shown.
-    void core.preview(spec.server).then(
+    void core.approvals.preview(spec.server).then(
       (preview) => {
         const shown = { ...spec, fingerprint: preview.fingerprint, body: approvalBody(preview) };
         show(
@@ -331,7 +331,7 @@ function show<A extends string>(
 function notifyToolChanges(): void {
   if (!headless || !Notification.isSupported()) return;
   const { raise, notified: next } = toolChangeNotifications(
-    headless.core.toolChanges(),
+    headless.core.tools.toolChanges(),
     notifiedTools,
     process.platform,
   );
@@ -353,7 +353,7 @@ function notifyToolChanges(): void {
 function notifySignIns(): void {
   if (!headless || !Notification.isSupported()) return;
   const { raise, notified: next } = signInNotifications(
-    headless.core.status(),
+    headless.core.status.report(),
     notifiedSignIns,
     process.platform,
   );
@@ -368,7 +368,7 @@ function trayMenu(): Menu {
   const core = headless?.core;
   const options = { ...loginOptions(), cliCommand: cliMenuLabel(cliLauncher().state) };
   const items = core
-    ? buildTrayMenu(core.status(), options, core.toolChanges(), (s) =>
+    ? buildTrayMenu(core.status.report(), options, core.tools.toolChanges(), (s) =>
         trayPreviews.get(s.name, s.fingerprint),
       )
     : [];
@@ -396,7 +396,7 @@ function previewForTray(report: StatusReport): void {
   const core = headless?.core;
   if (!core) return;
   for (const { name, fingerprint } of trayPreviews.wanted(report, Date.now())) {
-    void core
+    void core.approvals
       .preview(name)
       .then(
         (preview) => trayPreviews.resolved(name, fingerprint, preview),
@@ -409,7 +409,7 @@ function previewForTray(report: StatusReport): void {
 
 /** A sign-in started from the tray or a notification goes to the system browser. */
 async function signIn(server: string): Promise<void> {
-  const start = await headless?.core.signIn(server);
+  const start = await headless?.core.signIns.signIn(server);
   if (start?.status === 'browser') {
     const page = signInPageToOpen(start.url);
     if (page) await shell.openExternal(page);
@@ -424,25 +424,25 @@ async function runAction(action: TrayAction): Promise<void> {
       case 'open':
         return showWindow(action.view, ...(action.server ? [action.server] : []));
       case 'approve':
-        core.approve(action.server, action.fingerprint, 'ui');
+        core.approvals.approve(action.server, action.fingerprint, 'ui');
         return;
       case 'deny':
-        return core.deny(action.server);
+        return core.approvals.deny(action.server);
       case 'grant':
         // servers.json's sandbox edited: the watcher sees it and the server waits for approval
         grantSandboxPath(core.home.serversFile, action.server, action, process.env.HOME);
         return;
       case 'accept-tools':
         // the change the menu or notification showed; a later one is refused and asks again
-        return core.acceptTools(action.server, action.change);
+        return core.tools.acceptTools(action.server, action.change);
       case 'sign-in':
         return await signIn(action.server);
       case 'start':
-        return await core.startServer(action.server);
+        return await core.lifecycle.startServer(action.server);
       case 'restart':
-        return await core.restartServer(action.server);
+        return await core.lifecycle.restartServer(action.server);
       case 'stop':
-        return await core.stopServer(action.server);
+        return await core.lifecycle.stopServer(action.server);
       case 'sync': {
         const problems = syncResult((await headless?.editors?.syncNow()) ?? []).problems;
         if (problems.length)
@@ -478,10 +478,10 @@ function handleLink(link: string): void {
     const outcome = installFromLink(parsed, {
       exists: (name) => readServerValue(home.serversFile, name) !== undefined,
       add: (name, config) => setServer(home.serversFile, name, config),
-      noteSource: (name) => core.noteSource(name, 'install-link'),
+      noteSource: (name) => core.servers.noteSource(name, 'install-link'),
     });
     if (!outcome.ok) return notify(outcome.message);
-    core.reload();
+    core.lifecycle.reload();
     showWindow(outcome.view, outcome.server);
   } catch (err) {
     notify(`Could not add "${parsed.name}": ${describeError(err)}`);
@@ -524,8 +524,8 @@ async function openBundle(file: string): Promise<void> {
       serversFile: core.home.serversFile,
       keychain: new OsKeychain(),
     });
-    core.noteSource(name, 'ui');
-    core.reload();
+    core.servers.noteSource(name, 'ui');
+    core.lifecycle.reload();
   } catch (err) {
     notify(`Could not open ${basename(file)}: ${describeError(err)}`);
   }

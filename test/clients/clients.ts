@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { stripVTControlCharacters } from 'node:util';
@@ -17,19 +17,42 @@ export function clientsInstalled(): boolean {
   return existsSync(join(MODULES, '.bin', 'gemini'));
 }
 
+/** The clients a test starts by name. */
+export type ClientName =
+  | 'claude'
+  | 'gemini'
+  | 'codex'
+  | 'copilot'
+  | 'opencode'
+  | 'qwen'
+  | 'cn'
+  | 'cline'
+  | 'kilo'
+  | 'droid'
+  | 'auggie';
+
 /**
- * A client's executable. Claude Code and opencode link their platform binary in a postinstall
+ * A client's executable. Claude Code, opencode and Cline link their platform binary in a postinstall
  * script, which .npmrc's ignore-scripts skips: their platform package's binary is used directly.
+ * Kilo Code and Factory Droid are installed as their platform package alone (package.json says why).
  */
-export function clientBin(name: 'claude' | 'gemini' | 'codex' | 'copilot' | 'opencode' | 'qwen'): string {
+export function clientBin(name: ClientName): string {
   const platform = `${process.platform}-${process.arch}`;
-  const direct: Partial<Record<typeof name, string>> = {
+  const direct: Partial<Record<ClientName, string>> = {
     claude: join(MODULES, '@anthropic-ai', `claude-code-${platform}`, 'claude'),
     opencode: join(MODULES, `opencode-${platform}`, 'bin', 'opencode'),
+    cline: join(MODULES, '@cline', `cli-${platform}`, 'bin', 'cline'),
+    kilo: join(MODULES, '@kilocode', `cli-${platform}`, 'bin', 'kilo'),
+    droid: join(MODULES, '@factory', `cli-${platform}`, 'bin', 'droid'),
   };
   const candidate = direct[name];
   if (candidate && existsSync(candidate)) return candidate;
   return join(MODULES, '.bin', name);
+}
+
+/** Whether this client is installed here (the platform-only ones exist only on Linux x64). */
+export function clientInstalled(name: ClientName): boolean {
+  return existsSync(clientBin(name));
 }
 
 /** What every client run gets: no update checks, telemetry, error reports or other traffic. */
@@ -51,6 +74,15 @@ export const QUIET_ENV: Record<string, string> = {
   OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
   // Qwen Code
   QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+  // Continue (cn): no telemetry or metrics
+  CONTINUE_CLI_ENABLE_TELEMETRY: '0',
+  CONTINUE_METRICS_ENABLED: '0',
+  // Kilo Code (an opencode fork: opencode's switches under its own name)
+  KILO_DISABLE_AUTOUPDATE: '1',
+  KILO_DISABLE_MODELS_FETCH: '1',
+  KILO_DISABLE_LSP_DOWNLOAD: '1',
+  KILO_DISABLE_DEFAULT_PLUGINS: '1',
+  KILO_DISABLE_SHARE: '1',
   NO_COLOR: '1',
 };
 
@@ -133,5 +165,29 @@ export class CodexAppServer {
   close(): void {
     this.#child.stdin.end();
     this.#child.kill('SIGTERM');
+  }
+}
+
+/**
+ * Cline's CLI starts a hub daemon for its sessions that outlives the run: `cline hub stop` asks it
+ * to go, then any daemon still serving `cwd` is ended by its pid (Linux: read from /proc).
+ */
+export async function stopClineHub(env: NodeJS.ProcessEnv, cwd: string): Promise<void> {
+  await run(clientBin('cline'), ['hub', 'stop'], { env, cwd, timeoutMs: 20_000 });
+  if (process.platform !== 'linux') return;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (args.includes('--cline-hub-daemon') && args[args.indexOf('--cwd') + 1] === cwd) {
+      try {
+        process.kill(Number(pid), 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
   }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real MCP clients of test/clients/package.json (about 1.6 GB) exactly as locked, unless
+# Installs the real MCP clients of test/clients/package.json (about 2.6 GB) exactly as locked, unless
 # they already are: an install newer than the lockfile is kept, so a rerun costs nothing.
 set -euo pipefail
 cd "$(dirname "$0")"

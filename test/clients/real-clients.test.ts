@@ -91,10 +91,12 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       port: 0,
       editorSync: { log: () => {} },
     });
-    h.core.approve('everything', h.core.review('everything').fingerprint);
+    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
     await waitFor(
       () =>
-        h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+        h.core.status
+          .report()
+          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
       60_000,
       'everything running',
     );

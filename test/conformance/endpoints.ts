@@ -90,10 +90,10 @@ export async function startSwitchboard(fixtureUrl: string): Promise<SwitchboardU
   };
   try {
     for (const name of ['conf-stdio', 'conf-http'])
-      headless.core.approve(name, headless.core.review(name).fingerprint);
+      headless.core.approvals.approve(name, headless.core.approvals.review(name).fingerprint);
     await waitFor(
       () => {
-        const servers = headless.core.status().servers;
+        const servers = headless.core.status.report().servers;
         return servers.length === 2 && servers.every((s) => s.state === 'running' && s.toolCount);
       },
       30_000,

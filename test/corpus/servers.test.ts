@@ -131,8 +131,8 @@ describe.skipIf(!installed || sandboxMissing !== undefined)(
             const same = JSON.stringify(direct) === JSON.stringify(sandboxed.seen);
             const log = same
               ? undefined
-              : h.core
-                  .logs(server.name, 12)
+              : h.core.logs
+                  .lines(server.name, 12)
                   .map((l) => l.text)
                   .filter((text) => !text.startsWith('spawned pid'))
                   .slice(-6)
@@ -148,8 +148,8 @@ describe.skipIf(!installed || sandboxMissing !== undefined)(
           }),
         );
         for (const server of batch) {
-          await h.core.stopServer(server.name);
-          if (!server.sandbox.works) await h.core.stopServer(GRANTED(server.name));
+          await h.core.lifecycle.stopServer(server.name);
+          if (!server.sandbox.works) await h.core.lifecycle.stopServer(GRANTED(server.name));
         }
       }
       wallMs = Date.now() - started;
@@ -173,8 +173,8 @@ describe.skipIf(!installed || sandboxMissing !== undefined)(
       p: CorpusPlaces,
     ): Promise<{ seen: Seen; status: ServerStatus | undefined }> {
       const core = sb.headless.core;
-      core.approve(name, core.review(name).fingerprint);
-      const status = () => core.status().servers.find((s) => s.name === name);
+      core.approvals.approve(name, core.approvals.review(name).fingerprint);
+      const status = () => core.status.report().servers.find((s) => s.name === name);
       const ended = await until(() => {
         const s = status();
         if (s?.state === 'running' && s.toolCount !== null) return s;

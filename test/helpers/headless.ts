@@ -122,11 +122,11 @@ class Run {
 
   async approveRunning(names: string[], timeoutMs = 30_000): Promise<ServerStatus[]> {
     const core = this.started().core;
-    for (const name of names) core.approve(name, core.review(name).fingerprint);
+    for (const name of names) core.approvals.approve(name, core.approvals.review(name).fingerprint);
     const statuses: ServerStatus[] = [];
     for (const name of names) {
       const running = () =>
-        core.status().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount);
+        core.status.report().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount);
       statuses.push(await waitFor(running, timeoutMs, `${name} running`));
     }
     return statuses;

@@ -64,7 +64,7 @@ describe.skipIf(!installed)('VS Code (code-server) reads the mcp.json sync write
       editorSync: { log: () => {} },
     });
     const headless = h;
-    headless.core.approve('everything', headless.core.review('everything').fingerprint);
+    headless.core.approvals.approve('everything', headless.core.approvals.review('everything').fingerprint);
     await waitFor(
       () => existsSync(file) && readFileSync(file, 'utf8').includes('/mcp/everything'),
       60_000,
@@ -123,7 +123,7 @@ describe.skipIf(!installed)('VS Code (code-server) reads the mcp.json sync write
       .poll(async () => (await lens.allTextContents()).join(' '), { timeout: 60_000 })
       .toMatch(/Running.*\b\d+ tools\b/);
     const tools = Number(/(\d+) tools/.exec((await lens.allTextContents()).join(' '))?.[1]);
-    const running = headless.core.status().servers.find((s) => s.name === 'everything');
+    const running = headless.core.status.report().servers.find((s) => s.name === 'everything');
     expect(tools).toBe(running?.toolCount);
     await page.screenshot({ path: join(t.dir, 'vscode.png') });
   }, 300_000);

@@ -3,7 +3,7 @@ import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { table, UsageError } from '../output.ts';
 import { editorSync } from './sync.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineState } from '../offline-core.ts';
 import { usageOf } from '../help.ts';
 
 const USAGE = usageOf('backups');
@@ -11,7 +11,7 @@ const USAGE = usageOf('backups');
 export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const [sub = 'list', ...rest] = argv.filter((a) => a !== '--json');
-  const engine = editorSync(ctx, await offlineCore(ctx));
+  const engine = editorSync(ctx, offlineState(ctx));
   switch (sub) {
     case 'list': {
       if (rest.length) throw new UsageError(USAGE);

@@ -8,7 +8,8 @@ import { changeEditorTools } from '../../core/tools/tool-settings.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { table, UsageError } from '../output.ts';
-import { loadCore } from './sync.ts';
+import { refuseProblems } from './sync.ts';
+import { offlineTools } from '../offline-core.ts';
 
 const USAGE = `usage: switchboard editors tools EDITOR [--json]
        switchboard editors tools EDITOR SERVER [--off TOOL]… [--on TOOL]…
@@ -47,14 +48,14 @@ export async function editorToolsCommand(ctx: CliContext, argv: string[]): Promi
     view = await client.editorTools(editor);
     for (const change of changes) view = await client.changeEditorTools(editor, change);
   } else {
-    const core = await loadCore(ctx);
-    if (server !== undefined && !core.entries().has(server))
+    const core = refuseProblems(ctx, await offlineTools(ctx));
+    if (server !== undefined && !core.servers.entries().has(server))
       throw new UserError(`no server named "${server}" in ${ctx.home.serversFile}`);
     for (const change of changes) changeEditorTools(core.state, editor, change);
     view = editorToolsView(editor, {
       servers: serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
-      listing: (name) => listingOf(core, name),
-      filter: (name) => core.entries().get(name)?.config.tools,
+      listing: (name) => listingOf({ tools: core.tools, lifecycle: { lists: core.lists } }, name),
+      filter: (name) => core.servers.entries().get(name)?.config.tools,
       settings: core.state.editorSettings(editor),
       called: new Map(), // calls are known only to a running Switchboard
     });

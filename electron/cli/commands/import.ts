@@ -21,7 +21,7 @@ import type { EditorId } from '../../../shared/editors.ts';
 import { InstanceClient } from '../instance.ts';
 import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineServers } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
@@ -140,7 +140,7 @@ async function runImport(
     state: core.state,
     keychain: ctx.keychain(),
     engine,
-    syncServers: async () => syncServers(await offlineCore(ctx)),
+    syncServers: async () => syncServers(await offlineServers(ctx)),
   });
   return {
     servers: result.imported,

@@ -1,7 +1,7 @@
 import { UserError } from '../../core/errors.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineServers } from '../offline-core.ts';
 import { singleName } from './trust.ts';
 
 /**
@@ -23,8 +23,9 @@ export async function lifecycleCommand(
   }
   if (action === 'restart')
     throw new UserError('Switchboard is not running', { hint: 'start it with: switchboard serve' });
-  const core = await offlineCore(ctx);
-  if (!core.entries().has(name)) throw new UserError(`no server named "${name}" in ${ctx.home.serversFile}`);
+  const core = await offlineServers(ctx);
+  if (!core.servers.entries().has(name))
+    throw new UserError(`no server named "${name}" in ${ctx.home.serversFile}`);
   core.state.setStopped(name, action === 'stop' ? Date.now() : undefined);
   ctx.output.out(
     action === 'stop'

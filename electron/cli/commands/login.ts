@@ -3,7 +3,7 @@ import { UserError } from '../../core/errors.ts';
 import { signInOpener } from '../../core/oauth/open-browser.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineSignIns } from '../offline-core.ts';
 import { singleName } from './trust.ts';
 
 /**
@@ -32,10 +32,10 @@ export async function loginCommand(ctx: CliContext, argv: string[]): Promise<num
       abort.abort();
     }
   }
-  const core = await offlineCore(ctx);
+  const core = await offlineSignIns(ctx);
   // Only this process signs in here: the one sign-in that ends is this one.
   const outcome = new Promise<SignInOutcome>((resolve) => core.events.once('signIn', resolve));
-  const start = await core.signIn(name);
+  const start = await core.signIns.signIn(name);
   if (!(await show(ctx, name, start))) return 0;
   return report(ctx, await outcome, false);
 }
@@ -44,7 +44,7 @@ export async function loginCommand(ctx: CliContext, argv: string[]): Promise<num
 export async function logoutCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const name = singleName(argv, 'logout');
   const client = InstanceClient.connect(ctx.home);
-  const had = client ? await client.signOut(name) : await (await offlineCore(ctx)).signOut(name);
+  const had = client ? await client.signOut(name) : await (await offlineSignIns(ctx)).signIns.signOut(name);
   ctx.output.out(
     had
       ? `Signed out of "${name}": Switchboard forgot its tokens. It needs a sign-in before it runs again.`

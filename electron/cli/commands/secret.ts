@@ -4,7 +4,7 @@ import { moveSecret } from '../../core/config/move-secret.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { cliKeychain } from '../instance-keychain.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineSecrets } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 import { askYes, interactive } from '../prompt.ts';
 import { approveCommand } from './trust.ts';
@@ -40,7 +40,7 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
       if (rest.length > (json ? 1 : 0)) throw new UsageError(USAGE);
       // Through a running Switchboard: its keychain is the one its servers read (issue 36 item 2).
       const client = InstanceClient.connect(ctx.home);
-      const report = client ? await client.secrets() : await (await offlineCore(ctx)).secrets();
+      const report = client ? await client.secrets() : await (await offlineSecrets(ctx)).secrets.list();
       if (report.keychainError) throw new UserError(report.keychainError);
       if (json) {
         ctx.output.out(JSON.stringify(report, null, 2));
@@ -60,7 +60,7 @@ export async function secretCommand(ctx: CliContext, argv: string[]): Promise<nu
     case 'rm': {
       const force = rest.includes('--force');
       const name = only(rest.filter((a) => a !== '--force'));
-      const users = (await offlineCore(ctx)).secretUsers(name);
+      const users = (await offlineSecrets(ctx)).secrets.users(name);
       if (users.length && !force) {
         const warning = `${users.join(', ')} ${users.length === 1 ? 'uses' : 'use'} \${secret:${name}}: without it ${users.length === 1 ? 'it' : 'they'} cannot start.`;
         if (!interactive(ctx))

@@ -34,7 +34,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
   // Looked at before the core starts, so what is said is what the person left there.
   const hasFile = existsSync(ctx.home.serversFile);
   const headless = await startHeadless({ home: ctx.home, keychain: ctx.keychain(), env: ctx.env, port });
-  const report = headless.core.status();
+  const report = headless.core.status.report();
   ctx.output.out(`Switchboard is running (home: ${ctx.home.root}).`);
   ctx.output.out(`Bridge and control API: http://127.0.0.1:${headless.port}/`);
   ctx.output.out(

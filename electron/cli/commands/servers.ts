@@ -11,7 +11,7 @@ import { entryDiff } from '../../core/config/entry-diff.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
 import { UserError } from '../../core/errors.ts';
-import { recordSource } from '../../core/trust/source-record.ts';
+import { recordSource } from '../../core/services/source-record.ts';
 import type { CliContext } from '../context.ts';
 import { cliKeychain } from '../instance-keychain.ts';
 import { UsageError } from '../output.ts';

@@ -18,7 +18,9 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
   const live = answered !== undefined || client !== undefined;
   const report: StatusReport =
     answered ??
-    (client ? await client.status() : (await (await import('../offline-core.ts')).offlineCore(ctx)).status());
+    (client
+      ? await client.status()
+      : (await (await import('../offline-core.ts')).offlineStatus(ctx)).status.report());
   if (values.json) {
     ctx.output.out(JSON.stringify(report, null, 2));
     return 0;

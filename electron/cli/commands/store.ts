@@ -7,7 +7,7 @@ import {
 } from '../../../shared/store.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineStore } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 import { usageOf } from '../help.ts';
 
@@ -34,8 +34,8 @@ export async function outdatedCommand(ctx: CliContext, argv: string[]): Promise<
     servers = client
       ? (await client.outdated(positionals)).servers
       : await (
-          await offlineCore(ctx)
-        ).outdated(positionals.length ? positionals : undefined, (done, total, server) =>
+          await offlineStore(ctx)
+        ).store.outdated(positionals.length ? positionals : undefined, (done, total, server) =>
           say(`Checking approved packages at their registries: ${done} of ${total} done (${server})`),
         );
   } finally {
@@ -81,7 +81,7 @@ export async function storeCommand(ctx: CliContext, argv: string[]): Promise<num
   if (action === 'prune') {
     const result: StorePruneResult = client
       ? await client.pruneStore()
-      : (await offlineCore(ctx)).pruneStore();
+      : (await offlineStore(ctx)).store.pruneStore();
     if (values.json) ctx.output.out(JSON.stringify(result, null, 2));
     else if (result.removed.length === 0 && result.freedBytes === 0) ctx.output.out('Nothing to remove.');
     else
@@ -91,7 +91,7 @@ export async function storeCommand(ctx: CliContext, argv: string[]): Promise<num
       );
     return 0;
   }
-  const usage: StoreUsage = client ? await client.storeUsage() : (await offlineCore(ctx)).storeUsage();
+  const usage: StoreUsage = client ? await client.storeUsage() : (await offlineStore(ctx)).store.storeUsage();
   if (values.json) {
     ctx.output.out(JSON.stringify(usage, null, 2));
     return 0;

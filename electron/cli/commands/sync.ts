@@ -16,7 +16,8 @@ import type { AppStateStore } from '../../core/trust/app-state.ts';
 import type { CliContext } from '../context.ts';
 import { findInstance } from '../../core/instance-file.ts';
 import { InstanceClient } from '../instance.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineServers } from '../offline-core.ts';
+import type { ServerConfig } from '../../core/services/server-config.ts';
 import { displayLines, displayText } from '../../../shared/display-text.ts';
 import { UsageError } from '../output.ts';
 import { EDITORS_LINE, usageOf } from '../help.ts';
@@ -63,7 +64,7 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
   }
   // A name that is no server here would be stored and silently do nothing (a typo, a removed server).
   // --include may still name one an earlier --exclude left behind: that takes it off the list.
-  const servers = core.entries();
+  const servers = core.servers.entries();
   const stale = new Set((named ?? []).flatMap((e) => core.state.editorSettings(e).exclude));
   const unknown = [
     ...values.exclude.filter((n) => !servers.has(n)),
@@ -116,13 +117,19 @@ function noEditorFound(engine: EditorSync): string {
     .join(', ')}.\nTo write one anyway: switchboard sync --editor E`;
 }
 
-/** The offline core (`cli/offline-core.ts`, a composition root), refused when servers.json has errors. */
-export async function loadCore(ctx: CliContext): ReturnType<typeof offlineCore> {
-  const core = await offlineCore(ctx);
-  const problems = core.configProblems();
-  if (problems.length) {
+/** servers.json and state.json (`cli/offline-core.ts`, a composition root), refused when servers.json has errors. */
+export async function loadCore(ctx: CliContext): ReturnType<typeof offlineServers> {
+  return refuseProblems(ctx, await offlineServers(ctx));
+}
+
+/** The parts, unless servers.json has errors: then editors are left as they are. */
+export function refuseProblems<T extends { servers: Pick<ServerConfig, 'configProblems' | 'configError'> }>(
+  ctx: CliContext,
+  core: T,
+): T {
+  if (core.servers.configProblems().length) {
     throw new UserError(
-      `${ctx.home.serversFile} has errors, so editors were left as they are:\n${core.configError() ?? ''}`,
+      `${ctx.home.serversFile} has errors, so editors were left as they are:\n${core.servers.configError() ?? ''}`,
       {
         hint: 'fix the file, then sync again',
       },

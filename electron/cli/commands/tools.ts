@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { ToolChangeIdSchema, type ToolChange, type ToolReview } from '../../../shared/api.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineTools as offlineToolPins } from '../offline-core.ts';
 import { UsageError } from '../output.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 import { usageOf } from '../help.ts';
@@ -78,10 +78,10 @@ export async function toolsCommand(ctx: CliContext, argv: string[]): Promise<num
 }
 
 async function offlineTools(ctx: CliContext, name: string) {
-  const core = await offlineCore(ctx);
+  const { tools } = await offlineToolPins(ctx);
   return {
-    review: () => Promise.resolve(core.toolReview(name)),
-    accept: (id: string) => Promise.resolve(core.acceptTools(name, id)),
+    review: () => Promise.resolve(tools.toolReview(name)),
+    accept: (id: string) => Promise.resolve(tools.acceptTools(name, id)),
   };
 }
 

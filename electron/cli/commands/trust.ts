@@ -7,7 +7,7 @@ import { usageOf } from '../help.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { withWaitingLine } from '../waiting-line.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineApprovals } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 
 const APPROVE_USAGE = usageOf('approve');
@@ -124,10 +124,10 @@ async function reviewAndApprove(ctx: CliContext, argv: string[], fresh: boolean)
 
 /** Review and approve on the files, with no Switchboard running. */
 async function offlineTrust(ctx: CliContext, name: string, fresh: boolean) {
-  const core = await offlineCore(ctx);
+  const { approvals } = await offlineApprovals(ctx);
   return {
-    review: () => core.preview(name, { fresh }),
-    approve: (fingerprint: string) => Promise.resolve(core.approve(name, fingerprint, 'cli')),
+    review: () => approvals.preview(name, { fresh }),
+    approve: (fingerprint: string) => Promise.resolve(approvals.approve(name, fingerprint, 'cli')),
   };
 }
 
@@ -175,7 +175,7 @@ export async function denyCommand(ctx: CliContext, argv: string[]): Promise<numb
   const name = singleName(argv, 'deny');
   const client = InstanceClient.connect(ctx.home);
   if (client) await client.action(name, 'deny');
-  else (await offlineCore(ctx)).deny(name);
+  else (await offlineApprovals(ctx)).approvals.deny(name);
   ctx.output.out(`Denied "${name}": it will not run until its config changes (or you approve it).`);
   return 0;
 }

@@ -5,7 +5,7 @@ import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 import { editorIds, editorSync, printFileReports } from './sync.ts';
 import { InstanceClient } from '../instance.ts';
-import { offlineCore } from '../offline-core.ts';
+import { offlineState } from '../offline-core.ts';
 import { fileReport } from '../../core/editors/report.ts';
 import {
   UnsyncCliResultSchema,
@@ -39,7 +39,7 @@ export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<nu
     throw new UsageError(`--restore-secrets and --no-restore-secrets exclude each other\n${USAGE}`);
   const editors = editorIds(values.editor, '--editor', USAGE);
   // servers.json may be broken: unsync does not need it.
-  const core = await offlineCore(ctx);
+  const core = offlineState(ctx);
   const engine = editorSync(ctx, core);
 
   // The secrets at stake: those import moved out of entries that now come back, and those an earlier

@@ -16,13 +16,17 @@ import { startBlockers } from '../trust/start-blockers.ts';
  */
 export interface ApprovalRoutesCore {
   readonly state: Pick<AppStateStore, 'approval'>;
-  status(): Pick<StatusReport, 'servers'>;
-  entries(): ReadonlyMap<string, ServerEntry>;
-  reviewNow(name: string): { preview: ApprovalPreview } | { resolving: true } | { error: string };
-  sourceOf(name: string): ServerSource;
-  ownFolder(name: string): string;
-  access(name: string): string[];
-  toolChanges(): ToolChange[];
+  readonly status: { report(): Pick<StatusReport, 'servers'> };
+  readonly servers: {
+    entries(): ReadonlyMap<string, ServerEntry>;
+    sourceOf(name: string): ServerSource;
+    ownFolder(name: string): string;
+  };
+  readonly approvals: {
+    reviewNow(name: string): { preview: ApprovalPreview } | { resolving: true } | { error: string };
+  };
+  readonly sandbox: { access(name: string): string[] };
+  readonly tools: { toolChanges(): ToolChange[] };
 }
 
 /**
@@ -33,7 +37,7 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
   async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
     if ((req.method ?? 'GET') !== 'GET') return undefined;
     if (path === UiRoutes.approvals) return { approvals: await approvals() };
-    if (path === UiRoutes.toolChanges) return { changes: core.toolChanges() };
+    if (path === UiRoutes.toolChanges) return { changes: core.tools.toolChanges() };
     return undefined;
   }
 
@@ -43,8 +47,8 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
    * background, and an `approval` event tells the UI to ask again once it is in.
    */
   async function approvals(): Promise<ApprovalView[]> {
-    const waiting = core
-      .status()
+    const waiting = core.status
+      .report()
       .servers.filter((s) => s.state === 'pending-approval' || s.state === 'denied');
     // One keychain listing (names only) for every card of this answer, asked only if a card needs it.
     let names: Promise<string[]> | undefined;
@@ -62,12 +66,12 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
     state: ApprovalView['state'],
     listed: Pick<Keychain, 'list'>,
   ): Promise<ApprovalView | undefined> {
-    if (!core.entries().get(name)) return undefined;
+    if (!core.servers.entries().get(name)) return undefined;
     // What approving allows now (the command looked up again), and the fingerprint to approve it by.
-    const now = core.reviewNow(name);
+    const now = core.approvals.reviewNow(name);
     const shown = 'preview' in now ? now.preview : undefined;
     const packageError = 'error' in now ? displayText(now.error) : null;
-    const entry = core.entries().get(name);
+    const entry = core.servers.entries().get(name);
     if (!entry) return undefined;
     const launch = { ...entry.launch, package: undefined };
     const previous = core.state.approval(name);
@@ -75,11 +79,11 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
     return {
       name,
       state,
-      source: shown?.source ?? core.sourceOf(name),
+      source: shown?.source ?? core.servers.sourceOf(name),
       fingerprint: shown?.fingerprint ?? entry.fingerprint,
-      lines: shown?.lines ?? describeLaunch(launch, core.ownFolder(name)),
+      lines: shown?.lines ?? describeLaunch(launch, core.servers.ownFolder(name)),
       references: shown?.references ?? [],
-      access: shown?.access ?? core.access(name),
+      access: shown?.access ?? core.sandbox.access(name),
       // Looked at for every card, also while its package resolves: a missing program or secret.
       willNotStart: await startBlockers(entry, listed),
       launch,
@@ -90,7 +94,7 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
       resolving: 'resolving' in now,
       approved: previous
         ? {
-            lines: describeLaunch({ ...previous.config, package: undefined }, core.ownFolder(name)),
+            lines: describeLaunch({ ...previous.config, package: undefined }, core.servers.ownFolder(name)),
             approvedAt: previous.approvedAt,
             source: previous.source,
           }

@@ -32,7 +32,7 @@ export function createCatalogRoutes(core: CatalogRoutesCore, catalog: Catalog) {
         return done(res, await catalog.detail(await readJsonAs(req, CatalogServerRequestSchema)));
       if (path === CatalogRoutes.install && method === 'POST') {
         const request = await readJsonAs(req, CatalogInstallRequestSchema);
-        const result = await catalog.install(request, (name) => core.noteSource(name, 'catalog'));
+        const result = await catalog.install(request, (name) => core.servers.noteSource(name, 'catalog'));
         if (result.installed) applyServersEdit(core);
         return done(res, result);
       }

@@ -22,7 +22,7 @@ const STALE_MS = 500;
 export interface ClientAccessCore {
   readonly home: Pick<HomePaths, 'stateFile'>;
   readonly state: Pick<AppStateStore, 'editors'>;
-  entries(): ReadonlyMap<string, ServerEntry>;
+  readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
 }
 
 export class ClientAccess {
@@ -38,7 +38,7 @@ export class ClientAccess {
   }
 
   allowed(token: string, server: string): boolean {
-    const entry = this.#core.entries().get(server);
+    const entry = this.#core.servers.entries().get(server);
     if (!entry) return true; // unknown servers get "no server named …" from the endpoint instead
     const limited = entry.config.editors;
     if (!isEditor(token)) return limited === undefined;
@@ -48,7 +48,7 @@ export class ClientAccess {
 
   /** Why `token` cannot reach `server`, in words that say what to change. */
   refusal(token: string, server: string): string {
-    const limited = this.#core.entries().get(server)?.config.editors;
+    const limited = this.#core.servers.entries().get(server)?.config.editors;
     if (!isEditor(token))
       return `MCP server "${server}" is limited to ${limited?.join(', ') ?? 'some editors'} in Switchboard's servers.json, so the token "${token}" cannot use it`;
     if (limited !== undefined && !limited.includes(token))

@@ -36,22 +36,32 @@ export interface ControlApiCore {
   readonly events: Pick<EventEmitter<CoreEvents>, 'on'>;
   readonly activity: Pick<CallActivity, 'onCalls' | 'all'>;
   readonly updates: Pick<UpdateChecks, 'check' | 'report'>;
-  status(): StatusReport;
-  storeUsage(): StoreUsage;
-  pruneStore(): StorePruneResult;
-  outdated(names?: readonly string[]): Promise<OutdatedEntry[]>;
-  logs(name: string, limit?: number): LogLine[];
-  preview(name: string, options?: { fresh?: boolean }): Promise<ApprovalPreview>;
-  toolReview(name: string): ToolReview;
-  acceptTools(name: string, change: string): void;
-  approve(name: string, fingerprint: string, source?: ServerSource): ApprovalResult;
-  deny(name: string): void;
-  startServer(name: string): Promise<void>;
-  stopServer(name: string): Promise<void>;
-  restartServer(name: string): Promise<void>;
-  signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
-  signOut(name: string): Promise<boolean>;
-  signInInfo(name: string): Promise<SignInInfo>;
+  readonly status: { report(): StatusReport };
+  readonly store: {
+    storeUsage(): StoreUsage;
+    pruneStore(): StorePruneResult;
+    outdated(names?: readonly string[]): Promise<OutdatedEntry[]>;
+  };
+  readonly logs: { lines(name: string, limit?: number): LogLine[] };
+  readonly approvals: {
+    preview(name: string, options?: { fresh?: boolean }): Promise<ApprovalPreview>;
+    approve(name: string, fingerprint: string, source?: ServerSource): ApprovalResult;
+    deny(name: string): void;
+  };
+  readonly tools: {
+    toolReview(name: string): ToolReview;
+    acceptTools(name: string, change: string): void;
+  };
+  readonly lifecycle: {
+    startServer(name: string): Promise<void>;
+    stopServer(name: string): Promise<void>;
+    restartServer(name: string): Promise<void>;
+  };
+  readonly signIns: {
+    signIn(name: string, request?: SignInRequest): Promise<SignInStart>;
+    signOut(name: string): Promise<boolean>;
+    signInInfo(name: string): Promise<SignInInfo>;
+  };
 }
 
 /**
@@ -98,27 +108,30 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
   ): Promise<void> {
     const path = url.pathname;
     if (path === '/api/status' && req.method === 'GET')
-      return sendJson(res, 200, { ...core.status(), activity: core.activity.all() });
+      return sendJson(res, 200, { ...core.status.report(), activity: core.activity.all() });
     if (path === '/api/events' && req.method === 'GET') {
       res.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-store',
         connection: 'keep-alive',
       });
-      res.write(`data: ${JSON.stringify({ type: 'config', report: core.status() } satisfies ApiEvent)}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ type: 'config', report: core.status.report() } satisfies ApiEvent)}\n\n`,
+      );
       subscribers.set(res, authorized);
       req.on('close', () => subscribers.delete(res));
       return;
     }
     if (path === ApiRoutes.tokens || path.startsWith(ApiRoutes.tokens + '/'))
       return handleTokens(req, res, path);
-    if (path === ApiRoutes.store && req.method === 'GET') return sendJson(res, 200, core.storeUsage());
-    if (path === ApiRoutes.storePrune && req.method === 'POST') return sendJson(res, 200, core.pruneStore());
+    if (path === ApiRoutes.store && req.method === 'GET') return sendJson(res, 200, core.store.storeUsage());
+    if (path === ApiRoutes.storePrune && req.method === 'POST')
+      return sendJson(res, 200, core.store.pruneStore());
     if (path === ApiRoutes.outdated && req.method === 'GET') {
       const names = url.searchParams.getAll('server');
       // Every server checked: what the UI shows as found by the last check, too.
       if (names.length === 0) return sendJson(res, 200, { servers: (await core.updates.check()).servers });
-      return sendJson(res, 200, { servers: await core.outdated(names) });
+      return sendJson(res, 200, { servers: await core.store.outdated(names) });
     }
     if (path === ApiRoutes.updates && req.method === 'GET') return sendJson(res, 200, core.updates.report());
     if (path === ApiRoutes.updatesCheck && req.method === 'POST')
@@ -130,13 +143,18 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
     try {
       if (action === 'logs' && req.method === 'GET') {
         const limit = Math.min(Number(url.searchParams.get('limit') ?? 500) || 500, 10_000);
-        return sendJson(res, 200, { lines: core.logs(name, limit) });
+        return sendJson(res, 200, { lines: core.logs.lines(name, limit) });
       }
       if (action === 'approval' && req.method === 'GET')
-        return sendJson(res, 200, await core.preview(name, { fresh: url.searchParams.get('fresh') === '1' }));
-      if (action === 'tool-review' && req.method === 'GET') return sendJson(res, 200, core.toolReview(name));
+        return sendJson(
+          res,
+          200,
+          await core.approvals.preview(name, { fresh: url.searchParams.get('fresh') === '1' }),
+        );
+      if (action === 'tool-review' && req.method === 'GET')
+        return sendJson(res, 200, core.tools.toolReview(name));
       if (action === 'accept-tools' && req.method === 'POST') {
-        core.acceptTools(name, await shownChange(req, name));
+        core.tools.acceptTools(name, await shownChange(req, name));
         return sendJson(res, 200, { ok: true });
       }
       if (action === 'sign-in') return await handleSignIn(req, res, name);
@@ -147,19 +165,19 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
         case 'approve':
           return sendJson(res, 200, {
             ok: true,
-            approval: core.approve(name, await shownFingerprint(req, name), 'cli'),
+            approval: core.approvals.approve(name, await shownFingerprint(req, name), 'cli'),
           });
         case 'deny':
-          core.deny(name);
+          core.approvals.deny(name);
           break;
         case 'start':
-          await core.startServer(name);
+          await core.lifecycle.startServer(name);
           break;
         case 'stop':
-          await core.stopServer(name);
+          await core.lifecycle.stopServer(name);
           break;
         case 'restart':
-          await core.restartServer(name);
+          await core.lifecycle.restartServer(name);
           break;
       }
       return sendJson(res, 200, { ok: true });
@@ -198,10 +216,15 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
 
   /** /api/servers/<name>/sign-in: what there is (GET), start one (POST), sign out (DELETE). */
   async function handleSignIn(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
-    if (req.method === 'GET') return sendJson(res, 200, await core.signInInfo(name));
-    if (req.method === 'DELETE') return sendJson(res, 200, { ok: true, signedOut: await core.signOut(name) });
+    if (req.method === 'GET') return sendJson(res, 200, await core.signIns.signInInfo(name));
+    if (req.method === 'DELETE')
+      return sendJson(res, 200, { ok: true, signedOut: await core.signIns.signOut(name) });
     if (req.method !== 'POST') throw new HttpError(405, `${req.method} is not allowed on sign-in`);
-    return sendJson(res, 200, await core.signIn(name, await readJsonAs(req, SignInRequestSchema, {})));
+    return sendJson(
+      res,
+      200,
+      await core.signIns.signIn(name, await readJsonAs(req, SignInRequestSchema, {})),
+    );
   }
 
   /** /api/tokens: list (GET), create or rotate (POST {"name"}), revoke (DELETE /api/tokens/<name>). */

@@ -36,7 +36,7 @@ import type { ApiCaller } from './ui-auth.ts';
 export interface EditorRoutesCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
   readonly state: Pick<AppStateStore, 'editorSettings'>;
-  entries(): ReadonlyMap<string, ServerEntry>;
+  readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
 }
 
 export interface EditorRoutesOptions {
@@ -175,7 +175,7 @@ export function createEditorRoutes(core: EditorRoutesCore, options: EditorRoutes
     const { server, excluded } = await readJsonAs(req, EditorExcludeRequestSchema);
     // An exclusion left behind by a server since removed may still be taken off.
     const stale = !excluded && core.state.editorSettings(id.data).exclude.includes(server);
-    if (!core.entries().has(server) && !stale)
+    if (!core.servers.entries().has(server) && !stale)
       throw new HttpError(404, `no server named "${server}" in ${core.home.serversFile}`);
     return syncResult(await editorSync().setExcluded(id.data, server, excluded));
   }

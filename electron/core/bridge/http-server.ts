@@ -62,6 +62,8 @@ export interface BridgeOptions {
   uiDir?: string;
   /** how long an editor's request may wait for its server (default 5 min; progress resets it) */
   requestTimeoutMs?: number | undefined;
+  /** how long a 2026 editor's call that asked for input waits for its retry (default: requestTimeoutMs) */
+  inputTimeoutMs?: number | undefined;
   /**
    * Where the stdio relay connects, besides the TCP port: a Unix socket path (made 0600 in an
    * owner-only folder) or a Windows named pipe (local-endpoint.ts).
@@ -130,7 +132,10 @@ export class BridgeServer {
     // file: tokens/browser-sessions.json), so they go rather than lie about who is signed in.
     rmSync(join(options.core.home.run, LEGACY_UI_SESSIONS_FILE), { force: true });
     this.#api = createControlApi(options.core, options.tokens);
-    this.#mcp = new McpEndpoint(options.core, { requestTimeoutMs: options.requestTimeoutMs });
+    this.#mcp = new McpEndpoint(options.core, {
+      requestTimeoutMs: options.requestTimeoutMs,
+      inputTimeoutMs: options.inputTimeoutMs,
+    });
     this.#ui = options.keychain
       ? createUiRoutes({
           core: options.core,
@@ -144,10 +149,10 @@ export class BridgeServer {
     this.#tools = createToolRoutes({
       serversFile: core.home.serversFile,
       state: core.state,
-      hasServer: (name) => core.entries().has(name),
+      hasServer: (name) => core.servers.entries().has(name),
       serversOf: (editor) => serversForEditor(editor, syncServers(core), core.state.editorSettings(editor)),
       listing: (server) => listingOf(core, server),
-      filter: (server) => core.entries().get(server)?.config.tools,
+      filter: (server) => core.servers.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
       reload: () => applyServersEdit(core),
       editorChanged: async (editor, discovery) => {
@@ -163,7 +168,7 @@ export class BridgeServer {
           keychain: options.keychain,
           serversFile: core.home.serversFile,
           added: (name) => {
-            core.noteSource(name, 'ui');
+            core.servers.noteSource(name, 'ui');
             applyServersEdit(core);
           },
         })

@@ -36,6 +36,7 @@ import {
   supportedVersions,
   withoutEnvelope,
 } from './modern-era.ts';
+import { INPUT_REQUIRED_METHODS, MrtrExchanges } from './mrtr-exchanges.ts';
 import { AnswerBudget, PostReply, sseEvent } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
 import { RequestCancel } from './request-cancel.ts';
@@ -56,6 +57,8 @@ export const MAX_BATCH = 100;
 export interface McpEndpointOptions {
   /** how long one request may wait for its server (default 5 min); reset by progress notifications */
   requestTimeoutMs?: number | undefined;
+  /** how long a 2026 call that asked for input waits for the client's retry (default: requestTimeoutMs) */
+  inputTimeoutMs?: number | undefined;
   version?: string;
 }
 
@@ -64,9 +67,10 @@ export interface McpEndpointOptions {
  * servers' changes (to tell sessions to list again), a place to hang the relays' hub (the servers'
  * requests of their client reach editors through it), and the call activity it records.
  */
-export interface McpEndpointCore extends Omit<ClientAccessCore, 'state'>, Omit<UpstreamsCore, 'state'> {
+export interface McpEndpointCore
+  extends Omit<ClientAccessCore, 'state'>, Omit<UpstreamsCore, 'state' | 'lifecycle'> {
   readonly state: ClientAccessCore['state'] & UpstreamsCore['state'];
-  upstreamPeer: UpstreamPeer | undefined;
+  readonly lifecycle: UpstreamsCore['lifecycle'] & { upstreamPeer: UpstreamPeer | undefined };
   readonly activity: Pick<CallActivity, 'record'>;
 }
 
@@ -88,6 +92,7 @@ export class McpEndpoint {
   readonly #hub: RelayHub;
   readonly #access: ClientAccess;
   readonly #tools: ToolAccess;
+  readonly #mrtr: MrtrExchanges;
   readonly #version: string;
 
   constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
@@ -98,22 +103,28 @@ export class McpEndpoint {
         this.#upstreams.release(session);
       },
     });
+    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#mrtr = new MrtrExchanges({
+      inputTimeoutMs: options.inputTimeoutMs ?? requestTimeoutMs,
+      allowed: (editor, server) => this.#access.allowed(editor, server),
+    });
     this.#hub = new RelayHub({
       sessions: this.#sessions,
       allowed: (editor, server) => this.#access.allowed(editor, server),
-      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      requestTimeoutMs,
+      mrtr: this.#mrtr,
     });
-    core.upstreamPeer = this.#hub;
+    core.lifecycle.upstreamPeer = this.#hub;
     this.#core = core;
     this.#upstreams = new Upstreams(core, this.#hub);
     // The lists an editor is served from: a server's own state decides (Upstreams.lists).
     const listSource = {
-      toolGate: (s: string) => this.#upstreams.gate(s),
-      lists: (s: string) => this.#upstreams.lists(s),
+      tools: { toolGate: (s: string) => this.#upstreams.gate(s) },
+      lifecycle: { lists: (s: string) => this.#upstreams.lists(s) },
     };
     this.#tools = new ToolAccess({
       listing: (server) => listingOf(listSource, server),
-      serverFilter: (server) => core.entries().get(server)?.config.tools,
+      serverFilter: (server) => core.servers.entries().get(server)?.config.tools,
       selection: (token, server) => this.#access.selection(token, server),
     });
     this.#aggregate = new AggregateRouter(this.#upstreams, this.#tools);
@@ -150,7 +161,7 @@ export class McpEndpoint {
     // A server's "tools" filter in servers.json changed (applied live, nothing restarts): its editors
     // list again.
     const filterKeys = () =>
-      new Map([...core.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
+      new Map([...core.servers.entries()].map(([name, e]) => [name, toolFilterKey(e.config.tools)]));
     let filters = filterKeys();
     core.events.on('config', () => {
       const now = filterKeys();
@@ -447,6 +458,14 @@ export class McpEndpoint {
         ErrorCodes.MethodNotFound,
         `Method not found: ${MODERN_VERSION} has no initialize (send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25)`,
       );
+    } else if (MrtrExchanges.isRetry(request)) {
+      // A retry with the input a server asked for (MRTR): nothing of it is relayed as a new request.
+      const leg = { editor, target, request, capabilities: checked.capabilities };
+      const resumed = this.#mrtr.resume(leg);
+      res.on('close', () => {
+        if (!res.writableFinished) resumed.cancel?.cancel('client disconnected');
+      });
+      response = await resumed.response;
     } else {
       const cancel = new RequestCancel();
       session.inflight.add(id, cancel);
@@ -455,11 +474,18 @@ export class McpEndpoint {
       });
       // The server behind speaks 2025: it gets the request without the envelope, as from a 2025 client.
       const relayed = { ...request, params: withoutEnvelope(request.params) };
-      try {
-        response = await this.#dispatch(relayed, target, session, cancel, reply);
-      } finally {
-        session.inflight.delete(id, cancel);
-      }
+      const call = this.#dispatch(relayed, target, session, cancel, reply).finally(() =>
+        session.inflight.delete(id, cancel),
+      );
+      // A server's requests during the call come back to the client as input_required (MRTR).
+      response = INPUT_REQUIRED_METHODS.has(request.method)
+        ? await this.#mrtr.start(
+            { editor, target, request, capabilities: checked.capabilities },
+            reply,
+            cancel,
+            call,
+          )
+        : await call;
     }
     reply.finish(
       [
@@ -887,7 +913,7 @@ export class McpEndpoint {
     if (request.method !== 'tools/call') return response;
     return response.then((relayed) => {
       const answer = checkToolAnswer(
-        this.#core.supervisor()?.runner(server)?.sandbox,
+        this.#core.lifecycle.supervisor()?.runner(server)?.sandbox,
         params?.arguments,
         relayed,
       );
@@ -925,7 +951,7 @@ export class McpEndpoint {
   }
 
   #status(name: string): string | undefined {
-    return this.#core.supervisor()?.statusOf(name)?.state;
+    return this.#core.lifecycle.supervisor()?.statusOf(name)?.state;
   }
 }
 

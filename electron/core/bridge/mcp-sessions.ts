@@ -184,7 +184,8 @@ export class SessionStore {
    * what the bridge keeps per client (requests in flight, an isolated server's process, the name it
    * is shown by) is kept per token and endpoint. Apart from the 2025 implicit session: its
    * capabilities are never taken from an envelope, so a server's request (sampling, elicitation,
-   * roots) is not sent to a 2026 client, which could not answer it on this channel.
+   * roots) is never sent to a 2026 client on this channel; during its call one becomes that call's
+   * input_required instead, judged by that request's envelope (mrtr-exchanges.ts).
    */
   stateless(editor: string, target: string | null, clientInfo: Implementation | undefined): McpSession {
     const key = `${editor}\0${target ?? ''}\0${MODERN}`;

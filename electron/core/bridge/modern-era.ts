@@ -12,6 +12,24 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './json-rpc.ts';
+import {
+  CLIENT_CAPABILITIES_KEY,
+  CLIENT_INFO_KEY,
+  decodeHeaderValue,
+  MCP_NAME_FIELD,
+  MODERN_VERSION,
+  PROTOCOL_VERSION_KEY,
+  SUBSCRIPTION_ID_KEY,
+} from '../../../shared/mcp-2026.ts';
+
+export {
+  CLIENT_CAPABILITIES_KEY,
+  CLIENT_INFO_KEY,
+  MODERN_VERSION,
+  PROTOCOL_VERSION_KEY,
+  SERVER_INFO_KEY,
+  SUBSCRIPTION_ID_KEY,
+} from '../../../shared/mcp-2026.ts';
 
 /**
  * MCP 2026-07-28 on the editors' side, the parts that are only shapes: telling a request of that era
@@ -19,15 +37,7 @@ import {
  * request does is decided by the same code as for 2025 clients (mcp-endpoint.ts).
  */
 
-/** The revision a request names in its `_meta` to be answered in the 2026 era. */
-export const MODERN_VERSION = '2026-07-28';
 const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION];
-
-export const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-export const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-export const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo';
-export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY]);
 
@@ -50,13 +60,6 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
-]);
-
-/** Which body field the Mcp-Name header mirrors, per method (Streamable HTTP, standard headers). */
-const NAME_FIELD: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
 ]);
 
 /**
@@ -122,7 +125,7 @@ export function checkModern(
       `the body names method ${request.method} but the Mcp-Method header ${methodHeader === undefined ? 'is absent' : `names ${methodHeader}`}`,
       methodHeader,
     );
-  const field = NAME_FIELD.get(request.method);
+  const field = MCP_NAME_FIELD.get(request.method);
   const named = field === undefined ? undefined : request.params?.[field];
   if (typeof named === 'string') {
     const raw = single(headers, 'mcp-name');
@@ -154,8 +157,23 @@ export function supportedVersions(): string[] {
 }
 
 /**
+ * Where the relayed params keep the editor's per-request capabilities (servers-side era, see
+ * editorCapabilitiesOf): a symbol key, so it is copied with the params (spread) but never sent
+ * (JSON has no symbols) and no editor can put it there.
+ */
+const EDITOR_CAPABILITIES: unique symbol = Symbol('switchboard.editorCapabilities');
+
+/** What a relayed 2026 request's envelope said its editor can do; undefined for 2025 traffic. */
+export function editorCapabilitiesOf(
+  params: Record<string, unknown> | undefined,
+): ClientCapabilities | undefined {
+  return (params as { [EDITOR_CAPABILITIES]?: ClientCapabilities } | undefined)?.[EDITOR_CAPABILITIES];
+}
+
+/**
  * The params a 2026 request is relayed with to a server that speaks 2025: without the envelope's
  * own keys, which belong to the editor's request to Switchboard (the server had its initialize).
+ * The envelope's capabilities stay along, out of band (a 2026 server is told them per request).
  */
 export function withoutEnvelope(
   params: Record<string, unknown> | undefined,
@@ -168,12 +186,15 @@ export function withoutEnvelope(
   for (const key of Object.keys(params as Record<string, unknown>))
     if (key !== '_meta') others[key] = (params as Record<string, unknown>)[key];
   if (Object.keys(rest).length > 0) others._meta = rest;
+  const capabilities = meta[CLIENT_CAPABILITIES_KEY];
+  if (typeof capabilities === 'object' && capabilities !== null)
+    (others as { [EDITOR_CAPABILITIES]?: unknown })[EDITOR_CAPABILITIES] = capabilities;
   return others;
 }
 
 /**
- * A response in 2026 form: every result says it is complete (`resultType`; Switchboard does not yet
- * ask editors for input mid-request), and a cacheable one carries its cache hints. `ttlMs` is what
+ * A response in 2026 form: every result says what it is (`resultType`: complete, unless it is an
+ * input_required round, mrtr-exchanges.ts), and a complete cacheable one carries its cache hints. `ttlMs` is what
  * the caller knows of where the answer came from (LIST_TTL_MS from Switchboard's list cache, 0 from
  * a server's own answer); `private` always, since what a token gets is its own (selection, pins).
  */
@@ -182,26 +203,12 @@ export function modernResponse(response: JsonRpcResponse, method: string, ttlMs:
   if (typeof result !== 'object' || result === null) return response;
   const own = result as Record<string, unknown>;
   const stamped: Record<string, unknown> = { ...own, resultType: own.resultType ?? 'complete' };
-  if (CACHEABLE.has(method)) {
+  // An input_required answer is one round of a call, never something to keep.
+  if (CACHEABLE.has(method) && stamped.resultType === 'complete') {
     stamped.ttlMs = ttlMs;
     stamped.cacheScope = 'private';
   }
   return { ...response, result: stamped };
-}
-
-/**
- * An HTTP field value as the spec encodes it: plain when it is safe ASCII, else
- * `=?base64?<utf-8 as base64>?=`. Undefined when the wrapped form does not decode.
- */
-function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
-  const b64 = value.slice('=?base64?'.length, -'?='.length);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(b64, 'base64'));
-  } catch {
-    return undefined;
-  }
 }
 
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {

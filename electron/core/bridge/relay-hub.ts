@@ -1,6 +1,7 @@
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Root } from '@modelcontextprotocol/sdk/types.js';
 import type { LinkReceiver, UpstreamLink, UpstreamPeer } from '../supervisor/upstream-link.ts';
 import { ErrorCodes, type JsonRpcResponse } from './json-rpc.ts';
+import type { MrtrExchanges } from './mrtr-exchanges.ts';
 import { deliver, whenStream, type McpSession, type SessionStore } from './mcp-sessions.ts';
 import type { PostReply } from './post-reply.ts';
 import { attributed } from './server-attribution.ts';
@@ -21,6 +22,8 @@ export interface RelayHubOptions {
   /** may this editor's token reach this server (its selection in servers.json and editor settings)? */
   allowed: (editor: string, server: string) => boolean;
   requestTimeoutMs: number;
+  /** where a server's requests during a 2026 client's call are held for its input_required */
+  mrtr?: Pick<MrtrExchanges, 'ask' | 'cancelAsk' | 'capabilities'>;
 }
 
 /**
@@ -31,6 +34,7 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
   readonly requestTimeoutMs: number;
   readonly #sessions: SessionStore;
   readonly #allowed: (editor: string, server: string) => boolean;
+  readonly #mrtr: RelayHubOptions['mrtr'];
   readonly #relays = new Map<string, ServerRelay>();
   /** servers that asked their client for roots (on any connection since Switchboard started) */
   readonly #rootsUsers = new Set<string>();
@@ -43,6 +47,7 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
   constructor(options: RelayHubOptions) {
     this.#sessions = options.sessions;
     this.#allowed = options.allowed;
+    this.#mrtr = options.mrtr;
     this.requestTimeoutMs = options.requestTimeoutMs;
   }
 
@@ -106,6 +111,9 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
     params: Record<string, unknown> | undefined,
     via?: PostReply,
   ): { id: string; done: Promise<AskReply> } {
+    // During a 2026 client's call it becomes that call's input_required (mrtr-exchanges.ts).
+    const held = this.#mrtr?.ask(via, method, params);
+    if (held) return held;
     const id = `sb-ask:${++this.#seq}`;
     const message = { jsonrpc: '2.0' as const, id, method, ...(params ? { params } : {}) };
     const done = new Promise<AskReply>((settle) => {
@@ -124,6 +132,11 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
     return { id, done };
   }
 
+  /** What the editor a server's request is for can answer: a 2026 call's own envelope, else its session's. */
+  capabilities(session: McpSession, via: PostReply | undefined): ClientCapabilities {
+    return this.#mrtr?.capabilities(via) ?? session.capabilities;
+  }
+
   /** An editor's answer to one of Switchboard's requests; false when it is not one it asked. */
   answer(session: McpSession, response: JsonRpcResponse): boolean {
     const id = String(response.id);
@@ -134,6 +147,7 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
 
   /** The server withdrew its request: the editor is told, and nothing goes back. */
   cancelAsk(id: string, reason: unknown): void {
+    if (this.#mrtr?.cancelAsk(id)) return;
     const ask = this.#asks.get(id);
     if (!ask) return;
     deliver(ask.session, {

@@ -18,8 +18,10 @@ import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
  */
 export interface SecretRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
-  secrets(): Promise<SecretsResponse>;
-  restartSecretUsers(secret: string): Promise<string[]>;
+  readonly secrets: {
+    list(): Promise<SecretsResponse>;
+    restartUsers(secret: string): Promise<string[]>;
+  };
 }
 
 /**
@@ -30,7 +32,7 @@ export interface SecretRoutesCore extends ServersEditCore {
 export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
   async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
     const method = req.method ?? 'GET';
-    if (path === UiRoutes.secrets && method === 'GET') return await core.secrets();
+    if (path === UiRoutes.secrets && method === 'GET') return await core.secrets.list();
     if (path === UiRoutes.secretMove && method === 'POST') return await move(req);
     const secret = /^\/api\/secrets\/([^/]+)(\/held)?$/.exec(path);
     if (!secret || secret[1] === 'move') return undefined;
@@ -53,7 +55,7 @@ export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
   async function setSecret(req: IncomingMessage, name: string): Promise<{ ok: true; restarted: string[] }> {
     const { value } = await readJsonAs(req, SecretValueRequestSchema);
     await keychain.set(name, value);
-    return { ok: true, restarted: await core.restartSecretUsers(name) };
+    return { ok: true, restarted: await core.secrets.restartUsers(name) };
   }
 
   async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
@@ -65,7 +67,7 @@ export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
       key,
       ...(secretName ? { secretName } : {}),
     });
-    core.noteSource(server, 'ui');
+    core.servers.noteSource(server, 'ui');
     applyServersEdit(core);
     return { ok: true, name };
   }

@@ -1,5 +1,10 @@
-import type { JSONRPCMessage, LoggingLevel, RequestId, Root } from '@modelcontextprotocol/sdk/types.js';
-import { displayText } from '../../../shared/display-text.ts';
+import type {
+  ClientCapabilities,
+  JSONRPCMessage,
+  LoggingLevel,
+  RequestId,
+  Root,
+} from '@modelcontextprotocol/sdk/types.js';
 import { RELAYED_ID_PREFIX, type LinkReceiver, type UpstreamLink } from '../supervisor/upstream-link.ts';
 import { formatDuration } from '../supervisor/wording.ts';
 import {
@@ -9,9 +14,11 @@ import {
   type JsonRpcResponse,
 } from './json-rpc.ts';
 import { deliver, type McpSession } from './mcp-sessions.ts';
+import { editorCapabilitiesOf, MODERN_VERSION } from './modern-era.ts';
 import type { PostReply } from './post-reply.ts';
 import type { RequestCancel } from './request-cancel.ts';
 import { attributed } from './server-attribution.ts';
+import { unsolicited } from './unsolicited.ts';
 
 /** An answer without its id: what a request came back with. */
 export type Reply = Pick<JsonRpcResponse, 'result' | 'error'>;
@@ -40,6 +47,8 @@ export interface RelayPeer {
     params: Record<string, unknown> | undefined,
     via?: PostReply,
   ): { id: string; done: Promise<AskReply> };
+  /** what the editor can answer: a 2026 call's envelope (`via` is its answer), else the session's */
+  capabilities(session: McpSession, via: PostReply | undefined): ClientCapabilities;
   /** the server withdrew its request: the editor is told, and nothing goes back */
   cancelAsk(id: string, reason: unknown): void;
   /** this relay's connection ended */
@@ -355,6 +364,12 @@ export class ServerRelay implements LinkReceiver {
   async #serverRequest(request: JsonRpcRequest, related: RequestId | undefined): Promise<void> {
     const answer = (reply: Reply) =>
       void this.link.post({ jsonrpc: '2.0', id: request.id, ...reply } as JSONRPCMessage).catch(() => {});
+    if (request.method === 'roots/list' && this.link.modern) {
+      // A 2026 server asks only inside a call (input_required), never after a change: nothing to
+      // sync or wait for before later calls.
+      answer({ result: { roots: await this.#hub.rootsOf(this.#sessions(), this.server) } });
+      return;
+    }
     if (request.method === 'roots/list') {
       this.#hub.markUsesRoots(this.server);
       this.#syncRoots(); // calls wait for this answer
@@ -383,24 +398,13 @@ export class ServerRelay implements LinkReceiver {
     }
     const owner = this.#asker(related);
     if (!owner?.session) {
-      // Nobody asked this server anything: whatever it wants of a person now (a password, a choice,
-      // the model's time) is unsolicited, and whichever editor it reached would have to guess who asks.
-      const quoted = typeof request.params?.message === 'string' ? request.params.message : undefined;
-      this.link.note?.(
-        `refused its ${request.method}: no editor's request to it was in flight, and Switchboard passes a ` +
-          `server's requests to an editor only during one${quoted === undefined ? '' : ` (it said: "${displayText(quoted.slice(0, 200))}${quoted.length > 200 ? '…' : ''}")`}`,
-        'warn',
-      );
-      answer({
-        error: {
-          code: ErrorCodes.InvalidRequest,
-          message: `Switchboard refused ${request.method}: no editor's request to "${this.server}" is in flight, and a server may ask an editor only while handling one`,
-        },
-      });
+      const refused = unsolicited(this.server, request);
+      this.link.note?.(refused.note, 'warn');
+      answer({ error: refused.error });
       return;
     }
     const session = owner.session;
-    const refusal = unsupported(session, request);
+    const refusal = unsupported(session, this.#hub.capabilities(session, owner.reply), request);
     if (refusal) {
       answer({ error: refusal });
       return;
@@ -533,7 +537,16 @@ export class ServerRelay implements LinkReceiver {
     if (cancel?.reason !== undefined) return onAbort(cancel.reason);
     pending.stopListening = cancel?.onCancel(onAbort);
     this.link
-      .post({ jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage)
+      .post(
+        { jsonrpc: '2.0', id, method, ...(sent ? { params: sent } : {}) } as JSONRPCMessage,
+        // Only a 2026 server's transport reads these: the 2025 path allocates nothing more per call.
+        from.session && this.link.modern
+          ? {
+              editorSpeaks2026: from.session.protocolVersion === MODERN_VERSION,
+              editorCapabilities: editorCapabilitiesOf(params) ?? from.session.capabilities,
+            }
+          : undefined,
+      )
       .catch((err: unknown) =>
         this.#finish(id, {
           error: {
@@ -613,9 +626,9 @@ export class ServerRelay implements LinkReceiver {
 /** Why this editor cannot answer this server request (the words its own MCP client would use), if so. */
 function unsupported(
   session: McpSession,
+  caps: ClientCapabilities,
   request: Pick<JsonRpcRequest, 'method' | 'params'>,
 ): Reply['error'] {
-  const caps = session.capabilities;
   const who = `${session.clientInfo?.name ?? session.editor} (the editor this request is for)`;
   if (request.method === 'sampling/createMessage') {
     if (!caps.sampling)

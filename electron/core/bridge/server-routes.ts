@@ -38,12 +38,16 @@ import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
 export interface ServerRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
   readonly activity: Pick<CallActivity, 'of'>;
-  forgetSource(name: string): void;
-  entries(): ReadonlyMap<string, ServerEntry>;
-  status(): Pick<StatusReport, 'servers'>;
-  supervisor(): Pick<Supervisor, 'runner'> | undefined;
-  lists(name: string): Pick<ServerLists, 'tools'> | undefined;
-  toolGate(name: string): Pick<ToolGate, 'held'> | undefined;
+  readonly servers: ServersEditCore['servers'] & {
+    forgetSource(name: string): void;
+    entries(): ReadonlyMap<string, ServerEntry>;
+  };
+  readonly status: { report(): Pick<StatusReport, 'servers'> };
+  readonly lifecycle: ServersEditCore['lifecycle'] & {
+    supervisor(): Pick<Supervisor, 'runner'> | undefined;
+    lists(name: string): Pick<ServerLists, 'tools'> | undefined;
+  };
+  readonly tools: { toolGate(name: string): Pick<ToolGate, 'held'> | undefined };
 }
 
 /**
@@ -88,7 +92,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
   }
 
   function requireEntry(name: string): void {
-    if (!core.entries().has(name)) throw new HttpError(404, `no server named "${name}" in ${file}`);
+    if (!core.servers.entries().has(name)) throw new HttpError(404, `no server named "${name}" in ${file}`);
   }
 
   /** Validates with the core's own schema; a 400 carries every issue at its field. */
@@ -121,7 +125,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
     const config = withSecretsRestored(sent, current);
     checkConfig(name, config);
     setServer(file, name, config);
-    core.noteSource(name, 'ui');
+    core.servers.noteSource(name, 'ui');
     applyServersEdit(core);
     return { ok: true };
   }
@@ -146,7 +150,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
       }));
       throw new ValidationError(err.display, issues);
     }
-    for (const server of added) core.noteSource(server.name, 'ui');
+    for (const server of added) core.servers.noteSource(server.name, 'ui');
     applyServersEdit(core);
     return {
       ok: true,
@@ -161,7 +165,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
     requireExisting(name);
     // Like `switchboard remove`: its approval goes too (docs/decisions.md), so re-adding it asks again.
     removeServer(file, name);
-    core.forgetSource(name);
+    core.servers.forgetSource(name);
     applyServersEdit(core);
     return { ok: true };
   }
@@ -190,17 +194,17 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
   /** The server's tools: live while it runs, else as its last run listed them (idle, starting). */
   function tools(name: string): ToolsResponse {
     requireEntry(name);
-    const status = core.status().servers.find((s) => s.name === name);
+    const status = core.status.report().servers.find((s) => s.name === name);
     const running = status?.state === 'running';
-    const runner = running ? core.supervisor()?.runner(name) : undefined;
+    const runner = running ? core.lifecycle.supervisor()?.runner(name) : undefined;
     const live = runner?.toolsKnown ? runner.tools : undefined;
     const remembered =
       live === undefined && (status?.state === 'idle' || status?.state === 'starting' || running)
-        ? core.lists(name)?.tools
+        ? core.lifecycle.lists(name)?.tools
         : undefined;
     const list = live ?? remembered ?? [];
-    const held = core.toolGate(name)?.held;
-    const filter = core.entries().get(name)?.config.tools;
+    const held = core.tools.toolGate(name)?.held;
+    const filter = core.servers.entries().get(name)?.config.tools;
     const offered = compileToolFilter(filter);
     return {
       running,

@@ -2,16 +2,20 @@ import type { ServerSource } from '../../../shared/schema/state.ts';
 
 /** What a route that writes servers.json uses of the core: where a server came from, and applying the file. */
 export interface ServersEditCore {
-  readonly running: boolean;
-  noteSource(name: string, source: ServerSource): void;
-  /** reads servers.json again and applies it (the core is running) */
-  reload(): void;
-  /** reads servers.json again (the core is not running: nothing to apply) */
-  load(): void;
+  readonly servers: {
+    noteSource(name: string, source: ServerSource): void;
+    /** reads servers.json again (the core is not running: nothing to apply) */
+    load(): void;
+  };
+  readonly lifecycle: {
+    readonly running: boolean;
+    /** reads servers.json again and applies it (the core is running) */
+    reload(): void;
+  };
 }
 
 /** servers.json was edited: the file watcher would pick the edit up too; now, the answer reflects it. */
-export function applyServersEdit(core: Pick<ServersEditCore, 'running' | 'reload' | 'load'>): void {
-  if (core.running) core.reload();
-  else core.load();
+export function applyServersEdit(core: ServersEditCore): void {
+  if (core.lifecycle.running) core.lifecycle.reload();
+  else core.servers.load();
 }

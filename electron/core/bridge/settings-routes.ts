@@ -27,8 +27,10 @@ export interface SettingsRoutesCore {
     | 'setUpdateChecks'
   >;
   readonly updates: Pick<UpdateChecks, 'settingsChanged'>;
-  idleTimeoutDefault(): number;
-  setIdleTimeoutDefault(seconds: number | undefined): void;
+  readonly lifecycle: {
+    idleTimeoutDefault(): number;
+    setIdleTimeoutDefault(seconds: number | undefined): void;
+  };
 }
 
 export interface SettingsRoutesOptions {
@@ -57,7 +59,7 @@ export function createSettingsRoutes(core: SettingsRoutesCore, options: Settings
       serversFile: core.home.serversFile,
       platform: process.platform,
       startAtLogin: null,
-      idleTimeout: core.idleTimeoutDefault(),
+      idleTimeout: core.lifecycle.idleTimeoutDefault(),
       autoSync: core.state.autoSync(),
       editorSyncNotice: core.state.autoSync() && !core.state.editorSyncNoticeRead(),
       configuredIdleTimeout: core.state.settings().idleTimeout ?? null,
@@ -77,7 +79,7 @@ export function createSettingsRoutes(core: SettingsRoutesCore, options: Settings
         ]);
     }
     if (patch.port !== undefined) core.state.setBridgePort(patch.port ?? DEFAULT_BRIDGE_PORT);
-    if (patch.idleTimeout !== undefined) core.setIdleTimeoutDefault(patch.idleTimeout ?? undefined);
+    if (patch.idleTimeout !== undefined) core.lifecycle.setIdleTimeoutDefault(patch.idleTimeout ?? undefined);
     if (patch.autoSync !== undefined) {
       const was = core.state.autoSync();
       core.state.setAutoSync(patch.autoSync);

@@ -58,12 +58,14 @@ const ISOLATE_WAIT_MS = 60_000;
  */
 export interface UpstreamsCore {
   readonly events: Pick<EventEmitter<CoreEvents>, 'on' | 'off'>;
-  supervisor():
-    Pick<Supervisor, 'status' | 'statusOf' | 'runner' | 'isolate' | 'release' | 'wake'> | undefined;
-  lists(name: string): ServerLists | undefined;
-  toolGate(name: string): ToolGate | undefined;
-  entries(): ReadonlyMap<string, ServerEntry>;
-  status(): Pick<StatusReport, 'servers'>;
+  readonly lifecycle: {
+    supervisor():
+      Pick<Supervisor, 'status' | 'statusOf' | 'runner' | 'isolate' | 'release' | 'wake'> | undefined;
+    lists(name: string): ServerLists | undefined;
+  };
+  readonly tools: { toolGate(name: string): ToolGate | undefined };
+  readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
+  readonly status: { report(): Pick<StatusReport, 'servers'> };
   readonly state: Pick<AppStateStore, 'approval'>;
 }
 
@@ -83,7 +85,7 @@ export class Upstreams {
   /** The running servers, for the aggregate endpoint. */
   running(): Upstream[] {
     const result: Upstream[] = [];
-    const supervisor = this.#core.supervisor();
+    const supervisor = this.#core.lifecycle.supervisor();
     if (!supervisor) return result;
     for (const status of supervisor.status()) {
       const upstream = this.#ready(status.name);
@@ -98,8 +100,8 @@ export class Upstreams {
    */
   lists(name: string): ServerLists | undefined {
     // The supervisor's state: a server it supervises is approved and enabled (a cheap lookup).
-    const state = this.#core.supervisor()?.statusOf(name)?.state;
-    return state !== undefined && LISTED_STATES.has(state) ? this.#core.lists(name) : undefined;
+    const state = this.#core.lifecycle.supervisor()?.statusOf(name)?.state;
+    return state !== undefined && LISTED_STATES.has(state) ? this.#core.lifecycle.lists(name) : undefined;
   }
 
   /**
@@ -108,9 +110,9 @@ export class Upstreams {
    */
   listed(): Listed[] {
     const out: Listed[] = [];
-    for (const status of this.#core.supervisor()?.status() ?? []) {
+    for (const status of this.#core.lifecycle.supervisor()?.status() ?? []) {
       if (!LISTED_STATES.has(status.state)) continue;
-      const lists = this.#core.lists(status.name);
+      const lists = this.#core.lifecycle.lists(status.name);
       if (!lists) continue;
       const gate = this.gate(status.name);
       out.push({
@@ -150,7 +152,7 @@ export class Upstreams {
   refusedRead(server: string, uri: unknown): string | undefined {
     const gate = this.gate(server);
     if (!gate || gate.templates.held.size === 0 || typeof uri !== 'string') return undefined;
-    if (this.#core.lists(server)?.resources.some((r) => r.uri === uri)) return undefined;
+    if (this.#core.lifecycle.lists(server)?.resources.some((r) => r.uri === uri)) return undefined;
     if (gate.templates.listed.some((t) => matchesTemplate(t.uriTemplate, uri))) return undefined;
     const held = [...gate.templates.held].find(([template]) => matchesTemplate(template, uri));
     if (!held) return undefined;
@@ -160,7 +162,7 @@ export class Upstreams {
 
   /** Which of the server's tools editors get (pinned) and which are held back. */
   gate(name: string): ToolGate | undefined {
-    return this.#core.toolGate(name);
+    return this.#core.tools.toolGate(name);
   }
 
   /**
@@ -185,7 +187,7 @@ export class Upstreams {
    * path of every call.
    */
   readyNow(name: string, session?: McpSession): Upstream | undefined {
-    if (session && this.#core.entries().get(name)?.config.isolated === true) return undefined;
+    if (session && this.#core.servers.entries().get(name)?.config.isolated === true) return undefined;
     const ready = this.#ready(name);
     return ready?.relay.isSettled ? ready : undefined;
   }
@@ -205,19 +207,20 @@ export class Upstreams {
   }
 
   async #acquire(name: string, session?: McpSession): Promise<UpstreamLookup> {
-    if (session && this.#core.entries().get(name)?.config.isolated === true) {
+    if (session && this.#core.servers.entries().get(name)?.config.isolated === true) {
       // The session's own process is all it needs: the shared one may stay idle.
       const state = this.#status(name)?.state;
       if (state !== undefined && LISTED_STATES.has(state)) return this.#own(name, session);
     }
     const shared = await this.#acquireShared(name);
-    if (!shared.ok || !session || this.#core.entries().get(name)?.config.isolated !== true) return shared;
+    if (!shared.ok || !session || this.#core.servers.entries().get(name)?.config.isolated !== true)
+      return shared;
     return this.#own(name, session);
   }
 
   /** Ends the processes a session had of isolated servers. */
   release(session: McpSession): void {
-    const supervisor = this.#core.supervisor();
+    const supervisor = this.#core.lifecycle.supervisor();
     for (const runner of this.#isolates.get(session)?.values() ?? []) void supervisor?.release(runner);
     this.#isolates.delete(session);
   }
@@ -235,7 +238,7 @@ export class Upstreams {
     let runner = runners?.get(name);
     if (!runner) {
       // Each new connection of the process (it restarts after a crash) brings a relay of its own.
-      runner = this.#core.supervisor()?.isolate(name, {
+      runner = this.#core.lifecycle.supervisor()?.isolate(name, {
         tag: `${session.editor}-${++this.#isolateSeq}`,
         capabilities: session.capabilities,
         ...(session.clientInfo ? { clientInfo: session.clientInfo } : {}),
@@ -282,7 +285,7 @@ export class Upstreams {
     let status = this.#status(name);
     if (status?.state === 'idle') {
       // The first request since it went idle: it starts, and concurrent ones wait for the same start.
-      this.#core.supervisor()?.wake(name);
+      this.#core.lifecycle.supervisor()?.wake(name);
       status = this.#status(name);
     }
     if (status?.state === 'starting') {
@@ -296,7 +299,7 @@ export class Upstreams {
   }
 
   #ready(name: string): Upstream | undefined {
-    const runner = this.#core.supervisor()?.runner(name);
+    const runner = this.#core.lifecycle.supervisor()?.runner(name);
     const client = runner?.client;
     const link = runner?.link;
     if (!runner || runner.state !== 'running' || !client || !link) return undefined;
@@ -306,7 +309,7 @@ export class Upstreams {
 
   /** The server once its first tool list of this run is in (a few seconds at most), else undefined. */
   async #listed(name: string): Promise<Upstream | undefined> {
-    const runner = this.#core.supervisor()?.runner(name);
+    const runner = this.#core.lifecycle.supervisor()?.runner(name);
     if (!runner || runner.toolsKnown) return undefined;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -324,7 +327,7 @@ export class Upstreams {
   }
 
   #status(name: string): ServerStatus | undefined {
-    return this.#core.status().servers.find((s) => s.name === name);
+    return this.#core.status.report().servers.find((s) => s.name === name);
   }
 
   #settled(name: string): Promise<ServerStatus | undefined> {

@@ -8,7 +8,8 @@ import { vscodeUserDir } from './vscode.ts';
  * Cline (VS Code extension): its global MCP settings live in the extension's storage,
  * `<VS Code user dir>/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json`,
  * `mcpServers.NAME = {"type": "streamableHttp", "url", "headers"}`. Headers are literal: the token is
- * in the file. From Cline's documentation and source; not run here (it needs VS Code with a model).
+ * in the file. From Cline's documentation and source; not run here (it needs VS Code with a model). Cline's CLI
+ * reads another file: cline-cli.ts.
  */
 function storage(dirs: UserDirs): string {
   return pathFor(dirs.platform).join(vscodeUserDir(dirs), 'globalStorage', 'saoudrizwan.claude-dev');

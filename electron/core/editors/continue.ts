@@ -8,7 +8,8 @@ import { yamlFormat } from './yaml-format.ts';
  * Continue: ~/.continue/config.yaml (YAML, comments kept), `mcpServers` a list of `{name, type:
  * streamable-http, url, requestOptions: {headers}}`. Its `${{ secrets.NAME }}` come from Continue's
  * own secrets or a .env file, another file the token would be in: the token is in config.yaml. From
- * Continue's documentation; not run here (it needs VS Code or JetBrains with a model).
+ * Continue's documentation; checked with its CLI (`cn` from @continuedev/cli) in test/clients, which
+ * reads the same file as the VS Code and JetBrains extensions.
  */
 export const continueDev = httpAdapter({
   id: 'continue',

@@ -14,14 +14,14 @@ export interface SyncServer {
 /** What choosing the servers editors get uses of the core: its entries and the approvals. */
 export interface SyncServersCore {
   readonly state: Pick<AppStateStore, 'read'>;
-  entries(): ReadonlyMap<string, ServerEntry>;
+  readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
 }
 
 /** The servers editors get: enabled, not refused (literal secret), and approved as configured now. */
 export function syncServers(core: SyncServersCore): SyncServer[] {
   const servers: SyncServer[] = [];
   const { approvals } = core.state.read();
-  for (const entry of core.entries().values()) {
+  for (const entry of core.servers.entries().values()) {
     if (!entry.config.enabled || entry.refusal) continue;
     if (approvals[entry.name]?.fingerprint !== entry.fingerprint) continue;
     servers.push({ name: entry.name, editors: entry.config.editors });

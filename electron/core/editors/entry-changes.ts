@@ -122,6 +122,30 @@ export function entryChanges(
   return changes;
 }
 
+/** The server a user's entry import takes out belongs to (it adopted it), named by the entry. */
+export function takenOutServer(input: Pick<EntrySides, 'adopt'>, entry: string): string {
+  return input.adopt?.get(entry) ?? entry;
+}
+
+/**
+ * The server whose managed entry takes a user's entry's place (import adopts it in place), or
+ * undefined when the entry replaced is Switchboard's own (an update) or not replaced at all.
+ */
+export function adoptedInPlace(
+  c: Pick<EntryChanges, 'replace' | 'userBefore'>,
+  entry: string,
+): { server: string; entry: Record<string, unknown> } | undefined {
+  return c.userBefore.has(entry) ? c.replace.get(entry) : undefined;
+}
+
+/** The user's entries the file must still have after the edit: all as they were, but those import adopted. */
+export function userEntriesAfter(c: {
+  userBefore: ReadonlyMap<string, unknown>;
+  adopted: readonly string[];
+}): [string, unknown][] {
+  return [...c.userBefore].filter(([k]) => !c.adopted.includes(k));
+}
+
 /** Nothing to write. */
 export function noChanges(c: EntryChanges): boolean {
   return c.toRemove.size === 0 && c.replace.size === 0 && c.toAdd.length === 0 && c.takenOut.length === 0;
@@ -153,10 +177,7 @@ export function collectionProblem(
   const entries = [...after];
   const ours = ownedAfter(input, c.clashes);
   const userAfter = entries.filter(([k, v]) => !ours(k, v));
-  const expected = [
-    ...[...c.userBefore].filter(([k]) => !c.adopted.includes(k)),
-    ...[...restored].filter(([k]) => !c.userBefore.has(k)),
-  ];
+  const expected = [...userEntriesAfter(c), ...[...restored].filter(([k]) => !c.userBefore.has(k))];
   const sorted = (list: [string, unknown][]) =>
     [...list].map(([k, v]) => [k, plainJson(v)] as const).sort(([a], [b]) => compareNames(a, b));
   if (!isDeepStrictEqual(sorted(userAfter), sorted(expected))) return 'outside';

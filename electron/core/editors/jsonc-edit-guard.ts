@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { getNodeValue, parseTree, type ParseError } from 'jsonc-parser';
 import { isPlainObject } from '../config/jsonc-render.ts';
-import { ownedAfter } from './entry-changes.ts';
+import { ownedAfter, userEntriesAfter } from './entry-changes.ts';
 import type { PlanInput } from './file-plan.ts';
 
 // The guard a JSON/JSONC edit passes before anything is written.
@@ -60,7 +60,7 @@ export function checkResult(check: {
   }
   const ours = ownedAfter(check.input, check.clashes);
   const userAfter = isPlainObject(servers) ? Object.entries(servers).filter(([k, v]) => !ours(k, v)) : [];
-  const expected = [...check.userBefore].filter(([k]) => !check.adopted.includes(k));
+  const expected = userEntriesAfter(check);
   const kept = userAfter.filter(([k]) => !check.restored.has(k) || check.userBefore.has(k));
   if (!jsonEqual(kept, expected)) return changedOutside;
   for (const [key, value] of check.restored) {

@@ -3,7 +3,7 @@ import { lineColumn } from '../../../shared/jsonc-errors.ts';
 import { detectFormat } from '../config/edit.ts';
 import { stripBom } from '../fs/bom.ts';
 import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
-import { entryChanges } from './entry-changes.ts';
+import { adoptedInPlace, entryChanges, takenOutServer } from './entry-changes.ts';
 import { checkResult } from './jsonc-edit-guard.ts';
 import { insertProperties, removeProperties, replaceEntries, rootInfo } from './jsonc-entries.ts';
 import { lenient, restoredValues, undoImports } from './jsonc-give-back.ts';
@@ -95,7 +95,7 @@ export function planFile(input: PlanInput): PlanResult {
         w = removeProperties(w, info, (_, at) => at === i).text;
         imported.push({
           entry: prop.key,
-          server: input.adopt?.get(prop.key) ?? prop.key,
+          server: takenOutServer(input, prop.key),
           text: own,
           place: 'taken-out',
           gap: { prev: prev?.key ?? null, next: next?.key ?? null, lead, trail, left: between(w, i - 1) },
@@ -105,7 +105,7 @@ export function planFile(input: PlanInput): PlanResult {
         const info = rootInfo(w);
         for (const prop of info.props) {
           // a user entry import replaces (the others replaced are Switchboard's, updated)
-          const claim = adopted.includes(prop.key) ? changes.replace.get(prop.key) : undefined;
+          const claim = adoptedInPlace(changes, prop.key);
           if (!claim) continue;
           imported.push({
             entry: prop.key,

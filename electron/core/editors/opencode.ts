@@ -11,6 +11,15 @@ import type { UserDirs } from './types.ts';
  * Authorization header is `Bearer {file:PATH}`, which opencode fills in from Switchboard's owner-only
  * token file when it reads its config: the file holds no token.
  */
+/** An opencode entry (a `command` list, `environment`) in the shape MCP clients share, for import. */
+export function opencodeEntry(entry: Record<string, unknown>): { entry: Record<string, unknown> } {
+  if (entry.type === 'local' || Array.isArray(entry.command)) {
+    const [command, ...args] = Array.isArray(entry.command) ? (entry.command as unknown[]) : [];
+    return { entry: { command, args, env: entry.environment, cwd: entry.cwd } };
+  }
+  return { entry: { url: entry.url, headers: isRecord(entry.headers) ? entry.headers : {} } };
+}
+
 function dir(dirs: UserDirs): string {
   // opencode finds its folder under XDG_CONFIG_HOME, else ~/.config, on every OS.
   const { join } = pathFor(dirs.platform);
@@ -32,11 +41,5 @@ export const opencode = httpAdapter({
   extra: { type: 'remote' },
   // Forward slashes: the reference is read from the raw text, where a JSON-escaped "\\" would double.
   auth: (ctx) => ({ headers: { Authorization: `Bearer {file:${ctx.tokenFile.replace(/\\/g, '/')}}` } }),
-  normalize(entry) {
-    if (entry.type === 'local' || Array.isArray(entry.command)) {
-      const [command, ...args] = Array.isArray(entry.command) ? (entry.command as unknown[]) : [];
-      return { entry: { command, args, env: entry.environment, cwd: entry.cwd } };
-    }
-    return { entry: { url: entry.url, headers: isRecord(entry.headers) ? entry.headers : {} } };
-  },
+  normalize: opencodeEntry,
 });

@@ -1,14 +1,20 @@
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
 import { amazonQ } from './amazon-q.ts';
+import { amp } from './amp.ts';
+import { auggie } from './auggie.ts';
 import { claudeCode } from './claude-code.ts';
 import { claudeDesktop } from './claude-desktop.ts';
 import { cline } from './cline.ts';
+import { clineCli } from './cline-cli.ts';
 import { codex } from './codex.ts';
 import { continueDev } from './continue.ts';
 import { copilotCli } from './copilot-cli.ts';
+import { crush } from './crush.ts';
 import { cursor } from './cursor.ts';
+import { droid } from './droid.ts';
 import { geminiCli } from './gemini-cli.ts';
 import { goose } from './goose.ts';
+import { kiloCode } from './kilo-code.ts';
 import { kiro } from './kiro.ts';
 import { lmStudio } from './lm-studio.ts';
 import { opencode } from './opencode.ts';
@@ -40,6 +46,12 @@ export const EDITORS: Readonly<Record<EditorId, EditorAdapter>> = {
   'amazon-q': amazonQ,
   'lm-studio': lmStudio,
   goose,
+  'cline-cli': clineCli,
+  'kilo-code': kiloCode,
+  crush,
+  amp,
+  auggie,
+  droid,
 };
 
 export function allEditors(): EditorAdapter[] {

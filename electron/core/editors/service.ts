@@ -35,8 +35,8 @@ import type { RelayCommand } from './types.ts';
 export interface EditorSyncCore extends SyncServersCore {
   readonly state: AppStateStore;
   readonly events: Pick<EventEmitter<CoreEvents>, 'on' | 'off'>;
-  commandLookup(): CommandLookup;
-  reload(): void;
+  readonly servers: SyncServersCore['servers'] & { commandLookup(): CommandLookup };
+  readonly lifecycle: { reload(): void };
 }
 
 export interface EditorSyncServiceOptions {
@@ -337,13 +337,13 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       const result = await applyImport(scan, {
         home: this.engine.home,
         env: this.#env,
-        commandPath: core.commandLookup().path,
+        commandPath: core.servers.commandLookup().path,
         state: core.state,
         keychain,
         engine: this.engine,
         syncServers: () => {
           // The approvals and servers.json just written, applied now (the watcher would follow).
-          core.reload();
+          core.lifecycle.reload();
           return syncServers(core);
         },
       });

@@ -1,7 +1,13 @@
 import { getStaticTOMLValue, parseTOML, type AST } from 'toml-eslint-parser';
 import { isPlainObject } from '../config/jsonc-render.ts';
 import { stripBom } from '../fs/bom.ts';
-import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
+import {
+  adoptedInPlace,
+  entryChanges,
+  noChanges,
+  takenOutServer,
+  type EntryChanges,
+} from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps, type LineItem } from './line-give-back.ts';
@@ -367,7 +373,7 @@ function planToml(input: PlanInput): PlanResult {
     text = removedText;
     // 2. The user's entries taken out (another of the same server took the place), one at a time
     // from the last: each with what unsync needs to put it back exactly.
-    const out = new Map(changes.takenOut.map((name) => [name, input.adopt?.get(name) ?? name]));
+    const out = new Map(changes.takenOut.map((name) => [name, takenOutServer(input, name)]));
     while (out.size) {
       const now = parse(text, serversKey);
       if ('ok' in now) return internal;
@@ -388,7 +394,7 @@ function planToml(input: PlanInput): PlanResult {
     for (const item of now.items) {
       const r = replace.get(item.name);
       if (!r) continue;
-      if (changes.userBefore.has(item.name)) {
+      if (adoptedInPlace(changes, item.name)) {
         imported.push({
           entry: item.name,
           server: r.server,

@@ -1,7 +1,13 @@
 import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type Node } from 'yaml';
 import { isPlainObject } from '../config/jsonc-render.ts';
 import { stripBom } from '../fs/bom.ts';
-import { entryChanges, noChanges, type EntryChanges } from './entry-changes.ts';
+import {
+  adoptedInPlace,
+  entryChanges,
+  noChanges,
+  takenOutServer,
+  type EntryChanges,
+} from './entry-changes.ts';
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps } from './line-give-back.ts';
@@ -360,7 +366,7 @@ function planYaml(shape: YamlShape, input: PlanInput): PlanResult {
       const index = now.items.findLastIndex((i) => out.has(i.name));
       const name = now.items[index]?.name;
       if (name === undefined) return internal;
-      const taken = takeOut(text, now.items, index, input.adopt?.get(name) ?? name);
+      const taken = takeOut(text, now.items, index, takenOutServer(input, name));
       imported.push(taken.record);
       text = taken.text;
       out.delete(name);
@@ -373,7 +379,7 @@ function planYaml(shape: YamlShape, input: PlanInput): PlanResult {
     for (const item of now.items) {
       const r = replace.get(item.name);
       if (!r) continue;
-      if (changes.userBefore.has(item.name))
+      if (adoptedInPlace(changes, item.name))
         imported.push({
           entry: item.name,
           server: r.server,

@@ -3,10 +3,8 @@ import { PackumentSchema, type PackumentSource, type PackumentView } from './npm
 import type { NpmTools } from './npm-resolve.ts';
 import { runTool } from './run-tool.ts';
 
-/** How long npm's settings are reused (one `outdated` run asks for them once)… */
-const SETTINGS_REUSE_MS = 60_000;
-/** …and a packument: servers checked side by side share it, a check a moment later asks again. */
-const DOC_REUSE_MS = 5_000;
+/** How long npm's settings are reused: one `outdated` run asks for them once. */
+const SETTINGS_REUSE_MS = 10_000;
 
 /** npm's abbreviated packument (what npm itself resolves with), else the full one. */
 const ABBREVIATED = 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8';
@@ -27,15 +25,15 @@ interface Registries {
 }
 
 /**
- * Packuments read straight from the registry npm is set to use (one `npm config list` a minute, one
- * request per package, shared by every server checked meanwhile), for `outdated`'s quick look. Only
- * what npm itself would reach without help: with a proxy or offline configured, nothing is fetched
- * (npm does the whole check). Requests carry no credentials: a registry that wants them answers
+ * Packuments read straight from the registry npm is set to use (one `npm config list` per run, one
+ * request per package at a time, shared by the servers checked side by side), for `outdated`'s quick
+ * look. Only what npm itself would reach without help: with a proxy or offline configured, nothing is
+ * fetched (npm does the whole check). Requests carry no credentials: a registry that wants them answers
  * 401 and that server is checked by npm, with the person's settings.
  */
 export class NpmRegistryView {
   #registries: { at: number; value: Promise<Registries | undefined> } | undefined;
-  readonly #docs = new Map<string, { at: number; value: Promise<PackumentView | undefined> }>();
+  readonly #docs = new Map<string, Promise<PackumentView | undefined>>();
 
   packuments(tools: NpmTools): PackumentSource {
     return (name) => this.#packument(tools, name, ABBREVIATED);
@@ -62,12 +60,13 @@ export class NpmRegistryView {
     const scope = name.startsWith('@') ? name.slice(0, name.indexOf('/')) : '';
     const base = registries.scopes.get(scope) ?? registries.registry;
     const url = `${base.endsWith('/') ? base : `${base}/`}${name.replace('/', '%2f')}`;
+    // Shared by the servers checked side by side, never kept once answered: a release published a
+    // moment ago must be seen by the next check.
     const key = `${accept}\0${url}`;
-    const kept = this.#docs.get(key);
-    if (kept && Date.now() - kept.at < DOC_REUSE_MS) return kept.value;
-    for (const [k, doc] of this.#docs) if (Date.now() - doc.at >= DOC_REUSE_MS) this.#docs.delete(k);
-    const value = fetchPackument(url, accept);
-    this.#docs.set(key, { at: Date.now(), value });
+    const running = this.#docs.get(key);
+    if (running) return running;
+    const value = fetchPackument(url, accept).finally(() => this.#docs.delete(key));
+    this.#docs.set(key, value);
     return value;
   }
 

@@ -1,13 +1,29 @@
 import { displayText } from '../../../shared/display-text.ts';
+import type { ServerConfig } from '../../../shared/schema/servers.ts';
 import type { Approval, LaunchConfig } from '../../../shared/schema/state.ts';
 import type { OutdatedEntry, PackagePin, PackageReview, StoredPackage } from '../../../shared/store.ts';
 import { describeError, UserError } from '../errors.ts';
-import type { ServerEntry } from '../server-entry.ts';
 import { fingerprintOf } from '../trust/fingerprint.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import { withScripts, type Candidate } from './candidate.ts';
-import type { PackageRun } from './package-run.ts';
+import type { PackageRun, PackageRunResult } from './package-run.ts';
 import type { PackageService } from './package-service.ts';
+
+/**
+ * What package approvals read of a configured server (server-entry.ts `ServerEntry` is one): declared
+ * here, so that the store does not import the entries, which sit above it.
+ */
+export interface PackageEntry {
+  name: string;
+  config: ServerConfig;
+  launch: LaunchConfig;
+  fingerprint: string;
+  /** set when the config itself is refused (a literal secret) */
+  refusal: string | undefined;
+  packageRun: PackageRunResult;
+  /** the launch config without its package pin: what servers.json alone decides */
+  configFingerprint: string;
+}
 
 /** A resolution waiting for a decision, bound to the servers.json config it was made for. */
 interface Offer {
@@ -54,7 +70,7 @@ export class PackageApprovals {
    * Why an approved entry may not start as it is, or undefined: a package run with no pin (approved
    * before the store, or imported) or an install that changed on disk.
    */
-  blocked(entry: ServerEntry): string | undefined {
+  blocked(entry: PackageEntry): string | undefined {
     if (!entry.packageRun.run) return undefined;
     const changed = this.#changed.get(entry.name);
     if (changed) return changed;
@@ -75,18 +91,18 @@ export class PackageApprovals {
   }
 
   /** Why the last resolution of the entry's current config failed, if it did. */
-  failure(entry: ServerEntry): string | undefined {
+  failure(entry: PackageEntry): string | undefined {
     const failed = this.#failed.get(entry.name);
     return failed?.configFingerprint === entry.configFingerprint ? failed.error : undefined;
   }
 
   /** Whether the entry's current config is being resolved now. */
-  resolving(entry: ServerEntry): boolean {
+  resolving(entry: PackageEntry): boolean {
     return this.#resolving.has(`${entry.name}\0${entry.configFingerprint}`);
   }
 
   /** Whether a review of the entry needs a resolution first (none offered for its current config). */
-  needsResolution(entry: ServerEntry, fresh: boolean): boolean {
+  needsResolution(entry: PackageEntry, fresh: boolean): boolean {
     if (!entry.packageRun.run || entry.refusal) return false;
     if (
       this.#changed.has(entry.name) &&
@@ -104,7 +120,7 @@ export class PackageApprovals {
    * A bundle's "resolution" is reading what the store already holds (no registry, nothing to wait
    * for): done here at once, so its approval never shows as resolving. Other kinds are left alone.
    */
-  resolveLocal(entry: ServerEntry): void {
+  resolveLocal(entry: PackageEntry): void {
     const run = entry.packageRun.run;
     if (run?.kind !== 'mcpb' || !this.needsResolution(entry, false) || this.failure(entry) !== undefined)
       return;
@@ -117,7 +133,7 @@ export class PackageApprovals {
   }
 
   /** Resolves the entry's package (the registry, now) and offers it for approval. */
-  async resolve(entry: ServerEntry, lookup: CommandLookup): Promise<void> {
+  async resolve(entry: PackageEntry, lookup: CommandLookup): Promise<void> {
     const run = entry.packageRun.run;
     if (!run) return;
     const key = `${entry.name}\0${entry.configFingerprint}`;
@@ -140,7 +156,7 @@ export class PackageApprovals {
     return work;
   }
 
-  #offer(entry: ServerEntry, candidate: Candidate, reinstall: boolean): Offer {
+  #offer(entry: PackageEntry, candidate: Candidate, reinstall: boolean): Offer {
     const base: LaunchConfig = { ...entry.launch, package: undefined };
     const scriptsPin = withScripts(candidate);
     const offer: Offer = {
@@ -155,7 +171,7 @@ export class PackageApprovals {
   }
 
   /** The offer for the entry's current config, or the approved pin again for a changed install. */
-  #currentOffer(entry: ServerEntry): Offer | undefined {
+  #currentOffer(entry: PackageEntry): Offer | undefined {
     const changed = this.#changed.get(entry.name);
     const pin = entry.launch.package;
     if (changed && pin) {
@@ -188,7 +204,7 @@ export class PackageApprovals {
   }
 
   /** What the approval shows of the entry's package (and the fingerprint that approves it). */
-  view(entry: ServerEntry, approval: Approval | undefined, fresh = false): PackageView {
+  view(entry: PackageEntry, approval: Approval | undefined, fresh = false): PackageView {
     const result = entry.packageRun;
     if (result.unsupported)
       return {
@@ -235,7 +251,7 @@ export class PackageApprovals {
    * The launch config approving `fingerprint` pins, when it approves an offer for the entry; its
    * lockfile is then kept in the store (and a changed install removed, to be installed afresh).
    */
-  accept(entry: ServerEntry, fingerprint: string): LaunchConfig | undefined {
+  accept(entry: PackageEntry, fingerprint: string): LaunchConfig | undefined {
     const offer = this.#currentOffer(entry);
     if (!offer) return undefined;
     let pin: PackagePin | undefined;
@@ -251,7 +267,7 @@ export class PackageApprovals {
   }
 
   /** A newer release of an approved server's package or of its dependencies, checked at the registry. */
-  async outdated(entry: ServerEntry, lookup: CommandLookup): Promise<OutdatedEntry | undefined> {
+  async outdated(entry: PackageEntry, lookup: CommandLookup): Promise<OutdatedEntry | undefined> {
     const pin = entry.launch.package;
     const run = entry.packageRun.run;
     if (!pin || !run) return undefined;

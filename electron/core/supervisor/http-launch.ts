@@ -2,7 +2,10 @@ import type { ServerLog } from '../logs/server-log.ts';
 import type { SignInRequired } from '../oauth/sign-in-required.ts';
 import type { Attempt } from './attempt.ts';
 import { answerRecorder, explainAnswer, mayBeOldTransport, needsCredentials } from './http-answers.ts';
-import type { ConnectFailure } from './initialize.ts';
+import type { ClientInfo, ConnectFailure } from './initialize.ts';
+import { MODERN_VERSION } from '../../../shared/mcp-2026.ts';
+import { discoverModern } from './modern-wire.ts';
+import { ModernHttpTransport } from './modern-upstream.ts';
 import { newTagKey, relatedStreamsFetch } from './related-streams.ts';
 import type { LaunchPlan } from './types.ts';
 import { UpstreamLink } from './upstream-link.ts';
@@ -11,6 +14,9 @@ type HttpPlan = Extract<LaunchPlan, { transport: 'http' }>;
 
 export interface HttpLaunchOptions {
   log: Pick<ServerLog, 'redact' | 'addSecrets'>;
+  /** the server's name (in the words of a 2026 server's errors) and how Switchboard's client calls itself */
+  server: string;
+  clientInfo: ClientInfo;
   /** initializes over `link`; resolves 'fallback' when `onFailure` asked to try another way */
   connect(link: UpstreamLink, onFailure: ConnectFailure): Promise<'fallback' | undefined>;
 }
@@ -59,6 +65,24 @@ export async function launchHttp(
   if (plan.protocol !== 'sse') {
     attempt.note(`connecting to ${where}`);
     const tagKey = newTagKey();
+    // The server's highest era first: a 2026-07-28 server answers server/discover, any other does not
+    // (one extra POST per connection, not per call).
+    const connection = {
+      url,
+      headers: plan.headers,
+      fetch: fetchVia,
+      ...(auth ? { bearer: async () => (await auth.tokens())?.access_token } : {}),
+    };
+    const discovered = await discoverModern({ ...connection, fetch: answers.fetch }, options.clientInfo);
+    if (!attempt.current) return;
+    if (discovered) {
+      attempt.note(
+        `${where} speaks MCP ${MODERN_VERSION} (server/discover answered): no initialize, no session`,
+      );
+      const transport = new ModernHttpTransport(options.server, connection, discovered, tagKey);
+      await options.connect(new UpstreamLink(transport, tagKey), failure);
+      return;
+    }
     // The remote transports (and the SDK's auth client with them) load with the first remote
     // server: a serve of local servers never carries them (docs/performance.md).
     const { StreamableHTTPClientTransport } =

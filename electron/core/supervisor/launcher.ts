@@ -78,6 +78,8 @@ export class Launcher {
     } else {
       await launchHttp(attempt, plan, {
         log: options.log,
+        server: options.initialize.server,
+        clientInfo: options.initialize.clientInfo,
         connect: (link, onFailure) => this.#connect(attempt, link, onFailure),
       });
     }

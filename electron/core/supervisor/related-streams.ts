@@ -183,7 +183,19 @@ function rewriteLine(line: string, tagKey: string, related: RequestId, onAnswer?
     if ('id' in message) onAnswer?.();
     return line;
   }
-  const target = message as { params?: Record<string, unknown> };
+  markRelated(message as { params?: Record<string, unknown> }, tagKey, related);
+  return `data: ${JSON.stringify(message)}${ending}`;
+}
+
+/**
+ * Marks a parsed server request or notification as belonging to request `related`, the way a POST's
+ * stream marks it (UpstreamLink takes the mark off); for transports that read the answers themselves.
+ */
+export function markRelated(
+  target: { params?: Record<string, unknown> },
+  tagKey: string,
+  related: RequestId,
+): void {
   const tag: Tag = { id: related, params: target.params === undefined, meta: false };
   target.params ??= {};
   const meta = target.params._meta;
@@ -192,5 +204,4 @@ function rewriteLine(line: string, tagKey: string, related: RequestId, onAnswer?
     tag.meta = true;
     target.params._meta = { [tagKey]: tag };
   }
-  return `data: ${JSON.stringify(message)}${ending}`;
 }

@@ -394,7 +394,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     const info = client.getServerVersion();
     this.#status.worked();
     this.#set({ state: 'running', since: this.#clock.now() });
-    this.#note(`running: initialize answered${info ? ` by ${info.name} ${info.version}` : ''}`);
+    const answered = link.modern ? 'server/discover' : 'initialize';
+    this.#note(`running: ${answered} answered${info ? ` by ${info.name} ${info.version}` : ''}`);
     attempt.cancels.add(this.#retries.countStable());
     // A stateless remote gets no health pings: there is no process of ours to restart and no session
     // to lose, its calls say how it is, and a ping costs a stateless gateway a whole server start

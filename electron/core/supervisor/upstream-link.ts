@@ -1,5 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type {
+  ClientCapabilities,
   JSONRPCMessage,
   JSONRPCNotification,
   MessageExtraInfo,
@@ -18,6 +19,21 @@ const LIST_CHANGED = new Set([
  * ping, tools/list) are numbers. Answers are told apart by that alone.
  */
 export const RELAYED_ID_PREFIX = 'sb:';
+
+/** What the bridge says about a relayed request to the transport that carries it. */
+export interface RelaySendOptions extends TransportSendOptions {
+  /**
+   * The editor speaks 2026-07-28: a 2026 server's input_required goes to it as it is (its state
+   * wrapped), not turned into an elicitation or sampling request (modern-upstream.ts).
+   */
+  editorSpeaks2026?: boolean;
+  /**
+   * What the editor whose request this is can do: a 2026 server is told it in that request's
+   * envelope (instead of what Switchboard's connection declared), so it asks only for input that
+   * editor can give.
+   */
+  editorCapabilities?: ClientCapabilities;
+}
 
 /** Takes a server's messages meant for editors (see UpstreamLink). */
 export interface LinkReceiver {
@@ -97,6 +113,14 @@ export class UpstreamLink implements Transport {
     return this.#tagKey !== undefined && this.#inner.sessionId === undefined;
   }
 
+  /**
+   * The server speaks MCP 2026-07-28 (modern-upstream.ts): it asks its client for anything (roots,
+   * input) only inside a call, as input_required.
+   */
+  get modern(): boolean {
+    return (this.#inner as { modern?: unknown }).modern === true;
+  }
+
   get sessionId(): string | undefined {
     return this.#inner.sessionId;
   }
@@ -131,9 +155,9 @@ export class UpstreamLink implements Transport {
   }
 
   /** A message the bridge sends on an editor's behalf (relayed request, answer, notification). */
-  post(message: JSONRPCMessage): Promise<void> {
+  post(message: JSONRPCMessage, options?: RelaySendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('Not connected'));
-    return this.#inner.send(message);
+    return this.#inner.send(message, options);
   }
 
   get closed(): boolean {

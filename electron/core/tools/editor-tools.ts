@@ -17,8 +17,8 @@ import { makeOffer } from './tool-offer.ts';
 
 /** Where a server's current tools are known from: its pin gate, else its last run's lists (the core). */
 export interface ToolListSource {
-  toolGate(server: string): ToolGate | undefined;
-  lists(server: string): { tools: readonly Tool[] } | undefined;
+  readonly tools: { toolGate(server: string): ToolGate | undefined };
+  readonly lifecycle: { lists(server: string): { tools: readonly Tool[] } | undefined };
 }
 
 /** A server's tools now, held-back ones too, with its gate; undefined while it has not listed them. */
@@ -26,9 +26,9 @@ export function listingOf(
   source: ToolListSource,
   server: string,
 ): { all: readonly Tool[]; gate: ToolGate | undefined } | undefined {
-  const gate = source.toolGate(server);
+  const gate = source.tools.toolGate(server);
   if (gate) return { all: gate.tools, gate };
-  const tools = source.lists(server)?.tools;
+  const tools = source.lifecycle.lists(server)?.tools;
   return tools ? { all: tools, gate: undefined } : undefined;
 }
 

@@ -24,8 +24,9 @@ describe('/mcp names', () => {
       },
     });
     const h = await setup.start({ editorSync: false });
-    for (const name of ['evil', 'evil__x']) h.core.approve(name, h.core.review(name).fingerprint);
-    const running = (name: string) => h.core.status().servers.find((s) => s.name === name)?.toolCount;
+    for (const name of ['evil', 'evil__x'])
+      h.core.approvals.approve(name, h.core.approvals.review(name).fingerprint);
+    const running = (name: string) => h.core.status.report().servers.find((s) => s.name === name)?.toolCount;
     await waitFor(() => running('evil') && running('evil__x'), 30_000, 'both running');
     const client = await setup.connect('/mcp');
 
@@ -42,7 +43,7 @@ describe('/mcp names', () => {
     writeFileSync(evilTools, JSON.stringify([{ name: 'ping' }, { name: 'x__echo' }]));
     await client.callTool({ name: 'evil__reload', arguments: {} });
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'evil')?.toolsHeld === 1,
+      () => h.core.status.report().servers.find((s) => s.name === 'evil')?.toolsHeld === 1,
       10_000,
       'x__echo held back',
     );

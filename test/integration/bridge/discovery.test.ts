@@ -50,7 +50,7 @@ afterEach(async () => {
 });
 
 function statusOf(h: Headless, name: string): ServerStatus | undefined {
-  return h.core.status().servers.find((s) => s.name === name);
+  return h.core.status.report().servers.find((s) => s.name === name);
 }
 
 async function serve(clock?: ManualClock): Promise<Headless> {
@@ -73,7 +73,8 @@ async function serve(clock?: ManualClock): Promise<Headless> {
     clock,
   });
   headless = h;
-  for (const name of ['everything', 'github']) h.core.approve(name, h.core.review(name).fingerprint);
+  for (const name of ['everything', 'github'])
+    h.core.approvals.approve(name, h.core.approvals.review(name).fingerprint);
   await waitFor(
     () => statusOf(h, 'everything')?.toolCount && statusOf(h, 'github')?.toolCount,
     60_000,

@@ -240,9 +240,9 @@ describe('MCP 2026-07-28 and 2025-11-25 from the same bridge', () => {
       await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
       // The new tool waits for the person (pinning), in this era too; accepted, both are told again.
       expect((await aggregate.listTools()).tools.map((t) => t.name)).not.toContain('dyn__fresh');
-      const change = defined(setup.headless.core.toolReview('dyn').change, 'the change to accept');
+      const change = defined(setup.headless.core.tools.toolReview('dyn').change, 'the change to accept');
       [directChanged, aggregateChanged] = [0, 0];
-      setup.headless.core.acceptTools('dyn', change.change);
+      setup.headless.core.tools.acceptTools('dyn', change.change);
       await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed after accepting');
       expect((await direct.listTools()).tools.map((t) => t.name)).toContain('fresh');
       await Promise.all([a.close(), b.close()]);

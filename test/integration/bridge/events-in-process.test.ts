@@ -31,16 +31,16 @@ describe('in-process events (what the desktop window is sent)', () => {
     });
     const seen: ApiEvent[] = [];
     const stop = headless.bridge.onEvent((event) => seen.push(event));
-    headless.core.approve('worker', headless.core.review('worker').fingerprint);
+    headless.core.approvals.approve('worker', headless.core.approvals.review('worker').fingerprint);
     const h = headless;
-    await waitFor(() => h.core.status().servers[0]?.state === 'running', 30_000, 'worker running');
+    await waitFor(() => h.core.status.report().servers[0]?.state === 'running', 30_000, 'worker running');
     await h.editors?.syncNow();
     await waitFor(() => seen.some((e) => e.type === 'editors'), 5_000, 'an editors event');
     const kinds = new Set(seen.map((e) => e.type));
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['editors', 'log', 'status']));
     stop();
     const before = seen.length;
-    await h.core.restartServer('worker');
+    await h.core.lifecycle.restartServer('worker');
     expect(seen.length).toBe(before); // unsubscribed
   });
 });

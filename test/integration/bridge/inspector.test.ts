@@ -23,8 +23,8 @@ beforeAll(async () => {
   t = tempHome();
   t.writeServers({ mcpServers: { everything: everythingServer() } });
   headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
-  headless.core.approve('everything', headless.core.review('everything').fingerprint);
-  await waitFor(() => headless.core.status().servers[0]?.toolCount, 45_000, 'everything running');
+  headless.core.approvals.approve('everything', headless.core.approvals.review('everything').fingerprint);
+  await waitFor(() => headless.core.status.report().servers[0]?.toolCount, 45_000, 'everything running');
 });
 
 afterAll(async () => {

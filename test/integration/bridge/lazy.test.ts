@@ -27,7 +27,7 @@ async function serve(servers: Record<string, unknown>, clock?: ManualClock): Pro
 }
 
 function statusOf(h: Headless, name: string): ServerStatus | undefined {
-  return h.core.status().servers.find((s) => s.name === name);
+  return h.core.status.report().servers.find((s) => s.name === name);
 }
 
 function reached(h: Headless, name: string, state: ServerStatus['state']): Promise<ServerStatus> {
@@ -43,7 +43,7 @@ function reached(h: Headless, name: string, state: ServerStatus['state']): Promi
 
 /** How many times the server's process was spawned by this Switchboard (its log says each). */
 function spawns(h: Headless, name: string): number {
-  return h.core.logs(name, 10_000).filter((l) => /^spawned pid \d+/.test(l.text)).length;
+  return h.core.logs.lines(name, 10_000).filter((l) => /^spawned pid \d+/.test(l.text)).length;
 }
 
 const toolNames = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
@@ -52,7 +52,7 @@ describe('lazy servers', () => {
   it('stops a server after its idle timeout, lists its tools without starting it, and starts it again for the next call', async () => {
     const clock = new ManualClock();
     const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 120 } }, clock);
-    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    h.core.approvals.approve('lazy', h.core.approvals.review('lazy').fingerprint);
     const first = await reached(h, 'lazy', 'running');
     const pid = defined(first.pid, 'pid');
     const direct = await setup.connect('/mcp/lazy');
@@ -69,11 +69,11 @@ describe('lazy servers', () => {
     // env-echo-server.mjs: read-env, environment, sleep, add-tool
     expect(idle).toMatchObject({ pid: null, toolCount: 4 });
     await waitFor(() => !isAlive(pid), 10_000, 'the process gone');
-    expect(h.core.logs('lazy').map((l) => l.text)).toContain(
+    expect(h.core.logs.lines('lazy').map((l) => l.text)).toContain(
       'no request for 2 min: stopping until the next one (idle)',
     );
     // An idle server holds nothing of its last run: no client, no connection (memory, at 100 servers).
-    const runner = defined(h.core.supervisor()?.runner('lazy'), 'runner');
+    const runner = defined(h.core.lifecycle.supervisor()?.runner('lazy'), 'runner');
     expect(runner.client).toBeNull();
     expect(runner.link).toBeNull();
 
@@ -103,7 +103,7 @@ describe('lazy servers', () => {
   it('counts the idle time from the last call, also from calls made while the idle time runs', async () => {
     const clock = new ManualClock();
     const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 120 } }, clock);
-    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    h.core.approvals.approve('lazy', h.core.approvals.review('lazy').fingerprint);
     await reached(h, 'lazy', 'running');
     const direct = await setup.connect('/mcp/lazy');
     // 100 s into the 2 minutes a call comes (and another 10 s later): the 2 minutes start again then.
@@ -123,7 +123,7 @@ describe('lazy servers', () => {
   it('starts an idle server once for two concurrent first calls', async () => {
     const clock = new ManualClock();
     const h = await serve({ lazy: { ...fixtureServer('env-echo-server.mjs'), idleTimeout: 60 } }, clock);
-    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    h.core.approvals.approve('lazy', h.core.approvals.review('lazy').fingerprint);
     await reached(h, 'lazy', 'running');
     clock.advance(60_000);
     await reached(h, 'lazy', 'idle');
@@ -146,7 +146,7 @@ describe('lazy servers', () => {
       },
       clock,
     );
-    h.core.approve('shifty', h.core.review('shifty').fingerprint);
+    h.core.approvals.approve('shifty', h.core.approvals.review('shifty').fingerprint);
     await reached(h, 'shifty', 'running');
     const client = await setup.connect('/mcp/shifty');
     clock.advance(60_000);
@@ -178,7 +178,7 @@ describe('lazy servers', () => {
 
   it('keeps the lists in the home: after a restart of Switchboard the server is idle and answers lists without starting', async () => {
     let h = await serve({ lazy: fixtureServer('env-echo-server.mjs') });
-    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    h.core.approvals.approve('lazy', h.core.approvals.review('lazy').fingerprint);
     const fingerprint = (await reached(h, 'lazy', 'running')).fingerprint;
     await setup.stop();
     expect(readdirSync(join(setup.t.home.cache, 'lists'))).toEqual([`lazy@${fingerprint}.json`]);
@@ -202,10 +202,10 @@ describe('lazy servers', () => {
 
     // A changed config never serves the old lists: it waits for approval, then runs to list anew.
     setup.t.writeServers({ mcpServers: { lazy: fixtureServer('mini-server.mjs') } });
-    h.core.reload();
+    h.core.lifecycle.reload();
     await reached(h, 'lazy', 'pending-approval');
     await expect(direct.listTools()).rejects.toThrow(/waiting for your approval/);
-    h.core.approve('lazy', h.core.review('lazy').fingerprint);
+    h.core.approvals.approve('lazy', h.core.approvals.review('lazy').fingerprint);
     const fresh = await reached(h, 'lazy', 'running');
     const names = await toolNames(await setup.connect('/mcp/lazy'));
     expect(names).not.toContain('read-env');
@@ -227,10 +227,11 @@ describe('lazy servers', () => {
       },
       clock,
     );
-    for (const name of ['plain', 'always']) h.core.approve(name, h.core.review(name).fingerprint);
+    for (const name of ['plain', 'always'])
+      h.core.approvals.approve(name, h.core.approvals.review(name).fingerprint);
     await reached(h, 'plain', 'running');
     await reached(h, 'always', 'running');
-    h.core.setIdleTimeoutDefault(30);
+    h.core.lifecycle.setIdleTimeoutDefault(30);
     await new Promise((r) => setTimeout(r, 100)); // the supervisor applies it (its queue)
     clock.advance(30_000);
     await reached(h, 'plain', 'idle');
@@ -239,7 +240,7 @@ describe('lazy servers', () => {
     expect(statusOf(h, 'always')?.state).toBe('running');
 
     // 0 in Settings: the idle one starts again and stays up.
-    h.core.setIdleTimeoutDefault(0);
+    h.core.lifecycle.setIdleTimeoutDefault(0);
     await reached(h, 'plain', 'running');
     clock.advance(3_600_000);
     await new Promise((r) => setTimeout(r, 200));

@@ -248,7 +248,7 @@ describe('a server marked "isolated"', () => {
       capabilities: { sampling: {} },
       roots: [{ uri: 'file:///work/iso-b', name: 'b' }],
     });
-    const shared = headless.core.status().servers.find((s) => s.name === 'solo')?.pid;
+    const shared = headless.core.status.report().servers.find((s) => s.name === 'solo')?.pid;
     const whoA = JSON.parse(await call(a, 'whoami')) as { pid: number; client: string; capabilities: object };
     const whoB = JSON.parse(await call(b, 'whoami')) as { pid: number; client: string; capabilities: object };
     expect(new Set([whoA.pid, whoB.pid, shared]).size).toBe(3);
@@ -271,7 +271,7 @@ describe('a server marked "isolated"', () => {
 
   it('gives an aggregate session its own process too', async () => {
     const e = await editor('/mcp', 'iso-aggregate');
-    const shared = headless.core.status().servers.find((s) => s.name === 'solo')?.pid;
+    const shared = headless.core.status.report().servers.find((s) => s.name === 'solo')?.pid;
     const who = JSON.parse(await call(e, 'solo__whoami')) as { pid: number; client: string };
     expect(who.client).toBe('iso-aggregate');
     expect(who.pid).not.toBe(shared);
@@ -382,10 +382,10 @@ describe('@modelcontextprotocol/server-filesystem behind the bridge', () => {
     };
     writeFileSync(setup.t.home.serversFile, JSON.stringify(servers));
     const core = headless.core;
-    await waitFor(() => core.status().servers.find((s) => s.name === 'fs'), 10_000, 'fs configured');
-    core.approve('fs', core.review('fs').fingerprint);
+    await waitFor(() => core.status.report().servers.find((s) => s.name === 'fs'), 10_000, 'fs configured');
+    core.approvals.approve('fs', core.approvals.review('fs').fingerprint);
     await waitFor(
-      () => core.status().servers.find((s) => s.name === 'fs' && s.state === 'running' && s.toolCount),
+      () => core.status.report().servers.find((s) => s.name === 'fs' && s.state === 'running' && s.toolCount),
       30_000,
       'fs running',
     );

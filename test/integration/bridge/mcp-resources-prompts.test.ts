@@ -28,7 +28,10 @@ beforeAll(async () => {
 
 function running(name: string): Promise<unknown> {
   return waitFor(
-    () => headless.core.status().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount),
+    () =>
+      headless.core.status
+        .report()
+        .servers.find((s) => s.name === name && s.state === 'running' && s.toolCount),
     45_000,
     `${name} running`,
   );
@@ -139,9 +142,9 @@ describe('bridge: resources and prompts', () => {
     await expect(client.getPrompt({ name: 'alpha__fresh' })).rejects.toThrow(/is new since it was approved/);
     // ...and once accepted, editors are told to list again, and get it.
     prompts = 0;
-    headless.core.acceptTools(
+    headless.core.tools.acceptTools(
       'alpha',
-      defined(headless.core.toolReview('alpha').change, 'the change').change,
+      defined(headless.core.tools.toolReview('alpha').change, 'the change').change,
     );
     await waitFor(() => prompts > 0, 10_000, 'prompts/list_changed after the acceptance');
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('alpha__fresh');
@@ -153,11 +156,11 @@ describe('bridge: resources and prompts', () => {
 
     // a server leaving changes both lists too
     [prompts, resources] = [0, 0];
-    await headless.core.stopServer('beta');
+    await headless.core.lifecycle.stopServer('beta');
     await waitFor(() => prompts > 0 && resources > 0, 10_000, 'list_changed after beta stopped');
     expect((await client.listPrompts()).prompts.map((p) => p.name)).not.toContain('beta__greet');
     expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('probe://beta/own');
-    await headless.core.startServer('beta');
+    await headless.core.lifecycle.startServer('beta');
     await running('beta');
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('beta__greet');
   });

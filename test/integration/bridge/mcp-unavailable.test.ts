@@ -17,13 +17,14 @@ async function serve(
 ): Promise<Headless> {
   setup.t.writeServers({ mcpServers: servers });
   const h = await setup.start({ editorSync: false, timings });
-  for (const name of Object.keys(servers)) h.core.approve(name, h.core.review(name).fingerprint);
+  for (const name of Object.keys(servers))
+    h.core.approvals.approve(name, h.core.approvals.review(name).fingerprint);
   return h;
 }
 
 function reached(h: Headless, name: string, state: ServerState): Promise<unknown> {
   return waitFor(
-    () => h.core.status().servers.find((s) => s.name === name && s.state === state),
+    () => h.core.status.report().servers.find((s) => s.name === name && s.state === state),
     30_000,
     `${name} ${state}`,
   );
@@ -50,7 +51,7 @@ describe('bridge: servers that cannot answer', () => {
     const h = await serve({ idle: fixtureServer('env-echo-server.mjs') });
     await reached(h, 'idle', 'running');
     const client = await httpClient(`http://127.0.0.1:${h.port}/mcp/idle`, editorToken(h.tokens));
-    await h.core.stopServer('idle');
+    await h.core.lifecycle.stopServer('idle');
     await reached(h, 'idle', 'stopped');
 
     const body = await toolsList(h, 'idle');
@@ -61,7 +62,7 @@ describe('bridge: servers that cannot answer', () => {
     expect(body.error.data.state).toBe('stopped');
     await expect(client.listTools()).rejects.toThrow(/is stopped; .*switchboard start idle/);
 
-    await h.core.startServer('idle');
+    await h.core.lifecycle.startServer('idle');
     await reached(h, 'idle', 'running');
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('sleep');
     await client.close();

@@ -16,7 +16,7 @@ async function serve(servers: Record<string, unknown>, approve: string[]): Promi
 }
 
 function statusOf(name: string): ServerStatus | undefined {
-  return setup.headless.core.status().servers.find((s) => s.name === name);
+  return setup.headless.core.status.report().servers.find((s) => s.name === name);
 }
 
 async function connect(url: string): Promise<Client> {
@@ -96,7 +96,7 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
       },
       ['everything'],
     );
-    setup.headless.core.deny('refused');
+    setup.headless.core.approvals.deny('refused');
     const toolsList = async (name: string) => {
       const res = await fetch(`${base}/mcp/${name}`, {
         method: 'POST',
@@ -157,9 +157,9 @@ describe('bridge: MCP over Streamable HTTP with real servers', () => {
     await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
     // A tool new since the list was pinned waits for the person (tool pinning, tool-pins.test.ts)...
     expect((await aggregate.listTools()).tools.map((t) => t.name)).not.toContain('dyn__fresh');
-    const change = defined(setup.headless.core.toolReview('dyn').change, 'the change to accept');
+    const change = defined(setup.headless.core.tools.toolReview('dyn').change, 'the change to accept');
     [directChanged, aggregateChanged] = [0, 0];
-    setup.headless.core.acceptTools('dyn', change.change);
+    setup.headless.core.tools.acceptTools('dyn', change.change);
     // ...and once accepted, both kinds of session are told to list again, and get it.
     await waitFor(() => directChanged > 0 && aggregateChanged > 0, 10_000, 'list_changed on both');
     const names = (await aggregate.listTools()).tools.map((t) => t.name);

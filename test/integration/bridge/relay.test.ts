@@ -30,12 +30,12 @@ afterEach(async () => {
 async function serveEverything(port = 0): Promise<Headless> {
   setup.t.writeServers({ mcpServers: { everything: everythingServer() } });
   const h = await setup.start({ port });
-  h.core.approve('everything', h.core.review('everything').fingerprint);
+  h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
   // Running, or idle with its tools known (a restarted Switchboard starts it at the first request).
   await waitFor(
     () =>
-      h.core
-        .status()
+      h.core.status
+        .report()
         .servers.find(
           (s) => s.name === 'everything' && (s.state === 'running' || s.state === 'idle') && s.toolCount,
         ),

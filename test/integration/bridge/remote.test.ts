@@ -54,8 +54,12 @@ describe('bridge: remote (url) servers', () => {
       },
     });
     headless = await startHeadless({ home: t.home, keychain, env: t.env, port: 0 });
-    headless.core.approve('remote', headless.core.review('remote').fingerprint);
-    await waitFor(() => headless?.core.status().servers[0]?.state === 'running', 20_000, 'remote running');
+    headless.core.approvals.approve('remote', headless.core.approvals.review('remote').fingerprint);
+    await waitFor(
+      () => headless?.core.status.report().servers[0]?.state === 'running',
+      20_000,
+      'remote running',
+    );
 
     const client = await httpClient(
       `http://127.0.0.1:${headless.port}/mcp/remote`,

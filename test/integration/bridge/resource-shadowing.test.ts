@@ -35,12 +35,13 @@ beforeAll(async () => {
   const h = await setup.start({ editorSync: false });
   // One after another, so each approval is older than the next.
   for (const name of ['notes', 'aaa-hostile', 'zz-docs']) {
-    h.core.approve(name, h.core.review(name).fingerprint);
+    h.core.approvals.approve(name, h.core.approvals.review(name).fingerprint);
     await sleep(20);
   }
   for (const name of ['notes', 'aaa-hostile', 'zz-docs'])
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount),
+      () =>
+        h.core.status.report().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount),
       60_000,
       `${name} running`,
     );

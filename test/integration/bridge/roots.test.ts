@@ -98,7 +98,7 @@ describe('roots of a shared server (server-filesystem)', () => {
     // No editor gives folders now: the server works in those it was started with (its approval).
     const plain = await editor(h, 'plain');
     expect(await allowed(plain)).toEqual([started]);
-    expect(h.core.logs('fs').map((l) => l.text)).toContain(
+    expect(h.core.logs.lines('fs').map((l) => l.text)).toContain(
       'the editors that gave it folders (roots) have left: starting it anew with the folders it was started with',
     );
   });

@@ -133,7 +133,7 @@ describe.each([
     async (path) => {
       const e = await editor(path, `idle-${server}-${path.length}`);
       const tool = path === '/mcp' ? `${server}__` : '';
-      const log = () => headless.core.logs(server, 10_000).map((l) => l.text);
+      const log = () => headless.core.logs.lines(server, 10_000).map((l) => l.text);
       const refusedBefore = log().filter((l) => l.startsWith('refused its ')).length;
       const before = (JSON.parse(await call(e, `${tool}outcomes`)) as unknown[]).length;
       // The call is answered at once; the server asks right after, with nothing in flight (the answer

@@ -571,13 +571,13 @@ describe("the browser UI's credential, against a page on another port of 127.0.0
       expect(add.status, add.text).toBe(401);
       const approval = await call(port, 'GET', '/api/servers/everything/approval', { headers: as });
       expect(approval.status, approval.text).toBe(401);
-      const fingerprint = headless.core.review('everything').fingerprint;
+      const fingerprint = headless.core.approvals.review('everything').fingerprint;
       const approve = await call(port, 'POST', '/api/servers/everything/approve', {
         headers: as,
         body: JSON.stringify({ fingerprint }),
       });
       expect(approve.status, approve.text).toBe(401);
-      expect(headless.core.entries().has('pwned')).toBe(false);
+      expect(headless.core.servers.entries().has('pwned')).toBe(false);
       // (and no cookie of Switchboard's ever reached that page)
       expect(attacker.harvested.join('\n')).not.toContain('switchboard');
     } finally {
@@ -604,9 +604,9 @@ describe('what one request can make the bridge hold', () => {
       port: 0,
     });
     try {
-      h.core.approve('big', h.core.review('big').fingerprint);
+      h.core.approvals.approve('big', h.core.approvals.review('big').fingerprint);
       await waitFor(
-        () => h.core.status().servers.find((s) => s.name === 'big' && s.state === 'running'),
+        () => h.core.status.report().servers.find((s) => s.name === 'big' && s.state === 'running'),
         30_000,
         'big running',
       );

@@ -29,7 +29,7 @@ describe('resource templates are pinned', { timeout: 120_000 }, () => {
       textOf(await own.callTool({ name: 'add-template', arguments: { uriTemplate: 'mail://{+box}' } })),
     ).toBe('added mail://{+box}');
     const change = await waitFor(
-      () => h.core.toolReview('shifty').change ?? undefined,
+      () => h.core.tools.toolReview('shifty').change ?? undefined,
       30_000,
       'the change to accept',
     );
@@ -44,7 +44,7 @@ describe('resource templates are pinned', { timeout: 120_000 }, () => {
     );
     expect(textOf2(await aggregate.readResource({ uri: 'shifty://7' }))).toBe('shifty answers shifty://7');
 
-    h.core.acceptTools('shifty', defined(change.change, 'change id'));
+    h.core.tools.acceptTools('shifty', defined(change.change, 'change id'));
     expect((await templatesOf(aggregate)).sort()).toEqual(['mail://{+box}', 'shifty://{id}']);
     expect((await templatesOf(own)).sort()).toEqual(['mail://{+box}', 'shifty://{id}']);
     expect(textOf2(await aggregate.readResource({ uri: 'mail://inbox' }))).toBe(

@@ -42,7 +42,7 @@ async function serve(tools: unknown): Promise<Headless> {
 }
 
 function statusOf(h: Headless): ServerStatus | undefined {
-  return h.core.status().servers.find((s) => s.name === 'gh');
+  return h.core.status.report().servers.find((s) => s.name === 'gh');
 }
 
 const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();

@@ -115,13 +115,17 @@ describe('the CLI in the first hour', () => {
   it('says "no server named" for start, stop and restart of a server that does not exist', async () => {
     t.writeServers({ mcpServers: { a: fixtureServer('mini-server.mjs') } });
     const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-    await core.start();
+    await core.lifecycle.start();
     try {
-      for (const action of [core.startServer, core.stopServer, core.restartServer]) {
-        await expect(action.call(core, 'nope')).rejects.toThrow(/no server named "nope"/);
+      for (const action of [
+        core.lifecycle.startServer,
+        core.lifecycle.stopServer,
+        core.lifecycle.restartServer,
+      ]) {
+        await expect(action.call(core.lifecycle, 'nope')).rejects.toThrow(/no server named "nope"/);
       }
     } finally {
-      await core.shutdown();
+      await core.lifecycle.shutdown();
     }
   });
 

@@ -11,7 +11,7 @@ let t: TempHome;
 let core: Core;
 
 function statusOf(name: string): ServerStatus | undefined {
-  return core.status().servers.find((s) => s.name === name);
+  return core.status.report().servers.find((s) => s.name === name);
 }
 
 async function running(name: string): Promise<ServerStatus> {
@@ -30,13 +30,13 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await core?.shutdown();
+  await core?.lifecycle.shutdown();
   t.cleanup();
 });
 
 function startCore(): Promise<void> {
   core = new Core({ home: t.home, keychain: new OsKeychain(), env: t.env, watch: true });
-  return core.start();
+  return core.lifecycle.start();
 }
 
 describe('core: trust and supervision with real servers', () => {
@@ -51,9 +51,9 @@ describe('core: trust and supervision with real servers', () => {
     // Pending means never spawned: nothing has been started for it at all.
     await new Promise((r) => setTimeout(r, 300));
     expect(statusOf('everything')?.pid).toBeNull();
-    expect(core.supervisor()?.statusOf('everything')).toBeUndefined();
+    expect(core.lifecycle.supervisor()?.statusOf('everything')).toBeUndefined();
 
-    const approval = core.approve('everything', core.review('everything').fingerprint);
+    const approval = core.approvals.approve('everything', core.approvals.review('everything').fingerprint);
     expect(approval.launch[0]).toBe(
       `command: ${everythingServer().command} ${everythingServer().args.join(' ')}`,
     );
@@ -74,11 +74,12 @@ describe('core: trust and supervision with real servers', () => {
       await startCore();
       const folder = join(t.home.data, 'own');
       // The approval and the status say where it runs.
-      expect(core.review('own').lines).toContain(`runs in: ${folder} (its own folder)`);
-      expect(core.review('here').lines).toContain(`cwd: ${t.dir}`);
+      expect(core.approvals.review('own').lines).toContain(`runs in: ${folder} (its own folder)`);
+      expect(core.approvals.review('here').lines).toContain(`cwd: ${t.dir}`);
       expect(statusOf('own')?.folder).toBe(folder);
       expect(statusOf('here')?.folder).toBe(t.dir);
-      for (const name of ['own', 'here']) core.approve(name, core.review(name).fingerprint);
+      for (const name of ['own', 'here'])
+        core.approvals.approve(name, core.approvals.review(name).fingerprint);
       const pid = defined((await running('own')).pid, 'pid');
       // where the process really is (Linux: /proc/<pid>/cwd)
       expect(readlinkSync(`/proc/${pid}/cwd`)).toBe(folder);
@@ -91,8 +92,8 @@ describe('core: trust and supervision with real servers', () => {
   it('cannot be approved by editing servers.json', async () => {
     t.writeServers({ mcpServers: { everything: { ...everythingServer(), approved: true } } });
     await startCore();
-    expect(core.status().configError).toContain('unknown field "approved"');
-    expect(core.status().servers).toEqual([]);
+    expect(core.status.report().configError).toContain('unknown field "approved"');
+    expect(core.status.report().servers).toEqual([]);
   });
 
   it('hot reload restarts only the server whose config changed', async () => {
@@ -100,8 +101,8 @@ describe('core: trust and supervision with real servers', () => {
     const b = fixtureServer('env-echo-server.mjs', 'B_VALUE');
     t.writeServers({ mcpServers: { a: { ...a, env: { A_VALUE: '1' } }, b } });
     await startCore();
-    core.approve('a', core.review('a').fingerprint);
-    core.approve('b', core.review('b').fingerprint);
+    core.approvals.approve('a', core.approvals.review('a').fingerprint);
+    core.approvals.approve('b', core.approvals.review('b').fingerprint);
     const pidA = (await running('a')).pid;
     const pidB = (await running('b')).pid;
 
@@ -110,7 +111,7 @@ describe('core: trust and supervision with real servers', () => {
     await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'a pending after edit');
     await waitFor(() => !isAlive(defined(pidA, 'pid of a')), 10_000, 'old a process gone');
     expect(statusOf('b')).toMatchObject({ state: 'running', pid: pidB });
-    core.approve('a', core.review('a').fingerprint);
+    core.approvals.approve('a', core.approvals.review('a').fingerprint);
     const newA = await running('a');
     expect(newA.pid).not.toBe(pidA);
     expect(statusOf('b')?.pid).toBe(pidB);
@@ -131,11 +132,11 @@ describe('core: trust and supervision with real servers', () => {
   it('keeps the last good config running when servers.json becomes invalid', async () => {
     t.writeServers({ mcpServers: { a: fixtureServer('env-echo-server.mjs') } });
     await startCore();
-    core.approve('a', core.review('a').fingerprint);
+    core.approvals.approve('a', core.approvals.review('a').fingerprint);
     const pid = (await running('a')).pid;
     writeFileSync(t.home.serversFile, '{ "mcpServers": { "a": { "command": "node", "args": [ } }');
-    await waitFor(() => core.status().configError, 10_000, 'config error reported');
-    expect(core.status().configError).toMatch(/^servers\.json:1:\d+: not valid JSON/);
+    await waitFor(() => core.status.report().configError, 10_000, 'config error reported');
+    expect(core.status.report().configError).toMatch(/^servers\.json:1:\d+: not valid JSON/);
     expect(statusOf('a')).toMatchObject({ state: 'running', pid });
     expect(isAlive(defined(pid, 'pid of a'))).toBe(true);
   });
@@ -144,9 +145,9 @@ describe('core: trust and supervision with real servers', () => {
     const server = fixtureServer('env-echo-server.mjs');
     t.writeServers({ mcpServers: { a: server } });
     await startCore();
-    core.deny('a');
+    core.approvals.deny('a');
     expect(statusOf('a')?.state).toBe('denied');
-    await expect(core.startServer('a')).rejects.toThrow('was denied');
+    await expect(core.lifecycle.startServer('a')).rejects.toThrow('was denied');
     t.writeServers({ mcpServers: { a: { ...server, env: { X: '1' } } } });
     await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'pending again after change');
   });
@@ -156,8 +157,8 @@ describe('core: trust and supervision with real servers', () => {
     const b = fixtureServer('env-echo-server.mjs', 'B_VALUE');
     t.writeServers({ mcpServers: { a, b } });
     await startCore();
-    core.approve('a', core.review('a').fingerprint);
-    core.approve('b', core.review('b').fingerprint);
+    core.approvals.approve('a', core.approvals.review('a').fingerprint);
+    core.approvals.approve('b', core.approvals.review('b').fingerprint);
     const pidA = (await running('a')).pid;
 
     t.writeServers({ mcpServers: { b } });
@@ -165,7 +166,7 @@ describe('core: trust and supervision with real servers', () => {
     t.writeServers({ mcpServers: { a, b } });
     await waitFor(() => statusOf('a')?.state === 'pending-approval', 10_000, 'a pending again');
     await new Promise((r) => setTimeout(r, 300));
-    expect(core.supervisor()?.statusOf('a')).toBeUndefined();
+    expect(core.lifecycle.supervisor()?.statusOf('a')).toBeUndefined();
     expect(statusOf('b')?.state).toBe('running');
     expect(readFileSync(t.home.stateFile, 'utf8')).not.toContain('"a"');
   });
@@ -184,13 +185,15 @@ describe('core: trust and supervision with real servers', () => {
     expect(s?.state).toBe('error');
     expect(s?.lastError).toContain('switchboard secret move gh GITHUB_TOKEN');
     expect(s?.lastError).not.toContain('ghp_8fK2');
-    expect(() => core.approve('gh', core.review('gh').fingerprint)).toThrow('cannot be approved');
+    expect(() => core.approvals.approve('gh', core.approvals.review('gh').fingerprint)).toThrow(
+      'cannot be approved',
+    );
   });
 
   it('reports a missing command as an error a person can act on', async () => {
     t.writeServers({ mcpServers: { ghost: { command: 'definitely-not-installed-xyz' } } });
     await startCore();
-    core.approve('ghost', core.review('ghost').fingerprint);
+    core.approvals.approve('ghost', core.approvals.review('ghost').fingerprint);
     const s = await waitFor(
       () => (statusOf('ghost')?.state === 'error' ? statusOf('ghost') : undefined),
       10_000,

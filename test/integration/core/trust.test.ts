@@ -23,17 +23,17 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
-  await core?.shutdown();
+  await core?.lifecycle.shutdown();
   t.cleanup();
 });
 
 function startCore(): Promise<void> {
   core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env, watch: true });
-  return core.start();
+  return core.lifecycle.start();
 }
 
 function statusOf(name: string): ServerStatus | undefined {
-  return core.status().servers.find((s) => s.name === name);
+  return core.status.report().servers.find((s) => s.name === name);
 }
 
 function reached(name: string, state: ServerStatus['state']): Promise<ServerStatus> {
@@ -49,24 +49,24 @@ describe('an approval is bound to what was shown', () => {
     const echo = fixtureServer('env-echo-server.mjs');
     t.writeServers({ mcpServers: { echo } });
     await startCore();
-    const shown = core.review('echo');
+    const shown = core.approvals.review('echo');
     expect(shown).toMatchObject({ name: 'echo', state: 'pending-approval', references: [] });
 
     t.writeServers({
       mcpServers: { echo: { ...echo, env: { NODE_OPTIONS: '--require=/tmp/evil.js' } } },
     });
-    core.reload();
-    expect(() => core.approve('echo', shown.fingerprint)).toThrow(StaleApprovalError);
-    expect(() => core.approve('echo', shown.fingerprint)).toThrow(
+    core.lifecycle.reload();
+    expect(() => core.approvals.approve('echo', shown.fingerprint)).toThrow(StaleApprovalError);
+    expect(() => core.approvals.approve('echo', shown.fingerprint)).toThrow(
       'server "echo" was not approved: its configuration changed since it was shown',
     );
     expect(statusOf('echo')?.state).toBe('pending-approval');
     expect(core.state.approval('echo')).toBeUndefined();
 
     // Shown again, the new config can be approved, and runs.
-    const again = core.review('echo');
+    const again = core.approvals.review('echo');
     expect(again.lines).toContain('env NODE_OPTIONS=--require=/tmp/evil.js');
-    core.approve('echo', again.fingerprint);
+    core.approvals.approve('echo', again.fingerprint);
     expect(core.state.approval('echo')?.fingerprint).toBe(again.fingerprint);
   });
 
@@ -80,7 +80,7 @@ describe('an approval is bound to what was shown', () => {
       },
     });
     await startCore();
-    expect(core.review('docs').references).toEqual([
+    expect(core.approvals.review('docs').references).toEqual([
       'sends your keychain secret "docs-token" in header Authorization to https://docs.example.com/mcp',
       'sends your environment variable USER in header X-User to https://docs.example.com/mcp',
     ]);
@@ -114,22 +114,27 @@ describe('the fingerprint pins what runs', () => {
     t.writeServers({ mcpServers: { linked: { command: link, sandbox: { read: [checkout] } } } });
     const sandboxLine = `sandbox: ${JSON.stringify({ read: [checkout] })}`;
     await startCore();
-    const shown = core.review('linked');
+    const shown = core.approvals.review('linked');
     const runsIn = `runs in: ${join(t.home.data, 'linked')} (its own folder)`;
     expect(shown.lines).toEqual([`command: ${link}`, `real file: ${a}`, runsIn, sandboxLine]);
-    core.approve('linked', shown.fingerprint);
+    core.approvals.approve('linked', shown.fingerprint);
     await reached('linked', 'running');
 
     // Someone points the symlink at another program; the server restarts (a crash, a restart).
     rmSync(link);
     symlinkSync(b, link);
-    await core.restartServer('linked').catch(() => undefined);
+    await core.lifecycle.restartServer('linked').catch(() => undefined);
     await reached('linked', 'pending-approval');
-    expect(core.review('linked').lines).toEqual([`command: ${link}`, `real file: ${b}`, runsIn, sandboxLine]);
+    expect(core.approvals.review('linked').lines).toEqual([
+      `command: ${link}`,
+      `real file: ${b}`,
+      runsIn,
+      sandboxLine,
+    ]);
     expect(core.state.approval('linked')?.fingerprint).toBe(shown.fingerprint);
 
     // A fresh start (the next `switchboard serve`) asks too, and never runs it.
-    await core.shutdown();
+    await core.lifecycle.shutdown();
     await startCore();
     await new Promise((r) => setTimeout(r, 300));
     expect(statusOf('linked')).toMatchObject({ state: 'pending-approval', pid: null });
@@ -138,10 +143,10 @@ describe('the fingerprint pins what runs', () => {
   it('refuses a relative cwd at the field, in the words the UI uses too', async () => {
     t.writeServers({ mcpServers: { rel: { command: 'node', cwd: 'projects/x' } } });
     await startCore();
-    const error = core.status().configError ?? '';
+    const error = core.status.report().configError ?? '';
     expect(error).toContain('server "rel", field "cwd"');
     expect(error).toContain(CWD_NOT_ABSOLUTE);
-    expect(core.status().servers).toEqual([]);
+    expect(core.status.report().servers).toEqual([]);
     expect(validateServerConfig({ command: 'node', cwd: '~/x' })).toEqual({
       ok: false,
       issues: [{ path: ['cwd'], message: CWD_NOT_ABSOLUTE }],

@@ -30,11 +30,11 @@ describe('quitting the app', () => {
       },
     });
     headless = await startHeadless({ home: t.home, keychain: new OsKeychain(), env: t.env, port: 0 });
-    headless.core.approve('everything', headless.core.review('everything').fingerprint);
-    headless.core.approve('family', headless.core.review('family').fingerprint);
+    headless.core.approvals.approve('everything', headless.core.approvals.review('everything').fingerprint);
+    headless.core.approvals.approve('family', headless.core.approvals.review('family').fingerprint);
     const running = await waitFor(
       () => {
-        const servers = headless?.core.status().servers ?? [];
+        const servers = headless?.core.status.report().servers ?? [];
         return servers.every((s) => s.state === 'running') ? servers : undefined;
       },
       45_000,

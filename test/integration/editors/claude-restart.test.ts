@@ -49,8 +49,8 @@ function setup(servers: string[]): Core {
     mcpServers: Object.fromEntries(servers.map((n) => [n, { command: NODE, args: [`${n}.js`] }])),
   });
   const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-  core.load();
-  for (const name of servers) core.approve(name, core.review(name).fingerprint);
+  core.servers.load();
+  for (const name of servers) core.approvals.approve(name, core.approvals.review(name).fingerprint);
   install(t, 'claude-desktop');
   return core;
 }

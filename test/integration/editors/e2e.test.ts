@@ -62,8 +62,8 @@ function entryIn(editor: EditorId, server: string): Record<string, unknown> | un
 
 /**
  * The headers the editor sends, found as the editor finds them: literal, from its header helper
- * command (Claude Code's headersHelper, Codex's http_headers_helper), or with `{file:PATH}` read in
- * (opencode).
+ * command (Claude Code's headersHelper, Codex's http_headers_helper), with `{file:PATH}` read in
+ * (opencode, Kilo Code), or with `$(…)` run by a shell (Crush's own POSIX-style shell; /bin/sh here).
  */
 function headersOf(entry: Record<string, unknown>): Record<string, string> {
   const helper = entry.headersHelper ?? entry.http_headers_helper;
@@ -77,7 +77,9 @@ function headersOf(entry: Record<string, unknown>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([k, v]) => [
       k,
-      v.replace(/\{file:([^}]+)\}/g, (_m, path: string) => readFileSync(path, 'utf8').trim()),
+      v.includes('$(')
+        ? execSync(`printf '%s' "${v}"`, { env: { PATH: t.env.PATH ?? '' }, encoding: 'utf8' })
+        : v.replace(/\{file:([^}]+)\}/g, (_m, path: string) => readFileSync(path, 'utf8').trim()),
     ]),
   );
 }
@@ -127,10 +129,12 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     // Nothing approved yet: nothing written.
     for (const editor of EDITOR_IDS) expect(entryIn(editor, 'everything')).toBeUndefined();
 
-    h.core.approve('everything', h.core.review('everything').fingerprint);
+    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
     await waitFor(
       () =>
-        h.core.status().servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
+        h.core.status
+          .report()
+          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
       45_000,
       'everything running',
     );

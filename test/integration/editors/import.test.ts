@@ -164,7 +164,7 @@ describe('import', () => {
     });
     const h = headless;
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'github' && s.state === 'running'),
+      () => h.core.status.report().servers.find((s) => s.name === 'github' && s.state === 'running'),
       45_000,
       'github running',
     );

@@ -25,8 +25,8 @@ describe('the editor sync service (what the UI and serve use)', () => {
     t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['a.js'] } } });
     const keychain = new MemoryKeychain();
     const core = new Core({ home: t.home, keychain, env: t.env });
-    core.load();
-    core.approve('alpha', core.review('alpha').fingerprint);
+    core.servers.load();
+    core.approvals.approve('alpha', core.approvals.review('alpha').fingerprint);
     const zed = install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
     const cursor = install(t, 'cursor', '{ "mcpServers": ');
     install(t, 'vscode');
@@ -73,8 +73,8 @@ describe('the editor sync service (what the UI and serve use)', () => {
   it('rewrites an editor’s entries when its token is rotated, so the editor keeps working', async () => {
     t.writeServers({ mcpServers: { alpha: { command: NODE, args: ['a.js'] } } });
     const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-    core.load();
-    core.approve('alpha', core.review('alpha').fingerprint);
+    core.servers.load();
+    core.approvals.approve('alpha', core.approvals.review('alpha').fingerprint);
     const zed = install(t, 'zed', '{\n  "theme": "One Dark"\n}\n');
     const tokens = new TokenStore(t.home.tokens, { watch: true });
     service = new EditorSyncService({ core, tokens, home: t.home, env: t.env, port: 43117, log: () => {} });

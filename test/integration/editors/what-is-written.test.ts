@@ -48,7 +48,7 @@ describe('servers an editor gets', () => {
 
     // The Editors view: "in sync" with one chip, not three.
     const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
-    core.load();
+    core.servers.load();
     const service = new EditorSyncService({
       core,
       tokens: new TokenStore(t.home.tokens),

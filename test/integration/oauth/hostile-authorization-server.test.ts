@@ -157,7 +157,7 @@ async function signInThroughApi(name: string): Promise<{ status: number; text: s
 function addRemote(name: string): void {
   const servers = { mcpServers: { [name]: { url: `${resource.origin}/mcp` } } };
   t.writeServers(servers);
-  headless.core.reload();
+  headless.core.lifecycle.reload();
 }
 
 describe('a hostile authorization server', () => {
@@ -168,8 +168,8 @@ describe('a hostile authorization server', () => {
       current = as1.origin;
       const name = `page-${suffix}`;
       addRemote(name);
-      if (headless.core.status().servers.find((s) => s.name === name)?.state === 'pending-approval')
-        headless.core.approve(name, headless.core.review(name).fingerprint);
+      if (headless.core.status.report().servers.find((s) => s.name === name)?.state === 'pending-approval')
+        headless.core.approvals.approve(name, headless.core.approvals.review(name).fingerprint);
       const answer = await signInThroughApi(name);
       expect(answer.status, answer.text).toBe(400);
       expect(answer.text).not.toContain('"browser"');
@@ -226,9 +226,9 @@ describe('a hostile authorization server', () => {
       tokens: { access_token: 'old', token_type: 'Bearer' },
     });
     addRemote(name);
-    headless.core.approve(name, headless.core.review(name).fingerprint);
+    headless.core.approvals.approve(name, headless.core.approvals.review(name).fingerprint);
     const status = await waitFor(
-      () => headless.core.status().servers.find((s) => s.name === name && s.state === 'needs-sign-in'),
+      () => headless.core.status.report().servers.find((s) => s.name === name && s.state === 'needs-sign-in'),
       30_000,
       `${name} needs-sign-in`,
     );
@@ -242,11 +242,11 @@ describe('a hostile authorization server', () => {
     current = undefined;
     const name = `none-${suffix}`;
     addRemote(name);
-    headless.core.approve(name, headless.core.review(name).fingerprint);
+    headless.core.approvals.approve(name, headless.core.approvals.review(name).fingerprint);
     await waitFor(
       () =>
-        headless.core
-          .status()
+        headless.core.status
+          .report()
           .servers.find((s) => s.name === name && s.state !== 'starting' && s.state !== 'pending-approval'),
       30_000,
       `${name} settled`,

@@ -61,15 +61,15 @@ async function attempts(grant: (home: string) => { args?: string[]; sandbox?: un
     editorSync: { log: () => {} },
   });
   const core = h.core;
-  core.approve('hostile', core.review('hostile').fingerprint);
-  await waitFor(() => core.status().servers[0]?.state === 'running', 30_000, 'hostile running');
+  core.approvals.approve('hostile', core.approvals.review('hostile').fingerprint);
+  await waitFor(() => core.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
   // the editors' files now hold a bridge token (written while the server already ran: a rename)
   await waitFor(
     () => [cursor, vscode].every((f) => readOrEmpty(f).includes('Bearer ')),
     30_000,
     'tokens in the editors’ files',
   );
-  const client = core.supervisor()?.runner('hostile')?.client;
+  const client = core.lifecycle.supervisor()?.runner('hostile')?.client;
   if (!client) throw new Error('no client');
   const result = await client.callTool({ name: 'attempt', arguments: {} });
   return JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}') as Attempts;

@@ -37,7 +37,9 @@ describe('what a server gets of the environment serve was started with', { timeo
 
       // The approval says which variables it gets, by name, and never their values.
       for (const name of ['boxed', 'open']) {
-        const line = h.core.review(name).access.find((l) => l.startsWith('gets from your environment:'));
+        const line = h.core.approvals
+          .review(name)
+          .access.find((l) => l.startsWith('gets from your environment:'));
         expect(line).toBeDefined();
         expect(line).toContain('PATH');
         expect(line).toContain('HOME');

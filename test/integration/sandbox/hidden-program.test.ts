@@ -49,11 +49,11 @@ describe.skipIf(skip)(
       delete env.npm_command;
       delete env.npm_lifecycle_event;
       await h.start({ env, editorSync: false });
-      const shown = await h.headless.core.preview('pkg');
-      h.headless.core.approve('pkg', shown.fingerprint);
+      const shown = await h.headless.core.approvals.preview('pkg');
+      h.headless.core.approvals.approve('pkg', shown.fingerprint);
       const status = await waitFor(
         () => {
-          const s = h.headless.core.status().servers.find((x) => x.name === 'pkg');
+          const s = h.headless.core.status.report().servers.find((x) => x.name === 'pkg');
           return s &&
             ['running', 'crash-loop', 'error'].includes(s.state) &&
             (s.state !== 'running' || s.toolCount)

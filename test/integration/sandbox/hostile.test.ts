@@ -53,7 +53,7 @@ beforeEach(() => {
   writeFileSync(join(t.home.tokens, 'control'), 'planted-control-token');
 });
 afterEach(async () => {
-  await core?.shutdown();
+  await core?.lifecycle.shutdown();
   core = undefined;
   t.cleanup();
 });
@@ -84,11 +84,11 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
     // the stand-in remote API's name, as a resolver outside the sandbox would answer it
     networkLookup: async (host) => (host === 'api.example.test' && outside ? [outside] : []),
   });
-  await core.start();
+  await core.lifecycle.start();
   const c = core;
-  c.approve('hostile', c.review('hostile').fingerprint);
-  await waitFor(() => c.status().servers[0]?.state === 'running', 30_000, 'hostile running');
-  const client = c.supervisor()?.runner('hostile')?.client;
+  c.approvals.approve('hostile', c.approvals.review('hostile').fingerprint);
+  await waitFor(() => c.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
+  const client = c.lifecycle.supervisor()?.runner('hostile')?.client;
   if (!client) throw new Error('no client');
   const result = await client.callTool({ name: 'attempt', arguments: {} });
   const text = (result.content as { text: string }[])[0]?.text ?? '{}';
@@ -96,8 +96,8 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
   // Its stderr is read apart from its answer: wait for every attempt's line (what the sandbox refused
   // is noted at once after the line that shows it).
   const lines = () =>
-    c
-      .logs('hostile')
+    c.logs
+      .lines('hostile')
       .filter((l) => l.ts >= since)
       .map((l) => l.text);
   await waitFor(
@@ -136,7 +136,7 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
     // nothing changed outside
     expect(readFileSync(join(t.env.HOME ?? '', '.bashrc'), 'utf8')).toBe('# the person’s own\n');
     // status says the last refusal in one line, and what the server may touch
-    const status = c.status().servers[0];
+    const status = c.status.report().servers[0];
     expect(status?.sandboxRefused).toMatch(
       /^sandbox refused connecting to 127\.0\.0\.1:\d+ on this computer/,
     );
@@ -181,7 +181,7 @@ describe.skipIf(skip)('a hostile server in the default sandbox', () => {
         said: `fetched ${url}: api says hi to api.example.test:${apiPort}`,
       });
       expect(listed.fromCall['loopback-port']).toMatchObject({ ok: false });
-      await core?.shutdown();
+      await core?.lifecycle.shutdown();
       core = undefined;
       const other = await run({ network: ['api.github.com'] }, { TARGET_URL: url });
       // Node's fetch tunnels through the proxy (CONNECT) even for http://: it sees a refused tunnel

@@ -27,7 +27,7 @@ beforeEach(() => {
   keychain = new MemoryKeychain();
 });
 afterEach(async () => {
-  await core?.shutdown();
+  await core?.lifecycle.shutdown();
   core = undefined;
   for (const child of children.splice(0)) child.kill();
   t.cleanup();
@@ -37,19 +37,19 @@ async function started(servers: Record<string, unknown>, options: { idle?: numbe
   t.writeServers({ mcpServers: servers });
   const c = new Core({ home: t.home, keychain, env: t.env });
   core = c;
-  await c.start();
-  if (options.idle !== undefined) c.setIdleTimeoutDefault(options.idle);
-  for (const name of Object.keys(servers)) c.approve(name, c.review(name).fingerprint);
+  await c.lifecycle.start();
+  if (options.idle !== undefined) c.lifecycle.setIdleTimeoutDefault(options.idle);
+  for (const name of Object.keys(servers)) c.approvals.approve(name, c.approvals.review(name).fingerprint);
   return c;
 }
 
 async function running(c: Core, name: string): Promise<Client> {
   await waitFor(
-    () => c.status().servers.find((s) => s.name === name)?.state === 'running',
+    () => c.status.report().servers.find((s) => s.name === name)?.state === 'running',
     30_000,
     `${name} running`,
   );
-  const client = c.supervisor()?.runner(name)?.client;
+  const client = c.lifecycle.supervisor()?.runner(name)?.client;
   if (!client) throw new Error(`${name} has no client`);
   return client;
 }
@@ -126,7 +126,7 @@ describe.skipIf(skip)('real servers from npm, sandboxed', () => {
         args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), notes],
       },
     });
-    expect(c.review('fs').access[0]).toBe(
+    expect(c.approvals.review('fs').access[0]).toBe(
       `reads and writes only: ${serverDataDir(t.home, 'fs').replace(t.env.HOME ?? '', '~')} (its own folder), ~/notes (given in its arguments), a private temp folder`,
     );
     const client = await running(c, 'fs');
@@ -144,7 +144,7 @@ describe.skipIf(skip)('real servers from npm, sandboxed', () => {
     const c = await started({
       memory: { command: NODE, args: [require.resolve('@modelcontextprotocol/server-memory/dist/index.js')] },
     });
-    expect(c.review('memory').access).toContainEqual(
+    expect(c.approvals.review('memory').access).toContainEqual(
       expect.stringMatching(
         /^gets MEMORY_FILE_PATH=.*\/data\/memory\/memory\.jsonl so its data stays in its own folder$/,
       ),
@@ -196,7 +196,7 @@ describe.skipIf(skip)('real servers from npm, sandboxed', () => {
       ...(network ? { sandbox: { network } } : {}),
     });
     const c = await started({ listed: gateway([`localhost:${port}`]), unlisted: gateway() });
-    expect(c.review('listed').access).toContain(
+    expect(c.approvals.review('listed').access).toContain(
       `network: only localhost:${port} (through Switchboard's proxy)`,
     );
     const client = await running(c, 'listed');
@@ -206,14 +206,14 @@ describe.skipIf(skip)('real servers from npm, sandboxed', () => {
     // Not listed: this computer's services are out of reach, and status says so in one line.
     await waitFor(
       () =>
-        c
-          .status()
+        c.status
+          .report()
           .servers.find((s) => s.name === 'unlisted')
           ?.sandboxRefused?.includes(`localhost:${port}`),
       30_000,
       'the refusal in status',
     );
-    expect(c.status().servers.find((s) => s.name === 'unlisted')?.sandboxRefused).toBe(
+    expect(c.status.report().servers.find((s) => s.name === 'unlisted')?.sandboxRefused).toBe(
       `sandbox refused connecting to localhost:${port} on this computer: add "localhost:${port}" to sandbox.network`,
     );
   });
@@ -229,7 +229,7 @@ describe.skipIf(skip)('the sandbox composes', () => {
       },
     });
     await running(c, 'a');
-    const bwrap = c.status().servers[0]?.pid ?? 0;
+    const bwrap = c.status.report().servers[0]?.pid ?? 0;
     // bwrap, its init, the server (sh exec'd it), socat relaying the proxy, the server's grandchild
     const tree = descendants(bwrap);
     expect(tree.length).toBeGreaterThanOrEqual(4);
@@ -237,7 +237,7 @@ describe.skipIf(skip)('the sandbox composes', () => {
       expect.arrayContaining([expect.stringMatching(/^\/usr\/bin\/socat /)]),
     );
     expect(processesWith(marker).length).toBeGreaterThanOrEqual(3);
-    await c.stopServer('a');
+    await c.lifecycle.stopServer('a');
     expect([bwrap, ...tree].filter(isRunning)).toEqual([]);
   });
 
@@ -247,16 +247,20 @@ describe.skipIf(skip)('the sandbox composes', () => {
       {},
     );
     await waitFor(
-      () => c.status().servers.find((s) => s.name === 'crash')?.state === 'backoff',
+      () => c.status.report().servers.find((s) => s.name === 'crash')?.state === 'backoff',
       30_000,
       'backoff',
     );
-    expect(c.status().servers.find((s) => s.name === 'crash')?.lastError).toBe(
+    expect(c.status.report().servers.find((s) => s.name === 'crash')?.lastError).toBe(
       'exited with code 1 before initialize answered: fatal: crash-on-start fixture refuses to start',
     );
     await running(c, 'lazy');
-    await waitFor(() => c.status().servers.find((s) => s.name === 'lazy')?.state === 'idle', 30_000, 'idle');
-    c.supervisor()?.runner('lazy')?.wake();
+    await waitFor(
+      () => c.status.report().servers.find((s) => s.name === 'lazy')?.state === 'idle',
+      30_000,
+      'idle',
+    );
+    c.lifecycle.supervisor()?.runner('lazy')?.wake();
     const client = await running(c, 'lazy');
     expect(text(await client.callTool({ name: 'echo', arguments: { message: 'awake' } }))).toContain('awake');
   });
@@ -265,11 +269,11 @@ describe.skipIf(skip)('the sandbox composes', () => {
     const c = await started({ solo: { ...fixtureServer('probe-server.mjs', 'solo'), isolated: true } });
     await running(c, 'solo');
     const peer = { attach: () => ({ receive: () => false, disconnected: () => {} }) };
-    const supervisor = c.supervisor();
+    const supervisor = c.lifecycle.supervisor();
     const one = supervisor?.isolate('solo', { tag: 'one', capabilities: {}, peer });
     const two = supervisor?.isolate('solo', { tag: 'two', capabilities: {}, peer });
     await waitFor(() => one?.state === 'running' && two?.state === 'running', 30_000, 'both running');
-    const pids = new Set([c.status().servers[0]?.pid, one?.status.pid, two?.status.pid]);
+    const pids = new Set([c.status.report().servers[0]?.pid, one?.status.pid, two?.status.pid]);
     expect(pids.size).toBe(3);
     for (const runner of [one, two]) {
       expect(text(await runner?.client?.callTool({ name: 'whoami', arguments: {} }))).toContain(

@@ -85,7 +85,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  await core?.shutdown();
+  await core?.lifecycle.shutdown();
   core = undefined;
   t?.cleanup();
   t = undefined;
@@ -107,11 +107,11 @@ async function attempts(env: NodeJS.ProcessEnv): Promise<Attempts> {
     },
   });
   core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: { ...t.env, ...env } });
-  await core.start();
+  await core.lifecycle.start();
   const c = core;
-  c.approve('hostile', c.review('hostile').fingerprint);
-  await waitFor(() => c.status().servers[0]?.state === 'running', 30_000, 'hostile running');
-  const client = c.supervisor()?.runner('hostile')?.client;
+  c.approvals.approve('hostile', c.approvals.review('hostile').fingerprint);
+  await waitFor(() => c.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
+  const client = c.lifecycle.supervisor()?.runner('hostile')?.client;
   if (!client) throw new Error('no client');
   const result = await client.callTool({ name: 'attempt', arguments: {} });
   return JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}') as Attempts;

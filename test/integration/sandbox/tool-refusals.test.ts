@@ -20,7 +20,7 @@ describe.skipIf(skip)('refusals inside tool answers', { timeout: 120_000 }, () =
   const h = useHeadless({ perTest: true });
 
   const statusOf = (name: string): ServerStatus | undefined =>
-    h.headless.core.status().servers.find((s) => s.name === name);
+    h.headless.core.status.report().servers.find((s) => s.name === name);
 
   async function reach(extra: Record<string, unknown> = {}): Promise<Client> {
     h.t.writeServers({ mcpServers: { reach: { ...fixtureServer('reach-server.mjs'), ...extra } } });
@@ -38,7 +38,7 @@ describe.skipIf(skip)('refusals inside tool answers', { timeout: 120_000 }, () =
     const out = await runCli(words.slice(1), h.t.env);
     expect(out.code, out.stderr).toBe(0);
     await waitFor(() => statusOf('reach')?.state === 'pending-approval', 20_000, 'pending after grant');
-    const review = h.headless.core.review('reach');
+    const review = h.headless.core.approvals.review('reach');
     expect(review.access.join('\n')).toContain(grant.path.replace(h.t.env.HOME ?? '', '~'));
     await h.approveRunning(['reach']);
   }
@@ -126,7 +126,7 @@ describe.skipIf(skip)('refusals inside tool answers', { timeout: 120_000 }, () =
       mcpServers: { reach: { ...fixtureServer('reach-server.mjs'), env: { REACH_FAIL_ONCE: hidden } } },
     });
     await h.start({ editorSync: false });
-    h.headless.core.approve('reach', h.headless.core.review('reach').fingerprint);
+    h.headless.core.approvals.approve('reach', h.headless.core.approvals.review('reach').fingerprint);
     await waitFor(
       () => statusOf('reach')?.lastError?.includes('sandbox refused reading'),
       30_000,

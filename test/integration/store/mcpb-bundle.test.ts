@@ -61,7 +61,7 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
 
     const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
     headless = h;
-    const shown = await h.core.preview('echo');
+    const shown = await h.core.approvals.preview('echo');
     const pkg = defined(shown.package, 'package review');
     expect(pkg).toMatchObject({ kind: 'mcpb', name: 'sb-bundle-echo', version: '1.0.0' });
     const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -71,9 +71,9 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
       'entry point: server/index.mjs (node server)',
       'signature: unsigned: nobody vouches for who made it',
     ]);
-    h.core.approve('echo', shown.fingerprint);
+    h.core.approvals.approve('echo', shown.fingerprint);
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'echo' && s.state === 'running'),
+      () => h.core.status.report().servers.find((s) => s.name === 'echo' && s.state === 'running'),
       60_000,
       'running',
     );
@@ -128,11 +128,11 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
     expect(added.body).toEqual({ name: 'echo', secrets: ['echo-api_key'] });
     expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(KEY);
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'echo' && s.state === 'pending-approval'),
+      () => h.core.status.report().servers.find((s) => s.name === 'echo' && s.state === 'pending-approval'),
       10_000,
       'pending',
     );
-    expect((await h.core.preview('echo')).source).toBe('ui');
+    expect((await h.core.approvals.preview('echo')).source).toBe('ui');
   });
 
   it('shows a dropped bundle’s approval at once in the UI: no registry to wait for, Approve enabled', async () => {
@@ -232,7 +232,7 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
 
     const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
     headless = h;
-    const pkg = defined((await h.core.preview('echo')).package, 'package review');
+    const pkg = defined((await h.core.approvals.preview('echo')).package, 'package review');
     const entry = JSON.parse(readFileSync(t.home.serversFile, 'utf8')).mcpServers.echo;
     expect(pkg.dependencies).toBe(3);
     expect(pkg.lines).toContain('dependencies: 3');

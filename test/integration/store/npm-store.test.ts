@@ -79,7 +79,7 @@ async function serve(servers: Record<string, unknown>, clock?: ManualClock): Pro
 }
 
 function statusOf(h: Headless, name: string): ServerStatus | undefined {
-  return h.core.status().servers.find((s) => s.name === name);
+  return h.core.status.report().servers.find((s) => s.name === name);
 }
 
 function reached(h: Headless, name: string, state: ServerStatus['state']): Promise<ServerStatus> {
@@ -112,7 +112,7 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(statusOf(h, 'pkg')?.state).toBe('pending-approval');
 
     // The approval shows the package, its exact version and date, its dependencies and scripts.
-    const shown = await h.core.preview('pkg');
+    const shown = await h.core.approvals.preview('pkg');
     const pkg = defined(shown.package, 'package review');
     expect(pkg).toMatchObject({
       name: 'sb-store-pkg',
@@ -124,7 +124,7 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(pkg.lines.join('\n')).toContain('runs from the store: ');
     expect(pkg.changes).toBeNull();
     expect(shown.lines[0]).toMatch(/^command: \S*npx -y sb-store-pkg$/);
-    h.core.approve('pkg', shown.fingerprint);
+    h.core.approvals.approve('pkg', shown.fingerprint);
     await reached(h, 'pkg', 'running');
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
     // servers.json keeps what the person wrote.
@@ -138,7 +138,7 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     await publishWithMarker('sb-store-pkg', '1.1.0');
     const published = registry.requests.length;
 
-    await h.core.restartServer('pkg');
+    await h.core.lifecycle.restartServer('pkg');
     await reached(h, 'pkg', 'running');
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
 
@@ -147,7 +147,7 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
 
     rmSync(cache, { recursive: true, force: true });
-    await h.core.restartServer('pkg');
+    await h.core.lifecycle.restartServer('pkg');
     await reached(h, 'pkg', 'running');
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
     expect(markers()).toEqual([]);
@@ -155,7 +155,7 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(registry.requests.slice(published)).toEqual([]);
 
     // outdated names both releases.
-    const outdated = await h.core.outdated();
+    const outdated = await h.core.store.outdated();
     expect(outdated).toEqual([
       expect.objectContaining({
         server: 'pkg',
@@ -168,50 +168,50 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     ]);
 
     // update shows the diff; once approved, the new code runs.
-    const update = await h.core.preview('pkg', { fresh: true });
+    const update = await h.core.approvals.preview('pkg', { fresh: true });
     expect(update.package?.version).toBe('1.1.0');
     expect(update.package?.changes).toEqual(['sb-store-dep 1.0.0 → 1.0.1', 'sb-store-pkg 1.0.0 → 1.1.0']);
     expect(markers()).toEqual([]);
-    h.core.approve('pkg', update.fingerprint);
+    h.core.approvals.approve('pkg', update.fingerprint);
     await waitFor(() => markers().length === 2 || undefined, 60_000, 'the new code to load');
     await reached(h, 'pkg', 'running');
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.1.0, sb-store-dep 1.0.1)');
     // The version it replaced is gone from the store.
-    expect(h.core.storeUsage().installs.map((i) => i.id)).toEqual([
+    expect(h.core.store.storeUsage().installs.map((i) => i.id)).toEqual([
       expect.stringMatching(/^npm\/sb-store-pkg@1\.1\.0-/),
     ]);
   });
 
   it('asks again when the stored install changes on disk, and installs it afresh once approved', async () => {
     const h = await serve({ pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] } });
-    h.core.approve('pkg', (await h.core.preview('pkg')).fingerprint);
+    h.core.approvals.approve('pkg', (await h.core.approvals.preview('pkg')).fingerprint);
     await reached(h, 'pkg', 'running');
-    const [install] = h.core.storeUsage().installs;
+    const [install] = h.core.store.storeUsage().installs;
     const depFile = join(t.home.store, defined(install, 'install').id, 'node_modules/sb-store-dep/index.js');
     writeFileSync(depFile, `${readFileSync(depFile, 'utf8')}\nexports.greeting = () => 'tampered';\n`);
 
-    await h.core.restartServer('pkg');
+    await h.core.lifecycle.restartServer('pkg');
     const pending = await reached(h, 'pkg', 'pending-approval');
     expect(pending.lastError).toContain('changed on disk');
-    const again = await h.core.preview('pkg');
+    const again = await h.core.approvals.preview('pkg');
     expect(again.package?.notes.join(' ')).toContain('installs the approved sb-store-pkg@1.0.0 afresh');
-    h.core.approve('pkg', again.fingerprint);
+    h.core.approvals.approve('pkg', again.fingerprint);
     // Its lists are known from before (the same approval), so the call starts it.
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
-    expect(h.core.logs('pkg').filter((l) => l.text.startsWith('installing sb-store-pkg@1.0.0'))).toHaveLength(
-      2,
-    );
+    expect(
+      h.core.logs.lines('pkg').filter((l) => l.text.startsWith('installing sb-store-pkg@1.0.0')),
+    ).toHaveLength(2);
   });
 
   it('removes a removed server’s install from the store', async () => {
     const h = await serve({ pkg: { command: 'npx', args: ['-y', 'sb-store-pkg@1.0.0'] } });
-    h.core.approve('pkg', (await h.core.preview('pkg')).fingerprint);
+    h.core.approvals.approve('pkg', (await h.core.approvals.preview('pkg')).fingerprint);
     await reached(h, 'pkg', 'running');
-    expect(h.core.storeUsage().installs).toHaveLength(1);
+    expect(h.core.store.storeUsage().installs).toHaveLength(1);
     t.writeServers({ mcpServers: {} });
-    h.core.reload();
+    h.core.lifecycle.reload();
     await waitFor(
-      () => h.core.storeUsage().installs.length === 0 || undefined,
+      () => h.core.store.storeUsage().installs.length === 0 || undefined,
       10_000,
       'the install removed',
     );
@@ -224,25 +224,26 @@ describe('package store: npm', { timeout: 180_000 }, () => {
       latest: { command: 'npx', args: ['-y', 'sb-store-pkg'] },
       ranged: { command: 'npx', args: ['-y', 'sb-store-pkg@^1.0.0'] },
     });
-    for (const name of ['latest', 'ranged']) h.core.approve(name, (await h.core.preview(name)).fingerprint);
+    for (const name of ['latest', 'ranged'])
+      h.core.approvals.approve(name, (await h.core.approvals.preview(name)).fingerprint);
     await reached(h, 'latest', 'running');
     await reached(h, 'ranged', 'running');
     // Two lockfiles (their root records the range written), one tree: one install, both start from it.
     expect(readdirSync(join(t.home.store, 'locks'))).toHaveLength(2);
-    const installs = () => h.core.storeUsage().installs.map((i) => i.servers);
+    const installs = () => h.core.store.storeUsage().installs.map((i) => i.servers);
     expect(installs()).toEqual([['latest', 'ranged']]);
     expect(await greet(h, 'ranged')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
 
     t.writeServers({ mcpServers: { ranged: { command: 'npx', args: ['-y', 'sb-store-pkg@^1.0.0'] } } });
-    h.core.reload();
+    h.core.lifecycle.reload();
     await waitFor(() => (installs()[0]?.length === 1 ? true : undefined), 10_000, 'latest gone');
-    expect(h.core.pruneStore().removed).toEqual([]);
+    expect(h.core.store.pruneStore().removed).toEqual([]);
     expect(installs()).toEqual([['ranged']]);
     expect(readdirSync(join(t.home.store, 'locks'))).toHaveLength(1);
     expect(await greet(h, 'ranged')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
 
     t.writeServers({ mcpServers: {} });
-    h.core.reload();
+    h.core.lifecycle.reload();
     await waitFor(() => (installs().length === 0 ? true : undefined), 10_000, 'the install removed');
   });
 

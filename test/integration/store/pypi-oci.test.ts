@@ -51,12 +51,12 @@ async function approveAndList(server: { command: string; args: string[] }): Prom
     editorSync: false,
   });
   headless = h;
-  const shown = await h.core.preview('pinned');
+  const shown = await h.core.approvals.preview('pinned');
   const pkg = defined(shown.package, 'package review');
   expect(pkg.lines.join('\n')).toMatch(/pinned: (sha256:)?[0-9a-f]{64}/);
-  h.core.approve('pinned', shown.fingerprint);
+  h.core.approvals.approve('pinned', shown.fingerprint);
   await waitFor(
-    () => h.core.status().servers.find((s) => s.state === 'running' && s.toolCount !== null),
+    () => h.core.status.report().servers.find((s) => s.state === 'running' && s.toolCount !== null),
     300_000,
     'running',
   );
@@ -73,7 +73,7 @@ describe('package store: PyPI and OCI', { timeout: 600_000 }, () => {
       expect(await approveAndList({ command: 'uvx', args: ['mcp-server-time'] })).toContain(
         'get_current_time',
       );
-      const [install] = defined(headless, 'headless').core.storeUsage().installs;
+      const [install] = defined(headless, 'headless').core.store.storeUsage().installs;
       expect(install?.id).toMatch(/^pypi\/mcp-server-time@/);
     },
   );

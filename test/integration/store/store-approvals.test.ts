@@ -72,7 +72,7 @@ async function approvals(h: Headless): Promise<ApprovalView[]> {
 }
 
 function statusOf(h: Headless, name: string): ServerStatus | undefined {
-  return h.core.status().servers.find((s) => s.name === name);
+  return h.core.status.report().servers.find((s) => s.name === name);
 }
 
 function running(h: Headless, name: string): Promise<ServerStatus> {
@@ -166,11 +166,11 @@ describe('approvals of package servers', { timeout: 180_000 }, () => {
     // server, rebuild the menu once it is in.
     const previews = new ApprovalPreviews();
     const menu = () =>
-      buildTrayMenu(h.core.status(), { startAtLogin: false, loginItemSupported: false }, [], (s) =>
+      buildTrayMenu(h.core.status.report(), { startAtLogin: false, loginItemSupported: false }, [], (s) =>
         previews.get(s.name, s.fingerprint),
       );
     const submenu = (): TrayItem[] => menu().find((i) => i.label === 'pkg')?.submenu ?? [];
-    const wanted = previews.wanted(h.core.status(), Date.now());
+    const wanted = previews.wanted(h.core.status.report(), Date.now());
     expect(wanted.map((w) => w.name)).toEqual(['pkg']);
     // While it resolves, "Approve…" opens the window: nothing unseen is approved from the menu.
     expect(submenu().find((i) => i.label === 'Approve…')?.action).toEqual({
@@ -179,7 +179,7 @@ describe('approvals of package servers', { timeout: 180_000 }, () => {
       server: 'pkg',
     });
     for (const { name, fingerprint } of wanted)
-      previews.resolved(name, fingerprint, await h.core.preview(name));
+      previews.resolved(name, fingerprint, await h.core.approvals.preview(name));
 
     const items = submenu();
     const labels = items.map((i) => i.label);
@@ -188,7 +188,7 @@ describe('approvals of package servers', { timeout: 180_000 }, () => {
     const approve = defined(items.find((i) => i.label === 'Approve')?.action, 'the menu’s Approve');
     if (approve.type !== 'approve') throw new Error(`Approve does ${approve.type}`);
     // What the shell does on the click.
-    h.core.approve(approve.server, approve.fingerprint, 'ui');
+    h.core.approvals.approve(approve.server, approve.fingerprint, 'ui');
     await running(h, 'pkg');
     expect(await greet(h, 'pkg')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
   });
@@ -197,7 +197,7 @@ describe('approvals of package servers', { timeout: 180_000 }, () => {
 describe('updates from the UI', { timeout: 180_000 }, () => {
   it('finds a newer release, reviews its diff, refuses a resolution that changed since, and runs the one approved', async () => {
     const h = await serve({ pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] } });
-    h.core.approve('pkg', (await h.core.preview('pkg')).fingerprint);
+    h.core.approvals.approve('pkg', (await h.core.approvals.preview('pkg')).fingerprint);
     await running(h, 'pkg');
     const none = UpdatesReportSchema.parse((await api(h, 'POST', ApiRoutes.updatesCheck)).body);
     expect(none).toMatchObject({ checking: false, packages: 1, servers: [] });

@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 function stateOf(name: string): string | undefined {
-  return setup.headless.core.status().servers.find((s) => s.name === name)?.state;
+  return setup.headless.core.status.report().servers.find((s) => s.name === name)?.state;
 }
 
 /** Waits until the count of starts has not moved for `quietMs` (the gateway's children start fast). */

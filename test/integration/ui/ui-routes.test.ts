@@ -233,13 +233,13 @@ describe('the UI routes', () => {
     );
 
     expect((await api('POST', UiRoutes.serverEnabled('echo'), { enabled: false })).status).toBe(200);
-    expect(h.core.status().servers[0]?.state).toBe('disabled');
+    expect(h.core.status.report().servers[0]?.state).toBe('disabled');
     expect(readFileSync(t.home.serversFile, 'utf8')).toContain('"enabled": false');
     await api('POST', UiRoutes.serverEnabled('echo'), { enabled: true });
     expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain('"enabled"');
 
     expect((await api('DELETE', UiRoutes.server('echo'))).status).toBe(200);
-    expect(h.core.status().servers).toEqual([]);
+    expect(h.core.status.report().servers).toEqual([]);
     expect((await api('GET', UiRoutes.serverConfig('echo'))).status).toBe(404);
   });
 
@@ -250,7 +250,7 @@ describe('the UI routes', () => {
         gh: { ...fixtureServer('env-echo-server.mjs'), env: { GITHUB_TOKEN: literal, MODE: 'x' } },
       },
     });
-    h.core.reload();
+    h.core.lifecycle.reload();
     const view = await api('GET', UiRoutes.serverConfig('gh'));
     expect(JSON.stringify(view.body)).not.toContain(literal);
     expect(view.body.literalSecrets).toEqual([
@@ -316,7 +316,7 @@ describe('the UI routes', () => {
     expect(await keychain.get('typed-github_token')).toBe(literal);
     expect(await keychain.get('typed-api-key')).toBe(key);
     // It waits for approval like any new server, and nothing refuses it for a literal secret.
-    const status = h.core.status().servers.find((s) => s.name === 'typed');
+    const status = h.core.status.report().servers.find((s) => s.name === 'typed');
     expect(status?.state).toBe('pending-approval');
     expect(status?.lastError ?? null).toBeNull();
   });
@@ -371,14 +371,14 @@ describe('the UI routes', () => {
       'fresh',
       'docs',
     ]);
-    const states = Object.fromEntries(h.core.status().servers.map((s) => [s.name, s.state]));
+    const states = Object.fromEntries(h.core.status.report().servers.map((s) => [s.name, s.state]));
     expect(states).toMatchObject({ fresh: 'pending-approval', docs: 'pending-approval' });
   });
 
   it('hides a literal key in args even when a hand-typed number sits before it', async () => {
     const key = `sk-ant-api03-${'Qx7bP2mL9v'.repeat(3)}`;
     t.writeServers({ mcpServers: { brave: { command: 'npx', args: [8080, '--api-key', key] } } });
-    h.core.reload();
+    h.core.lifecycle.reload();
     const view = await api('GET', UiRoutes.serverConfig('brave'));
     expect(JSON.stringify(view.body)).not.toContain(key);
     expect((view.body.config as { args: unknown[] }).args).toEqual([8080, '--api-key', HIDDEN_SECRET]);
@@ -388,10 +388,10 @@ describe('the UI routes', () => {
     t.writeServers({
       mcpServers: { env: { ...fixtureServer('env-echo-server.mjs'), env: { CANARY: '${secret:canary}' } } },
     });
-    h.core.reload();
-    h.core.approve('env', h.core.review('env').fingerprint);
+    h.core.lifecycle.reload();
+    h.core.approvals.approve('env', h.core.approvals.review('env').fingerprint);
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'env' && s.state === 'error'),
+      () => h.core.status.report().servers.find((s) => s.name === 'env' && s.state === 'error'),
       15_000,
       'error',
     );
@@ -403,7 +403,7 @@ describe('the UI routes', () => {
     const set = await api('PUT', UiRoutes.secret('canary'), { value: 'sekrit-value-123' });
     expect(set.body).toEqual({ ok: true, restarted: ['env'] });
     await waitFor(
-      () => h.core.status().servers.find((s) => s.name === 'env' && s.state === 'running'),
+      () => h.core.status.report().servers.find((s) => s.name === 'env' && s.state === 'running'),
       30_000,
       'running',
     );
@@ -417,7 +417,7 @@ describe('the UI routes', () => {
   it('describes pending approvals with the exact lines and the diff base, and lists tools', async () => {
     const echo = fixtureServer('env-echo-server.mjs');
     t.writeServers({ mcpServers: { echo } });
-    h.core.reload();
+    h.core.lifecycle.reload();
     const runsIn = `runs in: ${join(t.home.data, 'echo')} (its own folder)`;
     const first = await api('GET', UiRoutes.approvals);
     expect(first.body.approvals).toEqual([
@@ -434,7 +434,7 @@ describe('the UI routes', () => {
     await api('POST', '/api/servers/echo/approve', { fingerprint: shown?.fingerprint });
     // Running means initialize answered; the tool list follows a moment later.
     await waitFor(
-      () => h.core.status().servers.find((s) => s.state === 'running' && s.toolCount !== null),
+      () => h.core.status.report().servers.find((s) => s.state === 'running' && s.toolCount !== null),
       30_000,
       'running with its tools listed',
     );
@@ -470,8 +470,8 @@ describe('the UI routes', () => {
 
   it('shows where a pending server came from when the core knows it (an install link, an import)', async () => {
     t.writeServers({ mcpServers: { linked: fixtureServer('env-echo-server.mjs') } });
-    h.core.reload();
-    h.core.noteSource('linked', 'install-link'); // what the desktop shell does for switchboard://install
+    h.core.lifecycle.reload();
+    h.core.servers.noteSource('linked', 'install-link'); // what the desktop shell does for switchboard://install
     const pending = await api('GET', UiRoutes.approvals);
     expect(pending.body.approvals).toEqual([
       expect.objectContaining({ name: 'linked', source: 'install-link' }),
@@ -507,7 +507,7 @@ describe('the UI routes', () => {
       idleTimeout: 0,
       configuredIdleTimeout: 0,
     });
-    expect(h.core.idleTimeoutDefault()).toBe(0);
+    expect(h.core.lifecycle.idleTimeoutDefault()).toBe(0);
     expect(h.core.state.settings()).toEqual({ idleTimeout: 0 });
     expect((await api('PUT', UiRoutes.settings, { idleTimeout: null })).body).toMatchObject({
       idleTimeout: 600,
@@ -529,7 +529,9 @@ describe('editors in the UI', () => {
     base = `http://127.0.0.1:${h.port}`;
     control = h.tokens.controlToken();
     await api('POST', UiRoutes.servers, { name: 'echo', config: fixtureServer('env-echo-server.mjs') });
-    await api('POST', '/api/servers/echo/approve', { fingerprint: h.core.review('echo').fingerprint });
+    await api('POST', '/api/servers/echo/approve', {
+      fingerprint: h.core.approvals.review('echo').fingerprint,
+    });
     const cursorOf = async () =>
       (
         (await api('GET', UiRoutes.editors)).body.editors as { id: string; state: string; diff: string }[]

@@ -14,8 +14,8 @@ const tree: Record<string, string> = {
   // allowed: downward, within a layer, shared from anywhere
   'shared/ok.ts': `export const ok = 1;`,
   'electron/core/clock.ts': `import { ok } from '../../shared/ok.ts'; export const clock = ok;`,
-  'electron/core/config/edit.ts': `import { clock } from '../clock.ts'; export const edit = clock;`,
-  'electron/core/trust/pin.ts': `import { edit } from '../config/edit.ts'; export const pin = edit;`,
+  'electron/core/trust/pin.ts': `import { clock } from '../clock.ts'; export const pin = clock;`,
+  'electron/core/config/edit.ts': `import { pin } from '../trust/pin.ts'; export const edit = pin;`,
   'electron/core/bridge/routes.ts': `import { edit } from '../config/edit.ts'; export const routes = edit;`,
   'electron/core/core.ts': `import { edit } from './config/edit.ts'; export class Core { e = edit; }`,
   'electron/headless/serve.ts': `import { Core } from '../core/core.ts'; export const serve = new Core();`,

@@ -5,6 +5,7 @@ import {
   claimedVersion,
   modernResponse,
   withoutEnvelope,
+  editorCapabilitiesOf,
 } from '../../../electron/core/bridge/modern-era.ts';
 
 // The 2026-07-28 edge checks and shapes on their own; the bridge itself: test/integration/bridge/eras.test.ts.
@@ -57,11 +58,15 @@ describe('2026-07-28 requests at the bridge edge', () => {
   });
 
   it('relays without the envelope, keeping the rest of _meta', () => {
-    expect(withoutEnvelope({ name: 'echo', _meta: { ...META, progressToken: 7 } })).toEqual({
-      name: 'echo',
-      _meta: { progressToken: 7 },
-    });
-    expect(withoutEnvelope({ name: 'echo', _meta: META })).toEqual({ name: 'echo' });
+    // What goes on the wire (JSON): the editor's capabilities ride beside the params under a symbol
+    // for a 2026 server's transport, and are never sent.
+    const wire = (params: Record<string, unknown>) => JSON.parse(JSON.stringify(params)) as unknown;
+    const capabilities = { elicitation: { form: {} } };
+    const envelope = { ...META, 'io.modelcontextprotocol/clientCapabilities': capabilities };
+    const relayed = withoutEnvelope({ name: 'echo', _meta: { ...envelope, progressToken: 7 } });
+    expect(wire(relayed)).toEqual({ name: 'echo', _meta: { progressToken: 7 } });
+    expect(wire(withoutEnvelope({ name: 'echo', _meta: META }))).toEqual({ name: 'echo' });
+    expect(editorCapabilitiesOf(relayed)).toEqual(capabilities);
   });
 
   it('stamps results without touching the object it was given (lists may be cached)', () => {

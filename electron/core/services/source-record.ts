@@ -1,8 +1,8 @@
 import type { ServerSource } from '../../../shared/schema/state.ts';
 import { readServersFile } from '../config/servers-file.ts';
 import type { HomePaths } from '../home.ts';
-import { AppStateStore } from './app-state.ts';
-import { configHash } from './fingerprint.ts';
+import { AppStateStore } from '../trust/app-state.ts';
+import { configHash } from '../trust/fingerprint.ts';
 
 /**
  * Records in state.json where `name`'s entry, as servers.json has it now, came from: the approval
