@@ -119,3 +119,5 @@ finish({
     `setup (publish ${SERVERS} packages, approve ${SERVERS} servers): ${(setupMs / 1000).toFixed(1)} s`,
   ],
 });
+// The registry's server and the core's timers would keep the process alive; cleanups run on exit.
+process.exit(0);

@@ -1,7 +1,7 @@
 // Tool budget: discovery mode's search quality and speed, and what an editor's tool list costs it,
 // on the real tool lists of 18 MCP servers from npm (bench/tool-lists/, recorded by capture.ts there).
 //
-//   node bench/tools.ts [--runs N]
+//   node bench/tools.ts [--runs N] [--recall-only]
 //
 // - recall@5 (and @1) of find_tools over the 230 real tools for the query set in bench/tool-queries.json
 //   (written for this bench: a task in a few words and the tools that do it);
@@ -28,7 +28,12 @@ import { benchArgs, finish, machineInfo, medianFigure, type Figure } from './lib
 
 const { values } = parseArgs({
   args: benchArgs(),
-  options: { runs: { type: 'string', default: '20' }, quick: { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    quick: { type: 'boolean', default: false },
+    // only the search-quality figures (seconds, not minutes)
+    'recall-only': { type: 'boolean', default: false },
+  },
 });
 const runs = values.quick ? 3 : Number(values.runs);
 const loadStart = loadavg();
@@ -42,12 +47,12 @@ const real = readdirSync(LISTS)
     return { name: f.replace(/\.json$/, ''), package: data.package, tools: data.tools };
   });
 const realTools = real.reduce((n, s) => n + s.tools.length, 0);
-const { queries, heldOut } = JSON.parse(
+const { queries, heldOut, plainTuned, plainHeldOut, plainFresh } = JSON.parse(
   readFileSync(new URL('./tool-queries.json', import.meta.url), 'utf8'),
-) as {
-  queries: { query: string; expected: string[] }[];
-  heldOut: { query: string; expected: string[] }[];
-};
+) as Record<
+  'queries' | 'heldOut' | 'plainTuned' | 'plainHeldOut' | 'plainFresh',
+  { query: string; expected: string[] }[]
+>;
 
 /** The bridge's catalogue over these servers, as `switchboard serve` makes it (HTTP aside). */
 function catalogOf(servers: { name: string; tools: Tool[] }[], filters: Record<string, ToolFilter> = {}) {
@@ -102,6 +107,13 @@ function recall(set: { query: string; expected: string[] }[], label: string): vo
 }
 recall(queries, 'tuned-on set');
 recall(heldOut, 'held-out set');
+recall(plainTuned, 'plain-language tuned-on set');
+recall(plainHeldOut, 'plain-language held-out set');
+recall(plainFresh, 'plain-language set written after the tuning');
+if (values['recall-only']) {
+  finish({ bench: 'tools', title: 'find_tools recall', machine: machineInfo(loadStart), figures, notes });
+  process.exit(0);
+}
 
 // ─── speed over 2,000+ tools ────────────────────────────────────────────────────────────────────
 const copies = Math.ceil(2000 / realTools);

@@ -25,6 +25,11 @@ export const PackagePinSchema = z.object({
    * hashed requirements; OCI: the image digest (sha256:…); bundle: sha256 of the .mcpb file
    */
   lock: z.string(),
+  /**
+   * npm: sha256 of the tree without the range written (`latest` or `^1.2.3` resolving to one tree
+   * share one install, named by it); absent on pins made before it, whose installs are named by lock
+   */
+  tree: z.string().optional(),
   /** what runs inside the install: npm bin path in the package, Python console script, bundle entry */
   entry: z.string().optional(),
   /** the program that runs it, as found on PATH (node; the venv's python is the store's own) */

@@ -3,6 +3,7 @@ import { describeError, UserError } from '../core/errors.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
 import type { CliContext } from './context.ts';
+import { machineOf } from './machine.ts';
 import { asksForHelp, commandHelp, generalHelp, isCommandName, usageOf, type CommandName } from './help.ts';
 import { processOutput, UsageError } from './output.ts';
 
@@ -58,6 +59,7 @@ export function defaultContext(env: NodeJS.ProcessEnv = process.env): CliContext
     output: processOutput,
     stdin: process.stdin,
     keychain: () => (keychain ??= new OsKeychain()),
+    ...machineOf(env),
   };
 }
 

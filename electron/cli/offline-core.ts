@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { systemClock } from '../core/clock.ts';
 import type { CoreEvents } from '../core/core-events.ts';
-import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { makeHomePrivate } from '../core/fs/private-home.ts';
 import { ListStore } from '../core/lists/list-store.ts';
 import { ProjectService } from '../core/projects/project-service.ts';
@@ -18,7 +17,6 @@ import { OsKeychain } from '../core/secrets/keychain.ts';
 import { PackageApprovals } from '../core/store/package-approvals.ts';
 import { PackageService } from '../core/store/package-service.ts';
 import { PackageStore } from '../core/store/package-store.ts';
-import { resolveLoginPath } from '../core/supervisor/login-path.ts';
 import { AppStateStore } from '../core/trust/app-state.ts';
 import { ToolPins } from '../core/trust/tool-pins.ts';
 import type { CliContext } from './context.ts';
@@ -26,9 +24,8 @@ import type { CliContext } from './context.ts';
 /*
  * The core's services over the files alone, for commands run while no `switchboard serve` is
  * running: a composition root that builds, per command, only what it touches (never the supervisor,
- * the update checks, or sign-in unless the command signs in). Commands are found on the same PATH
- * `serve` uses (on macOS the login shell's), so a command's resolved path, and with it the fingerprint
- * an approval is bound to, is the same as when `serve` runs it.
+ * the update checks, or sign-in unless the command signs in). What `serve` finds of the machine at its
+ * start (the login PATH, the editors' settings files) comes with the context (`cli/machine.ts`), as data.
  */
 
 /** state.json alone (editor settings, approvals, the bridge port), in the home made private. */
@@ -45,7 +42,7 @@ export async function offlineServers(
   ctx: CliContext,
   projects = new ProjectService(ctx.home.root),
 ): Promise<{ state: AppStateStore; servers: ServerConfig; projects: ProjectService }> {
-  const commandPath = await resolveLoginPath({ env: ctx.env });
+  const commandPath = await ctx.commandPath();
   makeHomePrivate(ctx.home, process.platform); // as offlineState, before anything is written there
   const state = new AppStateStore(ctx.home.stateFile);
   const { home } = ctx;
@@ -83,7 +80,7 @@ async function trustParts(ctx: CliContext, given?: ProjectService) {
     env: ctx.env,
     platform: process.platform,
     commandPath: servers.commandLookup().path,
-    tokenFiles: () => editorSettingsFiles(ctx.env, process.platform),
+    tokenFiles: await ctx.tokenFiles(),
     servers,
   });
   const status = new ServerStatuses({ state, servers, packageTrust, sandbox });

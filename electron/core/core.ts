@@ -143,7 +143,7 @@ export class Core {
       env,
       platform,
       commandPath,
-      tokenFiles: () => options.tokenFiles ?? [],
+      tokenFiles: options.tokenFiles ?? [],
       networkLookup: options.networkLookup,
       servers,
     }));

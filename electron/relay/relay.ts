@@ -8,6 +8,7 @@ import { EDITOR_TOKENS_DIR } from '../../shared/bridge.ts';
 import { findLocalEndpoint, type LocalEndpoint } from '../core/bridge/local-endpoint.ts';
 import { resolveHome } from '../core/home.ts';
 import { Http1Client, type Http1Response } from '../core/bridge/http1-client.ts';
+import { modernHeaders } from './modern-headers.ts';
 
 type Id = string | number | null;
 interface Message {
@@ -129,11 +130,12 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function post(text: string): Promise<Http1Response> {
+/** `modern`: a 2026-07-28 request's own headers (its revision, method and name), over the session's. */
+function post(text: string, modern: Record<string, string> | undefined): Promise<Http1Response> {
   return http.request(
     'POST',
     path,
-    headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json' }),
+    headers({ accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...modern }),
     Buffer.from(text, 'utf8'),
   );
 }
@@ -228,6 +230,7 @@ async function send(
   isInitialize: boolean,
   sink = writeOut,
   retried = false,
+  modern?: Record<string, string>,
 ): Promise<void> {
   if (token === undefined && (token = readTokenFile()) === undefined) return fail(ids, noToken());
   const found = endpoint();
@@ -235,10 +238,11 @@ async function send(
   const used = http.path;
   let res: Http1Response;
   try {
-    res = await post(text);
+    res = await post(text, modern);
   } catch {
     // A Windows pipe is named anew at each start: a restarted Switchboard is found again.
-    if (!retried && endpoint().ok && http.path !== used) return send(text, ids, isInitialize, sink, true);
+    if (!retried && endpoint().ok && http.path !== used)
+      return send(text, ids, isInitialize, sink, true, modern);
     return fail(ids, notRunning());
   }
   const status = res.status;
@@ -274,12 +278,13 @@ async function send(
     const fresh = readTokenFile();
     if (fresh && fresh !== token) {
       token = fresh;
-      return send(text, ids, isInitialize, sink, true);
+      return send(text, ids, isInitialize, sink, true, modern);
     }
   }
-  if (!retried && status === 404 && sessionId !== undefined && !isInitialize) {
+  // A 404 to a 2026 request is its method not found (its answer below), not a session the bridge forgot.
+  if (!retried && status === 404 && sessionId !== undefined && !isInitialize && !modern) {
     await reinitialize();
-    return send(text, ids, isInitialize, sink, true);
+    return send(text, ids, isInitialize, sink, true, modern);
   }
   // The bridge's own JSON-RPC error names the server's state and the fix: pass it on.
   const reply = parseReply(body);
@@ -393,7 +398,9 @@ function onLine(line: string): void {
     gate = task.catch(() => undefined);
     if (m.method === 'notifications/initialized') void task.then(openStream);
   } else {
-    task = before.then(() => send(line, ids, false));
+    // A 2026-07-28 request says its revision in its body; the bridge wants it in headers too.
+    const modern = modernHeaders(message);
+    task = before.then(() => send(line, ids, false, writeOut, false, modern));
   }
   const tracked = task.catch((err: unknown) => fail(ids, `relay error: ${(err as Error).message}`));
   inflight.add(tracked);

@@ -111,7 +111,7 @@ export async function startSwitchboard(fixtureUrl: string): Promise<SwitchboardU
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

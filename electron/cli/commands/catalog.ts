@@ -16,7 +16,6 @@ import { displayText } from '../../../shared/display-text.ts';
 import { Catalog } from '../../core/catalog/catalog.ts';
 import { REGISTRY_ENV } from '../../core/catalog/registry-address.ts';
 import { UserError } from '../../core/errors.ts';
-import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { AppStateStore } from '../../core/trust/app-state.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
@@ -72,7 +71,7 @@ async function catalogApi(ctx: CliContext): Promise<CatalogApi> {
       setRegistry: async (url) => withEnv(await client.setCatalogRegistry(url)),
     };
   }
-  const path = await resolveLoginPath({ env: ctx.env });
+  const path = await ctx.commandPath();
   const catalog = new Catalog({
     home: ctx.home,
     state: new AppStateStore(ctx.home.stateFile),

@@ -23,7 +23,6 @@ import { allEditors, EDITORS } from '../../core/editors/registry.ts';
 import type { CliContext } from '../context.ts';
 import { offlineServers } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
-import { resolveLoginPath } from '../../core/supervisor/login-path.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
 import type { AppStateStore } from '../../core/trust/app-state.ts';
 import { editorIds, editorSync, loadCore, printFileReports } from './sync.ts';
@@ -56,7 +55,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
       .filter((id) => engine.detected(id));
   const scan = scanImports(engine, ctx.home.serversFile, editors);
   const importable = scan.candidates.filter((c) => !c.problem && !c.existing && c.duplicateOf === undefined);
-  const commandPath = await resolveLoginPath({ env: ctx.env });
+  const commandPath = await ctx.commandPath();
   const lookup = { path: commandPath, pathExt: ctx.env.PATHEXT, cwd: ctx.home.root };
   if (values.json)
     return importJson(ctx, scan, from, importable, lookup, values.yes, core, engine, commandPath);

@@ -7,6 +7,7 @@ import { UsageError } from '../output.ts';
 import { usageOf } from '../help.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
+import { withWaitingLine } from '../waiting-line.ts';
 import { offlineApprovals } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 
@@ -66,7 +67,12 @@ async function reviewAndApprove(ctx: CliContext, argv: string[], fresh: boolean)
     ? { review: () => client.review(name, fresh), approve: (fp: string) => client.approve(name, fp) }
     : await offlineTrust(ctx, name, fresh);
   if (!values.json && fresh) ctx.output.err(`Checking ${name}'s package for a newer release…`);
-  const shown = await trust.review();
+  // Resolving a package at its registry takes seconds (npm, uv, an image registry): say so meanwhile.
+  const shown = await withWaitingLine(
+    process.stderr,
+    `Resolving ${name}'s package for its approval (exact version, dependencies)…`,
+    () => trust.review(),
+  );
   const json = (approved: boolean) => {
     const result: ApproveCliResult = { approved, preview: shown };
     ctx.output.out(JSON.stringify(result, null, 2));

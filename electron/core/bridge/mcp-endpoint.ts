@@ -28,11 +28,14 @@ import { addStream, deliver, SessionStore, type McpSession } from './mcp-session
 import {
   checkModern,
   claimedVersion,
+  headerClaim,
   LIST_TTL_MS,
   listenAcknowledged,
   listenFilter,
   MODERN_VERSION,
   modernResponse,
+  modernStatus,
+  removedMethod,
   SERVER_INFO_KEY,
   supportedVersions,
   withoutEnvelope,
@@ -324,11 +327,12 @@ export class McpEndpoint {
       );
     }
 
-    // A 2026-07-28 request names its revision in its _meta (no initialize, no session): that era's
-    // answer. Everything else is 2025 traffic, handled exactly as before.
+    // A 2026-07-28 request names its revision in its _meta (no initialize, no session), or in its
+    // MCP-Protocol-Version header (then refused for its missing envelope): that era's answer.
+    // Everything else is 2025 traffic, handled exactly as before.
     if (!batch) {
-      const version = claimedVersion(body);
-      if (version !== undefined) return this.#modern(req, res, editor, target, body, version);
+      if (claimedVersion(body) !== undefined || headerClaim(req.headers, body) !== undefined)
+        return this.#modern(req, res, editor, target, body);
     } else if (messages.some((m) => claimedVersion(m) !== undefined)) {
       return sendJson(
         res,
@@ -447,7 +451,6 @@ export class McpEndpoint {
     editor: string,
     target: string | null,
     body: unknown,
-    version: string,
   ): Promise<void> {
     const msg = classify(body);
     if (msg.kind === 'notification') {
@@ -471,8 +474,10 @@ export class McpEndpoint {
         ),
       );
     const request = msg.message;
-    const checked = checkModern(req.headers, request, version);
+    const checked = checkModern(req.headers, request);
     if ('status' in checked) return sendJson(res, checked.status, checked.response);
+    const removed = removedMethod(request);
+    if (removed) return sendJson(res, removed.status, removed.response);
     const session = this.#sessions.stateless(editor, target, checked.clientInfo);
     const id = request.id;
     const reply = new PostReply(res, acceptsEventStream(req));
@@ -484,12 +489,6 @@ export class McpEndpoint {
       response = await this.#discover(request, target);
     } else if (request.method === 'subscriptions/listen') {
       return this.#listen(req, res, editor, target, request, checked.clientInfo);
-    } else if (request.method === 'initialize') {
-      response = errorResponse(
-        id,
-        ErrorCodes.MethodNotFound,
-        `Method not found: ${MODERN_VERSION} has no initialize (send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25)`,
-      );
     } else if (MrtrExchanges.isRetry(request)) {
       // A retry with the input a server asked for (MRTR): nothing of it is relayed as a new request.
       const leg = { editor, target, request, capabilities: checked.capabilities };
@@ -527,6 +526,7 @@ export class McpEndpoint {
       ],
       false,
       {},
+      modernStatus(response),
     );
   }
 

@@ -89,36 +89,116 @@ export interface EdgeRefusal {
 }
 
 /**
- * Checks a 2026 request before anything acts on it: a revision Switchboard speaks, the envelope the
- * revision requires, and headers that agree with the body. The body is what Switchboard acts on; a
- * header that says otherwise is refused rather than believed either way (a proxy in front may have
- * routed or allowed the request by its headers).
+ * The revision a request claims by its `MCP-Protocol-Version` header alone, when that header names
+ * 2026-07-28 and the body has no envelope: still a 2026 request (a 2025 client never sends that
+ * header), refused for its missing envelope rather than taken as 2025 traffic. Requests only (a
+ * notification needs no envelope), and never initialize: a client falling back to 2025 is never
+ * refused over a header.
  */
-export function checkModern(
-  headers: IncomingHttpHeaders,
-  request: JsonRpcRequest,
-  version: string,
-): EdgeRefusal | Envelope {
+export function headerClaim(headers: IncomingHttpHeaders, message: unknown): string | undefined {
+  if (single(headers, 'mcp-protocol-version') !== MODERN_VERSION) return undefined;
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (id === undefined || typeof method !== 'string' || method === 'initialize') return undefined;
+  return MODERN_VERSION;
+}
+
+/**
+ * Methods 2026-07-28 removed (sessions, ping, the level set once per session, free-floating
+ * subscriptions): a 2026 request for one is answered like an unknown method, 404 with -32601, and
+ * never reaches the 2025 code that still serves them to 2025 clients.
+ */
+const REMOVED_METHODS = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** The answer to a 2026 request for a method that era removed; undefined for any other method. */
+export function removedMethod(request: JsonRpcRequest): EdgeRefusal | undefined {
+  if (!REMOVED_METHODS.has(request.method)) return undefined;
+  const why =
+    request.method === 'initialize'
+      ? `send server/discover; or initialize without the ${MODERN_VERSION} _meta for 2025-11-25`
+      : `it exists only in 2025 revisions`;
+  return {
+    status: 404,
+    response: errorResponse(
+      request.id,
+      ErrorCodes.MethodNotFound,
+      `Method not found: ${MODERN_VERSION} has no ${request.method} (${why})`,
+    ),
+  };
+}
+
+/** The spec's code for a request that needs a client capability the client did not declare. */
+export const MISSING_CLIENT_CAPABILITY = -32021;
+
+/**
+ * The HTTP status a 2026 answer goes with (Streamable HTTP, 2026-07-28): a method the server does not
+ * implement is 404 with -32601, and a missing client capability 400 with -32021, whoever answered
+ * (Switchboard or the server behind it); everything else 200.
+ */
+export function modernStatus(response: JsonRpcResponse): number {
+  const code = response.error?.code;
+  if (code === ErrorCodes.MethodNotFound) return 404;
+  if (code === MISSING_CLIENT_CAPABILITY) return 400;
+  return 200;
+}
+
+/**
+ * Checks a 2026 request before anything acts on it, in the order the spec's errors are told apart:
+ * a revision header, the envelope the revision requires (-32602), a header that agrees with the
+ * body's revision (-32020), a revision Switchboard speaks (-32022), then the method and name headers.
+ * The body is what Switchboard acts on; a header that says otherwise is refused rather than believed
+ * either way (a proxy in front may have routed or allowed the request by its headers).
+ */
+export function checkModern(headers: IncomingHttpHeaders, request: JsonRpcRequest): EdgeRefusal | Envelope {
   const id = request.id;
   const refuse = (code: number, message: string, data?: unknown): EdgeRefusal => ({
     status: 400,
     response: errorResponse(id, code, message, data),
   });
+  const mismatch = (what: string, header: string | undefined) =>
+    refuse(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${what}`, {
+      mismatch: { header: header ?? '(missing)', body: what },
+    });
+  const meta = request.params?._meta;
+  const envelope =
+    typeof meta === 'object' && meta !== null && !Array.isArray(meta)
+      ? (meta as Record<string, unknown>)
+      : {};
+  const claimed = envelope[PROTOCOL_VERSION_KEY];
+  const version = typeof claimed === 'string' ? claimed : undefined;
+  const versionHeader = single(headers, 'mcp-protocol-version');
+  if (versionHeader === undefined)
+    return mismatch(
+      `the body names protocol version ${version} but the MCP-Protocol-Version header is absent`,
+      undefined,
+    );
+  if (version === undefined)
+    return refuse(
+      ErrorCodes.InvalidParams,
+      `Invalid params: a ${versionHeader} request carries params._meta["${PROTOCOL_VERSION_KEY}"] and params._meta["${CLIENT_CAPABILITIES_KEY}"]`,
+    );
+  const capabilities = envelope[CLIENT_CAPABILITIES_KEY];
+  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities))
+    return refuse(
+      ErrorCodes.InvalidParams,
+      `Invalid _meta envelope for protocol revision ${version}: ${CLIENT_CAPABILITIES_KEY} must be an object`,
+    );
+  if (versionHeader !== version)
+    return mismatch(
+      `the body names protocol version ${version} but the MCP-Protocol-Version header names ${versionHeader}`,
+      versionHeader,
+    );
   if (!MODERN_VERSIONS.includes(version))
     return refuse(UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${version}`, {
       supported: supportedVersions(),
       requested: version,
     });
-  const mismatch = (what: string, header: string | undefined) =>
-    refuse(HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${what}`, {
-      mismatch: { header: header ?? '(missing)', body: what },
-    });
-  const versionHeader = single(headers, 'mcp-protocol-version');
-  if (versionHeader !== version)
-    return mismatch(
-      `the body names protocol version ${version} but the MCP-Protocol-Version header ${versionHeader === undefined ? 'is absent' : `names ${versionHeader}`}`,
-      versionHeader,
-    );
   const methodHeader = single(headers, 'mcp-method');
   if (methodHeader !== request.method)
     return mismatch(
@@ -136,14 +216,7 @@ export function checkModern(
         raw,
       );
   }
-  const meta = request.params?._meta as Record<string, unknown>;
-  const capabilities = meta[CLIENT_CAPABILITIES_KEY];
-  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities))
-    return refuse(
-      ErrorCodes.InvalidParams,
-      `Invalid _meta envelope for protocol revision ${version}: ${CLIENT_CAPABILITIES_KEY} must be an object`,
-    );
-  const info = meta[CLIENT_INFO_KEY];
+  const info = envelope[CLIENT_INFO_KEY];
   const clientInfo =
     typeof info === 'object' && info !== null && typeof (info as Implementation).name === 'string'
       ? (info as Implementation)

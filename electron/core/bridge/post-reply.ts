@@ -73,8 +73,11 @@ export class PostReply {
     return true;
   }
 
-  /** Ends the answer with the responses, each already JSON text (AnswerBudget.encode). */
-  finish(results: string[], batch: boolean, headers: Record<string, string>): void {
+  /**
+   * Ends the answer with the responses, each already JSON text (AnswerBudget.encode). `status`: what a
+   * 2026 answer that is an error goes with (404, 400); an answer already streaming keeps its 200.
+   */
+  finish(results: string[], batch: boolean, headers: Record<string, string>, status = 200): void {
     const res = this.#res;
     if (res.destroyed) return;
     if (this.#streaming) {
@@ -83,7 +86,7 @@ export class PostReply {
       return;
     }
     const payload = batch ? `[${results.join(',')}]` : (results[0] ?? '');
-    res.writeHead(200, {
+    res.writeHead(status, {
       ...headers,
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(payload)),

@@ -31,7 +31,7 @@ export interface ApprovalsOptions {
   };
   packageTrust: Pick<
     PackageApprovals,
-    'view' | 'needsResolution' | 'resolve' | 'failure' | 'resolving' | 'accept'
+    'view' | 'needsResolution' | 'resolve' | 'failure' | 'resolving' | 'accept' | 'resolveLocal'
   >;
   sandbox: { accessOf(entry: ServerEntry, program?: string): string[] };
   statuses: { of(name: string): ServerStatus | undefined };
@@ -115,6 +115,7 @@ export class Approvals {
     this.#o.servers.catchUp();
     const entry = this.#o.servers.current(name);
     const trust = this.#o.packageTrust;
+    trust.resolveLocal(entry);
     if (trust.needsResolution(entry, false)) {
       const failure = trust.failure(entry);
       if (failure !== undefined) return { error: failure };

@@ -15,8 +15,8 @@ export interface SandboxServiceOptions {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   commandPath: string | undefined;
-  /** each editor's settings file: every sandbox hides the bridge tokens written there (asked when a policy is made) */
-  tokenFiles: () => readonly string[];
+  /** each editor's settings file: every sandbox hides the bridge tokens written there */
+  tokenFiles: readonly string[];
   /** name lookups of sandboxed servers' network proxies (default: the OS resolver) */
   networkLookup?: Resolve | undefined;
   servers: { entry(name: string): ServerEntry };
@@ -68,7 +68,7 @@ export class SandboxService {
       entry.name,
       entry.config,
       entry.launch,
-      { support: this.support(), home, env, platform, tokenFiles: this.#options.tokenFiles() },
+      { support: this.support(), home, env, platform, tokenFiles: this.#options.tokenFiles },
       stored,
       runs === undefined ? undefined : [runs],
     );

@@ -37,6 +37,15 @@ export function lockHash(packages: unknown): string {
   return createHash('sha256').update(canonicalJson(packages)).digest('hex');
 }
 
+/**
+ * sha256 of the tree alone: the lockfile's `packages` without the store's root entry, which records
+ * only the range written (`latest`, `^1.2.3`). Two resolutions to the same tree have the same one, so
+ * they share one install (package-store.ts installId).
+ */
+export function treeHash(packages: Record<string, unknown>): string {
+  return lockHash(Object.fromEntries(Object.entries(packages).filter(([path]) => path !== '')));
+}
+
 /** The package name of a `packages` key (`node_modules/a/node_modules/@s/b` → `@s/b`). */
 function nameOfPath(path: string, entry: LockEntry): string {
   if (entry.name) return entry.name;

@@ -5,7 +5,9 @@ import { UserError } from '../errors.ts';
 import { realCommand, resolveCommand, type CommandLookup } from '../trust/resolve-command.ts';
 import type { Candidate } from './candidate.ts';
 import { installNpm } from './npm-install.ts';
-import { lockPackages, parseLock } from './npm-lockfile.ts';
+import { lockStillCurrent } from './npm-lock-current.ts';
+import { lockPackages, parseLock, treeHash } from './npm-lockfile.ts';
+import type { NpmRegistryView } from './npm-registry-view.ts';
 import { npmEnv } from './npm-env.ts';
 import { resolveNpm, type NpmTools } from './npm-resolve.ts';
 import type { PackageRun } from './package-run.ts';
@@ -17,6 +19,8 @@ export interface NpmContext {
   store: PackageStore;
   env: NodeJS.ProcessEnv;
   lookup: CommandLookup;
+  /** the registry read directly (packuments), where npm's settings allow */
+  registry?: NpmRegistryView;
 }
 
 /**
@@ -68,7 +72,9 @@ export function findNode(lookup: CommandLookup): { runtime: string; runtimeReal:
 }
 
 export async function resolveNpmCandidate(run: NpmRun, ctx: NpmContext): Promise<Candidate> {
-  const tools = npmTools(ctx);
+  const base = npmTools(ctx);
+  const registry = ctx.registry;
+  const tools = registry ? { ...base, about: (name: string) => registry.about(base, name) } : base;
   const node = findNode(ctx.lookup);
   const resolution = await resolveNpm({ name: run.name, range: run.range, bin: run.bin }, tools);
   const pin: PackagePin = {
@@ -76,6 +82,7 @@ export async function resolveNpmCandidate(run: NpmRun, ctx: NpmContext): Promise
     name: resolution.name,
     version: resolution.version,
     lock: resolution.lock.hash,
+    tree: treeHash(resolution.lock.packages),
     entry: resolution.entry,
     ...node,
   };
@@ -91,6 +98,32 @@ export async function resolveNpmCandidate(run: NpmRun, ctx: NpmContext): Promise
     folder,
     notes: [],
   };
+}
+
+/**
+ * Whether the approved pin is still what resolving its command line afresh would give, judged from
+ * the registry's packuments without running npm (see npm-lock-current.ts); false whenever unsure.
+ */
+export async function npmPinStillNewest(
+  pin: PackagePin,
+  run: NpmRun,
+  ctx: NpmContext & { registry: NpmRegistryView },
+): Promise<boolean> {
+  const text = ctx.store.readLock(pin.lock);
+  let lock;
+  try {
+    lock = text === undefined ? undefined : parseLock(text);
+  } catch {
+    return false;
+  }
+  if (!lock || lock.hash !== pin.lock || pin.name !== run.name) return false;
+  const node = findNode(ctx.lookup);
+  if (node.runtime !== pin.runtime || node.runtimeReal !== pin.runtimeReal) return false;
+  const packuments = ctx.registry.packuments(npmTools(ctx));
+  // A newer release outside the range written is news too (npm would not pick it; outdated says it).
+  const own = await packuments(pin.name);
+  if (own?.['dist-tags']?.latest !== pin.version) return false;
+  return lockStillCurrent(lock, { name: run.name, range: run.range }, packuments);
 }
 
 function entryPath(folder: string, pin: PackagePin): string {

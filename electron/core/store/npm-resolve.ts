@@ -14,6 +14,8 @@ export interface NpmTools {
   /** where temporary folders go (inside the store, so a rename into place stays on one disk) */
   staging: string;
   timeoutMs?: number;
+  /** publish dates and `latest` straight from the registry (undefined: `npm view` asks instead) */
+  about?: (name: string) => Promise<{ time: Record<string, string>; latest: string | null } | undefined>;
 }
 
 export interface NpmResolution {
@@ -70,7 +72,7 @@ export async function resolveNpm(
         },
         what,
       ),
-      registryTimes(spec.name, run),
+      aboutPackage(spec.name, tools, run),
     ]);
     const lock = parseLock(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
     const root = lockRoot(lock, spec.name);
@@ -90,6 +92,16 @@ export async function resolveNpm(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Publish dates and `latest`: from the registry directly when it answers there, else `npm view`. */
+async function aboutPackage(
+  name: string,
+  tools: NpmTools,
+  run: Parameters<typeof registryTimes>[1],
+): Promise<{ time: Record<string, string>; latest: string | null }> {
+  const direct = await tools.about?.(name).catch(() => undefined);
+  return direct ?? registryTimes(name, run);
 }
 
 /** The registry's publish dates (packument `time`) and `latest` tag; nothing when it will not say. */

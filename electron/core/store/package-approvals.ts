@@ -116,6 +116,22 @@ export class PackageApprovals {
     return !offer || offer.configFingerprint !== entry.configFingerprint;
   }
 
+  /**
+   * A bundle's "resolution" is reading what the store already holds (no registry, nothing to wait
+   * for): done here at once, so its approval never shows as resolving. Other kinds are left alone.
+   */
+  resolveLocal(entry: PackageEntry): void {
+    const run = entry.packageRun.run;
+    if (run?.kind !== 'mcpb' || !this.needsResolution(entry, false) || this.failure(entry) !== undefined)
+      return;
+    try {
+      this.#failed.delete(entry.name);
+      this.#offer(entry, this.#service.resolveBundle(run), false);
+    } catch (err) {
+      this.#failed.set(entry.name, { configFingerprint: entry.configFingerprint, error: describeError(err) });
+    }
+  }
+
   /** Resolves the entry's package (the registry, now) and offers it for approval. */
   async resolve(entry: PackageEntry, lookup: CommandLookup): Promise<void> {
     const run = entry.packageRun.run;
@@ -262,6 +278,8 @@ export class PackageApprovals {
       current: displayText(pin.version),
     };
     try {
+      // Most days nothing is newer: the registry's packuments say so without running npm.
+      if (await this.#service.stillNewest(pin, run, lookup)) return undefined;
       const candidate = await this.#service.resolve(run, lookup);
       this.#offer(entry, candidate, false);
       // What `update NAME` would change (the same judgement), not whether the lockfile's bytes differ.

@@ -7,7 +7,8 @@ import { shellQuote } from '../trust/command-line.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import type { Candidate } from './candidate.ts';
 import { bundleCandidate, bundleLaunch } from './mcpb-bundle.ts';
-import { npmLaunch, npmPackagesOf, resolveNpmCandidate } from './npm-package.ts';
+import { npmLaunch, npmPackagesOf, npmPinStillNewest, resolveNpmCandidate } from './npm-package.ts';
+import { NpmRegistryView } from './npm-registry-view.ts';
 import { ociLaunch, resolveOciCandidate } from './oci-package.ts';
 import { pypiLaunch, pypiPackagesOf, resolvePypiCandidate } from './pypi-package.ts';
 import { packageChanges } from './package-diff.ts';
@@ -33,6 +34,7 @@ export class PackageService {
   readonly store: PackageStore;
   readonly #env: NodeJS.ProcessEnv;
   readonly #platform: NodeJS.Platform;
+  readonly #npmRegistry = new NpmRegistryView();
 
   constructor(store: PackageStore, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform) {
     this.store = store;
@@ -48,7 +50,12 @@ export class PackageService {
   async resolve(run: PackageRun, lookup: CommandLookup): Promise<Candidate> {
     switch (run.kind) {
       case 'npm':
-        return resolveNpmCandidate(run, { store: this.store, env: this.#env, lookup });
+        return resolveNpmCandidate(run, {
+          store: this.store,
+          env: this.#env,
+          lookup,
+          registry: this.#npmRegistry,
+        });
       case 'pypi':
         return resolvePypiCandidate(run, {
           store: this.store,
@@ -61,6 +68,21 @@ export class PackageService {
       case 'mcpb':
         return bundleCandidate(run, this.store);
     }
+  }
+
+  /** A bundle's candidate: read from the store, at once. */
+  resolveBundle(run: Extract<PackageRun, { kind: 'mcpb' }>): Candidate {
+    return bundleCandidate(run, this.store);
+  }
+
+  /**
+   * True when the approved pin is surely what resolving `run` now would give (only npm is judged
+   * this way, without running npm); false means "resolve to know".
+   */
+  async stillNewest(pin: PackagePin, run: PackageRun, lookup: CommandLookup): Promise<boolean> {
+    if (pin.kind !== 'npm' || run.kind !== 'npm') return false;
+    const ctx = { store: this.store, env: this.#env, lookup, registry: this.#npmRegistry };
+    return npmPinStillNewest(pin, run, ctx).catch(() => false);
   }
 
   /** Keeps the approved lockfile, so the install can be made (again) from exactly it. */

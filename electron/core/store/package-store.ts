@@ -36,7 +36,7 @@ type FolderKind = (typeof FOLDER_KINDS)[number];
 
 /**
  * `<home>/store`: one folder per installed package tree, named by package, version and the first
- * digits of its lock hash (`npm/@scope+pkg@1.2.3-0123456789ab/`), so servers pinned to the same tree
+ * digits of its tree (or lock) hash (`npm/@scope+pkg@1.2.3-0123456789ab/`), so servers pinned to the same tree
  * share it and an update installs beside the version it replaces. Next to each: its stamp
  * (`….stamp.json`, see tree-stamp.ts). `locks/` keeps each approved lockfile by its hash; `.staging/`
  * holds resolutions and installs in progress (renamed into place when complete).
@@ -194,9 +194,12 @@ export class PackageStore {
   }
 }
 
-/** `@scope/pkg@1.2.3-0123456789ab`, with the characters a folder name cannot hold replaced. */
+/**
+ * `@scope/pkg@1.2.3-0123456789ab`, with the characters a folder name cannot hold replaced. The digest
+ * is the tree's when the pin has one (npm), so pins of one tree share one install; else the lock's.
+ */
 export function installId(pin: PackagePin): string {
-  const digest = pin.lock.replace(/^[a-z0-9]+:/, '').slice(0, 12);
+  const digest = (pin.tree ?? pin.lock).replace(/^[a-z0-9]+:/, '').slice(0, 12);
   const safe = (s: string) => s.replace(/[^a-zA-Z0-9._@+-]/g, '+');
   return `${safe(pin.name)}@${safe(pin.version)}-${digest}`;
 }

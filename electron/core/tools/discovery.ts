@@ -57,13 +57,17 @@ const WEIGHTS = { name: 3, server: 2, title: 2, params: 1.5, description: 1 } as
 /** BM25's term-frequency saturation and length normalisation (the usual values). */
 const K1 = 1.2;
 const B = 0.75;
+/** A tool matching none but one of many query words keeps this share of its score (see search). */
+const COVERAGE_FLOOR = 0.7;
 /** A word matched through a synonym counts this much of the word itself. */
 const SYNONYM_WEIGHT = 0.5;
 
 const STOP_WORDS = new Set(
-  'a an and any are as at be by can do for from get i in is it its me my of on or please some that the this to use using want we with you your'.split(
-    ' ',
-  ),
+  (
+    'a an and any are as at be by can do for from get i in is it its me my of on or please some that the this to use using want we with you your ' +
+    // what a sentence adds around the task ("how do I…", "I'd like you to…", "…for me right now")
+    "about also am been could did does how i'd i'm i've im into just know like need needs now our right currently should so tell than then there these they this those us was what when where which who whose why will would"
+  ).split(' '),
 );
 
 /** Verbs and nouns tools are often named with, and what people ask with instead. */
@@ -104,6 +108,71 @@ const SYNONYMS: Record<string, readonly string[]> = {
   rename: ['move'],
   write: ['save', 'create', 'store'],
   doc: ['documentation', 'docs', 'library'],
+  // Plain words for what tools are named with (issue 36 item 11): how a person says the task.
+  save: ['store', 'write', 'create', 'add', 'record'],
+  store: ['save', 'create', 'add', 'remember', 'record', 'observation'],
+  record: ['save', 'store', 'add', 'observation'],
+  note: ['observation', 'memory', 'remember', 'comment'],
+  fact: ['observation', 'entity', 'knowledge'],
+  person: ['entity', 'user', 'people'],
+  people: ['entity', 'user', 'person'],
+  someone: ['user', 'person', 'entity'],
+  sum: ['add', 'total', 'plus', 'number'],
+  total: ['sum', 'add', 'count'],
+  number: ['sum', 'numeric', 'count'],
+  calculate: ['sum', 'compute', 'math'],
+  tell: ['send', 'message', 'post', 'notify'],
+  say: ['send', 'message', 'post', 'echo'],
+  notify: ['send', 'message', 'post'],
+  post: ['send', 'message', 'create'],
+  reply: ['respond', 'answer', 'thread'],
+  answer: ['reply', 'respond'],
+  show: ['get', 'list', 'read', 'view', 'display'],
+  see: ['view', 'get', 'read', 'screenshot'],
+  look: ['view', 'screenshot', 'search', 'find'],
+  picture: ['image', 'screenshot', 'photo', 'media'],
+  image: ['picture', 'screenshot', 'media', 'photo'],
+  photo: ['image', 'picture', 'media'],
+  copy: ['fork', 'duplicate', 'clone'],
+  clone: ['fork', 'copy'],
+  close: ['update', 'state', 'closed', 'finish'],
+  done: ['closed', 'complete', 'update', 'state'],
+  merge: ['combine', 'land', 'integrate'],
+  popup: ['dialog', 'alert', 'modal'],
+  dialog: ['popup', 'alert', 'confirm', 'prompt'],
+  alert: ['dialog', 'popup'],
+  near: ['nearby', 'place', 'places'],
+  nearby: ['near', 'place', 'places'],
+  place: ['places', 'location', 'nearby'],
+  route: ['directions', 'travel', 'distance'],
+  travel: ['directions', 'route', 'distance'],
+  drive: ['directions', 'driving', 'distance'],
+  directions: ['route', 'travel'],
+  address: ['geocode', 'location', 'place'],
+  coordinates: ['latitude', 'longitude', 'geocode', 'location'],
+  table: ['sql', 'database', 'query', 'rows'],
+  rows: ['sql', 'query', 'table'],
+  database: ['sql', 'query', 'table'],
+  sql: ['query', 'database'],
+  output: ['logs', 'log', 'result'],
+  logs: ['log', 'output'],
+  website: ['page', 'web', 'site', 'browser'],
+  site: ['website', 'page', 'web'],
+  browser: ['page', 'web', 'website'],
+  article: ['page', 'url', 'content', 'scrape', 'extract'],
+  url: ['link', 'page', 'address'],
+  react: ['reaction', 'emoji'],
+  reaction: ['emoji', 'react'],
+  emoji: ['reaction', 'react'],
+  slow: ['performance', 'speed', 'trace'],
+  performance: ['speed', 'slow', 'trace'],
+  text: ['content', 'string'],
+  type: ['fill', 'text', 'enter', 'input'],
+  fill: ['type', 'enter', 'input'],
+  enter: ['type', 'fill', 'input'],
+  upload: ['file', 'attach'],
+  think: ['thinking', 'reason', 'step'],
+  step: ['sequential', 'thinking'],
 };
 
 /** Words of a text: split on anything not a letter or digit and at camelCase, lower-cased, stemmed. */
@@ -219,15 +288,25 @@ export class ToolIndex {
    * index order, so the answer is stable); only documents that match a word at all.
    */
   search(query: string, limit: number, allowed: (doc: number) => boolean): { doc: number; score: number }[] {
-    const terms = new Map<string, number>();
-    for (const word of words(query)) {
-      terms.set(word, Math.max(terms.get(word) ?? 0, 1));
-      for (const other of STEMMED_SYNONYMS.get(word) ?? [])
-        terms.set(other, Math.max(terms.get(other) ?? 0, SYNONYM_WEIGHT));
+    // Each term: its weight, and which of the query's words it stands for (itself, or a synonym's).
+    const terms = new Map<string, { weight: number; of: Set<string> }>();
+    const asked = [...new Set(words(query))];
+    const note = (term: string, weight: number, of: string) => {
+      const known = terms.get(term);
+      if (known) {
+        known.weight = Math.max(known.weight, weight);
+        known.of.add(of);
+      } else terms.set(term, { weight, of: new Set([of]) });
+    };
+    for (const word of asked) {
+      note(word, 1, word);
+      for (const other of STEMMED_SYNONYMS.get(word) ?? []) note(other, SYNONYM_WEIGHT, word);
     }
     const scores = new Map<number, number>();
+    /** per document, the query's words it answers (directly or through a synonym) */
+    const covered = new Map<number, Set<string>>();
     const n = this.#docs.length;
-    for (const [term, weight] of terms) {
+    for (const [term, { weight, of }] of terms) {
       let df = 0;
       for (const part of this.#parts) df += part.postings.get(term)?.length ?? 0;
       if (df === 0) continue;
@@ -240,11 +319,17 @@ export class ToolIndex {
           const norm = K1 * (1 - B + (B * (part.lengths[doc] ?? 0)) / this.#averageLength);
           const score = weight * idf * ((tf * (K1 + 1)) / (tf + norm));
           scores.set(id, (scores.get(id) ?? 0) + score);
+          let seen = covered.get(id);
+          if (!seen) covered.set(id, (seen = new Set()));
+          for (const word of of) seen.add(word);
         }
       });
     }
+    // A plain-language request has several words; a tool that answers more of them is likelier the
+    // one meant than a tool that matches one word strongly (its name's verb, e.g. "add").
+    const share = (doc: number) => (covered.get(doc)?.size ?? 0) / Math.max(1, asked.length);
     return [...scores]
-      .map(([doc, score]) => ({ doc, score }))
+      .map(([doc, score]) => ({ doc, score: score * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * share(doc)) }))
       .sort((a, b) => b.score - a.score || a.doc - b.doc)
       .slice(0, limit);
   }

@@ -50,7 +50,15 @@ export function useToolChanges() {
 }
 
 export function useApprovals() {
-  return useApiQuery(keys.approvals, (api) => api.approvals());
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.approvals,
+    queryFn: () => api.approvals(),
+    // A resolution's `approval` event can come while the request that started it is still answering
+    // (a fast failure): that event's refetch then joins the old request, and the card would say
+    // "resolving" until something else changed. Asking again every 2 s while one resolves ends that.
+    refetchInterval: (query) => (query.state.data?.some((a) => a.resolving) ? 2000 : false),
+  });
 }
 
 export function useSecrets() {

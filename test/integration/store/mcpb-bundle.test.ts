@@ -135,6 +135,47 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
     expect((await h.core.approvals.preview('echo')).source).toBe('ui');
   });
 
+  it('shows a dropped bundle’s approval at once in the UI: no registry to wait for, Approve enabled', async () => {
+    // Issue 36 item 4: the card said "Resolving its package at its registry…" for over a minute.
+    const source = join(t.dir, 'bundle');
+    cpSync(join(import.meta.dirname, '../../fixtures/store/mcpb-echo'), source, { recursive: true });
+    const file = join(t.dir, 'echo.mcpb');
+    expect(await packExtension({ extensionPath: source, outputPath: file, silent: true })).toBe(true);
+    t.writeServers({ mcpServers: {} });
+    const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    headless = h;
+    const control = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${h.port}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${control}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const uploaded = await call('POST', '/api/bundles', {
+      fileName: 'echo.mcpb',
+      data: readFileSync(file).toString('base64'),
+    });
+    await call('POST', `/api/bundles/${String(uploaded.id)}/add`, {
+      name: 'echo',
+      values: { greeting: 'hi', api_key: KEY },
+    });
+    const started = Date.now();
+    const cards = (await call('GET', '/api/approvals')).approvals as {
+      name: string;
+      resolving: boolean;
+      package: { kind: string } | null;
+      packageError: string | null;
+    }[];
+    const card = defined(
+      cards.find((c) => c.name === 'echo'),
+      'the bundle’s card',
+    );
+    expect(card).toMatchObject({ resolving: false, packageError: null, package: { kind: 'mcpb' } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("installs a bundle zipped by `zip -r` (directory entries), keeping its files' modes", async () => {
     // Issue 36 item 6: what `zip -r` makes has an entry per folder ("server/"), which the mcpb
     // package's unpacker tried to write as a file.

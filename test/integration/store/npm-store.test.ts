@@ -219,6 +219,34 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(readdirSync(join(t.home.store, 'locks'))).toEqual([]);
   });
 
+  it('stores one tree once: `latest` and `^1.0.0` resolving to it share one install, which prune keeps while either uses it', async () => {
+    const h = await serve({
+      latest: { command: 'npx', args: ['-y', 'sb-store-pkg'] },
+      ranged: { command: 'npx', args: ['-y', 'sb-store-pkg@^1.0.0'] },
+    });
+    for (const name of ['latest', 'ranged'])
+      h.core.approvals.approve(name, (await h.core.approvals.preview(name)).fingerprint);
+    await reached(h, 'latest', 'running');
+    await reached(h, 'ranged', 'running');
+    // Two lockfiles (their root records the range written), one tree: one install, both start from it.
+    expect(readdirSync(join(t.home.store, 'locks'))).toHaveLength(2);
+    const installs = () => h.core.store.storeUsage().installs.map((i) => i.servers);
+    expect(installs()).toEqual([['latest', 'ranged']]);
+    expect(await greet(h, 'ranged')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
+
+    t.writeServers({ mcpServers: { ranged: { command: 'npx', args: ['-y', 'sb-store-pkg@^1.0.0'] } } });
+    h.core.lifecycle.reload();
+    await waitFor(() => (installs()[0]?.length === 1 ? true : undefined), 10_000, 'latest gone');
+    expect(h.core.store.pruneStore().removed).toEqual([]);
+    expect(installs()).toEqual([['ranged']]);
+    expect(readdirSync(join(t.home.store, 'locks'))).toHaveLength(1);
+    expect(await greet(h, 'ranged')).toBe('hello ada (sb-store-pkg 1.0.0, sb-store-dep 1.0.0)');
+
+    t.writeServers({ mcpServers: {} });
+    h.core.lifecycle.reload();
+    await waitFor(() => (installs().length === 0 ? true : undefined), 10_000, 'the install removed');
+  });
+
   it('from the command line: approve shows the package, outdated and update name the releases, store and store prune', async () => {
     t.writeServers({ mcpServers: { pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] } } });
     const env = { ...t.env, ...registry.npmEnv(cache) };
