@@ -803,6 +803,8 @@ export class McpEndpoint {
       session.logLevel = level as LoggingLevel;
     }
     if (target === null) {
+      const judging = this.#roots?.ready(session);
+      if (judging) await judging; // its first list already has the projects its roots are in
       this.#roots?.touch(session);
       return this.#aggregate.dispatch(request, {
         session,

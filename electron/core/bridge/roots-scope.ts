@@ -7,6 +7,8 @@ import { splitScope } from './project-scope.ts';
 
 /** At most this many roots of one editor are looked at (each is a realpath). */
 const MAX_ROOTS = 64;
+/** How long an editor's request on /mcp waits for its roots' answer, asked just before. */
+const READY_WAIT_MS = 2_000;
 
 /** A project as roots routing needs it: its name and its folder (recorded with symlinks resolved). */
 export interface ProjectFolder {
@@ -43,6 +45,8 @@ export class RootsScope {
   readonly #dirs = new WeakMap<McpSession, readonly string[]>();
   /** each session's latest ask: an older answer arriving late is not used */
   readonly #asked = new WeakMap<McpSession, number>();
+  /** each session's roots being asked and judged now */
+  readonly #judging = new WeakMap<McpSession, Promise<void>>();
   #seq = 0;
 
   constructor(options: RootsScopeOptions) {
@@ -64,7 +68,7 @@ export class RootsScope {
     if (!RootsScope.applies(session)) return;
     const seq = ++this.#seq;
     this.#asked.set(session, seq);
-    void this.#options
+    const judged = this.#options
       .ask(session)
       .then((roots) => (roots ? rootFolders(roots) : []))
       .then(
@@ -76,7 +80,24 @@ export class RootsScope {
           this.#judge(session);
         },
         () => {},
-      );
+      )
+      .finally(() => {
+        if (this.#asked.get(session) === seq) this.#judging.delete(session);
+      });
+    this.#judging.set(session, judged);
+  }
+
+  /**
+   * While the session's roots are being asked (it just arrived, or said they changed) and there are
+   * projects: a moment's wait, so its first list already has the servers of the projects it works in
+   * rather than a list_changed right after. Undefined (the usual case): nothing to wait for.
+   */
+  ready(session: McpSession): Promise<unknown> | undefined {
+    const judging = this.#judging.get(session);
+    if (!judging || this.#options.folders().length === 0) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, READY_WAIT_MS)));
+    return Promise.race([judging, late]).finally(() => clearTimeout(timer));
   }
 
   /** The projects changed (added, removed): every followed session is judged again. */
