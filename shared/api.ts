@@ -206,6 +206,8 @@ export const ApiEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('updates') }),
   /** the package of a server waiting for approval was resolved at its registry, or could not be */
   z.object({ type: z.literal('approval'), server: z.string() }),
+  /** the projects changed, or a folder an editor works in is offered as one (GET UiRoutes.projects) */
+  z.object({ type: z.literal('projects') }),
 ]);
 export type ApiEvent = z.infer<typeof ApiEventSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import { SignInRequestSchema } from './sign-in.ts';
+import { ProjectAddRequestSchema, ProjectOfferDeclineSchema } from './schema/projects.ts';
 import { BundleAddRequestSchema, BundleUploadRequestSchema } from './store.ts';
 import { EditorToolsChangeSchema, ServerToolsChangeSchema } from './editor-tools.ts';
 import {
@@ -89,6 +90,10 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('POST', '/api/secrets/move', { body: SecretMoveRequestSchema }),
   route('PUT', `/api/secrets/${S}`, { body: SecretValueRequestSchema }),
   route('DELETE', `/api/secrets/${S}`),
+  route('GET', '/api/projects'),
+  route('POST', '/api/projects', { body: ProjectAddRequestSchema }),
+  route('POST', '/api/projects/offers/decline', { body: ProjectOfferDeclineSchema }),
+  route('DELETE', `/api/projects/${S}`),
   route('GET', '/api/settings'),
   route('PUT', '/api/settings', { body: SettingsPatchSchema }),
   route('GET', '/api/editors'),

@@ -28,6 +28,7 @@ import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
 import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
 import type { StatusReport } from './status.ts';
+import type { ProjectsUiApi } from './projects-api.ts';
 
 /**
  * The ONE interface the UI's views use (queries, commands, subscriptions). Two implementations:
@@ -469,7 +470,7 @@ export type Unsubscribe = () => void;
  */
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'offline' | 'signed-out';
 
-export interface UiApi {
+export interface UiApi extends ProjectsUiApi {
   /** which transport this is; for diagnostics only, never for behaviour */
   readonly transport: 'http' | 'ipc';
 

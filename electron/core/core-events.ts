@@ -31,4 +31,6 @@ export interface CoreEvents {
   updates: [];
   /** the package of a server waiting for approval was resolved in the background, or could not be */
   approval: [name: string];
+  /** the projects, or the folders offered as projects (an editor works in one with MCP files), changed */
+  projects: [];
 }

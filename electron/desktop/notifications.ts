@@ -158,3 +158,33 @@ export function signInNotifications(
   }
   return { raise, notified: next };
 }
+
+/** A folder an editor works in, offered as a project (projects/project-offers.ts). */
+export interface OfferedFolder {
+  dir: string;
+  files: readonly string[];
+}
+
+/**
+ * Which "add it as a project?" notifications to raise now: one per folder newly offered, never twice
+ * for the same folder. Switchboard only asks: adding is the person's click in the window.
+ */
+export function projectOfferNotifications(
+  offers: readonly OfferedFolder[],
+  notified: ReadonlySet<string>,
+): { raise: { dir: string; title: string; body: string }[]; notified: Set<string> } {
+  const next = new Set(offers.map((o) => o.dir));
+  const raise = offers
+    .filter((o) => !notified.has(o.dir))
+    .map((o) => ({
+      dir: o.dir,
+      title: 'Add a project?',
+      body: projectOfferText(o),
+    }));
+  return { raise, notified: next };
+}
+
+/** "Folder X has MCP servers in .mcp.json — add it as a project?" */
+export function projectOfferText(offer: OfferedFolder): string {
+  return `Folder ${offer.dir} has MCP servers in ${offer.files.join(', ')} — add it as a project?`;
+}

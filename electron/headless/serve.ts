@@ -17,6 +17,8 @@ import { editorSettingsFiles } from '../core/editors/registry.ts';
 import { EditorSyncService } from '../core/editors/service.ts';
 import { ProjectService } from '../core/projects/project-service.ts';
 import { ClaudeProjectsSync } from '../core/projects/claude-code-projects.ts';
+import { ProjectDesk } from '../core/projects/project-desk.ts';
+import { homedir } from 'node:os';
 import type { RelayCommand } from '../core/editors/types.ts';
 
 export interface HeadlessOptions {
@@ -52,6 +54,8 @@ export interface Headless {
    * there is no such place (a home path too long for a socket): then the relay cannot connect.
    */
   relaySocket: { path: string; problem?: string };
+  /** the projects and the folders offered as projects (the UI's section, the tray's offer) */
+  projects: ProjectDesk;
   stop(): Promise<void>;
 }
 
@@ -66,7 +70,10 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   for (const dir of [home.root, home.run, home.logs]) makePrivateDir(dir);
   const tokens = new TokenStore(home.tokens, { watch: true });
   tokens.controlToken();
-  const projects = new ProjectService(home.root, () => core.lifecycle.reload());
+  const projects = new ProjectService(home.root, () => {
+    core.lifecycle.reload();
+    core.events.emit('projects');
+  });
   const core = new Core({
     home,
     projects,
@@ -79,12 +86,25 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     ...(options.timings ? { timings: options.timings } : {}),
   });
   const port = options.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
+  // The UI's projects section and the offers to add a folder an editor works in.
+  const desk = new ProjectDesk({
+    service: projects,
+    home,
+    userHome: env.HOME ?? homedir(),
+    report: () => core.status.report(),
+    deleteSecret: async (name) => void (await options.keychain.delete(name)),
+    reload: () => core.lifecycle.reload(),
+    changed: () => core.events.emit('projects'),
+  });
   const relaySocket = process.platform === 'win32' ? { path: newPipeName() } : socketPathFor(home.run);
   const bridge = new BridgeServer({
     core,
     projects: {
       projectOf: (s) => projects.projectOf(s, core.servers.entries().get(s)?.config),
       seen: (p, e) => projects.seen(p, e),
+      folders: () => projects.projects(),
+      roots: (editor, dirs) => desk.offers.note(editor, dirs),
+      desk,
     },
     port,
     tokens,
@@ -172,5 +192,5 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
       tokens.close();
       removeInstanceFile(home);
     })());
-  return { core, bridge, tokens, port: boundPort, editors, relaySocket, stop };
+  return { core, bridge, tokens, port: boundPort, editors, relaySocket, projects: desk, stop };
 }

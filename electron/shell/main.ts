@@ -61,6 +61,7 @@ import { linuxAutostartEntry, linuxAutostartFile } from '../desktop/login-item.t
 import {
   approvalBody,
   approvalNotifications,
+  projectOfferNotifications,
   signInNotifications,
   toolChangeNotifications,
 } from '../desktop/notifications.ts';
@@ -96,6 +97,7 @@ let window: BrowserWindow | undefined;
 let notified = new Map<string, string>();
 let notifiedTools = new Map<string, string>();
 let notifiedSignIns = new Set<string>();
+let notifiedOffers = new Set<string>();
 /** what approving each waiting server allows, for the tray menu (a package run resolved first) */
 const trayPreviews = new ApprovalPreviews();
 const notifications = new Set<Notification>(); // keep references so clicks still arrive
@@ -217,6 +219,8 @@ async function start(): Promise<void> {
     else if (outcome.result === 'failed')
       notify(`Could not sign in to ${outcome.name}: ${outcome.message ?? ''}`);
   });
+  // An editor works in a folder with MCP files that is no project yet: the person is asked, only.
+  core.events.on('projects', () => notifyProjectOffers());
   refresh();
   wireIpc();
   // Windows/Linux pass a link (or an .mcpb file) that launches the app as an argument; macOS's came as
@@ -485,6 +489,31 @@ function handleLink(link: string): void {
     showWindow(outcome.view, outcome.server);
   } catch (err) {
     notify(`Could not add "${parsed.name}": ${describeError(err)}`);
+  }
+}
+
+/** "Folder X has MCP servers in .mcp.json — add it as a project?": a click opens Projects. */
+function notifyProjectOffers(): void {
+  if (!headless) return;
+  const { raise, notified: next } = projectOfferNotifications(
+    headless.projects.offers.list(),
+    notifiedOffers,
+  );
+  notifiedOffers = next;
+  for (const offer of raise) {
+    const body = displayMessage(offer.body);
+    if (!Notification.isSupported()) {
+      console.error(body);
+      continue;
+    }
+    const shown = new Notification({ title: offer.title, body });
+    notifications.add(shown);
+    shown.on('click', () => {
+      notifications.delete(shown);
+      showWindow('projects');
+    });
+    shown.on('close', () => notifications.delete(shown));
+    shown.show();
   }
 }
 

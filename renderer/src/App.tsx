@@ -14,6 +14,7 @@ const AddServerView = lazy(() => import('./views/AddServerView.tsx'));
 const ApprovalsView = lazy(() => import('./views/ApprovalsView.tsx'));
 const EditorsView = lazy(() => import('./views/EditorsView.tsx'));
 const SecretsView = lazy(() => import('./views/SecretsView.tsx'));
+const ProjectsView = lazy(() => import('./views/ProjectsView.tsx'));
 const SettingsView = lazy(() => import('./views/SettingsView.tsx'));
 const CatalogView = lazy(() => import('./views/CatalogView.tsx'));
 
@@ -31,6 +32,8 @@ function view(route: Route): ReactNode {
       return <EditorsView />;
     case 'secrets':
       return <SecretsView />;
+    case 'projects':
+      return <ProjectsView />;
     case 'settings':
       return <SettingsView />;
     case 'catalog':
@@ -75,6 +78,7 @@ export function App() {
     { view: 'catalog', label: 'Catalog' },
     { view: 'approvals', label: 'Approvals', badge: pending },
     { view: 'editors', label: 'Editors' },
+    { view: 'projects', label: 'Projects' },
     { view: 'secrets', label: 'Secrets' },
     { view: 'settings', label: 'Settings' },
   ];

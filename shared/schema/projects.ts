@@ -67,5 +67,49 @@ export const ProjectInfoSchema = z.object({
 });
 export type ProjectInfo = z.infer<typeof ProjectInfoSchema>;
 
+/** A project as the UI shows it: its servers' states (pending-approval, running, …) beside. */
+export const ProjectViewSchema = ProjectInfoSchema.extend({
+  /** per server name: its state, or "refused" (its entry cannot run as it is) */
+  states: z.record(z.string(), z.string()),
+});
+export type ProjectView = z.infer<typeof ProjectViewSchema>;
+
+/**
+ * A folder an editor works in (its roots) that has project MCP files and is not a project yet:
+ * Switchboard offers to add it, never adds it by itself.
+ */
+export const ProjectOfferSchema = z.object({
+  dir: z.string(),
+  /** the name it would get (the folder's) */
+  name: z.string(),
+  /** its MCP files with servers, relative to it (`.mcp.json`) */
+  files: z.array(z.string()),
+  /** the editors whose roots named it */
+  editors: z.array(z.string()),
+  at: z.number(),
+});
+export type ProjectOffer = z.infer<typeof ProjectOfferSchema>;
+
+/** GET /api/projects */
+export const ProjectsViewSchema = z.object({
+  projects: z.array(ProjectViewSchema),
+  offers: z.array(ProjectOfferSchema),
+});
+export type ProjectsView = z.infer<typeof ProjectsViewSchema>;
+
+/** The answers of POST /api/projects, DELETE /api/projects/<name>, POST …/offers/decline */
+export const ProjectAddedSchema = z.object({ project: ProjectSchema });
+export const ProjectRemovedSchema = z.object({ removed: ProjectSchema });
+export const ProjectOfferDeclinedSchema = z.object({ declined: z.boolean() });
+
+/** POST /api/projects/offers/decline */
+export const ProjectOfferDeclineSchema = z.object({ dir: z.string().min(1) });
+
+/** POST /api/projects */
+export const ProjectAddRequestSchema = z.object({
+  dir: z.string().min(1),
+  name: z.string().optional(),
+});
+
 /** `<project>--<server>`: "--" never occurs in a project name, so the split is unambiguous. */
 export const PROJECT_SEPARATOR = '--';

@@ -56,6 +56,16 @@ export class ClientAccess {
     return !this.#exclusions().get(token)?.has(server);
   }
 
+  /**
+   * Whether a session may reach the server: as its token on its route may, or, for a project's
+   * server on the aggregate /mcp, when the editor's roots lie inside that project (roots-scope.ts).
+   */
+  reaches(session: { editor: string; workingIn?: ReadonlySet<string> | undefined }, server: string): boolean {
+    const owner = session.workingIn?.size ? this.#projectOf(server) : undefined;
+    if (owner !== undefined && session.workingIn?.has(owner) === true) return true;
+    return this.allowed(session.editor, server);
+  }
+
   /** Why `token` cannot reach `server`, in words that say what to change. */
   refusal(scoped: string, server: string): string {
     const { editor: token } = splitScope(scoped);

@@ -94,6 +94,7 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
   core.events.on('stopping', (at) => broadcast({ type: 'stopping', at }));
   core.events.on('updates', () => broadcast({ type: 'updates' }));
   core.events.on('approval', (server) => broadcast({ type: 'approval', server }));
+  core.events.on('projects', () => broadcast({ type: 'projects' }));
   const keepAlive = setInterval(() => {
     for (const res of subscribers.keys()) res.write(': keep-alive\n\n');
   }, 15_000);

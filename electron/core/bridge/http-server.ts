@@ -9,6 +9,8 @@ import { http } from '../node-http.ts';
 import { createControlApi, type ControlApiCore } from './control-api.ts';
 import { HttpError, sendJson } from './http-util.ts';
 import { listenLocal } from './local-listener.ts';
+import type { ProjectFolder } from './roots-scope.ts';
+import type { ProjectRoutesDesk } from './project-routes.ts';
 import { McpEndpoint, type McpEndpointCore } from './mcp-endpoint.ts';
 import { refuseForeignLocalRequest, refuseForeignRequest } from './origin-guard.ts';
 import { findPortHolder, portInUseError } from './port-holder.ts';
@@ -54,7 +56,16 @@ export type BridgeCore = ControlApiCore &
 export interface BridgeOptions {
   core: BridgeCore;
   /** repositories' servers: which project each is of (projects/project-service.ts) */
-  projects?: { projectOf(server: string): string | undefined; seen(project: string, editor: string): void };
+  projects?: {
+    projectOf(server: string): string | undefined;
+    seen(project: string, editor: string): void;
+    /** the projects' folders (roots routing on /mcp) */
+    folders?(): readonly ProjectFolder[];
+    /** the folders an editor's roots name (the offer to add one as a project) */
+    roots?(editor: string, dirs: readonly string[]): void;
+    /** the UI's projects section (project-routes.ts) */
+    desk?: ProjectRoutesDesk;
+  };
   port: number;
   /** The control API token (accepted on /api only) and one token per editor (accepted on /mcp only). */
   tokens: TokenStore;
@@ -141,6 +152,10 @@ export class BridgeServer {
         ? {
             projectOf: (s: string) => options.projects?.projectOf(s),
             projectSeen: (p: string, e: string) => options.projects?.seen(p, e),
+            roots: {
+              folders: () => options.projects?.folders?.() ?? [],
+              roots: (e: string, d: readonly string[]) => options.projects?.roots?.(e, d),
+            },
           }
         : {}),
     });
@@ -151,6 +166,7 @@ export class BridgeServer {
           sessions: this.sessions,
           editors: () => this.#editors,
           port: () => this.#port,
+          projects: () => options.projects?.desk,
         })
       : undefined;
     const core = options.core;

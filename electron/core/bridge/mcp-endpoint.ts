@@ -43,6 +43,7 @@ import {
 import { INPUT_REQUIRED_METHODS, MrtrExchanges } from './mrtr-exchanges.ts';
 import { AnswerBudget, PostReply, sseEvent } from './post-reply.ts';
 import { RelayHub } from './relay-hub.ts';
+import { RootsScope, type RootsScopeOptions } from './roots-scope.ts';
 import { RequestCancel } from './request-cancel.ts';
 import type { Reply } from './server-relay.ts';
 import { refusal, ToolAccess } from './tool-access.ts';
@@ -68,6 +69,8 @@ export interface McpEndpointOptions {
   projectOf?: (server: string) => string | undefined;
   /** told of each request on a project's route: which editors work in it now */
   projectSeen?: (project: string, editor: string) => void;
+  /** the projects' folders and the roots editors declare (roots routing on /mcp, roots-scope.ts) */
+  roots?: Pick<RootsScopeOptions, 'folders' | 'roots'>;
 }
 
 /**
@@ -104,6 +107,7 @@ export class McpEndpoint {
   readonly #version: string;
   readonly #projectOf: (server: string) => string | undefined;
   readonly #projectSeen: McpEndpointOptions['projectSeen'];
+  readonly #roots: RootsScope | undefined;
 
   constructor(core: McpEndpointCore, options: McpEndpointOptions = {}) {
     this.#projectOf = options.projectOf ?? (() => undefined);
@@ -122,7 +126,7 @@ export class McpEndpoint {
     });
     this.#hub = new RelayHub({
       sessions: this.#sessions,
-      allowed: (editor, server) => this.#access.allowed(editor, server),
+      allowed: (session, server) => this.#access.reaches(session, server),
       requestTimeoutMs,
       mrtr: this.#mrtr,
     });
@@ -141,6 +145,17 @@ export class McpEndpoint {
     });
     this.#aggregate = new AggregateRouter(this.#upstreams, this.#tools);
     this.#version = options.version ?? '0.1.0';
+    this.#roots =
+      options.roots &&
+      new RootsScope({
+        ...options.roots,
+        sessions: () => this.#sessions.on(null),
+        ask: (session) => this.#hub.sessionRoots(session),
+        changed: (session) => this.#listAgain(session),
+        seen: this.#projectSeen,
+      });
+    // A project added or removed (the core reloads): sessions routed by their roots are judged again.
+    core.events.on('config', () => this.#roots?.projectsChanged());
     // Only list_changed reaches here (the relays take every other notification): it goes to all,
     // after the supervisor fetched the list anew (so the lists editors are answered from are new).
     core.events.on('notification', (name, notification) => {
@@ -224,7 +239,13 @@ export class McpEndpoint {
   /** Tells aggregate sessions that may reach `server` that a list changed. */
   #toAggregate(method: string, server: string): void {
     for (const session of this.#sessions.on(null))
-      if (this.#access.allowed(session.editor, server)) deliver(session, { jsonrpc: '2.0', method });
+      if (this.#access.reaches(session, server)) deliver(session, { jsonrpc: '2.0', method });
+  }
+
+  /** What a session may reach changed: it lists everything again. */
+  #listAgain(session: McpSession): void {
+    for (const list of ['tools', 'prompts', 'resources'])
+      deliver(session, { jsonrpc: '2.0', method: `notifications/${list}/list_changed` });
   }
 
   close(): void {
@@ -615,11 +636,12 @@ export class McpEndpoint {
         return;
       }
       case 'notifications/roots/list_changed':
-        return this.#hub.rootsChanged(session);
+        this.#hub.rootsChanged(session);
+        return this.#roots?.follow(session);
       case 'notifications/initialized':
         // A new editor with roots changes what a shared server's roots are.
         if (session.capabilities.roots) this.#hub.rootsChanged(session);
-        return;
+        return this.#roots?.follow(session);
       default:
     }
   }
@@ -781,9 +803,12 @@ export class McpEndpoint {
       session.logLevel = level as LoggingLevel;
     }
     if (target === null) {
+      const judging = this.#roots?.ready(session);
+      if (judging) await judging; // its first list already has the projects its roots are in
+      this.#roots?.touch(session);
       return this.#aggregate.dispatch(request, {
         session,
-        allowed: (server) => this.#access.allowed(session.editor, server),
+        allowed: (server) => this.#access.reaches(session, server),
         acquire: (server) => this.#upstreams.acquire(server, session),
         relay: (server, params) => this.#relay(server, request, params, session, reply, cancel),
         answer,

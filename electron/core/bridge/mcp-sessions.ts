@@ -33,6 +33,8 @@ export interface McpSession {
   subscriptions: Map<string, Set<string>>;
   /** the editor's roots, asked once and kept until it says they changed */
   roots: Promise<Root[]> | undefined;
+  /** the projects whose folders hold the editor's roots (aggregate sessions only, roots-scope.ts) */
+  workingIn?: ReadonlySet<string> | undefined;
   /** called once streams appear, for requests waiting to reach this editor */
   streamWaiters: Set<() => void>;
   /** a 2026-07-28 subscriptions/listen stream: what it opted in to (undefined for any other session) */

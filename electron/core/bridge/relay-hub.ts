@@ -19,8 +19,8 @@ interface Ask {
 
 export interface RelayHubOptions {
   sessions: SessionStore;
-  /** may this editor's token reach this server (its selection in servers.json and editor settings)? */
-  allowed: (editor: string, server: string) => boolean;
+  /** may this session reach this server (its token's selection in servers.json and editor settings, its roots)? */
+  allowed: (session: McpSession, server: string) => boolean;
   requestTimeoutMs: number;
   /** where a server's requests during a 2026 client's call are held for its input_required */
   mrtr?: Pick<MrtrExchanges, 'ask' | 'cancelAsk' | 'capabilities'>;
@@ -33,7 +33,7 @@ export interface RelayHubOptions {
 export class RelayHub implements UpstreamPeer, RelayPeer {
   readonly requestTimeoutMs: number;
   readonly #sessions: SessionStore;
-  readonly #allowed: (editor: string, server: string) => boolean;
+  readonly #allowed: (session: McpSession, server: string) => boolean;
   readonly #mrtr: RelayHubOptions['mrtr'];
   readonly #relays = new Map<string, ServerRelay>();
   /** servers that asked their client for roots (on any connection since Switchboard started) */
@@ -94,8 +94,7 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
   sessionsOf(server: string): McpSession[] {
     const sessions: McpSession[] = [];
     for (const s of this.#sessions.on(server)) if (!s.closed) sessions.push(s);
-    for (const s of this.#sessions.on(null))
-      if (!s.closed && this.#allowed(s.editor, server)) sessions.push(s);
+    for (const s of this.#sessions.on(null)) if (!s.closed && this.#allowed(s, server)) sessions.push(s);
     return sessions;
   }
 
@@ -211,27 +210,42 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
     return [...byUri.values()];
   }
 
+  /**
+   * The editor's roots for Switchboard itself (which projects it works in), asked anew each time
+   * and apart from the servers' requests, so a server's own roots/list still reaches the editor
+   * named after that server. Undefined: it gave none (an error, a timeout, no answer).
+   */
+  async sessionRoots(session: McpSession): Promise<Root[] | undefined> {
+    return this.#askRoots(session, undefined);
+  }
+
   #rootsOf(session: McpSession, server: string): Promise<Root[]> {
     session.roots ??= (async () => {
-      const ask = this.ask(session, 'roots/list', attributed('roots/list', undefined, server, false));
-      let timer: NodeJS.Timeout | undefined;
-      const reply = await Promise.race([
-        ask.done,
-        new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ROOTS_TIMEOUT_MS))),
-      ]);
-      clearTimeout(timer);
-      if (reply === 'timeout') this.#settle(ask.id, 'cancelled');
-      const roots =
-        typeof reply === 'object' ? (reply.result as { roots?: unknown } | undefined)?.roots : undefined;
-      if (!Array.isArray(roots)) {
-        session.roots = undefined; // ask again next time
-        return [];
-      }
-      return roots.filter(
-        (r): r is Root => typeof r === 'object' && r !== null && typeof (r as Root).uri === 'string',
-      );
+      const roots = await this.#askRoots(session, attributed('roots/list', undefined, server, false));
+      if (roots === undefined) session.roots = undefined; // ask again next time
+      return roots ?? [];
     })();
     return session.roots;
+  }
+
+  async #askRoots(
+    session: McpSession,
+    params: Record<string, unknown> | undefined,
+  ): Promise<Root[] | undefined> {
+    const ask = this.ask(session, 'roots/list', params);
+    let timer: NodeJS.Timeout | undefined;
+    const reply = await Promise.race([
+      ask.done,
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), ROOTS_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
+    if (reply === 'timeout') this.#settle(ask.id, 'cancelled');
+    const roots =
+      typeof reply === 'object' ? (reply.result as { roots?: unknown } | undefined)?.roots : undefined;
+    if (!Array.isArray(roots)) return undefined;
+    return roots.filter(
+      (r): r is Root => typeof r === 'object' && r !== null && typeof (r as Root).uri === 'string',
+    );
   }
 
   /** The relays a session's requests go to: its server's, or every server it may reach (aggregate). */
@@ -241,7 +255,7 @@ export class RelayHub implements UpstreamPeer, RelayPeer {
       const relay = this.#relays.get(session.target);
       return relay ? [relay, ...own] : own;
     }
-    return [...this.#relays.values(), ...own].filter((relay) => this.#allowed(session.editor, relay.server));
+    return [...this.#relays.values(), ...own].filter((relay) => this.#allowed(session, relay.server));
   }
 }
 

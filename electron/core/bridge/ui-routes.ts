@@ -4,6 +4,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import { createApprovalRoutes, type ApprovalRoutesCore } from './approval-routes.ts';
 import { createEditorRoutes, type EditorRoutesCore, type EditorRoutesOptions } from './editor-routes.ts';
 import { sendJson, ValidationError } from './http-util.ts';
+import { createProjectRoutes, type ProjectRoutesDesk } from './project-routes.ts';
 import { createSecretRoutes, type SecretRoutesCore } from './secret-routes.ts';
 import { createServerRoutes, type ServerRoutesCore } from './server-routes.ts';
 import { createSessionRoutes } from './session-routes.ts';
@@ -25,6 +26,8 @@ export interface UiRoutesOptions {
   port: () => number;
   /** editor sync, once `serve` has started it (undefined: not part of this process) */
   editors: EditorRoutesOptions['editors'];
+  /** a running serve's projects (undefined: not followed by this process) */
+  projects?: () => ProjectRoutesDesk | undefined;
 }
 
 /**
@@ -42,6 +45,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
   const settings = createSettingsRoutes(core, { port: options.port, editors: options.editors });
   const editors = createEditorRoutes(core, { keychain, editors: options.editors });
   const sessions = createSessionRoutes(options.sessions);
+  const projects = createProjectRoutes(options.projects ?? (() => undefined));
 
   async function handle(
     req: IncomingMessage,
@@ -57,6 +61,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
         (await secrets.handle(req, path)) ??
         (await settings.handle(req, path)) ??
         (await editors.handle(req, path, caller)) ??
+        (await projects.handle(req, path)) ??
         sessions.handle(req, path, caller);
       if (answer === undefined) return false;
       sendJson(res, 200, answer);

@@ -105,6 +105,9 @@ export function applyEvent(client: QueryClient, logs: LogStore, event: ApiEvent,
       return;
     case 'stopping':
       return; // the provider keeps the state from before (see ApiProvider)
+    case 'projects':
+      void client.invalidateQueries({ queryKey: keys.projects });
+      return;
     case 'updates':
       void client.invalidateQueries({ queryKey: keys.updates });
       return;

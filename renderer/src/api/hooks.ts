@@ -65,6 +65,12 @@ export function useSecrets() {
   return useApiQuery(keys.secrets, (api) => api.secrets());
 }
 
+/** Projects, asked again every few seconds too: who works in each now changes with no event. */
+export function useProjects() {
+  const api = useApi();
+  return useQuery({ queryKey: keys.projects, queryFn: () => api.projects(), refetchInterval: 5_000 });
+}
+
 export function useSettings() {
   return useApiQuery(keys.settings, (api) => api.settings());
 }

@@ -14,6 +14,8 @@ import {
   type UpdatesReport,
 } from '../../../shared/store.ts';
 import type { SwitchboardBridge } from '../../../shared/ipc.ts';
+import * as p from '../../../shared/schema/projects.ts';
+import { ProjectRoutes } from '../../../shared/projects-api.ts';
 import type { ServerActivity } from '../../../shared/activity.ts';
 import {
   ActionResultSchema,
@@ -288,6 +290,22 @@ export class ControlApiClient implements UiApi {
 
   secrets(): Promise<SecretsResponse> {
     return this.#request('GET', UiRoutes.secrets, SecretsResponseSchema);
+  }
+
+  projects(): Promise<p.ProjectsView> {
+    return this.#request('GET', ProjectRoutes.projects, p.ProjectsViewSchema);
+  }
+
+  async addProject(dir: string, name?: string): Promise<void> {
+    await this.#request('POST', ProjectRoutes.projects, p.ProjectAddedSchema, name ? { dir, name } : { dir });
+  }
+
+  async removeProject(name: string): Promise<void> {
+    await this.#request('DELETE', ProjectRoutes.project(name), p.ProjectRemovedSchema);
+  }
+
+  async declineProjectOffer(dir: string): Promise<void> {
+    await this.#request('POST', ProjectRoutes.offerDecline, p.ProjectOfferDeclinedSchema, { dir });
   }
 
   settings(): Promise<Settings> {

@@ -8,6 +8,7 @@ export const keys = {
   approvals: ['approvals'] as const,
   secrets: ['secrets'] as const,
   settings: ['settings'] as const,
+  projects: ['projects'] as const,
   tokens: ['tokens'] as const,
   browserSessions: ['browser-sessions'] as const,
   store: ['store'] as const,

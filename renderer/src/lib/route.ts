@@ -11,6 +11,7 @@ export type Route =
   | { view: 'approvals'; server?: string }
   | { view: 'editors' }
   | { view: 'secrets' }
+  | { view: 'projects' }
   | { view: 'settings' }
   /** the MCP Registry catalog; `server` (a registry name) opens its details, at `version` if given */
   | { view: 'catalog'; server?: string; version?: string };
@@ -43,6 +44,7 @@ export function parseRoute(hash: string): Route {
     case 'editors':
     case 'secrets':
     case 'settings':
+    case 'projects':
       return { view: first };
     case 'catalog':
       return second

@@ -1,0 +1,85 @@
+import type { Project, ProjectsView } from '../../../shared/schema/projects.ts';
+import type { StatusReport } from '../../../shared/status.ts';
+import type { HomePaths } from '../home.ts';
+import { claudeProjectDirs } from './claude-code-projects.ts';
+import { ProjectOffers } from './project-offers.ts';
+import type { ProjectService } from './project-service.ts';
+import { requestSecretName } from './project-servers.ts';
+import { addProject, removeProject } from './projects-file.ts';
+
+export interface ProjectDeskOptions {
+  service: ProjectService;
+  home: HomePaths;
+  /** the person's home folder (a project may not hold it) */
+  userHome: string;
+  /** each server's state as the person sees it */
+  report: () => Pick<StatusReport, 'servers'>;
+  /** the keychain secrets the person gave a removed project's servers go with it */
+  deleteSecret: (name: string) => Promise<void>;
+  /** projects.json changed here: read again and the core reloads (the watcher would, a moment later) */
+  reload: () => void;
+  /** the projects or the offers changed: the UI and the tray show them again */
+  changed: () => void;
+}
+
+/**
+ * What a running serve's UI does with projects (the same steps as `switchboard projects`): shows
+ * each with its files, digests, servers' states and the editors working in it, adds and removes one,
+ * and holds the offers to add a folder an editor works in (project-offers.ts).
+ */
+export class ProjectDesk {
+  readonly offers: ProjectOffers;
+  readonly #options: ProjectDeskOptions;
+
+  constructor(options: ProjectDeskOptions) {
+    this.#options = options;
+    this.offers = new ProjectOffers({
+      projects: () => options.service.projects(),
+      userHome: options.userHome,
+      switchboardHome: options.home.root,
+      changed: options.changed,
+    });
+  }
+
+  view(): ProjectsView {
+    const states = new Map(this.#options.report().servers.map((s) => [s.name, s.state as string]));
+    const written = claudeProjectDirs(this.#options.home);
+    const projects = this.#options.service.infos().map((info) => ({
+      ...info,
+      editors: written.has(info.dir) ? ['claude-code'] : [],
+      states: Object.fromEntries(
+        info.servers.map((s) => [s.name, s.problem ? 'refused' : (states.get(s.name) ?? 'unknown')]),
+      ),
+    }));
+    return { projects, offers: this.offers.list() };
+  }
+
+  add(dir: string, name?: string): Project {
+    const { service, home, userHome } = this.#options;
+    const project = addProject(service.file, dir, {
+      ...(name === undefined || name === '' ? {} : { name }),
+      now: Date.now(),
+      userHome,
+      switchboardHome: home.root,
+    });
+    this.offers.decline(project.dir);
+    this.#reread();
+    return project;
+  }
+
+  async remove(target: string): Promise<Project | undefined> {
+    const gone = removeProject(this.#options.service.file, target);
+    if (!gone) return undefined;
+    for (const [server, requests] of Object.entries(gone.given))
+      for (const request of requests)
+        await this.#options.deleteSecret(requestSecretName(server, request)).catch(() => {});
+    this.#reread();
+    return gone;
+  }
+
+  #reread(): void {
+    this.#options.service.scan();
+    this.#options.reload();
+    this.#options.changed();
+  }
+}
