@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { applyEdits, modify } from 'jsonc-parser';
 import { z } from 'zod';
 import { claudeCode } from '../editors/claude-code.ts';
 import { ensureHeadersHelper, headersHelperCommand } from '../editors/headers-helper.ts';
@@ -29,6 +30,7 @@ const RecordSchema = z.record(
 );
 type WrittenRecord = z.infer<typeof RecordSchema>;
 const RECORD_FILE = 'claude-code-projects.json';
+const FORMAT = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
 export interface ClaudeProjectsOptions {
   home: HomePaths;
@@ -54,6 +56,8 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
   const projects = isObject(settings.projects) ? settings.projects : {};
   const helper = headersHelperCommand(options.home, 'claude-code', platform);
   const next: WrittenRecord = {};
+  // Only the entries that change are edited in place: the rest of the file keeps its bytes.
+  let written = text;
   const byDir = new Map(options.projects.infos().map((p) => [p.dir, p]));
   for (const dir of new Set([...Object.keys(record), ...byDir.keys()])) {
     const before = record[dir] ?? { servers: [], disabled: [], unenabled: [] };
@@ -85,13 +89,13 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
       enabled = enabled.filter((n) => !names.includes(n));
       next[dir] = now;
     }
+    const was = JSON.stringify(projects[dir]);
     entry.mcpServers = servers;
     entry.disabledMcpjsonServers = disabled;
     entry.enabledMcpjsonServers = enabled;
-    projects[dir] = entry;
+    if (JSON.stringify(entry) !== was)
+      written = applyEdits(written, modify(written, ['projects', dir], entry, { formattingOptions: FORMAT }));
   }
-  settings.projects = projects;
-  const written = `${JSON.stringify(settings, null, 2)}\n`;
   if (written !== text) {
     if (Object.values(next).some((r) => r.servers.length > 0)) {
       options.ensureToken?.();
