@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { EDITOR_LABELS } from '../../../shared/editors.ts';
 import { pathFor } from '../user-dirs.mjs';
 import { httpAdapter } from './http-adapter.ts';
-import { opencodeEntry } from './opencode.ts';
+import { OPENCODE_FORMAT } from './opencode.ts';
 import type { UserDirs } from './types.ts';
 
 /**
@@ -29,11 +29,5 @@ export const kiloCode = httpAdapter({
     return here && existsSync(json) && !existsSync(jsonc) ? json : jsonc;
   },
   detectPath: dir,
-  serversKey: 'mcp',
-  jsonc: true,
-  urlKey: 'url',
-  extra: { type: 'remote' },
-  // Forward slashes: the reference is read from the raw text, where a JSON-escaped "\\" would double.
-  auth: (ctx) => ({ headers: { Authorization: `Bearer {file:${ctx.tokenFile.replace(/\\/g, '/')}}` } }),
-  normalize: opencodeEntry,
+  ...OPENCODE_FORMAT,
 });

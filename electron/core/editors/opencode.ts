@@ -20,6 +20,19 @@ export function opencodeEntry(entry: Record<string, unknown>): { entry: Record<s
   return { entry: { url: entry.url, headers: isRecord(entry.headers) ? entry.headers : {} } };
 }
 
+/** How opencode and its forks (Kilo Code) write an entry and read one back. */
+export const OPENCODE_FORMAT = {
+  serversKey: 'mcp',
+  jsonc: true,
+  urlKey: 'url',
+  extra: { type: 'remote' },
+  // Forward slashes: the reference is read from the raw text, where a JSON-escaped "\\" would double.
+  auth: (ctx: { tokenFile: string }) => ({
+    headers: { Authorization: `Bearer {file:${ctx.tokenFile.replace(/\\/g, '/')}}` },
+  }),
+  normalize: opencodeEntry,
+} as const;
+
 function dir(dirs: UserDirs): string {
   // opencode finds its folder under XDG_CONFIG_HOME, else ~/.config, on every OS.
   const { join } = pathFor(dirs.platform);
@@ -35,11 +48,5 @@ export const opencode = httpAdapter({
     return dirs.platform === process.platform && existsSync(jsonc) ? jsonc : join(dir(dirs), 'opencode.json');
   },
   detectPath: dir,
-  serversKey: 'mcp',
-  jsonc: true,
-  urlKey: 'url',
-  extra: { type: 'remote' },
-  // Forward slashes: the reference is read from the raw text, where a JSON-escaped "\\" would double.
-  auth: (ctx) => ({ headers: { Authorization: `Bearer {file:${ctx.tokenFile.replace(/\\/g, '/')}}` } }),
-  normalize: opencodeEntry,
+  ...OPENCODE_FORMAT,
 });
