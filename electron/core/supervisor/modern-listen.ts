@@ -5,7 +5,7 @@ import {
   envelope,
   isObject,
   messagesOf,
-  requestHeaders,
+  postSigned,
   type Connection,
   type Discovered,
 } from './modern-wire.ts';
@@ -172,12 +172,14 @@ export class ListenStream {
       this.#options.capabilities(),
       this.#options.clientInfo(),
     );
-    const response = await connection.fetch(connection.url, {
-      method: 'POST',
-      headers: await requestHeaders(connection, 'subscriptions/listen', params),
-      body: JSON.stringify({ jsonrpc: '2.0', id: stream.id, method: 'subscriptions/listen', params }),
-      signal: stream.controller.signal,
-    });
+    const message = { jsonrpc: '2.0', id: stream.id, method: 'subscriptions/listen', params };
+    const response = await postSigned(
+      connection,
+      'subscriptions/listen',
+      params,
+      message,
+      stream.controller.signal,
+    );
     for await (const message of messagesOf(response)) {
       if (stream.controller.signal.aborted) return 'dropped';
       if (!('method' in message)) {

@@ -37,6 +37,11 @@ export interface Connection {
   fetch: FetchLike;
   /** the OAuth bearer to send, if the server is signed in with one */
   bearer?: () => Promise<string | undefined>;
+  /**
+   * After a 401: gets a new bearer the way the 2025 transport does (the SDK's auth: a refresh, or
+   * the sign-in Switchboard asks the person for); whether to send the request again.
+   */
+  authorize?: (response: Response) => Promise<boolean>;
 }
 
 export type Reply =
@@ -109,12 +114,13 @@ export async function post(
   signal: AbortSignal,
   onNote?: (message: JSONRPCMessage) => void,
 ): Promise<Reply> {
-  const response = await connection.fetch(connection.url, {
-    method: 'POST',
-    headers: await requestHeaders(connection, method, params),
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  const response = await postSigned(
+    connection,
+    method,
+    params,
+    { jsonrpc: '2.0', id, method, params },
     signal,
-  });
+  );
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
   if (type.startsWith('text/event-stream') && response.body) {
     for await (const data of events(response.body)) {
@@ -155,6 +161,32 @@ export async function post(
       `it refused Switchboard's credentials (HTTP ${response.status}); check the entry's headers, or sign in to it again`,
     );
   throw new Error(`it answered HTTP ${response.status}${response.ok ? ' without a JSON-RPC answer' : ''}`);
+}
+
+/**
+ * POSTs one 2026 request; a 401 to a signed-in connection gets a new bearer (Connection.authorize)
+ * and the request is sent once more with it.
+ */
+export async function postSigned(
+  connection: Connection,
+  method: string,
+  params: Record<string, unknown>,
+  message: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Response> {
+  const body = JSON.stringify(message);
+  const send = async () =>
+    connection.fetch(connection.url, {
+      method: 'POST',
+      headers: await requestHeaders(connection, method, params),
+      body,
+      signal,
+    });
+  const response = await send();
+  if (response.status !== 401 || !connection.authorize) return response;
+  if (!(await connection.authorize(response))) return response;
+  await response.body?.cancel().catch(() => {});
+  return send();
 }
 
 /** The headers of a 2026 request: the entry's own, the revision, Mcp-Method/Mcp-Name, the bearer. */
