@@ -34,8 +34,6 @@ export interface OAuthFixture {
   /** every issued access and refresh token and client secret: none may be found in a file */
   issuedSecrets(): Promise<string[]>;
   revokeRefreshTokens(): Promise<void>;
-  /** from now on /mcp speaks only MCP 2026-07-28 (a server upgraded) */
-  speakModern(): Promise<void>;
   /** every access token issued so far is refused from now on (the server answers 401) */
   revokeAccessTokens(): Promise<void>;
   stop(): void;
@@ -71,9 +69,6 @@ export async function startOAuthFixture(
     },
     async revokeRefreshTokens() {
       await fetch(`${origin}/test/revoke-refresh-tokens`, { method: 'POST' });
-    },
-    async speakModern() {
-      await fetch(`${origin}/test/modern`, { method: 'POST' });
     },
     async revokeAccessTokens() {
       await fetch(`${origin}/test/revoke-access-tokens`, { method: 'POST' });
