@@ -120,12 +120,17 @@ export class ListenStream {
     this.#cancelRetry();
     this.#open(false);
     const filter = await honored;
-    return !wanted || (filter?.resourceSubscriptions?.includes(uri) ?? false);
+    if (!wanted) return true;
+    const taken = filter?.resourceSubscriptions?.includes(uri) ?? false;
+    // Refused to the editor: the relay keeps no subscription, so none stays in the filter either.
+    if (!taken) this.#uris.delete(uri);
+    return taken;
   }
 
   close(): void {
     this.#closed = true;
     this.#cancelRetry();
+    this.#current?.previous?.controller.abort();
     this.#current?.controller.abort();
     this.#current = undefined;
     this.#settle(undefined);
