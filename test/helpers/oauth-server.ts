@@ -34,16 +34,19 @@ export interface OAuthFixture {
   /** every issued access and refresh token and client secret: none may be found in a file */
   issuedSecrets(): Promise<string[]>;
   revokeRefreshTokens(): Promise<void>;
+  /** every access token issued so far is refused from now on (the server answers 401) */
+  revokeAccessTokens(): Promise<void>;
   stop(): void;
 }
 
 export async function startOAuthFixture(
-  options: { tokenTtlSeconds?: number; approveAtOnce?: boolean; cimd?: boolean } = {},
+  options: { tokenTtlSeconds?: number; approveAtOnce?: boolean; cimd?: boolean; modern?: boolean } = {},
 ): Promise<OAuthFixture> {
   const args = [SCRIPT, '--port', '0'];
   if (options.tokenTtlSeconds !== undefined) args.push('--token-ttl', String(options.tokenTtlSeconds));
   if (options.approveAtOnce) args.push('--approve-at-once');
   if (options.cimd) args.push('--cimd');
+  if (options.modern) args.push('--modern');
   const child: ChildProcess = spawn(NODE, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const stdout = defined(child.stdout, 'fixture stdout');
   const first = await new Promise<string>((resolve, reject) => {
@@ -66,6 +69,9 @@ export async function startOAuthFixture(
     },
     async revokeRefreshTokens() {
       await fetch(`${origin}/test/revoke-refresh-tokens`, { method: 'POST' });
+    },
+    async revokeAccessTokens() {
+      await fetch(`${origin}/test/revoke-access-tokens`, { method: 'POST' });
     },
     stop: () => child.kill(),
   };

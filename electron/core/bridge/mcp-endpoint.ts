@@ -492,7 +492,7 @@ export class McpEndpoint {
     } else if (MrtrExchanges.isRetry(request)) {
       // A retry with the input a server asked for (MRTR): nothing of it is relayed as a new request.
       const leg = { editor, target, request, capabilities: checked.capabilities };
-      const resumed = this.#mrtr.resume(leg);
+      const resumed = this.#mrtr.resume(leg, reply);
       res.on('close', () => {
         if (!res.writableFinished) resumed.cancel?.cancel('client disconnected');
       });

@@ -20,6 +20,9 @@ import type { AskReply } from './server-relay.ts';
  * carries `inputResponses`: each answers its held request, and the retry's answer is the rest of the
  * call (which may need input again: another round).
  *
+ * What the server says about the call after the first round (progress, logs) goes on the latest
+ * retry's answer (PostReply.forwardTo), progress under that retry's own progress token.
+ *
  * Held calls are bounded (per token) and wait for their retry at most `inputTimeoutMs`: then every
  * held request gets an error and the call is cancelled at the server.
  */
@@ -54,6 +57,8 @@ interface Exchange {
   name: string;
   capabilities: ClientCapabilities;
   cancel: RequestCancel;
+  /** the first request's answer: the relay sends what the server says about the call to it */
+  reply: PostReply;
   /** the round the last state issued answers; a state of another round is spent or not yet issued */
   round: number;
   /** what the server asked and the client has not answered, by input key */
@@ -127,6 +132,7 @@ export class MrtrExchanges {
       name: nameOf(leg.request),
       capabilities: leg.capabilities,
       cancel,
+      reply,
       round: 0,
       asks: new Map(),
       final: undefined,
@@ -160,7 +166,10 @@ export class MrtrExchanges {
    * A retry: its state is checked (signature, expiry, token, endpoint, request, round) before
    * anything of it is used; a refused one reaches no server. Resolves with what the retry is answered.
    */
-  resume(leg: Leg): { cancel: RequestCancel | undefined; response: Promise<JsonRpcResponse> } {
+  resume(
+    leg: Leg,
+    reply: PostReply,
+  ): { cancel: RequestCancel | undefined; response: Promise<JsonRpcResponse> } {
     const { request } = leg;
     const refuse = (why: string) => ({
       cancel: undefined,
@@ -197,6 +206,8 @@ export class MrtrExchanges {
     clearTimeout(exchange.timer);
     exchange.timer = undefined;
     exchange.capabilities = leg.capabilities;
+    // The server's progress and logs about the call go on this retry's answer from now on.
+    exchange.reply.forwardTo(reply, progressTokenOf(request));
     const given = (responses ?? {}) as Record<string, unknown>;
     for (const key of claims.keys) {
       const answer = given[key];
@@ -343,6 +354,11 @@ export class MrtrExchanges {
     exchange.timer = undefined;
     this.#byId.delete(exchange.id);
   }
+}
+
+function progressTokenOf(request: JsonRpcRequest): unknown {
+  const meta = request.params?._meta;
+  return isPlainObject(meta) ? meta.progressToken : undefined;
 }
 
 /** The tool or prompt name, or resource URI, a request is about (what a state binds). */

@@ -54,6 +54,8 @@ export class PostReply {
   readonly #res: ServerResponse;
   readonly #canStream: boolean;
   #streaming = false;
+  /** where this answer's messages go once it is written: an MRTR call's latest retry (see forwardTo) */
+  #forward: { reply: PostReply; progressToken: unknown } | undefined;
 
   /** `canStream`: the client accepts text/event-stream, and no header still has to be decided later. */
   constructor(res: ServerResponse, canStream: boolean) {
@@ -63,6 +65,17 @@ export class PostReply {
 
   /** Sends a message on this answer's stream; false when it cannot carry one (any more). */
   send(message: JsonRpcMessage): boolean {
+    const forward = this.#forward;
+    if (forward) {
+      if (!('method' in message) || message.method !== 'notifications/progress')
+        return forward.reply.send(message);
+      // Progress the retry did not ask for is not sent (true: nobody else is owed it).
+      if (forward.progressToken === undefined) return true;
+      return forward.reply.send({
+        ...message,
+        params: { ...message.params, progressToken: forward.progressToken },
+      });
+    }
     const res = this.#res;
     if (!this.#canStream || res.destroyed || res.writableEnded) return false;
     if (!this.#streaming) {
@@ -71,6 +84,15 @@ export class PostReply {
     }
     res.write(sseEvent(message));
     return true;
+  }
+
+  /**
+   * A call that outlives this answer (MRTR: answered input_required, continued by a retry): what
+   * the server says about it from now on (progress, logs) goes on the retry's answer, progress under
+   * the retry's own progress token (none: the retry did not ask for progress, so none is sent).
+   */
+  forwardTo(reply: PostReply, progressToken: unknown): void {
+    this.#forward = { reply, progressToken };
   }
 
   /**

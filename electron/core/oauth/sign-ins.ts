@@ -4,6 +4,7 @@ import type { SignInOutcome, SignInStart } from '../../../shared/sign-in.ts';
 import type { Clock } from '../clock.ts';
 import { UserError } from '../errors.ts';
 import type { SignInOpener } from './open-browser.ts';
+import { takesBearerIn2026 } from './modern-check.ts';
 import { connect, explainSignInError, retrying, SignInSession, type RemoteTarget } from './sign-in.ts';
 import type { SignInStore } from './sign-in-store.ts';
 
@@ -90,7 +91,16 @@ export class SignIns {
     this.#running.set(server, running);
 
     const work = (async () => {
-      const connection = await connect(session, target, clientInfo, this.#options.fetch);
+      const connection = await connect(session, target, clientInfo, this.#options.fetch).catch(
+        async (err: unknown) => {
+          // A server that speaks only MCP 2026-07-28 refuses initialize: signed in when it takes the token.
+          const bearer = (await session.provider.tokens().catch(() => undefined))?.access_token;
+          if (await takesBearerIn2026(target.url, target.headers, bearer, this.#options.fetch))
+            return undefined;
+          throw err;
+        },
+      );
+      if (!connection) return;
       try {
         // Servers that let initialize through ask for sign-in on their first real request.
         if (connection.client.getServerCapabilities()?.tools)

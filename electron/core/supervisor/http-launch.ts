@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ServerLog } from '../logs/server-log.ts';
 import type { SignInRequired } from '../oauth/sign-in-required.ts';
 import type { Attempt } from './attempt.ts';
@@ -71,9 +72,18 @@ export async function launchHttp(
       url,
       headers: plan.headers,
       fetch: fetchVia,
-      ...(auth ? { bearer: async () => (await auth.tokens())?.access_token } : {}),
+      ...(auth
+        ? {
+            bearer: async () => (await auth.tokens())?.access_token,
+            authorize: authorizeAgain(auth, url, fetchVia),
+          }
+        : {}),
     };
-    const discovered = await discoverModern({ ...connection, fetch: answers.fetch }, options.clientInfo);
+    // The probe is not signed in anew: a 401 takes the 2025 path, whose transport does it.
+    const discovered = await discoverModern(
+      { ...connection, fetch: answers.fetch, authorize: undefined },
+      options.clientInfo,
+    );
     if (!attempt.current) return;
     if (discovered) {
       attempt.note(
@@ -106,6 +116,30 @@ export async function launchHttp(
   const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
   const sse = new SSEClientTransport(url, { requestInit, fetch: fetchVia, ...signed });
   await options.connect(new UpstreamLink(sse), failure);
+}
+
+/**
+ * A 2026 server's 401, answered as the 2025 transport answers it: the SDK's auth() with what the
+ * server's WWW-Authenticate says (a refresh with the stored refresh token; without one, the sign-in
+ * the provider asks the person for). One at a time per connection: two refreshes at once would spend
+ * a rotating refresh token twice and lose the sign-in.
+ */
+function authorizeAgain(
+  provider: NonNullable<HttpPlan['auth']>,
+  serverUrl: URL,
+  fetchFn: FetchLike,
+): (response: Response) => Promise<boolean> {
+  let running: Promise<boolean> | undefined;
+  return (response) =>
+    (running ??= (async () => {
+      const { auth, extractWWWAuthenticateParams } = await import('@modelcontextprotocol/sdk/client/auth.js');
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
+      try {
+        return (await auth(provider, { serverUrl, resourceMetadataUrl, scope, fetchFn })) === 'AUTHORIZED';
+      } catch {
+        return false; // the provider has said what the person must do (onSignInNeeded)
+      }
+    })().finally(() => (running = undefined)));
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   MessageExtraInfo,
   RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ListenStream } from './modern-listen.ts';
 import { markRelated } from './related-streams.ts';
 import type { RelaySendOptions } from './upstream-link.ts';
 import { MAX_REQUEST_STATE, openServerState, sealServerState } from './upstream-state.ts';
@@ -21,6 +22,9 @@ import { envelope, isObject, post, type Connection, type Discovered, type Reply 
  *   chose this era); `notifications/initialized`, `ping`, `logging/setLevel` and
  *   `notifications/roots/list_changed` do not exist in 2026 and go nowhere (ping and setLevel are
  *   answered empty: the server is neither pinged nor told a level).
+ * - Its list changes and resource updates come on a `subscriptions/listen` stream opened once the
+ *   connection is initialized (modern-listen.ts) and go on as a 2025 server's notifications; a
+ *   `resources/subscribe` names the resource on that stream.
  * - An editor's request tells the server that editor's own capabilities (RelaySendOptions), so the
  *   server asks only for input that editor can give; Switchboard's own requests (lists) say what its
  *   initialize declared.
@@ -65,12 +69,22 @@ export class ModernHttpTransport implements Transport {
   readonly #asks = new Map<string, (reply: Reply) => void>();
   #askSeq = 0;
   #closed = false;
+  /** how the server tells of changes: list changes and resource updates (modern-listen.ts) */
+  readonly #listen: ListenStream;
 
   constructor(server: string, connection: Connection, discovered: Discovered, tagKey: string) {
     this.#server = server;
     this.#connection = connection;
     this.#discovered = discovered;
     this.#tagKey = tagKey;
+    this.#listen = new ListenStream({
+      server,
+      connection,
+      discovered,
+      capabilities: () => this.#capabilities,
+      clientInfo: () => this.#clientInfo,
+      emit: (message) => this.#emit(message),
+    });
   }
 
   async start(): Promise<void> {}
@@ -91,7 +105,9 @@ export class ModernHttpTransport implements Transport {
         const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
         if (id !== undefined) this.#abort(String(id));
       }
-      return Promise.resolve(); // initialized, roots/list_changed: nothing of the kind in 2026
+      // Initialized: from now on the server's changes are listened to, as a 2025 server sends them.
+      if (message.method === 'notifications/initialized') this.#listen.start();
+      return Promise.resolve(); // roots/list_changed: nothing of the kind in 2026
     }
     const { id, method } = message;
     const params = message.params as Record<string, unknown> | undefined;
@@ -116,12 +132,7 @@ export class ModernHttpTransport implements Transport {
         return Promise.resolve();
       case 'resources/subscribe':
       case 'resources/unsubscribe':
-        this.#answer(id, {
-          error: {
-            code: -32601,
-            message: `MCP server "${this.#server}" speaks MCP 2026-07-28, where resource updates come through subscriptions/listen, which Switchboard does not open to servers yet; read the resource again instead`,
-          },
-        });
+        void this.#subscribe(id, method === 'resources/subscribe', params?.uri);
         return Promise.resolve();
       default:
         void this.#call(id, method, params, options ?? {});
@@ -132,8 +143,34 @@ export class ModernHttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#listen.close();
     for (const key of [...this.#inflight.keys()]) this.#abort(key);
     this.onclose?.();
+  }
+
+  /** A resource subscription: the server's listen stream names the resource (2026 has no subscribe). */
+  async #subscribe(id: RequestId, wanted: boolean, uri: unknown): Promise<void> {
+    if (typeof uri !== 'string') {
+      this.#answer(id, { error: { code: -32602, message: 'Invalid params: uri must be a string' } });
+      return;
+    }
+    if (wanted && !this.#listen.subscribable) {
+      this.#answer(id, {
+        error: {
+          code: -32601,
+          message: `MCP server "${this.#server}" does not send resource updates (its server/discover declares no resources.subscribe); read the resource again instead`,
+        },
+      });
+      return;
+    }
+    if (await this.#listen.resources(uri, wanted)) this.#answer(id, { result: {} });
+    else
+      this.#answer(id, {
+        error: {
+          code: -32603,
+          message: `MCP server "${this.#server}" did not take a subscription to ${uri} on its subscriptions/listen stream; read the resource again instead`,
+        },
+      });
   }
 
   /** A request to the server, with its rounds of input_required until it is complete. */

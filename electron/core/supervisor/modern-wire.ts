@@ -37,6 +37,11 @@ export interface Connection {
   fetch: FetchLike;
   /** the OAuth bearer to send, if the server is signed in with one */
   bearer?: () => Promise<string | undefined>;
+  /**
+   * After a 401: gets a new bearer the way the 2025 transport does (the SDK's auth: a refresh, or
+   * the sign-in Switchboard asks the person for); whether to send the request again.
+   */
+  authorize?: (response: Response) => Promise<boolean>;
 }
 
 export type Reply =
@@ -109,24 +114,13 @@ export async function post(
   signal: AbortSignal,
   onNote?: (message: JSONRPCMessage) => void,
 ): Promise<Reply> {
-  const headers: Record<string, string> = {
-    ...connection.headers,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': MODERN_VERSION,
-    'mcp-method': method,
-  };
-  const field = MCP_NAME_FIELD.get(method);
-  const name = field === undefined ? undefined : params[field];
-  if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
-  const bearer = await connection.bearer?.();
-  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
-  const response = await connection.fetch(connection.url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  const response = await postSigned(
+    connection,
+    method,
+    params,
+    { jsonrpc: '2.0', id, method, params },
     signal,
-  });
+  );
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
   if (type.startsWith('text/event-stream') && response.body) {
     for await (const data of events(response.body)) {
@@ -167,6 +161,94 @@ export async function post(
       `it refused Switchboard's credentials (HTTP ${response.status}); check the entry's headers, or sign in to it again`,
     );
   throw new Error(`it answered HTTP ${response.status}${response.ok ? ' without a JSON-RPC answer' : ''}`);
+}
+
+/**
+ * POSTs one 2026 request; a 401 to a signed-in connection gets a new bearer (Connection.authorize)
+ * and the request is sent once more with it.
+ */
+export async function postSigned(
+  connection: Connection,
+  method: string,
+  params: Record<string, unknown>,
+  message: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<Response> {
+  const body = JSON.stringify(message);
+  const send = async () =>
+    connection.fetch(connection.url, {
+      method: 'POST',
+      headers: await requestHeaders(connection, method, params),
+      body,
+      signal,
+    });
+  const response = await send();
+  if (response.status !== 401 || !connection.authorize) return response;
+  if (!(await connection.authorize(response))) return response;
+  await response.body?.cancel().catch(() => {});
+  return send();
+}
+
+/** The headers of a 2026 request: the entry's own, the revision, Mcp-Method/Mcp-Name, the bearer. */
+export async function requestHeaders(
+  connection: Connection,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {
+    ...connection.headers,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN_VERSION,
+    'mcp-method': method,
+  };
+  const field = MCP_NAME_FIELD.get(method);
+  const name = field === undefined ? undefined : params[field];
+  if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
+  const bearer = await connection.bearer?.();
+  if (bearer !== undefined) headers.authorization = `Bearer ${bearer}`;
+  return headers;
+}
+
+/**
+ * The JSON-RPC messages of a long-lived answer as they come: an event stream's events, or JSON
+ * documents a line (some servers stream a listen that way), or one JSON document.
+ */
+export async function* messagesOf(response: Response): AsyncGenerator<Record<string, unknown>> {
+  if (!response.body) return;
+  const type = response.headers.get('content-type')?.toLowerCase() ?? '';
+  const parse = (text: string): Record<string, unknown> | undefined => {
+    try {
+      const message: unknown = JSON.parse(text);
+      return isObject(message) ? message : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  if (type.startsWith('text/event-stream')) {
+    for await (const data of events(response.body)) {
+      const message = parse(data);
+      if (message) yield message;
+    }
+    return;
+  }
+  const decoder = new TextDecoder();
+  let buffer = '';
+  /** lines that were not a document alone: one document over several lines */
+  let rest = '';
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n')) !== -1) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      const message = line.trim() === '' ? undefined : parse(line);
+      if (message) yield message;
+      else rest += `${line}\n`;
+    }
+  }
+  const last = parse(rest + buffer);
+  if (last) yield last;
 }
 
 export function replyOf(message: Record<string, unknown>): Reply {

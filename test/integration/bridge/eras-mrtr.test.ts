@@ -370,3 +370,53 @@ describe('MRTR keeps the in-flight rule', () => {
       expect(outcome.error?.message).toMatch(/no editor's request to "evil" is in flight/);
   }, 30_000);
 });
+
+describe('MRTR carries what the server says after the first round', () => {
+  it.each([['/mcp/evilweb'], ['/mcp/evil']])(
+    'on %s progress and log notifications sent after the editor answered reach the retry’s answer, with the retry’s progress token',
+    async (path) => {
+      const first = await call(path, 'ask-then-report', 'Report?', {
+        _meta: { ...ENVELOPE(ELICITS), progressToken: 'first' },
+      });
+      const asked = first.result as InputRequired;
+      expect(asked.resultType).toBe('input_required');
+      // The retry, read as the event stream it becomes when the server says something before the answer.
+      const res = await fetch(`${setup.base}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens['test-editor']}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'ask-then-report',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: nextId++,
+          method: 'tools/call',
+          params: {
+            name: 'ask-then-report',
+            arguments: { message: 'Report?' },
+            inputResponses: answerTo(asked, 'pw'),
+            requestState: asked.requestState,
+            _meta: { ...ENVELOPE(ELICITS), progressToken: 'retry' },
+          },
+        }),
+      });
+      const body = await res.text();
+      const messages = res.headers.get('content-type')?.startsWith('text/event-stream')
+        ? body
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+        : [JSON.parse(body) as Record<string, unknown>];
+      const methods = messages.map((m) => m.method ?? 'answer');
+      expect(methods).toEqual(['notifications/progress', 'notifications/message', 'answer']);
+      expect((messages[0]?.params as Record<string, unknown>).progressToken).toBe('retry');
+      expect((messages[1]?.params as Record<string, unknown>).data).toBe('logged after the answer');
+      expect(JSON.parse(textOf(messages[2]?.result as never))).toEqual(accept('pw'));
+    },
+    60_000,
+  );
+});
