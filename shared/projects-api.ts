@@ -20,6 +20,6 @@ export interface ProjectsUiApi {
   addProject(dir: string, name?: string): Promise<void>;
   /** as `switchboard projects rm NAME`: its servers stop, their approvals are forgotten */
   removeProject(name: string): Promise<void>;
-  /** the folder is not offered as a project again (while this serve runs) */
+  /** the folder is not offered as a project again (kept in project-offers.json, across restarts) */
   declineProjectOffer(dir: string): Promise<void>;
 }

@@ -113,3 +113,13 @@ export const ProjectAddRequestSchema = z.object({
 
 /** `<project>--<server>`: "--" never occurs in a project name, so the split is unambiguous. */
 export const PROJECT_SEPARATOR = '--';
+
+/**
+ * <home>/project-offers.json: the folders the person said "Not now" to, never offered again (kept
+ * across restarts; `switchboard projects add DIR` still adds one).
+ */
+export const ProjectOffersFileSchema = z.object({
+  version: z.literal(1),
+  declined: z.array(z.string()).default([]),
+});
+export type ProjectOffersFile = z.infer<typeof ProjectOffersFileSchema>;

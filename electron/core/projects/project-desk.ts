@@ -1,11 +1,11 @@
 import type { Project, ProjectsView } from '../../../shared/schema/projects.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import type { HomePaths } from '../home.ts';
-import { claudeProjectDirs } from './claude-code-projects.ts';
-import { ProjectOffers } from './project-offers.ts';
+import { declinedOffersPath, ProjectOffers } from './project-offers.ts';
 import type { ProjectService } from './project-service.ts';
 import { requestSecretName } from './project-servers.ts';
 import { addProject, removeProject } from './projects-file.ts';
+import { projectsView } from './projects-view.ts';
 
 export interface ProjectDeskOptions {
   service: ProjectService;
@@ -37,21 +37,14 @@ export class ProjectDesk {
       projects: () => options.service.projects(),
       userHome: options.userHome,
       switchboardHome: options.home.root,
+      file: declinedOffersPath(options.home.root),
       changed: options.changed,
     });
   }
 
   view(): ProjectsView {
-    const states = new Map(this.#options.report().servers.map((s) => [s.name, s.state as string]));
-    const written = claudeProjectDirs(this.#options.home);
-    const projects = this.#options.service.infos().map((info) => ({
-      ...info,
-      editors: written.has(info.dir) ? ['claude-code'] : [],
-      states: Object.fromEntries(
-        info.servers.map((s) => [s.name, s.problem ? 'refused' : (states.get(s.name) ?? 'unknown')]),
-      ),
-    }));
-    return { projects, offers: this.offers.list() };
+    const { service, home, report } = this.#options;
+    return projectsView({ service, home, servers: report().servers, offers: this.offers.list() });
   }
 
   add(dir: string, name?: string): Project {
@@ -62,7 +55,7 @@ export class ProjectDesk {
       userHome,
       switchboardHome: home.root,
     });
-    this.offers.decline(project.dir);
+    this.offers.drop(project.dir);
     this.#reread();
     return project;
   }
