@@ -6,6 +6,7 @@ import {
   type ProjectsView,
 } from '../../../shared/schema/projects.ts';
 import { ProjectRoutes } from '../../../shared/projects-api.ts';
+import type { ProjectOrigin } from '../projects/project-service.ts';
 import { decodePathSegment, HttpError, readJsonAs } from './http-util.ts';
 
 /** What the project routes use: a running serve's projects (projects/project-desk.ts). */
@@ -14,6 +15,8 @@ export interface ProjectRoutesDesk {
   add(dir: string, name?: string): Project;
   remove(target: string): Promise<Project | undefined>;
   readonly offers: { decline(dir: string): boolean };
+  /** where a project server comes from (undefined: no project's) */
+  originOf(name: string): Pick<ProjectOrigin, 'project' | 'file'> | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Project, ProjectsView } from '../../../shared/schema/projects.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import type { HomePaths } from '../home.ts';
 import { declinedOffersPath, ProjectOffers } from './project-offers.ts';
-import type { ProjectService } from './project-service.ts';
+import type { ProjectOrigin, ProjectService } from './project-service.ts';
 import { requestSecretName } from './project-servers.ts';
 import { addProject, removeProject } from './projects-file.ts';
 import { projectsView } from './projects-view.ts';
@@ -45,6 +45,11 @@ export class ProjectDesk {
   view(): ProjectsView {
     const { service, home, report } = this.#options;
     return projectsView({ service, home, servers: report().servers, offers: this.offers.list() });
+  }
+
+  /** Where a project server comes from (a name servers.json does not hold). */
+  originOf(name: string): ProjectOrigin | undefined {
+    return this.#options.service.originOf(name);
   }
 
   add(dir: string, name?: string): Project {
