@@ -161,7 +161,14 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const claudeProjects = sync
     ? new ClaudeProjectsSync(
         core,
-        { home, env, port: boundPort, projects, ensureToken: () => tokens.ensure('claude-code') },
+        {
+          home,
+          env,
+          port: boundPort,
+          projects,
+          ensureToken: () => tokens.ensure('claude-code'),
+          discovery: () => core.state.editorSettings('claude-code').discovery === true,
+        },
         (line) => console.error(line),
       )
     : undefined;

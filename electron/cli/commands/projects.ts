@@ -156,7 +156,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 function claudeInStep(
   ctx: CliContext,
   core: {
-    readonly state: Pick<AppStateStore, 'read' | 'bridgePort'>;
+    readonly state: Pick<AppStateStore, 'read' | 'bridgePort' | 'editorSettings'>;
     readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
   },
   projects: ProjectService,
@@ -168,6 +168,7 @@ function claudeInStep(
     env: ctx.env,
     port: core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT,
     projects,
+    discovery: () => core.state.editorSettings('claude-code').discovery === true,
     approved: (name) => {
       const fingerprint = core.servers.entries().get(name)?.fingerprint;
       return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;
