@@ -92,6 +92,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     home,
     userHome: env.HOME ?? homedir(),
     report: () => core.status.report(),
+    setSecret: (name, value) => options.keychain.set(name, value),
     deleteSecret: async (name) => void (await options.keychain.delete(name)),
     reload: () => core.lifecycle.reload(),
     changed: () => core.events.emit('projects'),

@@ -6,7 +6,8 @@ import { syncClaudeProjects } from '../../core/projects/claude-code-projects.ts'
 import type { StatusReport } from '../../../shared/status.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
 import { requestSecretName } from '../../core/projects/project-servers.ts';
-import { addProject, giveRequest, removeProject } from '../../core/projects/projects-file.ts';
+import { addProject, removeProject } from '../../core/projects/projects-file.ts';
+import { checkGive, giveValue } from '../../core/projects/project-give.ts';
 import { projectsView } from '../../core/projects/projects-view.ts';
 import { InstanceClient } from '../instance.ts';
 import type { ServerEntry } from '../../core/server-entry.ts';
@@ -116,25 +117,21 @@ async function give(
 ): Promise<number> {
   const [request, ...extra] = rest;
   if (server === undefined || request === undefined || extra.length > 0) throw new UsageError(USAGE);
-  const info = new ProjectService(ctx.home.root)
-    .infos()
-    .flatMap((p) => p.servers)
-    .find((s) => s.name === server);
-  if (!info) throw new UserError(`no project server "${server}"`, { hint: 'see: switchboard projects' });
-  if (!info.requests.includes(request))
-    throw new UserError(`"${server}" does not ask for ${request}`, {
-      hint: info.requests.length ? `it asks for: ${info.requests.join(', ')}` : 'it asks for nothing',
-    });
+  const service = new ProjectService(ctx.home.root);
+  checkGive(service, server, request);
   const value = (await readAll(ctx.stdin)).replace(/\r?\n$/, '');
   if (value === '')
     throw new UserError('no value on stdin', {
       hint: `pipe it in: printf %s "$VALUE" | switchboard projects give ${server} '${request}'`,
     });
-  const secret = requestSecretName(server, request);
   const client = InstanceClient.connect(ctx.home);
-  if (client) await client.setSecret(secret, value);
-  else await ctx.keychain().set(secret, value);
-  giveRequest(new ProjectService(ctx.home.root).file, server, request);
+  const { secret } = await giveValue({
+    service,
+    server,
+    request,
+    value,
+    setSecret: (name, v) => (client ? client.setSecret(name, v) : ctx.keychain().set(name, v)),
+  });
   if (json) ctx.output.out(JSON.stringify({ server, request, secret }, null, 2));
   else
     ctx.output.out(

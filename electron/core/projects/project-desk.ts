@@ -1,8 +1,9 @@
-import type { Project, ProjectsView } from '../../../shared/schema/projects.ts';
+import type { Project, ProjectGiven, ProjectsView } from '../../../shared/schema/projects.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import type { HomePaths } from '../home.ts';
 import { declinedOffersPath, ProjectOffers } from './project-offers.ts';
 import type { ProjectOrigin, ProjectService } from './project-service.ts';
+import { giveValue } from './project-give.ts';
 import { requestSecretName } from './project-servers.ts';
 import { addProject, removeProject } from './projects-file.ts';
 import { projectsView } from './projects-view.ts';
@@ -14,6 +15,8 @@ export interface ProjectDeskOptions {
   userHome: string;
   /** each server's state as the person sees it */
   report: () => Pick<StatusReport, 'servers'>;
+  /** a value the person gives a project server's request, kept as its own keychain secret */
+  setSecret: (name: string, value: string) => Promise<void>;
   /** the keychain secrets the person gave a removed project's servers go with it */
   deleteSecret: (name: string) => Promise<void>;
   /** projects.json changed here: read again and the core reloads (the watcher would, a moment later) */
@@ -73,6 +76,14 @@ export class ProjectDesk {
         await this.#options.deleteSecret(requestSecretName(server, request)).catch(() => {});
     this.#reread();
     return gone;
+  }
+
+  /** As `projects give`: the value is kept in the keychain, never sent back; the server then waits for approval. */
+  async give(server: string, request: string, value: string): Promise<ProjectGiven> {
+    const { service, setSecret } = this.#options;
+    const given = await giveValue({ service, server, request, value, setSecret });
+    this.#reread();
+    return given;
   }
 
   #reread(): void {
