@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { AcceptToolsRequestSchema, ApproveRequestSchema, CreateTokenRequestSchema } from './api.ts';
 import { SignInRequestSchema } from './sign-in.ts';
-import { ProjectAddRequestSchema, ProjectOfferDeclineSchema } from './schema/projects.ts';
+import {
+  ProjectAddRequestSchema,
+  ProjectGiveRequestSchema,
+  ProjectOfferDeclineSchema,
+} from './schema/projects.ts';
 import { BundleAddRequestSchema, BundleUploadRequestSchema } from './store.ts';
 import { EditorToolsChangeSchema, ServerToolsChangeSchema } from './editor-tools.ts';
 import {
@@ -93,6 +97,7 @@ export const IPC_ROUTES: readonly IpcRoute[] = [
   route('GET', '/api/projects'),
   route('POST', '/api/projects', { body: ProjectAddRequestSchema }),
   route('POST', '/api/projects/offers/decline', { body: ProjectOfferDeclineSchema }),
+  route('POST', '/api/projects/give', { body: ProjectGiveRequestSchema }),
   route('DELETE', `/api/projects/${S}`),
   route('GET', '/api/settings'),
   route('PUT', '/api/settings', { body: SettingsPatchSchema }),

@@ -8,6 +8,8 @@ export const ProjectRoutes = {
   projects: '/api/projects',
   /** DELETE: remove a project (its servers stop, their approvals are forgotten) */
   project: (name: string) => `/api/projects/${seg(name)}`,
+  /** POST {server, request, value}: a value of its own for a project server's request */
+  give: '/api/projects/give',
   /** POST {dir}: the person does not want that folder offered as a project again */
   offerDecline: '/api/projects/offers/decline',
 } as const;
@@ -20,6 +22,8 @@ export interface ProjectsUiApi {
   addProject(dir: string, name?: string): Promise<void>;
   /** as `switchboard projects rm NAME`: its servers stop, their approvals are forgotten */
   removeProject(name: string): Promise<void>;
-  /** the folder is not offered as a project again (while this serve runs) */
+  /** as `projects give SERVER REQUEST`: the value kept as that server's own keychain secret */
+  giveProjectRequest(server: string, request: string, value: string): Promise<void>;
+  /** the folder is not offered as a project again (kept in project-offers.json, across restarts) */
   declineProjectOffer(dir: string): Promise<void>;
 }

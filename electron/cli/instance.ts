@@ -51,6 +51,8 @@ import {
   type SecretsResponse,
 } from '../../shared/ui-api.ts';
 import { StatusReportSchema, type StatusReport } from '../../shared/status.ts';
+import { ProjectsViewSchema, type ProjectsView } from '../../shared/schema/projects.ts';
+import { ProjectRoutes } from '../../shared/projects-api.ts';
 import {
   SignInInfoSchema,
   SignInStartSchema,
@@ -111,6 +113,11 @@ export class InstanceClient {
 
   async status(): Promise<StatusReport> {
     return StatusReportSchema.parse(await this.#request('GET', ApiRoutes.status));
+  }
+
+  /** The projects and the folders offered now (only a running serve has offers). */
+  async projects(): Promise<ProjectsView> {
+    return ProjectsViewSchema.parse(await this.#request('GET', ProjectRoutes.projects));
   }
 
   async action(

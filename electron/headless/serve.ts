@@ -92,6 +92,7 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     home,
     userHome: env.HOME ?? homedir(),
     report: () => core.status.report(),
+    setSecret: (name, value) => options.keychain.set(name, value),
     deleteSecret: async (name) => void (await options.keychain.delete(name)),
     reload: () => core.lifecycle.reload(),
     changed: () => core.events.emit('projects'),
@@ -161,7 +162,14 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
   const claudeProjects = sync
     ? new ClaudeProjectsSync(
         core,
-        { home, env, port: boundPort, projects, ensureToken: () => tokens.ensure('claude-code') },
+        {
+          home,
+          env,
+          port: boundPort,
+          projects,
+          ensureToken: () => tokens.ensure('claude-code'),
+          discovery: () => core.state.editorSettings('claude-code').discovery === true,
+        },
         (line) => console.error(line),
       )
     : undefined;

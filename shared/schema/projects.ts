@@ -71,6 +71,8 @@ export type ProjectInfo = z.infer<typeof ProjectInfoSchema>;
 export const ProjectViewSchema = ProjectInfoSchema.extend({
   /** per server name: its state, or "refused" (its entry cannot run as it is) */
   states: z.record(z.string(), z.string()),
+  /** per server name: the requests of its file still without a value (the UI asks for each) */
+  needs: z.record(z.string(), z.array(z.string())).default({}),
 });
 export type ProjectView = z.infer<typeof ProjectViewSchema>;
 
@@ -102,6 +104,18 @@ export const ProjectAddedSchema = z.object({ project: ProjectSchema });
 export const ProjectRemovedSchema = z.object({ removed: ProjectSchema });
 export const ProjectOfferDeclinedSchema = z.object({ declined: z.boolean() });
 
+/**
+ * POST /api/projects/give: the value for one request of a project server's file (as
+ * `switchboard projects give`), kept as that server's own keychain secret; never sent back.
+ */
+export const ProjectGiveRequestSchema = z.object({
+  server: z.string().min(1),
+  request: z.string().min(1),
+  value: z.string().min(1, 'give a value'),
+});
+export const ProjectGivenSchema = z.object({ server: z.string(), request: z.string(), secret: z.string() });
+export type ProjectGiven = z.infer<typeof ProjectGivenSchema>;
+
 /** POST /api/projects/offers/decline */
 export const ProjectOfferDeclineSchema = z.object({ dir: z.string().min(1) });
 
@@ -113,3 +127,13 @@ export const ProjectAddRequestSchema = z.object({
 
 /** `<project>--<server>`: "--" never occurs in a project name, so the split is unambiguous. */
 export const PROJECT_SEPARATOR = '--';
+
+/**
+ * <home>/project-offers.json: the folders the person said "Not now" to, never offered again (kept
+ * across restarts; `switchboard projects add DIR` still adds one).
+ */
+export const ProjectOffersFileSchema = z.object({
+  version: z.literal(1),
+  declined: z.array(z.string()).default([]),
+});
+export type ProjectOffersFile = z.infer<typeof ProjectOffersFileSchema>;

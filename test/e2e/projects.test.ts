@@ -96,7 +96,7 @@ describe('the Projects section', () => {
     await card.getByRole('button', { name: 'Remove acme' }).click();
     await page.getByText('No projects yet').waitFor({ timeout: 10_000 });
     const listed = await runCli(['projects', '--json'], t.env);
-    expect(JSON.parse(listed.stdout)).toEqual({ projects: [] });
+    expect(JSON.parse(listed.stdout)).toEqual({ projects: [], offers: [] });
   });
 
   it('adds a folder typed in, and says why one cannot be a project', async () => {
@@ -110,5 +110,53 @@ describe('the Projects section', () => {
     await form.getByLabel('Name (optional)').fill('typed');
     await form.getByRole('button', { name: 'Add project' }).click();
     await page.locator('article[data-project="typed"]').waitFor({ timeout: 10_000 });
+  });
+
+  it("takes the value a project server's file asks for, keeps it in the keychain and never shows it", async () => {
+    const dir = join(t.dir, 'beta');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { gh: { ...fixtureServer('mini-server.mjs'), env: { TOKEN: '${GITHUB_TOKEN}' } } },
+      }),
+    );
+    expect((await runCli(['projects', 'add', dir], t.env)).code).toBe(0);
+    await page.evaluate("window.location.hash = '#/projects'");
+    const card = page.locator('article[data-project="beta"]');
+    const field = card.getByLabel('Value for ${GITHUB_TOKEN} (its own, kept in the keychain)');
+    await field.waitFor({ timeout: 15_000 });
+    const value = 'e2e-given-value-7f3a';
+    await field.fill(value);
+    expect(await field.getAttribute('type')).toBe('password');
+    await card.getByRole('button', { name: 'Keep it' }).click();
+
+    // Kept: the server waits for approval, the field is gone, and the value is shown nowhere.
+    await expect
+      .poll(() => card.locator('tr[data-server="beta--gh"] .state').getAttribute('data-state'), {
+        timeout: 15_000,
+      })
+      .toBe('pending-approval');
+    expect(await field.count()).toBe(0);
+    const listed = JSON.parse((await runCli(['projects', '--json'], t.env)).stdout) as {
+      projects: { name: string; needs: Record<string, string[]> }[];
+    };
+    expect(listed.projects.find((p) => p.name === 'beta')?.needs).toEqual({});
+    expect(JSON.stringify(listed)).not.toContain(value);
+    // In the keychain, as that server's own secret.
+    const secrets = JSON.parse((await runCli(['secret', 'list', '--json'], t.env)).stdout) as {
+      secrets: { name: string; stored: boolean }[];
+    };
+    expect(secrets.secrets.find((x) => x.name === 'project.beta--gh.GITHUB_TOKEN')?.stored).toBe(true);
+
+    // Its approval card shows the secret of its own passed on, by name.
+    await card.getByRole('link', { name: 'Review and approve' }).click();
+    const approval = page.locator('article[data-approval="beta--gh"]');
+    await approval.waitFor({ timeout: 10_000 });
+    expect(await approval.getByTestId('approval-command').textContent()).toContain(
+      'env TOKEN=${secret:project.beta--gh.GITHUB_TOKEN}',
+    );
+    expect(await page.content()).not.toContain(value);
+    await page.screenshot({ path: join(ARTIFACTS, 'projects-give.png'), fullPage: true });
   });
 });

@@ -1,4 +1,8 @@
 import { grantSandboxPath } from '../../core/config/sandbox-grant.ts';
+import { readServerValue } from '../../core/config/edit.ts';
+import { UserError } from '../../core/errors.ts';
+import { ProjectService } from '../../core/projects/project-service.ts';
+import { projectServerEditRefusal } from '../../core/projects/project-server-edits.ts';
 import type { CliContext } from '../context.ts';
 import { UsageError } from '../output.ts';
 
@@ -10,6 +14,9 @@ export async function grantCommand(ctx: CliContext, argv: string[]): Promise<num
   const [name, access, path, ...extra] = argv;
   if (!name || !path || extra.length || (access !== 'read' && access !== 'write'))
     throw new UsageError('usage: switchboard grant NAME read|write PATH');
+  const origin = new ProjectService(ctx.home.root).originOf(name);
+  if (origin && readServerValue(ctx.home.serversFile, name) === undefined)
+    throw new UserError(projectServerEditRefusal(name, origin, 'grant'));
   const { written, changed } = grantSandboxPath(ctx.home.serversFile, name, { access, path }, ctx.env.HOME);
   if (!changed) {
     ctx.output.out(`"${name}" may ${access} ${written} already; nothing changed.`);

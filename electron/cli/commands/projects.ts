@@ -1,12 +1,14 @@
 import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
-import type { ProjectInfo } from '../../../shared/schema/projects.ts';
+import type { ProjectOffer, ProjectsView, ProjectView } from '../../../shared/schema/projects.ts';
 import { DEFAULT_BRIDGE_PORT } from '../../../shared/api.ts';
-import { claudeProjectDirs, syncClaudeProjects } from '../../core/projects/claude-code-projects.ts';
+import { syncClaudeProjects } from '../../core/projects/claude-code-projects.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
 import { requestSecretName } from '../../core/projects/project-servers.ts';
-import { addProject, giveRequest, removeProject } from '../../core/projects/projects-file.ts';
+import { addProject, removeProject } from '../../core/projects/projects-file.ts';
+import { checkGive, giveValue } from '../../core/projects/project-give.ts';
+import { projectsView } from '../../core/projects/projects-view.ts';
 import { InstanceClient } from '../instance.ts';
 import type { ServerEntry } from '../../core/server-entry.ts';
 import type { AppStateStore } from '../../core/trust/app-state.ts';
@@ -36,9 +38,12 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
   switch (sub) {
     case 'list': {
       if (target !== undefined) throw new UsageError(USAGE);
-      const infos = await projectInfos(ctx);
-      if (values.json) ctx.output.out(JSON.stringify({ projects: infos }, null, 2));
-      else printProjects(ctx, infos);
+      const view = await projectsViewOf(ctx);
+      if (values.json) ctx.output.out(JSON.stringify(view, null, 2));
+      else {
+        printProjects(ctx, view.projects);
+        printOffers(ctx, view.offers);
+      }
       return 0;
     }
     case 'add': {
@@ -53,7 +58,12 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
       const core = await offlineStatus(ctx, projects);
       // Claude Code stops running the folder's .mcp.json servers itself from now on.
       claudeInStep(ctx, core, projects);
-      const info = (await projectInfos(ctx, core.status.report())).find((p) => p.name === project.name);
+      const info = projectsView({
+        service: projects,
+        home: ctx.home,
+        servers: core.status.report().servers,
+        offers: [],
+      }).projects.find((p) => p.name === project.name);
       if (values.json) ctx.output.out(JSON.stringify({ project: info }, null, 2));
       else {
         ctx.output.out(`Added the project "${project.name}" (${project.dir}).`);
@@ -107,25 +117,21 @@ async function give(
 ): Promise<number> {
   const [request, ...extra] = rest;
   if (server === undefined || request === undefined || extra.length > 0) throw new UsageError(USAGE);
-  const info = new ProjectService(ctx.home.root)
-    .infos()
-    .flatMap((p) => p.servers)
-    .find((s) => s.name === server);
-  if (!info) throw new UserError(`no project server "${server}"`, { hint: 'see: switchboard projects' });
-  if (!info.requests.includes(request))
-    throw new UserError(`"${server}" does not ask for ${request}`, {
-      hint: info.requests.length ? `it asks for: ${info.requests.join(', ')}` : 'it asks for nothing',
-    });
+  const service = new ProjectService(ctx.home.root);
+  checkGive(service, server, request);
   const value = (await readAll(ctx.stdin)).replace(/\r?\n$/, '');
   if (value === '')
     throw new UserError('no value on stdin', {
       hint: `pipe it in: printf %s "$VALUE" | switchboard projects give ${server} '${request}'`,
     });
-  const secret = requestSecretName(server, request);
   const client = InstanceClient.connect(ctx.home);
-  if (client) await client.setSecret(secret, value);
-  else await ctx.keychain().set(secret, value);
-  giveRequest(new ProjectService(ctx.home.root).file, server, request);
+  const { secret } = await giveValue({
+    service,
+    server,
+    request,
+    value,
+    setSecret: (name, v) => (client ? client.setSecret(name, v) : ctx.keychain().set(name, v)),
+  });
   if (json) ctx.output.out(JSON.stringify({ server, request, secret }, null, 2));
   else
     ctx.output.out(
@@ -147,7 +153,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 function claudeInStep(
   ctx: CliContext,
   core: {
-    readonly state: Pick<AppStateStore, 'read' | 'bridgePort'>;
+    readonly state: Pick<AppStateStore, 'read' | 'bridgePort' | 'editorSettings'>;
     readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
   },
   projects: ProjectService,
@@ -159,6 +165,7 @@ function claudeInStep(
     env: ctx.env,
     port: core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT,
     projects,
+    discovery: () => core.state.editorSettings('claude-code').discovery === true,
     approved: (name) => {
       const fingerprint = core.servers.entries().get(name)?.fingerprint;
       return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;
@@ -166,29 +173,30 @@ function claudeInStep(
   });
 }
 
-/** Each project, with the state of its servers (pending, running, …) where Switchboard has them. */
-export async function projectInfos(
-  ctx: CliContext,
-  report?: StatusReport,
-): Promise<(ProjectInfo & { states: Record<string, string> })[]> {
+/**
+ * The projects view (projects-view.ts): the running serve's, with the folders it offers now; without
+ * one, from the files (no editor is connected, so nothing is offered).
+ */
+export async function projectsViewOf(ctx: CliContext, report?: StatusReport): Promise<ProjectsView> {
+  const client = InstanceClient.connect(ctx.home);
+  if (client) return client.projects();
   const service = new ProjectService(ctx.home.root);
-  if (service.projects().length === 0) return [];
+  if (service.projects().length === 0) return { projects: [], offers: [] };
   const status = report ?? (await offlineStatus(ctx)).status.report();
-  const written = claudeProjectDirs(ctx.home);
-  const states = new Map(status.servers.map((s) => [s.name, s.state]));
-  return service.infos().map((info) => ({
-    ...info,
-    editors: written.has(info.dir) ? ['claude-code'] : [],
-    states: Object.fromEntries(
-      info.servers.map((s) => [s.name, s.problem ? 'refused' : (states.get(s.name) ?? 'unknown')]),
-    ),
-  }));
+  return projectsView({ service, home: ctx.home, servers: status.servers, offers: [] });
 }
 
-function printProjects(
-  ctx: CliContext,
-  infos: readonly (ProjectInfo & { states: Record<string, string> })[],
-): void {
+/** The folders an editor works in that have MCP files, with the command that adds each. */
+export function printOffers(ctx: CliContext, offers: readonly ProjectOffer[]): void {
+  if (offers.length === 0) return;
+  ctx.output.out('\nFolders your editors work in that have MCP servers (not projects yet):');
+  for (const o of offers)
+    ctx.output.out(
+      `  ${o.dir}  in ${o.files.join(', ')} (${o.editors.join(', ')}); add it: switchboard projects add ${o.dir}`,
+    );
+}
+
+function printProjects(ctx: CliContext, infos: readonly ProjectView[]): void {
   if (infos.length === 0) {
     ctx.output.out('No projects. Add a repository with: switchboard projects add DIR');
     return;

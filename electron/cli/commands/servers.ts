@@ -7,6 +7,8 @@ import {
 } from '../../../shared/schema/servers.ts';
 import { addServers } from '../../core/config/add-servers.ts';
 import { readServerValue, removeServer } from '../../core/config/edit.ts';
+import { ProjectService } from '../../core/projects/project-service.ts';
+import { projectServerEditRefusal } from '../../core/projects/project-server-edits.ts';
 import { entryDiff } from '../../core/config/entry-diff.ts';
 import { displayText } from '../../../shared/display-text.ts';
 import { readServersFile } from '../../core/config/servers-file.ts';
@@ -115,8 +117,11 @@ function nonEmpty(
 export async function removeCommand(ctx: CliContext, argv: string[]): Promise<number> {
   const name = singleName(argv, 'remove');
   const existing = readServersFile(ctx.home.serversFile);
-  if (existing.ok && !existing.servers.has(name))
+  if (existing.ok && !existing.servers.has(name)) {
+    const origin = new ProjectService(ctx.home.root).originOf(name);
+    if (origin) throw new UserError(projectServerEditRefusal(name, origin, 'remove'));
     throw new UserError(`no server named "${name}" in ${ctx.home.serversFile}`);
+  }
   removeServer(ctx.home.serversFile, name);
   ctx.output.out(`Removed "${name}" from ${ctx.home.serversFile}.`);
   return 0;

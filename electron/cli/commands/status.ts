@@ -6,6 +6,8 @@ import { wordList } from '../../../shared/word-list.ts';
 import type { CliContext } from '../context.ts';
 import { table } from '../output.ts';
 import { quickGet } from '../quick-instance.ts';
+import type { ProjectsView } from '../../../shared/schema/projects.ts';
+import { ProjectRoutes } from '../../../shared/projects-api.ts';
 
 /** ApiRoutes.status (shared/api.ts, not imported here: it loads zod, which the quick way avoids). */
 export const STATUS_ROUTE = '/api/status';
@@ -23,12 +25,20 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
     (client
       ? await client.status()
       : (await (await import('../offline-core.ts')).offlineStatus(ctx)).status.report());
-  // Repositories' servers (switchboard projects): where each came from, who works in it.
-  const projects = existsSync(join(ctx.home.root, 'projects.json'))
-    ? await (await import('./projects.ts')).projectInfos(ctx, report)
-    : [];
+  // Repositories' servers (switchboard projects): where each came from, who works in it; and the
+  // folders editors work in that a running serve offers as projects.
+  const view: ProjectsView | undefined = answered
+    ? asProjectsView(await quickGet(ctx.home, ProjectRoutes.projects))
+    : client
+      ? await client.projects()
+      : existsSync(join(ctx.home.root, 'projects.json'))
+        ? await (await import('./projects.ts')).projectsViewOf(ctx, report)
+        : undefined;
+  const projects = view?.projects ?? [];
+  const offers = view?.offers ?? [];
   if (values.json) {
-    ctx.output.out(JSON.stringify(projects.length > 0 ? { ...report, projects } : report, null, 2));
+    const shown = projects.length + offers.length > 0 ? { ...report, projects, offers } : report;
+    ctx.output.out(JSON.stringify(shown, null, 2));
     return 0;
   }
   ctx.output.out(
@@ -44,6 +54,7 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
   if (report.servers.length === 0) {
     if (!report.configError)
       ctx.output.out('No servers configured. Add one with: switchboard add NAME -- COMMAND ARGS…');
+    printOffered(ctx, offers);
     return 0;
   }
   const rows = [['NAME', 'STATE', 'PID', 'RESTARTS', 'TOOLS', 'DETAIL']];
@@ -69,7 +80,23 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
         `  ${p.name}  ${p.dir}  ${p.servers.length} server(s); working in it now: ${p.activeEditors?.join(', ') || 'none seen'}`,
       );
   }
+  printOffered(ctx, offers);
   return 0;
+}
+
+/** Folders an editor works in that have MCP servers, with the command that adds each. */
+function printOffered(ctx: CliContext, offers: ProjectsView['offers']): void {
+  for (const o of offers)
+    ctx.output.out(
+      `\nOffered: ${o.dir} has MCP servers in ${o.files.join(', ')}; add it: switchboard projects add ${o.dir}`,
+    );
+}
+
+/** The running serve's own answer to GET /api/projects (read as its output, without zod). */
+function asProjectsView(value: unknown): ProjectsView | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { projects, offers } = value as Partial<Record<keyof ProjectsView, unknown>>;
+  return Array.isArray(projects) && Array.isArray(offers) ? (value as ProjectsView) : undefined;
 }
 
 /** The DETAIL column: what is going on, and for states that wait for a person, what to do. */

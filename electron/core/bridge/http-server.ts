@@ -178,6 +178,7 @@ export class BridgeServer {
       listing: (server) => listingOf(core, server),
       filter: (server) => core.servers.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
+      originOf: (name) => options.projects?.desk?.originOf(name),
       reload: () => applyServersEdit(core),
       editorChanged: async (editor, discovery) => {
         core.events.emit('editorTools', editor);

@@ -1,11 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import {
   ProjectAddRequestSchema,
+  ProjectGiveRequestSchema,
+  type ProjectGiven,
   ProjectOfferDeclineSchema,
   type Project,
   type ProjectsView,
 } from '../../../shared/schema/projects.ts';
 import { ProjectRoutes } from '../../../shared/projects-api.ts';
+import type { ProjectOrigin } from '../projects/project-service.ts';
 import { decodePathSegment, HttpError, readJsonAs } from './http-util.ts';
 
 /** What the project routes use: a running serve's projects (projects/project-desk.ts). */
@@ -13,7 +16,10 @@ export interface ProjectRoutesDesk {
   view(): ProjectsView;
   add(dir: string, name?: string): Project;
   remove(target: string): Promise<Project | undefined>;
+  give(server: string, request: string, value: string): Promise<ProjectGiven>;
   readonly offers: { decline(dir: string): boolean };
+  /** where a project server comes from (undefined: no project's) */
+  originOf(name: string): Pick<ProjectOrigin, 'project' | 'file'> | undefined;
 }
 
 /**
@@ -35,6 +41,10 @@ export function createProjectRoutes(desk: () => ProjectRoutesDesk | undefined) {
         return { project: projects.add(dir, name) };
       }
       return undefined;
+    }
+    if (path === ProjectRoutes.give && method === 'POST') {
+      const { server, request, value } = await readJsonAs(req, ProjectGiveRequestSchema);
+      return await projects.give(server, request, value);
     }
     if (path === ProjectRoutes.offerDecline && method === 'POST') {
       const { dir } = await readJsonAs(req, ProjectOfferDeclineSchema);

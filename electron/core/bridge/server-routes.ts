@@ -27,6 +27,8 @@ import type { ServerEntry } from '../server-entry.ts';
 import type { Supervisor } from '../supervisor/supervisor.ts';
 import { toolTokens } from '../tools/token-cost.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
+import type { ProjectOrigin } from '../projects/project-service.ts';
+import { projectServerEditRefusal, type ServersFileEdit } from '../projects/project-server-edits.ts';
 import { decodePathSegment, HttpError, readJsonAs, ValidationError } from './http-util.ts';
 import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
 
@@ -56,7 +58,12 @@ export interface ServerRoutesCore extends ServersEditCore {
  * as values), remove, enable/disable, its tools and its calls. `handle` answers undefined for what
  * it does not own.
  */
-export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
+export function createServerRoutes(
+  core: ServerRoutesCore,
+  keychain: Keychain,
+  /** where a project server comes from (not servers.json: editing it there is refused with that) */
+  originOf: (name: string) => Pick<ProjectOrigin, 'project' | 'file'> | undefined = () => undefined,
+) {
   const file = core.home.serversFile;
 
   async function handle(req: IncomingMessage, path: string): Promise<object | undefined> {
@@ -85,10 +92,12 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
     }
   }
 
-  function requireExisting(name: string): unknown {
+  function requireExisting(name: string, edit: ServersFileEdit): unknown {
     const config = readServerValue(file, name);
-    if (config === undefined) throw new HttpError(404, `no server named "${name}" in ${file}`);
-    return config;
+    if (config !== undefined) return config;
+    const origin = originOf(name);
+    if (origin) throw new HttpError(409, projectServerEditRefusal(name, origin, edit));
+    throw new HttpError(404, `no server named "${name}" in ${file}`);
   }
 
   function requireEntry(name: string): void {
@@ -108,7 +117,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
   }
 
   function configView(name: string): ServerConfigView {
-    const config = requireExisting(name);
+    const config = requireExisting(name, 'edit');
     const literalSecrets = literalSecretsOf(config);
     return {
       name,
@@ -121,7 +130,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
 
   async function save(req: IncomingMessage, name: string): Promise<{ ok: true }> {
     const { config: sent } = await readJsonAs(req, SaveServerRequestSchema);
-    const current = requireExisting(name);
+    const current = requireExisting(name, 'edit');
     const config = withSecretsRestored(sent, current);
     checkConfig(name, config);
     setServer(file, name, config);
@@ -162,7 +171,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
   }
 
   function remove(name: string): { ok: true } {
-    requireExisting(name);
+    requireExisting(name, 'remove');
     // Like `switchboard remove`: its approval goes too (docs/decisions.md), so re-adding it asks again.
     removeServer(file, name);
     core.servers.forgetSource(name);
@@ -172,7 +181,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
 
   async function setEnabled(req: IncomingMessage, name: string): Promise<{ ok: true }> {
     const { enabled } = await readJsonAs(req, EnabledRequestSchema);
-    requireExisting(name);
+    requireExisting(name, 'disable');
     // `enabled` defaults to true: enabling removes the field rather than writing the default.
     setServerValue(file, name, ['enabled'], enabled ? undefined : false);
     applyServersEdit(core);
@@ -185,7 +194,7 @@ export function createServerRoutes(core: ServerRoutesCore, keychain: Keychain) {
    */
   async function grant(req: IncomingMessage, name: string): Promise<{ ok: true }> {
     const request = await readJsonAs(req, SandboxGrantRequestSchema);
-    requireExisting(name);
+    requireExisting(name, 'grant');
     grantSandboxPath(file, name, request, undefined);
     applyServersEdit(core);
     return { ok: true };

@@ -11,6 +11,9 @@ import { describeError, UserError } from '../errors.ts';
 import { editorToolsView } from '../tools/editor-tools.ts';
 import { changeEditorTools, changeServerTools, type EditorSettingsStore } from '../tools/tool-settings.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
+import { readServerValue } from '../config/edit.ts';
+import type { ProjectOrigin } from '../projects/project-service.ts';
+import { projectServerEditRefusal } from '../projects/project-server-edits.ts';
 import { decodePathSegment, HttpError, readJsonAs, sendJson } from './http-util.ts';
 
 /** What the tool routes read and change. */
@@ -26,6 +29,8 @@ export interface ToolRoutesDeps {
   filter(server: string): ToolFilter | undefined;
   /** the tools an editor called in the last hour, by server */
   calledBy(editor: EditorId): ReadonlyMap<string, ReadonlySet<string>>;
+  /** where a project server comes from (its tool filter is its project file's, not servers.json's) */
+  originOf?(name: string): Pick<ProjectOrigin, 'project' | 'file'> | undefined;
   /** servers.json was edited: apply it now (the watcher would too, later) */
   reload(): void;
   /** the editor's tools changed: its sessions list again; `discovery`: its file changes too */
@@ -69,6 +74,9 @@ export function createToolRoutes(deps: ToolRoutesDeps) {
         const name = decodePathSegment(serverMatch[1] ?? '');
         if (!deps.hasServer(name))
           throw new HttpError(404, `no server named "${name}" in ${deps.serversFile}`);
+        const origin = deps.originOf?.(name);
+        if (origin && readServerValue(deps.serversFile, name) === undefined)
+          throw new HttpError(409, projectServerEditRefusal(name, origin, 'edit'));
         const change = await readJsonAs(req, ServerToolsChangeSchema);
         const filter = changeServerTools(deps.serversFile, name, change);
         deps.reload();

@@ -39,7 +39,7 @@ export interface UiRoutesOptions {
  */
 export function createUiRoutes(options: UiRoutesOptions) {
   const { core, keychain } = options;
-  const servers = createServerRoutes(core, keychain);
+  const servers = createServerRoutes(core, keychain, (name) => options.projects?.()?.originOf(name));
   const approvals = createApprovalRoutes(core, keychain);
   const secrets = createSecretRoutes(core, keychain);
   const settings = createSettingsRoutes(core, { port: options.port, editors: options.editors });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { z } from 'zod';
+import { AGGREGATE_ENTRY } from '../../../shared/bridge.ts';
 import { claudeCode } from '../editors/claude-code.ts';
 import { ensureHeadersHelper, headersHelperCommand } from '../editors/headers-helper.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
@@ -40,6 +41,11 @@ export interface ClaudeProjectsOptions {
   projects: Pick<ProjectService, 'projects' | 'infos'>;
   /** the project servers approved as they are now (only those are written) */
   approved: (name: string) => boolean;
+  /**
+   * Claude Code is in discovery mode (its one user-level entry is the aggregate): in a project's
+   * folder that entry's name gets the project route instead of an entry per project server
+   */
+  discovery?: () => boolean;
   /** issues Claude Code's bridge token if it has none yet (its header helper prints it) */
   ensureToken?: () => void;
 }
@@ -72,14 +78,20 @@ export function syncClaudeProjects(options: ClaudeProjectsOptions): string[] {
     let enabled = [...strings(entry.enabledMcpjsonServers), ...before.unenabled];
     const now = { servers: [] as string[], disabled: [] as string[], unenabled: [] as string[] };
     if (info) {
-      for (const s of info.servers) {
-        if (s.problem || !options.approved(s.name)) continue;
-        servers[s.name] = {
+      const approved = info.servers.filter((s) => !s.problem && options.approved(s.name));
+      // Discovery mode: one entry, the project route under the aggregate's name (local scope wins over
+      // the user-level entry of that name), so find_tools sees the project's servers beside the rest.
+      const route = options.discovery?.() === true && approved.length > 0;
+      const entries: [string, string][] = route
+        ? [[AGGREGATE_ENTRY, info.endpoint]]
+        : approved.map((s) => [s.name, `/mcp/${s.name}`]);
+      for (const [name, path] of entries) {
+        servers[name] = {
           type: 'http',
-          url: `http://127.0.0.1:${options.port}/mcp/${s.name}`,
+          url: `http://127.0.0.1:${options.port}${path}`,
           headersHelper: helper,
         };
-        now.servers.push(s.name);
+        now.servers.push(name);
       }
       const mcpJson = join(dir, '.mcp.json');
       const names = info.servers.filter((s) => s.file === mcpJson).map((s) => s.entry);
@@ -138,8 +150,8 @@ function strings(value: unknown): string[] {
 /** What following the core needs: its events, entries and approvals. */
 export interface ClaudeProjectsCore {
   readonly events: {
-    on(event: 'status' | 'config', listener: () => void): unknown;
-    off(event: 'status' | 'config', listener: () => void): unknown;
+    on(event: 'status' | 'config' | 'editorTools', listener: () => void): unknown;
+    off(event: 'status' | 'config' | 'editorTools', listener: () => void): unknown;
   };
   readonly state: { read(): { approvals: Record<string, { fingerprint: string }> } };
   readonly servers: { entries(): ReadonlyMap<string, { fingerprint: string }> };
@@ -170,6 +182,7 @@ export class ClaudeProjectsSync {
     this.#log = log;
     core.events.on('status', this.#changed);
     core.events.on('config', this.#changed);
+    core.events.on('editorTools', this.#changed);
   }
 
   sync(): void {
@@ -180,9 +193,10 @@ export class ClaudeProjectsSync {
       return fingerprint !== undefined && approvals[name]?.fingerprint === fingerprint;
     };
     const infos = this.#options.projects.infos();
-    const signature = JSON.stringify(
+    const signature = JSON.stringify([
+      this.#options.discovery?.() === true,
       infos.map((p) => [p.dir, p.servers.map((s) => [s.name, s.entry, s.file, approved(s.name)])]),
-    );
+    ]);
     if (signature === this.#signature) return;
     try {
       syncClaudeProjects({ ...this.#options, approved });
@@ -196,5 +210,6 @@ export class ClaudeProjectsSync {
     clearTimeout(this.#timer);
     this.#core.events.off('status', this.#changed);
     this.#core.events.off('config', this.#changed);
+    this.#core.events.off('editorTools', this.#changed);
   }
 }

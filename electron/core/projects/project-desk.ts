@@ -1,11 +1,12 @@
-import type { Project, ProjectsView } from '../../../shared/schema/projects.ts';
+import type { Project, ProjectGiven, ProjectsView } from '../../../shared/schema/projects.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import type { HomePaths } from '../home.ts';
-import { claudeProjectDirs } from './claude-code-projects.ts';
-import { ProjectOffers } from './project-offers.ts';
-import type { ProjectService } from './project-service.ts';
+import { declinedOffersPath, ProjectOffers } from './project-offers.ts';
+import type { ProjectOrigin, ProjectService } from './project-service.ts';
+import { giveValue } from './project-give.ts';
 import { requestSecretName } from './project-servers.ts';
 import { addProject, removeProject } from './projects-file.ts';
+import { projectsView } from './projects-view.ts';
 
 export interface ProjectDeskOptions {
   service: ProjectService;
@@ -14,6 +15,8 @@ export interface ProjectDeskOptions {
   userHome: string;
   /** each server's state as the person sees it */
   report: () => Pick<StatusReport, 'servers'>;
+  /** a value the person gives a project server's request, kept as its own keychain secret */
+  setSecret: (name: string, value: string) => Promise<void>;
   /** the keychain secrets the person gave a removed project's servers go with it */
   deleteSecret: (name: string) => Promise<void>;
   /** projects.json changed here: read again and the core reloads (the watcher would, a moment later) */
@@ -37,21 +40,19 @@ export class ProjectDesk {
       projects: () => options.service.projects(),
       userHome: options.userHome,
       switchboardHome: options.home.root,
+      file: declinedOffersPath(options.home.root),
       changed: options.changed,
     });
   }
 
   view(): ProjectsView {
-    const states = new Map(this.#options.report().servers.map((s) => [s.name, s.state as string]));
-    const written = claudeProjectDirs(this.#options.home);
-    const projects = this.#options.service.infos().map((info) => ({
-      ...info,
-      editors: written.has(info.dir) ? ['claude-code'] : [],
-      states: Object.fromEntries(
-        info.servers.map((s) => [s.name, s.problem ? 'refused' : (states.get(s.name) ?? 'unknown')]),
-      ),
-    }));
-    return { projects, offers: this.offers.list() };
+    const { service, home, report } = this.#options;
+    return projectsView({ service, home, servers: report().servers, offers: this.offers.list() });
+  }
+
+  /** Where a project server comes from (a name servers.json does not hold). */
+  originOf(name: string): ProjectOrigin | undefined {
+    return this.#options.service.originOf(name);
   }
 
   add(dir: string, name?: string): Project {
@@ -62,7 +63,7 @@ export class ProjectDesk {
       userHome,
       switchboardHome: home.root,
     });
-    this.offers.decline(project.dir);
+    this.offers.drop(project.dir);
     this.#reread();
     return project;
   }
@@ -75,6 +76,14 @@ export class ProjectDesk {
         await this.#options.deleteSecret(requestSecretName(server, request)).catch(() => {});
     this.#reread();
     return gone;
+  }
+
+  /** As `projects give`: the value is kept in the keychain, never sent back; the server then waits for approval. */
+  async give(server: string, request: string, value: string): Promise<ProjectGiven> {
+    const { service, setSecret } = this.#options;
+    const given = await giveValue({ service, server, request, value, setSecret });
+    this.#reread();
+    return given;
   }
 
   #reread(): void {

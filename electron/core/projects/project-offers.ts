@@ -1,16 +1,26 @@
-import { realpathSync } from 'node:fs';
-import { basename, isAbsolute, relative } from 'node:path';
-import type { Project, ProjectOffer } from '../../../shared/schema/projects.ts';
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, isAbsolute, join, relative } from 'node:path';
+import { ProjectOffersFileSchema, type Project, type ProjectOffer } from '../../../shared/schema/projects.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { readProjectFiles } from './project-files.ts';
 
 /** At most this many folders are offered at once (the oldest goes first). */
 const MAX_OFFERS = 20;
+/** At most this many declined folders are remembered (the oldest is forgotten first). */
+const MAX_DECLINED = 500;
+
+/** <home>/project-offers.json: the folders declined, kept across restarts. */
+export function declinedOffersPath(homeRoot: string): string {
+  return join(homeRoot, 'project-offers.json');
+}
 
 export interface ProjectOffersOptions {
   projects: () => readonly Project[];
   /** the person's home and Switchboard's: a folder holding either is never offered */
   userHome: string;
   switchboardHome: string;
+  /** where the declined folders are kept (declinedOffersPath) */
+  file: string;
   /** the offers changed (the UI and the tray show them) */
   changed: () => void;
 }
@@ -18,18 +28,19 @@ export interface ProjectOffersOptions {
 /**
  * Folders an editor works in (its roots, resolved) that hold project MCP files with servers and are
  * not yet a project: Switchboard offers to add each ("Folder X has MCP servers in .mcp.json — add it
- * as a project?"), never adds one by itself. A folder the person said no to is not offered again
- * while this serve runs.
+ * as a project?"), never adds one by itself. A folder the person said no to is not offered again,
+ * also after a restart (project-offers.json).
  */
 export class ProjectOffers {
   readonly #options: ProjectOffersOptions;
   readonly #offers = new Map<string, ProjectOffer>();
-  readonly #declined = new Set<string>();
+  readonly #declined: Set<string>;
   /** folders looked at already (with or without files): each is read once per serve */
   readonly #looked = new Set<string>();
 
   constructor(options: ProjectOffersOptions) {
     this.#options = options;
+    this.#declined = new Set(readDeclined(options.file));
   }
 
   /** An editor's roots (absolute, resolved): each folder not looked at yet is read once. */
@@ -66,9 +77,21 @@ export class ProjectOffers {
     return [...this.#offers.values()].filter((o) => this.#eligible(o.dir));
   }
 
-  /** The person said no (or added it): it is not offered again while this serve runs. */
+  /** The person said no: it is not offered again, also after a restart. */
   decline(dir: string): boolean {
-    this.#declined.add(dir);
+    if (!this.#declined.has(dir)) {
+      this.#declined.add(dir);
+      const kept = [...this.#declined].slice(-MAX_DECLINED);
+      writeFileAtomic(this.#options.file, `${JSON.stringify({ version: 1, declined: kept }, null, 2)}\n`, {
+        mode: 0o600,
+      });
+    }
+    return this.drop(dir);
+  }
+
+  /** The folder was added as a project: its offer goes (removed later, it may be offered again). */
+  drop(dir: string): boolean {
+    this.#looked.delete(dir);
     const had = this.#offers.delete(dir);
     if (had) this.#options.changed();
     return had;
@@ -79,6 +102,19 @@ export class ProjectOffers {
     if (this.#options.projects().some((p) => inside(dir, p.dir))) return false;
     const { userHome, switchboardHome } = this.#options;
     return !inside(real(userHome), dir) && !inside(real(switchboardHome), dir);
+  }
+}
+
+/**
+ * The folders declined before. A file Switchboard cannot read counts as none declined (they are
+ * offered again, nothing runs by it), and is rewritten at the next "Not now".
+ */
+function readDeclined(file: string): string[] {
+  try {
+    const parsed = ProjectOffersFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    return parsed.success ? parsed.data.declined : [];
+  } catch {
+    return [];
   }
 }
 

@@ -14,8 +14,7 @@ import {
   type UpdatesReport,
 } from '../../../shared/store.ts';
 import type { SwitchboardBridge } from '../../../shared/ipc.ts';
-import * as p from '../../../shared/schema/projects.ts';
-import { ProjectRoutes } from '../../../shared/projects-api.ts';
+import { ProjectsClient, type Method } from './projects-client.ts';
 import type { ServerActivity } from '../../../shared/activity.ts';
 import {
   ActionResultSchema,
@@ -199,7 +198,7 @@ export function ipcTransport(bridge: SwitchboardBridge): Transport {
  * UiApi over the control API. The transport decides how requests and events travel; this class
  * validates every answer with the shared schemas and turns failures into words.
  */
-export class ControlApiClient implements UiApi {
+export class ControlApiClient extends ProjectsClient implements UiApi {
   readonly transport: 'http' | 'ipc';
   readonly #io: Transport;
   readonly #listeners = new Set<(event: ApiEvent) => void>();
@@ -210,6 +209,7 @@ export class ControlApiClient implements UiApi {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(io: Transport) {
+    super();
     this.#io = io;
     this.transport = io.kind;
   }
@@ -290,22 +290,6 @@ export class ControlApiClient implements UiApi {
 
   secrets(): Promise<SecretsResponse> {
     return this.#request('GET', UiRoutes.secrets, SecretsResponseSchema);
-  }
-
-  projects(): Promise<p.ProjectsView> {
-    return this.#request('GET', ProjectRoutes.projects, p.ProjectsViewSchema);
-  }
-
-  async addProject(dir: string, name?: string): Promise<void> {
-    await this.#request('POST', ProjectRoutes.projects, p.ProjectAddedSchema, name ? { dir, name } : { dir });
-  }
-
-  async removeProject(name: string): Promise<void> {
-    await this.#request('DELETE', ProjectRoutes.project(name), p.ProjectRemovedSchema);
-  }
-
-  async declineProjectOffer(dir: string): Promise<void> {
-    await this.#request('POST', ProjectRoutes.offerDecline, p.ProjectOfferDeclinedSchema, { dir });
   }
 
   settings(): Promise<Settings> {
@@ -553,6 +537,10 @@ export class ControlApiClient implements UiApi {
     this.#stop = undefined;
     if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+  }
+
+  protected send<T>(method: Method, path: string, schema: z.ZodType<T>, payload?: unknown): Promise<T> {
+    return this.#request(method, path, schema, payload);
   }
 
   async #request<T>(

@@ -6,6 +6,7 @@ import { useApi } from '../api/context.tsx';
 import { useCommand, useProjects } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { ConfirmButton } from '../components/ConfirmButton.tsx';
+import { ProjectRequestValue } from '../components/ProjectRequestValue.tsx';
 import { EmptyState, ErrorText, Loading } from '../components/Feedback.tsx';
 import { StateBadge } from '../components/StateBadge.tsx';
 import { ViewTitle } from '../components/ViewTitle.tsx';
@@ -194,6 +195,9 @@ function Project({ project }: { project: ProjectView }) {
                     <a href={href({ view: 'approvals', server: s.name })}>Review and approve</a>
                   ) : null}
                   {s.problem ? <span className="tone-danger">{s.problem}</span> : null}
+                  {(project.needs[s.name] ?? []).map((request) => (
+                    <ProjectRequestValue key={request} server={s.name} request={request} />
+                  ))}
                 </td>
               </tr>
             );

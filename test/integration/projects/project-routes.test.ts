@@ -6,8 +6,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
-import type { ProjectsView } from '../../../shared/schema/projects.ts';
+import { ProjectsViewSchema, type ProjectsView } from '../../../shared/schema/projects.ts';
 import { ProjectRoutes as UiRoutes } from '../../../shared/projects-api.ts';
+import { runCli } from '../../helpers/cli.ts';
 import { useHeadless } from '../../helpers/headless.ts';
 import { fixtureServer } from '../../helpers/servers.ts';
 
@@ -125,5 +126,32 @@ describe('projects in the UI', () => {
     await editorIn([acme]);
     await new Promise((r) => setTimeout(r, 300));
     expect((await view()).offers).toEqual([]);
+  });
+
+  it('the folders offered are listed by `projects` and `status --json`, and "Not now" holds after a restart', async () => {
+    const acme = repo('acme');
+    const beta = repo('beta');
+    await setup.start();
+    await editorIn([acme]);
+    await expect.poll(async () => (await view()).offers.length, { timeout: 10_000 }).toBe(1);
+
+    const listed = await runCli(['projects', '--json'], setup.t.env);
+    expect(listed.code).toBe(0);
+    expect(ProjectsViewSchema.parse(JSON.parse(listed.stdout)).offers).toMatchObject([{ dir: acme }]);
+    const text = await runCli(['projects'], setup.t.env);
+    expect(text.stdout).toContain(`switchboard projects add ${acme}`);
+    const status = await runCli(['status', '--json'], setup.t.env);
+    expect((JSON.parse(status.stdout) as { offers?: unknown }).offers).toMatchObject([{ dir: acme }]);
+
+    await api(UiRoutes.offerDecline, { method: 'POST', body: { dir: acme } });
+    await setup.stop();
+    await setup.start();
+    // After the restart the editor works in both: only the folder not declined is offered.
+    await editorIn([acme, beta]);
+    await expect
+      .poll(async () => (await view()).offers.map((o) => o.dir), { timeout: 10_000 })
+      .toEqual([beta]);
+    const after = await runCli(['projects', '--json'], setup.t.env);
+    expect(ProjectsViewSchema.parse(JSON.parse(after.stdout)).offers.map((o) => o.dir)).toEqual([beta]);
   });
 });

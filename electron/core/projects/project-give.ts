@@ -1,0 +1,39 @@
+import type { ProjectGiven } from '../../../shared/schema/projects.ts';
+import { UserError } from '../errors.ts';
+import type { ProjectService } from './project-service.ts';
+import { requestSecretName } from './project-servers.ts';
+import { giveRequest } from './projects-file.ts';
+
+/** Refuses a server that is no project's, or a request its file does not make, saying what it asks. */
+export function checkGive(service: Pick<ProjectService, 'infos'>, server: string, request: string): void {
+  const info = service
+    .infos()
+    .flatMap((p) => p.servers)
+    .find((s) => s.name === server);
+  if (!info) throw new UserError(`no project server "${server}"`, { hint: 'see: switchboard projects' });
+  if (!info.requests.includes(request))
+    throw new UserError(`"${server}" does not ask for ${request}`, {
+      hint: info.requests.length ? `it asks for: ${info.requests.join(', ')}` : 'it asks for nothing',
+    });
+}
+
+/**
+ * The value for one request of a project server's file, from `projects give` or the UI: kept in the
+ * keychain as a secret of that server's own, recorded (by name only) in projects.json. The entry's
+ * request then names that secret: a new config, which waits for approval.
+ */
+export async function giveValue(options: {
+  service: Pick<ProjectService, 'infos' | 'file'>;
+  server: string;
+  request: string;
+  value: string;
+  setSecret: (name: string, value: string) => Promise<unknown>;
+}): Promise<ProjectGiven> {
+  const { service, server, request, value } = options;
+  checkGive(service, server, request);
+  if (value === '') throw new UserError(`no value given for ${request}`);
+  const secret = requestSecretName(server, request);
+  await options.setSecret(secret, value);
+  giveRequest(service.file, server, request);
+  return { server, request, secret };
+}
