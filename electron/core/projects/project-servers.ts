@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
+import { displayText } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import { PROJECT_SEPARATOR, type Project, type ProjectServerInfo } from '../../../shared/schema/projects.ts';
 import {
@@ -45,7 +46,7 @@ export function projectServers(project: Project, files: readonly ProjectFileRead
       let name = `${project.name}${PROJECT_SEPARATOR}${base}`;
       const made = server
         ? configOf(project.dir, server, read.editor, name, project.given[name] ?? [])
-        : { problem: `${problem ?? 'it cannot be read'}`, requests: [] };
+        : { problem: displayText(problem ?? 'it cannot be read'), requests: [] };
       const earlier = byName.get(name);
       if (earlier) {
         // The same server in two editors' files (a team writing it for each): one server.
@@ -71,7 +72,9 @@ export function projectServers(project: Project, files: readonly ProjectFileRead
           file: read.file,
           digest: read.digest,
           requests,
-          ...(refusal === undefined ? {} : { problem: `"${entry}" in ${read.file}: ${refusal}` }),
+          ...(refusal === undefined
+            ? {}
+            : { problem: `"${displayText(entry)}" in ${displayText(read.file)}: ${refusal}` }),
         },
         config: refusal === undefined && 'config' in made ? made.config : undefined,
       };
@@ -165,7 +168,7 @@ function configOf(
     const cwd = resolve(dir, server.cwd === undefined ? '.' : fill(server.cwd));
     const inside = relative(dir, cwd);
     if (inside.startsWith('..') || isAbsolute(inside))
-      return { problem: `its "cwd" (${cwd}) is outside the project folder`, requests: [] };
+      return { problem: `its "cwd" (${displayText(cwd)}) is outside the project folder`, requests: [] };
     // The repository's own files it runs (`node ./server.js`) are part of what is approved: their
     // digests sit in its env, so a changed script changes the fingerprint and waits again.
     const scripts = repositoryFiles(dir, cwd, [command, ...args]);
@@ -184,14 +187,16 @@ function configOf(
   const missing = [...requests].filter((r) => !given.includes(r));
   if (missing.length > 0) {
     return {
-      problem: `it asks for ${missing.join(', ')}, which its editor would fill from your environment, secrets or a prompt. A project server gets none of yours: give it a value of its own (printf %s VALUE | switchboard projects give ${name} '${missing[0] ?? ''}'), then approve it`,
+      problem: `it asks for ${missing.map(displayText).join(', ')}, which its editor would fill from your environment, secrets or a prompt. A project server gets none of yours: give it a value of its own (printf %s VALUE | switchboard projects give ${name} '${displayText(missing[0] ?? '')}'), then approve it`,
       requests: [...requests],
     };
   }
   const parsed = ServerConfigSchema.safeParse(raw);
   if (!parsed.success)
     return {
-      problem: parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; '),
+      problem: displayText(
+        parsed.error.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; '),
+      ),
       requests: [],
     };
   return { config: parsed.data, requests: [...requests] };

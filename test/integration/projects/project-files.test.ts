@@ -104,6 +104,21 @@ describe('project files', () => {
     expect(found.get('acme--out')?.info.problem).toContain('outside the project folder');
   });
 
+  it('shows what a refused entry said with its hidden characters written out (bidi, line breaks)', () => {
+    const dir = folder({
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          'db\u202eexe.txt': { command: 'node', args: ['s.js'], cwd: '../x\u202egnp.sj\nok' },
+        },
+      }),
+    });
+    const [server] = servers(dir);
+    expect(server?.info.problem).toContain('outside the project folder');
+    expect(server?.info.problem).toContain('db\\u{202E}exe.txt');
+    expect(server?.info.problem).toContain('x\\u{202E}gnp.sj\\u{0A}ok');
+    expect(server?.info.problem).not.toMatch(/[\u202e\n]/);
+  });
+
   it('a request the person gave a value for becomes a keychain secret of its own', () => {
     const dir = folder({
       '.mcp.json': JSON.stringify({
