@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import type { NpmTools } from './npm-resolve.ts';
 import { runTool } from './run-tool.ts';
 
 /** The flags `npm install` gets for the store's lockfile (resolveNpm's child process uses the same). */
@@ -13,6 +12,16 @@ export const LOCK_ONLY_FLAGS = [
   '--no-fund',
   '--lockfile-version=3',
 ];
+
+/** The npm to run (npm-resolve.ts NpmTools has these): its script run by node, its environment. */
+export interface NpmProgram {
+  /** node, when npm is its script */
+  npm: string;
+  npmArgs: string[];
+  env: NodeJS.ProcessEnv;
+  /** a folder of the store's own, to run in */
+  staging: string;
+}
 
 /** How long a node's `--version` answer is reused: one `outdated` run asks once. */
 const NODE_VERSION_REUSE_MS = 10_000;
@@ -49,25 +58,15 @@ let shared: { cache: unknown; users: number } | undefined;
  * once loaded (~0.3 s), and servers resolved side by side share the packuments they fetch.
  * Returns false when it cannot (an npm it does not recognise): then the caller runs npm.
  */
-export async function lockInProcess(dir: string, tools: NpmTools): Promise<boolean> {
-  const script = tools.npmArgs[0];
-  if (tools.npmArgs.length !== 1 || script === undefined || basename(script) !== 'npm-cli.js') return false;
-  const npmDir = dirname(dirname(script));
-  const npm = loadNpm(npmDir);
-  if (!npm) return false;
-  const nodeVersion = await versionOf(tools);
-  const config = new npm.Config({
-    ...npm.definitions,
-    npmPath: npmDir,
-    env: { ...tools.env },
-    argv: [tools.npm, script, ...LOCK_ONLY_FLAGS],
-    execPath: tools.npm,
-    cwd: dir,
-    warn: false,
-  });
-  await config.load();
+export async function lockInProcess(dir: string, tools: NpmProgram): Promise<boolean> {
+  // Asked first: node answers while npm's modules load (a synchronous require).
+  const version = versionOf(tools);
+  const settings = await npmSettings(tools, dir, LOCK_ONLY_FLAGS);
+  if (!settings) return false;
+  const { npm, flat } = settings;
+  const nodeVersion = await version;
   const options = {
-    ...config.flat,
+    ...flat,
     nodeVersion,
     npmVersion: npm.version,
     npmCommand: 'install',
@@ -89,6 +88,51 @@ export async function lockInProcess(dir: string, tools: NpmTools): Promise<boole
     if (--share.users === 0 && shared === share) shared = undefined;
   }
   return true;
+}
+
+/**
+ * npm's settings as the person's npm reads them for `npm ARGS` run in `cwd` (its argv, environment,
+ * npmrc files from that npm's and that node's places), flattened as npm's commands get them; undefined
+ * when the server's npm is not one this can load (then the caller runs npm).
+ */
+export async function npmSettings(
+  tools: NpmProgram,
+  cwd: string,
+  args: readonly string[],
+): Promise<{ npm: NpmInternals; flat: Record<string, unknown> } | undefined> {
+  const script = tools.npmArgs[0];
+  if (tools.npmArgs.length !== 1 || script === undefined || basename(script) !== 'npm-cli.js')
+    return undefined;
+  const npmDir = dirname(dirname(script));
+  const npm = loadNpm(npmDir);
+  if (!npm) return undefined;
+  const config = new npm.Config({
+    ...npm.definitions,
+    npmPath: npmDir,
+    env: { ...tools.env },
+    argv: [tools.npm, script, ...args],
+    execPath: tools.npm,
+    cwd,
+    warn: false,
+  });
+  await config.load();
+  return { npm, flat: keepingEnv(() => config.flat) };
+}
+
+/**
+ * npm's settings write two variables into process.env as they are read (npm owns its process; here
+ * it is Switchboard's, whose environment servers and tools inherit): put back as they were.
+ */
+function keepingEnv<T>(read: () => T): T {
+  const kept = ['NODE_ENV', 'npm_config_user_agent'].map((key) => [key, process.env[key]] as const);
+  try {
+    return read();
+  } finally {
+    for (const [key, value] of kept) {
+      if (value === undefined) Reflect.deleteProperty(process.env, key);
+      else process.env[key] = value;
+    }
+  }
 }
 
 function loadNpm(npmDir: string): NpmInternals | undefined {
@@ -123,7 +167,7 @@ function loadNpm(npmDir: string): NpmInternals | undefined {
 }
 
 /** The version of the node npm would run on (it picks versions by their `engines`). */
-function versionOf(tools: NpmTools): Promise<string> {
+function versionOf(tools: NpmProgram): Promise<string> {
   const known = nodeVersions.get(tools.npm);
   if (known && Date.now() - known.at < NODE_VERSION_REUSE_MS) return known.value;
   const value = runTool(
