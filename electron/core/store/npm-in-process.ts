@@ -39,7 +39,8 @@ type ArboristClass = new (options: Record<string, unknown>) => ArboristLike;
 /** The person's npm's own resolver and settings loader (what its `npm install` runs). */
 interface NpmInternals {
   version: string;
-  Arborist: ArboristClass;
+  /** npm's resolver, loaded when first asked for (~0.25 s; reading settings does not need it) */
+  Arborist(): ArboristClass;
   Config: ConfigClass;
   definitions: Record<string, unknown>;
 }
@@ -59,11 +60,12 @@ let shared: { cache: unknown; users: number } | undefined;
  * Returns false when it cannot (an npm it does not recognise): then the caller runs npm.
  */
 export async function lockInProcess(dir: string, tools: NpmProgram): Promise<boolean> {
-  // Asked first: node answers while npm's modules load (a synchronous require).
+  // Asked first: node answers while npm's modules load (synchronous requires).
   const version = versionOf(tools);
   const settings = await npmSettings(tools, dir, LOCK_ONLY_FLAGS);
   if (!settings) return false;
   const { npm, flat } = settings;
+  const Arborist = npm.Arborist();
   const nodeVersion = await version;
   const options = {
     ...flat,
@@ -79,7 +81,7 @@ export async function lockInProcess(dir: string, tools: NpmProgram): Promise<boo
   const share = shared;
   share.users++;
   try {
-    const arborist = new npm.Arborist({ ...options, packumentCache: share.cache });
+    const arborist = new Arborist({ ...options, packumentCache: share.cache });
     // Arborist makes its cache when given none: the first of a batch's becomes the batch's.
     share.cache ??= (arborist as unknown as { options?: { packumentCache?: unknown } }).options
       ?.packumentCache;
@@ -149,7 +151,7 @@ function loadNpm(npmDir: string): NpmInternals | undefined {
       const defs = load(definitionsFile) as Record<string, unknown>;
       value = {
         version: pkg.version,
-        Arborist: load('@npmcli/arborist') as ArboristClass,
+        Arborist: once(() => load('@npmcli/arborist') as ArboristClass),
         Config: load('@npmcli/config') as ConfigClass,
         definitions: {
           definitions: defs.definitions,
@@ -164,6 +166,12 @@ function loadNpm(npmDir: string): NpmInternals | undefined {
   }
   loaded.set(npmDir, value);
   return value;
+}
+
+/** `make`'s value, made on the first call. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
 }
 
 /** The version of the node npm would run on (it picks versions by their `engines`). */
