@@ -84,7 +84,9 @@ export class NpmRegistryView {
 async function readRegistries(tools: NpmTools): Promise<Registries | undefined> {
   try {
     // In this process when the person's npm can be loaded here (a process less), else `npm config list`.
-    const settings = await npmSettings(tools, tools.staging, ['config', 'list']).catch(() => undefined);
+    const settings = tools.inProcess
+      ? await npmSettings(tools, tools.staging, ['config', 'list']).catch(() => undefined)
+      : undefined;
     if (settings) return registriesOf(settings.flat, 'httpsProxy');
     const { stdout } = await runTool(
       {

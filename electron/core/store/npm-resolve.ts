@@ -15,6 +15,12 @@ export interface NpmTools {
   /** where temporary folders go (inside the store, so a rename into place stays on one disk) */
   staging: string;
   timeoutMs?: number;
+  /**
+   * resolve with the person's npm loaded into this process (npm-in-process.ts) rather than an npm
+   * process per server: for short-lived processes only (the CLI), since npm's modules stay loaded
+   * (~46 MB of RSS measured), which a long-running serve must not carry
+   */
+  inProcess?: boolean;
   /** publish dates and `latest` straight from the registry (undefined: `npm view` asks instead) */
   about?: (name: string) => Promise<{ time: Record<string, string>; latest: string | null } | undefined>;
 }
@@ -97,7 +103,7 @@ async function writeLock(
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), run.timeoutMs);
   });
-  const inProcess = lockInProcess(dir, tools).catch(() => false);
+  const inProcess = tools.inProcess ? lockInProcess(dir, tools).catch(() => false) : Promise.resolve(false);
   const done = await Promise.race([inProcess, timeout]).finally(() => clearTimeout(timer));
   if (done === 'timeout')
     throw new UserError(`${what} failed: no answer in ${Math.round(run.timeoutMs / 1000)} s`);
