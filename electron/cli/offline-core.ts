@@ -73,7 +73,10 @@ export async function offlineServers(
 /** The servers, and what their status and approval read: the packages offered, their sandboxes. */
 async function trustParts(ctx: CliContext, given?: ProjectService) {
   const { state, servers, projects } = await offlineServers(ctx, given);
-  const packages = new PackageService(new PackageStore(ctx.home.store), ctx.env, process.platform);
+  const packages = new PackageService(new PackageStore(ctx.home.store), ctx.env, process.platform, {
+    // a CLI process is short-lived: npm may be loaded into it to resolve (serve runs npm instead)
+    inProcessNpm: true,
+  });
   const packageTrust = new PackageApprovals(packages);
   const sandbox = new SandboxService({
     home: ctx.home,

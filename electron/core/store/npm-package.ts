@@ -21,6 +21,8 @@ export interface NpmContext {
   lookup: CommandLookup;
   /** the registry read directly (packuments), where npm's settings allow */
   registry?: NpmRegistryView;
+  /** npm may be loaded into this process to resolve (NpmTools.inProcess) */
+  inProcessNpm?: boolean;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface NpmContext {
  */
 function npmTools(ctx: NpmContext): NpmTools {
   const env = npmEnv(ctx.env, ctx.lookup.path);
-  const base = { env, staging: ctx.store.staging };
+  const base = { env, staging: ctx.store.staging, inProcess: ctx.inProcessNpm === true };
   const npx = resolveCommand('npx', ctx.lookup);
   if (npx) {
     const real = realCommand(npx);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PackumentSchema, type PackumentSource, type PackumentView } from './npm-lock-current.ts';
+import { npmSettings } from './npm-in-process.ts';
 import type { NpmTools } from './npm-resolve.ts';
 import { runTool } from './run-tool.ts';
 
@@ -14,6 +15,7 @@ const NpmConfigSchema = z
     registry: z.string(),
     proxy: z.string().nullable().optional(),
     'https-proxy': z.string().nullable().optional(),
+    httpsProxy: z.string().nullable().optional(),
     offline: z.boolean().optional(),
   })
   .catchall(z.unknown());
@@ -81,6 +83,11 @@ export class NpmRegistryView {
 
 async function readRegistries(tools: NpmTools): Promise<Registries | undefined> {
   try {
+    // In this process when the person's npm can be loaded here (a process less), else `npm config list`.
+    const settings = tools.inProcess
+      ? await npmSettings(tools, tools.staging, ['config', 'list']).catch(() => undefined)
+      : undefined;
+    if (settings) return registriesOf(settings.flat, 'httpsProxy');
     const { stdout } = await runTool(
       {
         command: tools.npm,
@@ -91,17 +98,22 @@ async function readRegistries(tools: NpmTools): Promise<Registries | undefined> 
       },
       'reading npm settings',
     );
-    const config = NpmConfigSchema.parse(JSON.parse(stdout));
-    if (config.proxy || config['https-proxy'] || config.offline) return undefined;
-    const scopes = new Map<string, string>();
-    for (const [key, value] of Object.entries(config)) {
-      const scope = /^(@[^:]+):registry$/.exec(key)?.[1];
-      if (scope && typeof value === 'string') scopes.set(scope, value);
-    }
-    return { registry: config.registry, scopes };
+    return registriesOf(JSON.parse(stdout), 'https-proxy');
   } catch {
     return undefined;
   }
+}
+
+/** The registries npm's settings name (`npm config list`'s keys, or npm's flattened ones). */
+function registriesOf(settings: unknown, httpsProxy: 'https-proxy' | 'httpsProxy'): Registries | undefined {
+  const config = NpmConfigSchema.parse(settings);
+  if (config.proxy || config[httpsProxy] || config.offline) return undefined;
+  const scopes = new Map<string, string>();
+  for (const [key, value] of Object.entries(config)) {
+    const scope = /^(@[^:]+):registry$/.exec(key)?.[1];
+    if (scope && typeof value === 'string') scopes.set(scope, value);
+  }
+  return { registry: config.registry, scopes };
 }
 
 async function fetchPackument(url: string, accept: string): Promise<PackumentView | undefined> {

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { UserError } from '../errors.ts';
 import { lockPackages, lockRoot, parseLock, pickBin, STORE_ROOT_NAME, type NpmLock } from './npm-lockfile.ts';
-import { runTool } from './run-tool.ts';
+import { LOCK_ONLY_FLAGS, lockInProcess } from './npm-in-process.ts';
+import { runTool, type ToolRun } from './run-tool.ts';
 import type { StoredPackage } from '../../../shared/store.ts';
 
 export interface NpmTools {
@@ -14,6 +15,12 @@ export interface NpmTools {
   /** where temporary folders go (inside the store, so a rename into place stays on one disk) */
   staging: string;
   timeoutMs?: number;
+  /**
+   * resolve with the person's npm loaded into this process (npm-in-process.ts) rather than an npm
+   * process per server: for short-lived processes only (the CLI), since npm's modules stay loaded
+   * (~46 MB of RSS measured), which a long-running serve must not carry
+   */
+  inProcess?: boolean;
   /** publish dates and `latest` straight from the registry (undefined: `npm view` asks instead) */
   about?: (name: string) => Promise<{ time: Record<string, string>; latest: string | null } | undefined>;
 }
@@ -35,7 +42,8 @@ export interface NpmResolution {
  * Resolves an npm package the way npx would (the configured registry and its `latest`, or the range
  * written) to an exact version and its whole dependency tree with integrity hashes: npm itself writes
  * the lockfile (`npm install --package-lock-only --ignore-scripts`) in a folder of its own, so no
- * project's .npmrc or working folder has a say. Also asks the registry for the publish dates.
+ * project's .npmrc or working folder has a say. Also asks the registry for the publish dates. `update`
+ * and `outdated` both resolve here, so they agree.
  */
 export async function resolveNpm(
   spec: { name: string; range: string; bin: string | undefined },
@@ -57,21 +65,7 @@ export async function resolveNpm(
       timeoutMs: tools.timeoutMs ?? 300_000,
     };
     const [, times] = await Promise.all([
-      runTool(
-        {
-          ...run,
-          args: [
-            ...tools.npmArgs,
-            'install',
-            '--package-lock-only',
-            '--ignore-scripts',
-            '--no-audit',
-            '--no-fund',
-            '--lockfile-version=3',
-          ],
-        },
-        what,
-      ),
+      writeLock(dir, tools, run, what),
       aboutPackage(spec.name, tools, run),
     ]);
     const lock = parseLock(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
@@ -92,6 +86,29 @@ export async function resolveNpm(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * npm writes `dir/package-lock.json`: in this process with the person's npm's own resolver when it
+ * can (npm-in-process.ts), else (or when that fails, so the error is npm's own words) by running npm.
+ */
+async function writeLock(
+  dir: string,
+  tools: NpmTools,
+  run: Omit<ToolRun, 'args'>,
+  what: string,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  // A hung registry must not hang an approval: the same limit (and words) as the child process's.
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), run.timeoutMs);
+  });
+  const inProcess = tools.inProcess ? lockInProcess(dir, tools).catch(() => false) : Promise.resolve(false);
+  const done = await Promise.race([inProcess, timeout]).finally(() => clearTimeout(timer));
+  if (done === 'timeout')
+    throw new UserError(`${what} failed: no answer in ${Math.round(run.timeoutMs / 1000)} s`);
+  if (done) return;
+  await runTool({ ...run, args: [...tools.npmArgs, ...LOCK_ONLY_FLAGS] }, what);
 }
 
 /** Publish dates and `latest`: from the registry directly when it answers there, else `npm view`. */

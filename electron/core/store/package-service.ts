@@ -35,11 +35,19 @@ export class PackageService {
   readonly #env: NodeJS.ProcessEnv;
   readonly #platform: NodeJS.Platform;
   readonly #npmRegistry = new NpmRegistryView();
+  readonly #inProcessNpm: boolean;
 
-  constructor(store: PackageStore, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform) {
+  /** `inProcessNpm`: resolve with npm loaded into this process (short-lived processes: the CLI) */
+  constructor(
+    store: PackageStore,
+    env: NodeJS.ProcessEnv,
+    platform: NodeJS.Platform = process.platform,
+    options: { inProcessNpm?: boolean } = {},
+  ) {
     this.store = store;
     this.#env = env;
     this.#platform = platform;
+    this.#inProcessNpm = options.inProcessNpm === true;
   }
 
   runOf(config: ServerConfig): PackageRunResult {
@@ -55,6 +63,7 @@ export class PackageService {
           env: this.#env,
           lookup,
           registry: this.#npmRegistry,
+          inProcessNpm: this.#inProcessNpm,
         });
       case 'pypi':
         return resolvePypiCandidate(run, {
@@ -81,7 +90,13 @@ export class PackageService {
    */
   async stillNewest(pin: PackagePin, run: PackageRun, lookup: CommandLookup): Promise<boolean> {
     if (pin.kind !== 'npm' || run.kind !== 'npm') return false;
-    const ctx = { store: this.store, env: this.#env, lookup, registry: this.#npmRegistry };
+    const ctx = {
+      store: this.store,
+      env: this.#env,
+      lookup,
+      registry: this.#npmRegistry,
+      inProcessNpm: this.#inProcessNpm,
+    };
     return npmPinStillNewest(pin, run, ctx).catch(() => false);
   }
 

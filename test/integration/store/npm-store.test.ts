@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -294,6 +295,47 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     };
     expect(usage.installs.map((i) => i.servers)).toEqual([['pkg']]);
     expect((await runCli(['store', 'prune'], env)).stdout).toBe('Nothing to remove.\n');
+  });
+
+  it('outdated and update agree on a newer in-range release that npm would not pick (its engines exclude the node npm runs on), and on one it would', async () => {
+    // The node the server's npm runs on: the system's when there is one (it may be older than the
+    // node running Switchboard, whose version npm must then not use), else the first on PATH.
+    const path =
+      existsSync('/usr/bin/node') && existsSync('/usr/bin/npx')
+        ? `/usr/bin:${process.env.PATH ?? ''}`
+        : (process.env.PATH ?? '');
+    const env = { ...t.env, ...registry.npmEnv(cache), PATH: path };
+    const node = execFileSync('node', ['--version'], { env, encoding: 'utf8' }).trim();
+    const major = Number(/^v(\d+)/.exec(node)?.[1]);
+    t.writeServers({ mcpServers: { pkg: { command: 'npx', args: ['-y', 'sb-store-pkg'] } } });
+    const approved = await runCli(['approve', 'pkg', '--yes'], env);
+    expect(approved.code, approved.stderr).toBe(0);
+
+    // 1.0.1 needs a newer node than npm runs on: npm keeps 1.0.0, so there is nothing to update.
+    const dir = mkdtempSync(join(t.dir, 'dep-'));
+    cpSync(join(FIXTURES, 'sb-store-dep'), dir, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ ...manifest, version: '1.0.1', engines: { node: `>=${major + 1}` } }, null, 2),
+    );
+    await registry.publish(dir);
+    const outdated = await runCli(['outdated'], env);
+    expect(outdated.code, outdated.stderr).toBe(0);
+    expect(outdated.stdout).toBe('Every stored package is the newest its servers.json entry allows.\n');
+    const update = await runCli(['update', 'pkg', '--yes'], env);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toContain('pkg is up to date: nothing to update.');
+
+    // 1.0.2 runs anywhere: both name it, and the update takes it.
+    await registry.publishAs(join(FIXTURES, 'sb-store-dep'), '1.0.2');
+    const found = JSON.parse((await runCli(['outdated', '--json'], env)).stdout) as {
+      servers: { changes: string[] }[];
+    };
+    expect(found.servers.map((s) => s.changes)).toEqual([['sb-store-dep 1.0.0 → 1.0.2']]);
+    const updated = await runCli(['update', 'pkg', '--yes'], env);
+    expect(updated.stdout).toContain('sb-store-dep 1.0.0 → 1.0.2');
+    expect((await runCli(['outdated'], env)).stdout).toContain('Every stored package is the newest');
   });
 
   it('outdated and update agree: a lockfile that differs only beside the versions (another registry address) is no update', async () => {
