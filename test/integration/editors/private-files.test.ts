@@ -100,6 +100,9 @@ describe('editor files that hold a bridge token', () => {
     await approved('alpha');
     const serve = await startServe(t.env);
     try {
+      // serve's own first sync runs after it listens: a sync through it returns only after that one
+      // (one queue), so the Cursor file made next is new to serve and written by this test's sync.
+      expect((await runCli(['sync'], t.env)).code).toBe(0);
       const cursor = install(t, 'cursor', '{\n  "mcpServers": {}\n}\n');
       chmodSync(cursor, 0o644);
       const result = await runCli(['sync', '--editor', 'cursor'], t.env);
