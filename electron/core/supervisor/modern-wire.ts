@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type {
   ClientCapabilities,
   Implementation,
@@ -258,22 +259,8 @@ export function replyOf(message: Record<string, unknown>): Reply {
 
 /** The `data` of each event in a server-sent event stream. */
 async function* events(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, end).replace(/\r$/, '');
-      buffer = buffer.slice(end + 1);
-      if (line === '') {
-        if (data.length > 0) yield data.join('\n');
-        data = [];
-      } else if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-    }
-  }
-  if (data.length > 0) yield data.join('\n');
+  const stream = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  for await (const event of stream) yield event.data;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {
