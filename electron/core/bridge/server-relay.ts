@@ -82,8 +82,12 @@ interface SendFrom {
 
 const noop = () => {};
 
-/** How long editors' requests wait for a server that uses roots to ask for them after a change. */
-const ROOTS_SYNC_MS = 1_500;
+/**
+ * How long editors' requests wait at most for a server that uses roots to ask for them after a change
+ * (the wait ends as soon as it has). Generous: on a loaded machine server-filesystem once took over
+ * 1.5 s to ask, and a call in between ran in the folders of an editor that had left.
+ */
+const ROOTS_SYNC_MS = 5_000;
 /**
  * Round trips to the server after it was given roots, before calls go on: each is a turn of its
  * event loop to take them in (measured with server-filesystem on a loaded machine: one was not always
