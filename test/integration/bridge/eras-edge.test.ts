@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
-import { defined, everythingServer, NODE } from '../../helpers/servers.ts';
+import { everythingServer, NODE, startListening } from '../../helpers/servers.ts';
 
 /**
  * The edge rules of MCP 2026-07-28 Streamable HTTP on the editors' side (issue 34; what the official
@@ -29,16 +29,10 @@ const RELAY = fileURLToPath(new URL('../../../electron/relay/main.mjs', import.m
 let remote: ChildProcess | undefined;
 let token: string;
 
-function startModernServer(): Promise<number> {
-  const script = fileURLToPath(new URL('../../fixtures/modern-server.mjs', import.meta.url));
-  remote = spawn(NODE, [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const stdout = defined(remote.stdout, 'modern server stdout');
-  return new Promise((resolve) => {
-    stdout.on('data', (d: Buffer) => {
-      const m = /listening (\d+)/.exec(d.toString());
-      if (m) resolve(Number(m[1]));
-    });
-  });
+async function startModernServer(): Promise<number> {
+  const started = await startListening('modern-server.mjs', '0');
+  remote = started.child;
+  return started.port;
 }
 
 beforeAll(async () => {

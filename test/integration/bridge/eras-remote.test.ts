@@ -1,5 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -16,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
-import { defined, NODE } from '../../helpers/servers.ts';
+import { defined, startListening } from '../../helpers/servers.ts';
 
 /**
  * The servers' side of both MCP eras (issue 34): a remote server that speaks only 2026-07-28 (the SDK
@@ -30,16 +29,10 @@ let remote: ChildProcess | undefined;
 let port = 0;
 let token: string;
 
-function startModernServer(): Promise<number> {
-  const script = fileURLToPath(new URL('../../fixtures/modern-server.mjs', import.meta.url));
-  remote = spawn(NODE, [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const stdout = defined(remote.stdout, 'modern server stdout');
-  return new Promise((resolve) => {
-    stdout.on('data', (d: Buffer) => {
-      const m = /listening (\d+)/.exec(d.toString());
-      if (m) resolve(Number(m[1]));
-    });
-  });
+async function startModernServer(): Promise<number> {
+  const started = await startListening('modern-server.mjs', '0');
+  remote = started.child;
+  return started.port;
 }
 
 /** What the server was asked, by method (the fixture counts every POST). */
