@@ -1,5 +1,6 @@
 import { displayMessage, displayText } from '../../shared/display-text.ts';
 import { describeError, UserError } from '../core/errors.ts';
+import { makeHomePrivate } from '../core/fs/private-home.ts';
 import { resolveHome } from '../core/home.ts';
 import { OsKeychain } from '../core/secrets/keychain.ts';
 import type { CliContext } from './context.ts';
@@ -93,6 +94,8 @@ export async function main(argv: string[], ctx: CliContext = defaultContext()): 
   }
   const load = COMMANDS[name];
   try {
+    // As serve does at its start: before any command writes there, the home is this user's alone.
+    makeHomePrivate(ctx.home, process.platform);
     const command = await load();
     return await command(ctx, rest);
   } catch (err) {

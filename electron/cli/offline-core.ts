@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { systemClock } from '../core/clock.ts';
 import type { CoreEvents } from '../core/core-events.ts';
-import { makeHomePrivate } from '../core/fs/private-home.ts';
 import { ListStore } from '../core/lists/list-store.ts';
 import { ProjectService } from '../core/projects/project-service.ts';
 import { Approvals } from '../core/services/approvals.ts';
@@ -26,11 +25,11 @@ import type { CliContext } from './context.ts';
  * running: a composition root that builds, per command, only what it touches (never the supervisor,
  * the update checks, or sign-in unless the command signs in). What `serve` finds of the machine at its
  * start (the login PATH, the editors' settings files) comes with the context (`cli/machine.ts`), as data.
+ * The home is already private: `main` makes it so before any command runs, as serve does at its start.
  */
 
-/** state.json alone (editor settings, approvals, the bridge port), in the home made private. */
+/** state.json alone (editor settings, approvals, the bridge port). */
 export function offlineState(ctx: CliContext): { state: AppStateStore } {
-  makeHomePrivate(ctx.home, process.platform);
   return { state: new AppStateStore(ctx.home.stateFile) };
 }
 
@@ -43,7 +42,6 @@ export async function offlineServers(
   projects = new ProjectService(ctx.home.root),
 ): Promise<{ state: AppStateStore; servers: ServerConfig; projects: ProjectService }> {
   const commandPath = await ctx.commandPath();
-  makeHomePrivate(ctx.home, process.platform); // as offlineState, before anything is written there
   const state = new AppStateStore(ctx.home.stateFile);
   const { home } = ctx;
   const servers = new ServerConfig({

@@ -58,6 +58,8 @@ describe("the Switchboard home's permissions", () => {
       env(),
     );
     expect(added.code, added.stderr).toBe(0);
+    // the CLI alone, before serve ever ran, made it private
+    expect(loose(t.home.root)).toEqual([]);
     const serve = await startServe(env());
     children.push(serve.child);
     const approved = await runCli(['approve', 'mini', '--yes'], env());
