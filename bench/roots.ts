@@ -67,7 +67,7 @@ async function untilRoots(
   }
 }
 
-// The editors' folders are declared in its sandbox: roots do not widen it (docs/decisions.md).
+// The editors' folders are declared in its sandbox: roots do not widen it (docs/decisions/sandbox.md).
 t.writeServers({
   mcpServers: { fs: { command: NODE, args: [SERVER, started], sandbox: { write: folders } } },
 });

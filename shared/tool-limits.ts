@@ -1,9 +1,10 @@
 import type { EditorId } from './editors.ts';
 
 /**
- * What each client is known to take of MCP tools, with where that is known from (docs/decisions.md,
- * "Client tool limits"). Only limits seen documented or reported by the client's users are here; a
- * client without an entry has no known limit, and nothing is shortened for it.
+ * What each client is known to take of MCP tools, with where that is known from
+ * (docs/decisions/tools-and-discovery.md, "Client tool limits"). Only limits seen documented or
+ * reported by the client's users are here; a client without an entry has no known limit, and nothing
+ * is shortened for it.
  */
 export interface ToolCountLimit {
   count: number;

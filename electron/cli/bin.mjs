@@ -5,9 +5,11 @@
 // busy start (100 servers) and stays: ~58 MB less idle memory for `serve` (docs/performance.md).
 // --expose-gc: serve runs one full GC once a burst of server starts has settled (core/memory/).
 // --v8-pool-size=1: one V8 helper thread instead of 4; each kept its own malloc arena holding 2–3 MB
-// that glibc never gave back after a first start's 100 server runs (~5 MB of serve's RSS; decisions.md).
+// that glibc never gave back after a first start's 100 server runs (~5 MB of serve's RSS;
+// docs/decisions/performance-choices.md).
 // --max-opt=2: V8 optimizes up to Maglev, never with TurboFan, whose compiler code, zones and output
-// held ~9 MB of serve's RSS after a first start; serve's CPU per bridged call did not move (decisions.md).
+// held ~9 MB of serve's RSS after a first start; serve's CPU per bridged call did not move
+// (docs/decisions/performance-choices.md).
 // Keep package.json's "start"/"serve" scripts on the same flags.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {

@@ -66,7 +66,7 @@ export function approvalSummary(
         ...pkg.notes.filter((note) => note.startsWith('signature:')),
       ]
     : [];
-  // Its sandbox: what it may write and reach, or "NOT sandboxed …" (docs/decisions.md, "Sandbox").
+  // Its sandbox: what it may write and reach, or "NOT sandboxed …" (docs/decisions/sandbox.md).
   const [first, ...rest] = preview.access;
   const sandbox =
     first === undefined

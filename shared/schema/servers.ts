@@ -42,7 +42,8 @@ export const CWD_NOT_ABSOLUTE =
 
 /** The longest idle timeout (a week): anything longer means "always running", which is 0. */
 export const MAX_IDLE_TIMEOUT_S = 7 * 24 * 3600;
-/** The idle timeout of servers that set none, unless Settings say otherwise (docs/decisions.md). */
+/** The idle timeout of servers that set none, unless Settings say otherwise
+ * (docs/decisions/server-lifecycle.md). */
 export const DEFAULT_IDLE_TIMEOUT_S = 600;
 
 /**
@@ -124,7 +125,7 @@ export const NETWORK_ENTRY_INVALID =
 const SandboxPathSchema = z.string().min(1).regex(SANDBOX_PATH_PATTERN, SANDBOX_PATH_NOT_ABSOLUTE);
 
 /**
- * What a local server may touch beyond the default (docs/decisions.md, "Sandbox"): the system
+ * What a local server may touch beyond the default (docs/decisions/sandbox.md): the system
  * read-only, its own folder and a private temp folder writable, your secret-bearing places hidden,
  * the internet but not this computer's own services. `false` runs it without a sandbox.
  */

@@ -66,7 +66,7 @@ describe('the approval card', () => {
     expect(await card.getByTestId('approval-references').textContent()).toBe(
       `gives your keychain secret "github-token" to ${NODE} in env GITHUB_TOKEN`,
     );
-    // What it may reach in its sandbox, in words (docs/decisions.md, "Sandbox")
+    // What it may reach in its sandbox, in words (docs/decisions/sandbox.md)
     const access = await card.getByTestId('approval-access').locator('li').allTextContents();
     expect(access[0]).toMatch(
       /^reads and writes only: .*\/data\/spoof \(its own folder\), a private temp folder$/,

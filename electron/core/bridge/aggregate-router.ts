@@ -40,9 +40,10 @@ const RESOURCE_NOT_FOUND = -32002;
  * the editor may reach. A resource URI listed by several servers is listed once and read from the
  * one approved first; a URI no server lists goes to the most specific matching template, of the
  * server approved first among equally specific ones (a newer or hostile server cannot take over
- * another's resources: docs/decisions.md, issue 32). Completions follow their prompt or resource; logging/setLevel goes to every
- * running server with logging (an idle one is told when it next starts); subscriptions to the
- * resource's server. A request that needs a server starts it if it is idle.
+ * another's resources: docs/decisions/tools-and-discovery.md). Completions follow their prompt or
+ * resource; logging/setLevel goes to every running server with logging (an idle one is told when it
+ * next starts); subscriptions to the resource's server. A request that needs a server starts it if it
+ * is idle.
  */
 export class AggregateRouter {
   readonly #upstreams: Upstreams;

@@ -137,7 +137,7 @@ export class BridgeServer {
     // A signed-in browser outlives this serve only where each connection's user is checked (Linux): a
     // key a port squatter collected while serve was down is then worthless from its user. Elsewhere
     // nothing tells the squatter's replay from the person's browser, so a key ends with the serve that
-    // issued it, and what an older serve kept is dropped (docs/decisions.md, issue 32).
+    // issued it, and what an older serve kept is dropped (docs/decisions/other-local-users.md).
     const sessionsFile = join(options.tokens.dir, BROWSER_SESSIONS_FILE);
     if (peerUsers.coverage !== 'checked') rmSync(sessionsFile, { force: true });
     this.sessions = new UiSessions({ file: peerUsers.coverage === 'checked' ? sessionsFile : undefined });

@@ -15,8 +15,9 @@ export type PeerLookup = { uid: number } | { unknown: string };
 
 /**
  * Which local user opened a TCP connection to the bridge. `checked`: a real lookup (Linux). `unchecked`:
- * this platform has none reachable from Node without native code (macOS, Windows; docs/decisions.md
- * says what that leaves open), and the bridge lets every connection through to its token check.
+ * this platform has none reachable from Node without native code (macOS, Windows;
+ * docs/decisions/other-local-users.md says what that leaves open), and the bridge lets every
+ * connection through to its token check.
  */
 export interface PeerUsers {
   readonly coverage: 'checked' | 'unchecked';

@@ -2,7 +2,7 @@ import { PROJECT_NAME_PATTERN } from '../../../shared/schema/projects.ts';
 
 /**
  * A project's route: `/mcp/@<project>` is the aggregate with that project's servers beside the
- * person's own (docs/decisions.md, "A repository's servers"). The request's editor becomes
+ * person's own (docs/decisions/projects.md). The request's editor becomes
  * `<editor>@<project>` from there on: sessions, activity and access all carry the scope, so a
  * session opened on one route is never reused on another, and no other route offers the project's
  * servers. Token names never hold "@", so the split is unambiguous.

@@ -33,7 +33,7 @@ export interface RootsScopeOptions {
 
 /**
  * Which projects a 2025-era editor on the aggregate `/mcp` works in, by the roots it declares
- * (docs/decisions.md, "A repository's servers"): a project's servers are offered to a session whose
+ * (docs/decisions/projects.md): a project's servers are offered to a session whose
  * root lies inside the project's folder. Roots are judged as resolved paths (file: URIs only, `..`
  * and symlinks resolved, compared by path segments), so `/p/../p-other` or a symlink leading out of
  * the folder is not inside it, and a root above the folder (the home) is not inside it either. A

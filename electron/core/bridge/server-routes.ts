@@ -172,7 +172,8 @@ export function createServerRoutes(
 
   function remove(name: string): { ok: true } {
     requireExisting(name, 'remove');
-    // Like `switchboard remove`: its approval goes too (docs/decisions.md), so re-adding it asks again.
+    // Like `switchboard remove`: its approval goes too
+    // (docs/decisions/trust-and-approval.md), so re-adding it asks again.
     removeServer(file, name);
     core.servers.forgetSource(name);
     applyServersEdit(core);

@@ -140,7 +140,8 @@ function refuse(problem: string): SpecResult {
  * registry or npm configuration, another Python index, a shell command instead of the package) or
  * hand the container this computer (`--privileged`, root, the host's namespaces). A public registry
  * entry has no business with them, and a person would not see the danger in a flag: refused, with why
- * (docs/decisions.md). Someone who needs one writes the entry by hand, where the approval shows it.
+ * (docs/decisions/catalog-and-install-links.md). Someone who needs one writes the entry by hand,
+ * where the approval shows it.
  */
 const REFUSED_FLAGS: Record<string, Record<string, string>> = {
   npx: {
@@ -234,7 +235,8 @@ const REFUSED_ENV: [RegExp, string][] = [
 ];
 
 /**
- * Why a registry entry's runtime arguments or environment are refused (docs/decisions.md): one line
+ * Why a registry entry's runtime arguments or environment are refused
+ * (docs/decisions/catalog-and-install-links.md): one line
  * per flag or variable that would change where the code comes from or give the container this
  * computer, in plain words. Empty: none.
  */

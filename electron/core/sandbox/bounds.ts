@@ -2,7 +2,8 @@
  * How much of this computer one sandboxed server may take (Linux): the size of its private temp
  * folders (tmpfs, which is memory), and rlimits set by prlimit as the first program inside the
  * sandbox. There is no cgroup (systemd's user manager is not everywhere, cgroup v1 needs root), so
- * memory is bounded per process, not per server. docs/decisions.md, "Issue 32", says why these figures.
+ * memory is bounded per process, not per server. docs/decisions/sandbox.md says why
+ * these figures.
  */
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

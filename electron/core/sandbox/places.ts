@@ -3,7 +3,7 @@
  * secrets live, which stay hidden even inside a folder a server was granted, and where language
  * toolchains keep what runs, which every server may read so that nvm's node, pipx's Python or a
  * global install run.
- * Lists, not code: docs/decisions.md ("Sandbox") says what is and is not covered.
+ * Lists, not code: docs/decisions/sandbox.md says what is and is not covered.
  */
 
 /** Secret-bearing places on every OS: keys, cloud and registry credentials, shell histories. */

@@ -108,7 +108,7 @@ const PROJECT_MARKERS = ['package.json', 'pyproject.toml', 'setup.py', 'go.mod',
 
 /**
  * The effective sandbox of one local server: the default policy, what servers.json adds, and what
- * its arguments name (docs/decisions.md, "Sandbox"). Looks at the disk (which arguments are paths,
+ * its arguments name (docs/decisions/sandbox.md). Looks at the disk (which arguments are paths,
  * which secret places exist), so it is computed when shown and again at each start.
  */
 export function sandboxPolicy(input: PolicyInput): SandboxPolicy {

@@ -4,7 +4,7 @@
  * capability dropped (/etc/shadow is root's to read), and a user namespace made by root maps to uid 0
  * again: so the server becomes nobody (65534) through setpriv, first thing inside. Its own folder is
  * then handed to nobody. A server that root granted other folders to write keeps running as root:
- * nobody could not write them (said on the approval; docs/decisions.md, "Issue 32").
+ * nobody could not write them (said on the approval; docs/decisions/sandbox.md).
  */
 export const NOBODY = { uid: 65534, gid: 65534 } as const;
 

@@ -35,8 +35,8 @@ type Rule = { depth: number; order: number; text: string };
  * every service they use: reads of the hidden areas (home, Switchboard's home, /Volumes), writes
  * everywhere but granted folders and temp, outgoing connections but to the proxy (and listed local
  * ports). In Seatbelt the last matching rule wins, so rules go shallowest path first, and for one
- * path hide, then grant, then mask. Not run on macOS in this project's tests: docs/decisions.md
- * ("Sandbox") lists what it does not cover.
+ * path hide, then grant, then mask. Not run on macOS in this project's tests: docs/decisions/sandbox.md
+ * lists what it does not cover.
  */
 export function seatbeltCommand(input: SeatbeltInput): {
   command: string;

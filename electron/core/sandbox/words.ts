@@ -95,7 +95,7 @@ function networkWords(network: NetworkPolicy): string {
 
 /**
  * A filtered network is an HTTP proxy and nothing else (bwrap.ts, seatbelt.ts): say who reaches it
- * (docs/decisions.md, "Every runtime reaches the proxy"), and that the rest has no network.
+ * (docs/decisions/sandbox-network.md, "Every runtime reaches the proxy"), and that the rest has no network.
  */
 function proxyOnlyWords(network: NetworkPolicy): string | undefined {
   if (network.kind !== 'internet' && network.kind !== 'list') return undefined;

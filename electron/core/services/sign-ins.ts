@@ -25,7 +25,7 @@ export interface SignInsOptions {
 /**
  * Sign-in to remote servers (OAuth). The SDK's auth client and our sign-in code load at their first
  * use (a remote server starting, a sign-in): a serve of local servers never carries them
- * (docs/decisions.md, "What serve loads only when it is used").
+ * (docs/decisions/performance-choices.md, "What serve loads only when it is used").
  */
 export class SignIns {
   readonly #o: SignInsOptions;

@@ -399,7 +399,8 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
     attempt.cancels.add(this.#retries.countStable());
     // A stateless remote gets no health pings: there is no process of ours to restart and no session
     // to lose, its calls say how it is, and a ping costs a stateless gateway a whole server start
-    // (~2,900 a day while idle). Processes of ours and remote sessions are pinged (decisions.md).
+    // (~2,900 a day while idle). Processes of ours and remote sessions are pinged
+    // (docs/decisions/server-lifecycle.md).
     if (!link.stateless) startPings(attempt, client, this.#clock, this.#timings);
     this.#idle.arm();
     await lists.fetchAll();

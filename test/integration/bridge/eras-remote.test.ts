@@ -112,7 +112,7 @@ describe('a remote server that speaks only MCP 2026-07-28, as a url entry', () =
       const asked = await counts();
       expect(asked['server/discover']).toBeGreaterThanOrEqual(1);
       // Neither the handshake nor a health ping: the server speaks neither, and a stateless one
-      // must not be kept busy (decisions, issue 36 items 1 and 5).
+      // must not be kept busy (docs/decisions/server-lifecycle.md, health pings).
       expect(asked.initialize).toBeUndefined();
       expect(asked.ping).toBeUndefined();
     },

@@ -140,7 +140,8 @@ describe.each([
     const b = await editor(`/mcp/${server}`, `b-${server}`);
     // b's call starts while a's is waiting for a's answer: both are in flight at once. It starts once
     // a's question reached a: over stdio nothing says whose a server's request is, and Switchboard
-    // takes the call that reached the server last (docs/decisions.md), so the order is the test's.
+    // takes the call that reached the server last (docs/decisions/shared-servers.md), so the order is
+    // the test's.
     const asks = [
       call(a, 'ask', { message: 'question for a' }),
       arrived(() => a.elicitations.length).then(() => call(b, 'ask', { message: 'question for b' })),
@@ -300,7 +301,8 @@ describe('the aggregate /mcp', () => {
 
     const answer = await call(e, 'web__ask', { message: 'via the aggregate' });
     expect(JSON.parse(answer)).toEqual({ action: 'accept', content: { answer: 'aggregate says yes' } });
-    // On /mcp the person reads which server asks (docs/decisions.md, "A server's request names it").
+    // On /mcp the person reads which server asks (docs/decisions/shared-servers.md, "A server's
+    // request names it").
     expect(e.elicitations).toEqual(['[server web] via the aggregate']);
   });
 });

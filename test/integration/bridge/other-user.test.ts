@@ -192,7 +192,8 @@ describe("a browser's session and the serve that issued it", () => {
   );
 
   it('ends with the serve that issued it where no lookup exists (macOS, Windows): a key collected while serve was down opens nothing', async () => {
-    // macOS and Windows have no lookup of a connection's user from Node (docs/decisions.md); stood in
+    // macOS and Windows have no lookup of a connection's user from Node
+    // (docs/decisions/other-local-users.md); stood in
     // for here by the same bridge told so.
     const unchecked = uncheckedPeerUsers('darwin');
     await setup.stop();

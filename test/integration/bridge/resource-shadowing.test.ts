@@ -66,7 +66,8 @@ describe('aggregate /mcp: resources a later or hostile server cannot take over',
     expect(await whoAnswers('notes://private/monday')).toBe('notes answers notes://private/monday');
     // zz-docs was approved after the hostile one, but its template is the more specific.
     expect(await whoAnswers('docs://42')).toBe('docs answers docs://42');
-    // What nobody else claims, the catch-all may answer (the residual: docs/decisions.md).
+    // What nobody else claims, the catch-all may answer (the residual:
+    // docs/decisions/tools-and-discovery.md).
     expect(await whoAnswers('other://thing')).toBe('hostile answers other://thing');
   });
 });

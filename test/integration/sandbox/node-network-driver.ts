@@ -3,7 +3,8 @@
 // leaves this namespace. Serves HTTP and HTTPS there, then runs test/fixtures/net-client.* on each
 // runtime in a sandbox (real bubblewrap, socat, Switchboard's proxy) whose network list is
 // "api.example.test" (resolved by the gate to ADDRESS) and ADDRESS itself: ADDRESS is this
-// namespace's own, which the gate refuses unless listed by address (docs/decisions.md), and the
+// namespace's own, which the gate refuses unless listed by address
+// (docs/decisions/sandbox-network.md), and the
 // default policy would refuse it too. Prints { "<runtime>": { "<client> <url>": "<status> <body>" |
 // "error: …" } } as JSON on stdout.
 //   argv: JSON { address, cert, key, runtimes: { label: { command, script, network? } } }

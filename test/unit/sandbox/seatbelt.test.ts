@@ -4,8 +4,8 @@ import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { seatbeltCommand, seatbeltProfile } from '../../../electron/core/sandbox/seatbelt.ts';
 import { MAC_SUPPORT, sandboxedPolicy } from '../../helpers/sandbox.ts';
 
-// macOS cannot run here: these check the profile text sandbox-exec would get (docs/decisions.md,
-// "Sandbox", says what it does and does not cover, untested on a Mac).
+// macOS cannot run here: these check the profile text sandbox-exec would get (docs/decisions/sandbox.md,
+// "What is not protected, per OS", says what it does and does not cover, untested on a Mac).
 const HOME = '/Users/ada';
 const SB = `${HOME}/Library/Application Support/Switchboard`;
 
