@@ -135,7 +135,7 @@ async function give(
   if (json) ctx.output.out(JSON.stringify({ server, request, secret }, null, 2));
   else
     ctx.output.out(
-      `Stored the value for ${request} as the keychain secret "${secret}" (${server}'s own). Approve it now: switchboard approve ${server}`,
+      `Stored the value for ${request} as the keychain secret "${secret}" (${server}'s own). It starts once approved (if it is not yet: switchboard approve ${server})`,
     );
   return 0;
 }

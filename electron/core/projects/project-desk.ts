@@ -78,7 +78,7 @@ export class ProjectDesk {
     return gone;
   }
 
-  /** As `projects give`: the value is kept in the keychain, never sent back; the server then waits for approval. */
+  /** As `projects give`: the value is kept in the keychain, never sent back; an approved server waiting for it starts. */
   async give(server: string, request: string, value: string): Promise<ProjectGiven> {
     const { service, setSecret } = this.#options;
     const given = await giveValue({ service, server, request, value, setSecret });

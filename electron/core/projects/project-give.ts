@@ -19,8 +19,9 @@ export function checkGive(service: Pick<ProjectService, 'infos'>, server: string
 
 /**
  * The value for one request of a project server's file, from `projects give` or the UI: kept in the
- * keychain as a secret of that server's own, recorded (by name only) in projects.json. The entry's
- * request then names that secret: a new config, which waits for approval.
+ * keychain as a secret of that server's own, recorded (by name only) in projects.json. The entry
+ * names that secret from the start (project-servers.ts), so its config and approval stay as they
+ * were: the value only lets it start.
  */
 export async function giveValue(options: {
   service: Pick<ProjectService, 'infos' | 'file'>;

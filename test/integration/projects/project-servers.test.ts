@@ -223,24 +223,45 @@ describe("a repository's servers", () => {
     expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
   });
 
-  it("a request for the person's variable gets only the value given on approval, never theirs", async () => {
+  it("a request for the person's variable waits for approval at once, and gets only the value given, never theirs", async () => {
     const echo = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
     const acme = repo('acme', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } });
     add(acme);
     const h = await setup.start({ env: { ...setup.t.env, GITHUB_TOKEN: 'the-persons-own' } });
-    // Refused until given: not a server of Switchboard's at all.
-    expect(h.core.servers.entries().has('acme--gh')).toBe(false);
-    const given = await runCli(
-      ['projects', 'give', 'acme--gh', '${GITHUB_TOKEN}'],
-      setup.t.env,
-      'given-for-acme',
+    const state = () => h.core.status.report().servers.find((s) => s.name === 'acme--gh');
+    // Pending at once (no value needed to approve what runs); its approval asks for the value.
+    expect(state()?.state).toBe('pending-approval');
+    const secret = 'project.acme--gh.GITHUB_TOKEN';
+    const shown = await h.core.approvals.preview('acme--gh');
+    expect(shown.origin?.needs).toEqual([{ request: '${GITHUB_TOKEN}', secret }]);
+    expect(shown.references.join('\n')).toContain(secret);
+    // Said once, by the origin's needs (the card's value field), not again as a generic missing secret.
+    expect(shown.willNotStart.join('\n')).not.toContain(secret);
+    // The UI's list says the same.
+    const listed = await fetch(`http://127.0.0.1:${h.port}${UiRoutes.approvals}`, {
+      headers: { authorization: `Bearer ${h.tokens.controlToken()}` },
+    });
+    const card = ((await listed.json()) as { approvals: ApprovalView[] }).approvals.find(
+      (a) => a.name === 'acme--gh',
     );
-    expect(given.code, given.stderr).toBe(0);
-    await waitFor(() => h.core.servers.entries().has('acme--gh') || undefined, 30_000, 'acme--gh offered');
-    expect(h.core.approvals.review('acme--gh').references.join('\n')).toContain(
-      'project.acme--gh.GITHUB_TOKEN',
+    expect(card?.origin?.needs).toEqual([{ request: '${GITHUB_TOKEN}', secret }]);
+    expect(card?.willNotStart).toEqual([]);
+
+    // Approved before the value: it does not start (and never with the person's own variable).
+    h.core.approvals.approve('acme--gh', shown.fingerprint);
+    const waiting = await waitFor(
+      () => (state()?.state === 'error' ? state() : undefined),
+      30_000,
+      'acme--gh waiting for its value',
     );
-    await setup.approveRunning(['acme--gh']);
+    expect(waiting?.lastError).toContain(secret);
+
+    // Given as the UI gives it (the Projects row's and the approval card's field): it starts with that
+    // value, with no second approval (its config did not change).
+    await h.projects.give('acme--gh', '${GITHUB_TOKEN}', 'given-for-acme');
+    await waitFor(() => (state()?.state === 'running' ? true : undefined), 30_000, 'acme--gh running');
+    expect(h.core.approvals.review('acme--gh').fingerprint).toBe(shown.fingerprint);
+    expect(h.core.approvals.review('acme--gh').origin?.needs).toEqual([]);
     const client = await setup.connect('/mcp/acme--gh');
     expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe('given-for-acme');
   });
