@@ -246,6 +246,12 @@ describe("a repository's servers", () => {
     );
     expect(card?.origin?.needs).toEqual([{ request: '${GITHUB_TOKEN}', secret }]);
     expect(card?.willNotStart).toEqual([]);
+    // And `switchboard approve`, with the command that gives it.
+    const cli = await runCli(['approve', 'acme--gh'], setup.t.env);
+    expect(cli.stdout).toContain(
+      `  ! WILL NOT START until you give it the value its file asks for as \${GITHUB_TOKEN} (kept as its own keychain secret "${secret}"): printf %s VALUE | switchboard projects give acme--gh '\${GITHUB_TOKEN}'`,
+    );
+    expect(cli.stdout).not.toContain('switchboard secret set');
 
     // Approved before the value: it does not start (and never with the person's own variable).
     h.core.approvals.approve('acme--gh', shown.fingerprint);
