@@ -38,3 +38,14 @@ export async function giveValue(options: {
   giveRequest(service.file, server, request);
   return { server, request, secret };
 }
+
+/**
+ * The keychain secrets a project's servers' requests are kept as, given or not. When a project is
+ * added they are deleted: a value left under one of those names (a project of that name removed while
+ * the keychain could not be reached, or set by hand) would otherwise reach a server whose approval
+ * says it cannot start until it is given one.
+ */
+export function valueSecretsOf(service: Pick<ProjectService, 'infos'>, project: string): string[] {
+  const info = service.infos().find((p) => p.name === project);
+  return (info?.servers ?? []).flatMap((s) => s.requests.map((r) => requestSecretName(s.name, r)));
+}

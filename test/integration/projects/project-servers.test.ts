@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
 import { UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
 import { textOf } from '../../helpers/bridge.ts';
@@ -270,6 +271,32 @@ describe("a repository's servers", () => {
     expect(h.core.approvals.review('acme--gh').origin?.needs).toEqual([]);
     const client = await setup.connect('/mcp/acme--gh');
     expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe('given-for-acme');
+  });
+
+  it("a project added starts with no values: one left in the keychain under its servers' secrets is deleted", async () => {
+    const echo = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+    const keychain = new MemoryKeychain();
+    // Left by an earlier project of the same name (removed while the keychain could not be reached).
+    await keychain.set('project.acme--gh.GITHUB_TOKEN', 'left-over');
+    await keychain.set('project.beta--gh.GITHUB_TOKEN', 'left-over');
+    await keychain.set('mine', 'the-persons-own');
+    const h = await setup.start({ keychain });
+    // Added as the UI adds it.
+    await h.projects.add(repo('acme', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } }));
+    expect(await keychain.get('project.acme--gh.GITHUB_TOKEN')).toBeUndefined();
+    // Added with the CLI while serve runs.
+    const beta = repo('beta', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } });
+    const added = await runCli(['projects', 'add', beta], setup.t.env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(await keychain.get('project.beta--gh.GITHUB_TOKEN')).toBeUndefined();
+    expect(await keychain.get('mine')).toBe('the-persons-own');
+    // Approved, it waits for its value instead of starting with the old one.
+    h.core.approvals.approve('acme--gh', h.core.approvals.review('acme--gh').fingerprint);
+    await waitFor(
+      () => h.core.status.report().servers.find((s) => s.name === 'acme--gh' && s.state === 'error'),
+      30_000,
+      'acme--gh waiting for its value',
+    );
   });
 
   it('`projects add` without serve turns the .mcp.json servers off in Claude Code; with serve, its files are followed', async () => {
