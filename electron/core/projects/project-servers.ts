@@ -140,12 +140,7 @@ export function requestSecretName(server: string, request: string): string {
     : `project.${createHash('sha256').update(`${server}\0${request}`).digest('hex').slice(0, 24)}`;
 }
 
-function configOf(
-  dir: string,
-  server: ForeignServer,
-  editor: EditorId,
-  name: string,
-): Made {
+function configOf(dir: string, server: ForeignServer, editor: EditorId, name: string): Made {
   const requests = new Set<string>();
   const pattern = BARE_VARIABLE_EDITORS.has(editor) ? REQUEST_OR_BARE : REQUEST;
   // The folder variables are the folder. Every other request is a keychain secret of this server's
@@ -172,7 +167,11 @@ function configOf(
       ['command', server.command],
       ['cwd', server.cwd ?? ''],
     ] as const) {
-      const asked = value.split(WORKSPACE_VARIABLE).filter((_, i) => i % 2 === 0).join('').match(pattern);
+      const asked = value
+        .split(WORKSPACE_VARIABLE)
+        .filter((_, i) => i % 2 === 0)
+        .join('')
+        .match(pattern);
       if (asked)
         return {
           problem: `its "${field}" asks for ${asked.map(displayText).join(', ')}: a project server can be given a value of its own only in its env, arguments, URL or headers`,
