@@ -116,8 +116,8 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
 
 /**
  * `projects give SERVER REQUEST`: the value (stdin) a project server's file asks for as REQUEST
- * (`${GITHUB_TOKEN}`), kept in the keychain as a secret of that server's own. The server then waits
- * for approval, which shows the secret passed on.
+ * (`${GITHUB_TOKEN}`), kept in the keychain as a secret of that server's own, which its approval
+ * shows passed on; once approved it starts with it.
  */
 async function give(
   ctx: CliContext,
