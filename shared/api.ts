@@ -49,6 +49,23 @@ export const FingerprintSchema = z
   .regex(/^[0-9a-f]{64}$/, 'a fingerprint is the 64 hex digits shown with the configuration');
 
 /**
+ * Where a project's server came from (the repository's words: file paths and requests are shown
+ * with their hidden characters written out), and what its file asks for that has no value yet.
+ */
+export const ApprovalOriginSchema = z.object({
+  project: z.string(),
+  dir: z.string(),
+  file: z.string(),
+  digest: z.string(),
+  /**
+   * each request of its file (`${GITHUB_TOKEN}`, as written: data, not for display) with no value
+   * given yet, and the keychain secret of its own the value is kept as: it cannot start without it
+   */
+  needs: z.array(z.object({ request: z.string(), secret: z.string() })).default([]),
+});
+export type ApprovalOrigin = z.infer<typeof ApprovalOriginSchema>;
+
+/**
  * What approving a server would allow, as shown to the person deciding: the approval then carries
  * this fingerprint and fails if the config changed in between (POST …/approve {fingerprint}).
  */
@@ -72,7 +89,7 @@ export const ApprovalPreviewSchema = z.object({
   /** what would stop it from starting once approved ("WILL NOT START: …"): a missing program or secret */
   willNotStart: z.array(z.string()).default([]),
   /** a project's server: the project, and the file that said it with that file's sha256 as read */
-  origin: z.object({ project: z.string(), dir: z.string(), file: z.string(), digest: z.string() }).optional(),
+  origin: ApprovalOriginSchema.optional(),
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 

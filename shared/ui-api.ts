@@ -10,6 +10,7 @@ import {
 import { ServerActivitySchema, type ServerActivity } from './activity.ts';
 import {
   ApiEventSchema,
+  ApprovalOriginSchema,
   TokenInfoSchema,
   ToolChangeSchema,
   type ApiEvent,
@@ -213,7 +214,7 @@ export const ApprovalViewSchema = z.object({
     .object({ lines: z.array(z.string()), approvedAt: z.number(), source: ServerSourceSchema })
     .nullable(),
   /** a project's server: the project and the file that said it, with that file's sha256 (escaped) */
-  origin: z.object({ project: z.string(), dir: z.string(), file: z.string(), digest: z.string() }).optional(),
+  origin: ApprovalOriginSchema.optional(),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export const ApprovalsResponseSchema = z.object({ approvals: z.array(ApprovalViewSchema) });

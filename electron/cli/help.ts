@@ -234,8 +234,9 @@ export const COMMAND_HELP = {
       'add reads every MCP file editors keep in the folder (.mcp.json, .vscode/mcp.json, .cursor/mcp.json,\n' +
       '.gemini/settings.json, .roo/mcp.json, …); each server waits for approval as PROJECT--SERVER, showing\n' +
       'the file and its sha256. A changed entry waits again. rm stops its servers and forgets their approvals.\n' +
-      'A server whose file asks for ${VAR}, ${env:…} or ${secret:…} gets none of yours: give gives it a value\n' +
-      'of its own (kept in the keychain), which its approval then shows.\n' +
+      'A server whose file asks for ${VAR}, ${env:…} or ${secret:…} gets none of yours: its approval shows\n' +
+      'the keychain secret of its own that holds the value, and it starts once you give one (give, or on\n' +
+      'its approval card).\n' +
       "  --name NAME   the project's name (default: the folder's)\n" +
       '  --json        print JSON',
   },

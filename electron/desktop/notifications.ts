@@ -1,4 +1,5 @@
 import type { ApprovalPreview, ToolChange } from '../../shared/api.ts';
+import { displayText } from '../../shared/display-text.ts';
 import type { StatusReport } from '../../shared/status.ts';
 import { changeWhat, toolChangeLines } from './tool-change-summary.ts';
 
@@ -78,6 +79,10 @@ export function approvalSummary(
   return [
     ...(launchLines.length ? launchLines : [preview.name]),
     ...preview.willNotStart,
+    // A project server's values not given yet: approving is possible, starting is not (the card takes them).
+    ...(preview.origin?.needs ?? []).map(
+      (n) => `WILL NOT START until you give it a value for ${displayText(n.request)} (on its approval card)`,
+    ),
     ...packageLines,
     ...(preview.packageNote ? [preview.packageNote] : []),
     ...sandbox,

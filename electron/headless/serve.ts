@@ -92,7 +92,11 @@ export async function startHeadless(options: HeadlessOptions): Promise<Headless>
     home,
     userHome: env.HOME ?? homedir(),
     report: () => core.status.report(),
-    setSecret: (name, value) => options.keychain.set(name, value),
+    // As `secret set` through serve: an approved server waiting for this value starts with it now.
+    setSecret: async (name, value) => {
+      await options.keychain.set(name, value);
+      await core.secrets.restartUsers(name);
+    },
     deleteSecret: async (name) => void (await options.keychain.delete(name)),
     reload: () => core.lifecycle.reload(),
     changed: () => core.events.emit('projects'),

@@ -129,15 +129,14 @@ describe('the Projects section', () => {
     const value = 'e2e-given-value-7f3a';
     await field.fill(value);
     expect(await field.getAttribute('type')).toBe('password');
+    // It waits for approval already: what runs names the value's own secret, given or not.
+    await expect
+      .poll(() => card.locator('tr[data-server="beta--gh"] .state').getAttribute('data-state'))
+      .toBe('pending-approval');
     await card.getByRole('button', { name: 'Keep it' }).click();
 
-    // Kept: the server waits for approval, the field is gone, and the value is shown nowhere.
-    await expect
-      .poll(() => card.locator('tr[data-server="beta--gh"] .state').getAttribute('data-state'), {
-        timeout: 15_000,
-      })
-      .toBe('pending-approval');
-    expect(await field.count()).toBe(0);
+    // Kept: the field is gone, and the value is shown nowhere.
+    await field.waitFor({ state: 'detached', timeout: 15_000 });
     const listed = JSON.parse((await runCli(['projects', '--json'], t.env)).stdout) as {
       projects: { name: string; needs: Record<string, string[]> }[];
     };

@@ -7,7 +7,7 @@ import type { StatusReport } from '../../../shared/status.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
 import { requestSecretName } from '../../core/projects/project-servers.ts';
 import { addProject, removeProject } from '../../core/projects/projects-file.ts';
-import { checkGive, giveValue } from '../../core/projects/project-give.ts';
+import { checkGive, giveValue, valueSecretsOf } from '../../core/projects/project-give.ts';
 import { projectsView } from '../../core/projects/projects-view.ts';
 import { InstanceClient } from '../instance.ts';
 import type { ServerEntry } from '../../core/server-entry.ts';
@@ -55,6 +55,16 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
         switchboardHome: ctx.home.root,
       });
       const projects = service();
+      // Its servers start with no values: any left under their secrets' names go (project-give.ts).
+      const client = InstanceClient.connect(ctx.home);
+      for (const secret of valueSecretsOf(projects, project.name)) {
+        try {
+          if (client) await client.deleteSecret(secret);
+          else await ctx.keychain().delete(secret);
+        } catch {
+          // none there (serve answers 404), or no keychain now: then nothing can read one either
+        }
+      }
       const core = await offlineStatus(ctx, projects);
       // Claude Code stops running the folder's .mcp.json servers itself from now on.
       claudeInStep(ctx, core, projects);
@@ -106,8 +116,8 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
 
 /**
  * `projects give SERVER REQUEST`: the value (stdin) a project server's file asks for as REQUEST
- * (`${GITHUB_TOKEN}`), kept in the keychain as a secret of that server's own. The server then waits
- * for approval, which shows the secret passed on.
+ * (`${GITHUB_TOKEN}`), kept in the keychain as a secret of that server's own, which its approval
+ * shows passed on; once approved it starts with it.
  */
 async function give(
   ctx: CliContext,
@@ -135,7 +145,7 @@ async function give(
   if (json) ctx.output.out(JSON.stringify({ server, request, secret }, null, 2));
   else
     ctx.output.out(
-      `Stored the value for ${request} as the keychain secret "${secret}" (${server}'s own). Approve it now: switchboard approve ${server}`,
+      `Stored the value for ${request} as the keychain secret "${secret}" (${server}'s own). It starts once approved (if it is not yet: switchboard approve ${server})`,
     );
   return 0;
 }

@@ -149,6 +149,11 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
   );
   for (const line of shown.lines) ctx.output.out(`  ${line}`);
   for (const line of shown.willNotStart) ctx.output.out(`  ! ${line}`);
+  // Approving is of what runs; the value is a secret it gets once given (before or after approving).
+  for (const { request, secret } of shown.origin?.needs ?? [])
+    ctx.output.out(
+      `  ! WILL NOT START until you give it the value its file asks for as ${displayText(request)} (kept as its own keychain secret "${secret}"): printf %s VALUE | switchboard projects give ${shown.name} '${displayText(request)}'`,
+    );
   if (shown.packageNote) ctx.output.out(`  ! ${shown.packageNote}`);
   const pkg = shown.package;
   if (pkg) {

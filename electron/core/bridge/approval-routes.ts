@@ -85,7 +85,13 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
       references: shown?.references ?? [],
       access: shown?.access ?? core.sandbox.access(name),
       // Looked at for every card, also while its package resolves: a missing program or secret.
-      willNotStart: await startBlockers(entry, listed),
+      // (a project server's values not given yet: its origin's `needs` asks for them in its words)
+      willNotStart: await startBlockers(
+        entry,
+        listed,
+        undefined,
+        shown?.origin?.needs.map((n) => n.secret),
+      ),
       launch,
       envKeys: Object.keys(record ?? {}).map(displayText),
       package: shown?.package ?? null,

@@ -14,7 +14,7 @@ import { decodePathSegment, HttpError, readJsonAs } from './http-util.ts';
 /** What the project routes use: a running serve's projects (projects/project-desk.ts). */
 export interface ProjectRoutesDesk {
   view(): ProjectsView;
-  add(dir: string, name?: string): Project;
+  add(dir: string, name?: string): Promise<Project>;
   remove(target: string): Promise<Project | undefined>;
   give(server: string, request: string, value: string): Promise<ProjectGiven>;
   readonly offers: { decline(dir: string): boolean };
@@ -38,7 +38,7 @@ export function createProjectRoutes(desk: () => ProjectRoutesDesk | undefined) {
       if (method === 'GET') return projects.view();
       if (method === 'POST') {
         const { dir, name } = await readJsonAs(req, ProjectAddRequestSchema);
-        return { project: projects.add(dir, name) };
+        return { project: await projects.add(dir, name) };
       }
       return undefined;
     }

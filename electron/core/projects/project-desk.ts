@@ -3,7 +3,7 @@ import type { StatusReport } from '../../../shared/status.ts';
 import type { HomePaths } from '../home.ts';
 import { declinedOffersPath, ProjectOffers } from './project-offers.ts';
 import type { ProjectOrigin, ProjectService } from './project-service.ts';
-import { giveValue } from './project-give.ts';
+import { giveValue, valueSecretsOf } from './project-give.ts';
 import { requestSecretName } from './project-servers.ts';
 import { addProject, removeProject } from './projects-file.ts';
 import { projectsView } from './projects-view.ts';
@@ -55,7 +55,7 @@ export class ProjectDesk {
     return this.#options.service.originOf(name);
   }
 
-  add(dir: string, name?: string): Project {
+  async add(dir: string, name?: string): Promise<Project> {
     const { service, home, userHome } = this.#options;
     const project = addProject(service.file, dir, {
       ...(name === undefined || name === '' ? {} : { name }),
@@ -65,6 +65,9 @@ export class ProjectDesk {
     });
     this.offers.drop(project.dir);
     this.#reread();
+    // Its servers start with no values (none of them is approved yet, so none started meanwhile).
+    for (const secret of valueSecretsOf(service, project.name))
+      await this.#options.deleteSecret(secret).catch(() => {});
     return project;
   }
 
@@ -78,7 +81,7 @@ export class ProjectDesk {
     return gone;
   }
 
-  /** As `projects give`: the value is kept in the keychain, never sent back; the server then waits for approval. */
+  /** As `projects give`: the value is kept in the keychain, never sent back; an approved server waiting for it starts. */
   async give(server: string, request: string, value: string): Promise<ProjectGiven> {
     const { service, setSecret } = this.#options;
     const given = await giveValue({ service, server, request, value, setSecret });

@@ -19,8 +19,9 @@ export function checkGive(service: Pick<ProjectService, 'infos'>, server: string
 
 /**
  * The value for one request of a project server's file, from `projects give` or the UI: kept in the
- * keychain as a secret of that server's own, recorded (by name only) in projects.json. The entry's
- * request then names that secret: a new config, which waits for approval.
+ * keychain as a secret of that server's own, recorded (by name only) in projects.json. The entry
+ * names that secret from the start (project-servers.ts), so its config and approval stay as they
+ * were: the value only lets it start.
  */
 export async function giveValue(options: {
   service: Pick<ProjectService, 'infos' | 'file'>;
@@ -36,4 +37,15 @@ export async function giveValue(options: {
   await options.setSecret(secret, value);
   giveRequest(service.file, server, request);
   return { server, request, secret };
+}
+
+/**
+ * The keychain secrets a project's servers' requests are kept as, given or not. When a project is
+ * added they are deleted: a value left under one of those names (a project of that name removed while
+ * the keychain could not be reached, or set by hand) would otherwise reach a server whose approval
+ * says it cannot start until it is given one.
+ */
+export function valueSecretsOf(service: Pick<ProjectService, 'infos'>, project: string): string[] {
+  const info = service.infos().find((p) => p.name === project);
+  return (info?.servers ?? []).flatMap((s) => s.requests.map((r) => requestSecretName(s.name, r)));
 }

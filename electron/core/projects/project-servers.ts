@@ -23,19 +23,20 @@ export interface ProjectServer {
   config: ServerConfig | undefined;
 }
 
-/** The folder's own path, which VS Code, Cursor and Claude Code let a project file name. */
-const WORKSPACE_VARIABLES = /\$\{(?:workspaceFolder|workspaceRoot|CLAUDE_PROJECT_DIR)\}/g;
+/** The folder's own path, which VS Code, Cursor and Claude Code let a project file name (split on: odd parts). */
+const WORKSPACE_VARIABLE = /(\$\{(?:workspaceFolder|workspaceRoot|CLAUDE_PROJECT_DIR)\})/;
 /** Anything else in `${…}`: an editor fills it from the person's environment, secrets or a prompt. */
 const REQUEST = /\$\{[^}]*\}?/g;
 /** Gemini CLI and Qwen Code also expand `$VAR`. */
-const BARE_VARIABLE = /\$[A-Za-z_][A-Za-z0-9_]*/g;
+const REQUEST_OR_BARE = /\$\{[^}]*\}?|\$[A-Za-z_][A-Za-z0-9_]*/g;
 const BARE_VARIABLE_EDITORS: ReadonlySet<EditorId> = new Set(['gemini-cli', 'qwen-code']);
 
 /**
- * A project's servers from its files, named `<project>--<entry>`. Entries that ask for anything of
- * the person's (environment, secrets, prompts), reach outside the folder or do not parse are refused
- * with the reason: a project's file is the repository's word, and a clone must not borrow the
- * person's credentials or run anywhere but in its folder.
+ * A project's servers from its files, named `<project>--<entry>`. What an entry asks of the person's
+ * (environment, secrets, prompts) becomes a keychain secret of that server's own, never one of
+ * theirs; entries that reach outside the folder, ask for a value where none can be passed, or do not
+ * parse are refused with the reason: a project's file is the repository's word, and a clone must not
+ * borrow the person's credentials or run anywhere but in its folder.
  */
 export function projectServers(project: Project, files: readonly ProjectFileRead[]): ProjectServer[] {
   const servers: ProjectServer[] = [];
@@ -45,7 +46,7 @@ export function projectServers(project: Project, files: readonly ProjectFileRead
       const base = sanitize(entry);
       let name = `${project.name}${PROJECT_SEPARATOR}${base}`;
       const made = server
-        ? configOf(project.dir, server, read.editor, name, project.given[name] ?? [])
+        ? configOf(project.dir, server, read.editor, name)
         : { problem: displayText(problem ?? 'it cannot be read'), requests: [] };
       const earlier = byName.get(name);
       if (earlier) {
@@ -139,29 +140,44 @@ export function requestSecretName(server: string, request: string): string {
     : `project.${createHash('sha256').update(`${server}\0${request}`).digest('hex').slice(0, 24)}`;
 }
 
-function configOf(
-  dir: string,
-  server: ForeignServer,
-  editor: EditorId,
-  name: string,
-  given: readonly string[],
-): Made {
+function configOf(dir: string, server: ForeignServer, editor: EditorId, name: string): Made {
   const requests = new Set<string>();
-  const look = (value: string) => {
-    for (const m of value.matchAll(REQUEST)) requests.add(m[0]);
-    if (BARE_VARIABLE_EDITORS.has(editor)) for (const m of value.matchAll(BARE_VARIABLE)) requests.add(m[0]);
-  };
-  // The folder variables are the folder; a request the person gave a value for is that value's
-  // own keychain secret (the approval then shows it is passed on).
-  const fill = (value: string) => {
-    look(value.replace(WORKSPACE_VARIABLES, ''));
-    let out = value.replace(WORKSPACE_VARIABLES, () => dir);
-    for (const request of given)
-      out = out.split(request).join(`\${secret:${requestSecretName(name, request)}}`);
-    return out;
-  };
+  const pattern = BARE_VARIABLE_EDITORS.has(editor) ? REQUEST_OR_BARE : REQUEST;
+  // The folder variables are the folder. Every other request is a keychain secret of this server's
+  // own (`project.<server>.<VAR>`), whether or not a value was given yet: what runs is the same
+  // before and after, so the approval holds, and the value is a secret the server cannot start
+  // without (start-blockers.ts says so; the approval card takes it).
+  const fill = (value: string) =>
+    value
+      .split(WORKSPACE_VARIABLE)
+      .map((part, i) =>
+        i % 2 === 1
+          ? dir
+          : part.replace(pattern, (request) => {
+              requests.add(request);
+              return `\${secret:${requestSecretName(name, request)}}`;
+            }),
+      )
+      .join('');
   let raw: Record<string, unknown>;
   if (server.kind === 'stdio') {
+    // A secret reaches a server through its env, arguments, URL or headers only: a command or cwd
+    // that asks for one cannot run as approved.
+    for (const [field, value] of [
+      ['command', server.command],
+      ['cwd', server.cwd ?? ''],
+    ] as const) {
+      const asked = value
+        .split(WORKSPACE_VARIABLE)
+        .filter((_, i) => i % 2 === 0)
+        .join('')
+        .match(pattern);
+      if (asked)
+        return {
+          problem: `its "${field}" asks for ${asked.map(displayText).join(', ')}: a project server can be given a value of its own only in its env, arguments, URL or headers`,
+          requests: [],
+        };
+    }
     const args = server.args.map(fill);
     const env = Object.fromEntries(Object.entries(server.env).map(([k, v]) => [k, fill(v)]));
     const command = fill(server.command);
@@ -184,13 +200,6 @@ function configOf(
   // `editors: []`: editor sync writes it into no editor's own settings (every folder); editors reach
   // it on the project's routes alone (bridge/project-scope.ts), which the editors' per-project
   // settings name.
-  const missing = [...requests].filter((r) => !given.includes(r));
-  if (missing.length > 0) {
-    return {
-      problem: `it asks for ${missing.map(displayText).join(', ')}, which its editor would fill from your environment, secrets or a prompt. A project server gets none of yours: give it a value of its own (printf %s VALUE | switchboard projects give ${name} '${displayText(missing[0] ?? '')}'), then approve it`,
-      requests: [...requests],
-    };
-  }
   const parsed = ServerConfigSchema.safeParse(raw);
   if (!parsed.success)
     return {

@@ -2,22 +2,18 @@ import { watch, type FSWatcher } from 'chokidar';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import type { ApprovalOrigin } from '../../../shared/api.ts';
 import type { Project, ProjectInfo } from '../../../shared/schema/projects.ts';
 import type { ServerConfig } from '../../../shared/schema/servers.ts';
 import { projectFilePaths, readProjectFiles } from './project-files.ts';
-import { projectServers, scriptPaths, type ProjectServer } from './project-servers.ts';
+import { projectServers, requestSecretName, scriptPaths, type ProjectServer } from './project-servers.ts';
 import { projectsFilePath, readProjects } from './projects-file.ts';
 
 /** How recent an editor's request on a project's route must be for it to count as working in it. */
 const ACTIVE_MS = 10 * 60_000;
 
-/** Where a project server's config came from, shown on its approval. */
-export interface ProjectOrigin {
-  project: string;
-  dir: string;
-  file: string;
-  digest: string;
-}
+/** Where a project server's config came from, and the values its file asks for not given yet: shown on its approval. */
+export type ProjectOrigin = ApprovalOrigin;
 
 /**
  * The projects Switchboard knows (projects.json) and the servers their committed MCP files name,
@@ -80,7 +76,17 @@ export class ProjectService {
   originOf(name: string, config?: object): ProjectOrigin | undefined {
     const s = this.#offered.get(name);
     if (config !== undefined && config !== s?.config) return undefined;
-    return s && { project: s.project, dir: s.dir, file: s.info.file, digest: s.info.digest };
+    if (!s) return undefined;
+    const given = this.#projects.find((p) => p.name === s.project)?.given[name] ?? [];
+    return {
+      project: s.project,
+      dir: s.dir,
+      file: s.info.file,
+      digest: s.info.digest,
+      needs: s.info.requests
+        .filter((request) => !given.includes(request))
+        .map((request) => ({ request, secret: requestSecretName(name, request) })),
+    };
   }
 
   /**

@@ -99,9 +99,16 @@ export class Approvals {
     if (this.#o.packageTrust.needsResolution(entry, options.fresh === true))
       await this.#o.packageTrust.resolve(entry, this.#o.servers.lookupFor(entry));
     const shown = this.review(name, options);
+    // A project server's values not given yet are asked for by its origin (`needs`), in its words.
+    const asked = shown.origin?.needs.map((n) => n.secret);
     return {
       ...shown,
-      willNotStart: await startBlockers(this.#o.servers.current(name), this.#o.keychain, this.#o.platform),
+      willNotStart: await startBlockers(
+        this.#o.servers.current(name),
+        this.#o.keychain,
+        this.#o.platform,
+        asked,
+      ),
     };
   }
 

@@ -23,11 +23,13 @@ export async function startBlockers(
   entry: StartEntry,
   keychain: Pick<Keychain, 'list'>,
   platform: NodeJS.Platform = process.platform,
+  /** secrets the approval asks for in its own words (a project server's values not given yet) */
+  askedElsewhere: readonly string[] = [],
 ): Promise<string[]> {
   const lines: string[] = [];
   const missing = missingCommand(entry, platform);
   if (missing) lines.push(missing);
-  lines.push(...(await missingSecrets(entry, keychain)));
+  lines.push(...(await missingSecrets(entry, keychain, askedElsewhere)));
   return lines;
 }
 
@@ -53,8 +55,12 @@ function missingCommand(entry: StartEntry, platform: NodeJS.Platform): string | 
 }
 
 /** Each ${secret:NAME} the config uses that the keychain does not hold. */
-async function missingSecrets(entry: StartEntry, keychain: Pick<Keychain, 'list'>): Promise<string[]> {
-  const used = secretNamesUsed(entry.config);
+async function missingSecrets(
+  entry: StartEntry,
+  keychain: Pick<Keychain, 'list'>,
+  askedElsewhere: readonly string[],
+): Promise<string[]> {
+  const used = secretNamesUsed(entry.config).filter((name) => !askedElsewhere.includes(name));
   if (used.length === 0) return [];
   let stored: Set<string>;
   try {

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { displayText } from '../../../shared/display-text.ts';
 import { useApi } from '../api/context.tsx';
 import { useCommand } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
@@ -7,8 +8,10 @@ import { ErrorText } from './Feedback.tsx';
 /**
  * A value of its own for one request of a project server's file (`${GITHUB_TOKEN}`), as
  * `switchboard projects give` takes it: kept in the keychain as that server's own secret and never
- * shown again (the field empties once it is kept). The server then waits for approval, whose card
- * shows the secret passed on.
+ * shown again (the field empties once it is kept). Shown where the server waits for it: its approval
+ * card and its row in Projects. The request is the repository's text: its hidden characters are
+ * written out. The server's config names that secret already, so giving it changes no approval: an
+ * approved server waiting for it starts.
  */
 export function ProjectRequestValue({ server, request }: { server: string; request: string }) {
   const api = useApi();
@@ -23,11 +26,12 @@ export function ProjectRequestValue({ server, request }: { server: string; reque
     if (value === '') return;
     give.mutate(value, { onSuccess: () => setValue('') });
   };
+  const shown = displayText(request);
   return (
-    <form className="row" onSubmit={submit} noValidate aria-label={`Value for ${request}`}>
+    <form className="row bottom" onSubmit={submit} noValidate aria-label={`Value for ${shown}`}>
       <div className="field">
         <label htmlFor={id}>
-          Value for <code>{request}</code> (its own, kept in the keychain)
+          Value for <code>{shown}</code> (its own, kept in the keychain)
         </label>
         <input
           id={id}

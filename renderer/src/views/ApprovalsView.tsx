@@ -9,6 +9,7 @@ import { useApi } from '../api/context.tsx';
 import { useApprovals, useCommand, useStatus, useToolChanges } from '../api/hooks.ts';
 import { keys } from '../api/keys.ts';
 import { AccessParts, PackageParts, ReferenceParts } from '../components/ApprovalParts.tsx';
+import { ApprovalProjectValues } from '../components/ApprovalProjectValues.tsx';
 import { Diff } from '../components/Diff.tsx';
 import { UpdatesSection } from '../components/PackageUpdates.tsx';
 import { SignInButton } from '../components/SignIn.tsx';
@@ -346,6 +347,7 @@ function ApprovalCard({
           {line}
         </div>
       ))}
+      {a.origin ? <ApprovalProjectValues server={a.name} needs={a.origin.needs} /> : null}
       {a.packageNote ? (
         <div className="banner warn" role="status" data-testid="approval-package-note">
           {a.packageNote}

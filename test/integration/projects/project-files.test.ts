@@ -10,7 +10,7 @@ import { addProject } from '../../../electron/core/projects/projects-file.ts';
 /**
  * Each editor's committed MCP file, written as that editor's documentation shows it, read from a
  * real folder into Switchboard's project servers: the right entries, named under the project, with
- * the file and its sha256, sandboxed to the folder; what asks for the person's own refused.
+ * the file and its sha256, sandboxed to the folder; what asks for the person's own becomes its own secret.
  */
 
 const made: string[] = [];
@@ -77,31 +77,56 @@ describe('project files', () => {
     expect(found.get('acme--fs')).toMatchObject({ args: [`${dir}/tools/fs.js`] });
   });
 
-  it("refuses what asks for the person's environment, secrets or a prompt, and a cwd outside", () => {
+  it("turns what asks for the person's environment, secrets or a prompt into a secret of the server's own; refuses a command, cwd or folder it cannot run in", () => {
     const dir = folder({
       '.mcp.json': JSON.stringify({
         mcpServers: {
           gh: { command: 'npx', args: ['gh-mcp'], env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
-          key: { command: 'npx', args: ['x'], env: { K: '${secret:openai}' } },
+          key: { command: 'npx', args: ['--key=${secret:openai}'] },
           out: { command: 'node', args: ['s.js'], cwd: '../elsewhere' },
+          cmd: { command: '${TOOL_PATH}/server', args: [] },
+          inCwd: { command: 'node', args: ['s.js'], cwd: '${workspaceFolder}/${SUB}' },
         },
       }),
-      '.vscode/mcp.json': '{"servers": {"db": {"command": "db-mcp", "env": {"P": "${input:password}"}}}}',
+      '.vscode/mcp.json':
+        '{"servers": {"db": {"type": "http", "url": "https://db.example/mcp", "headers": {"Authorization": "Bearer ${input:password}"}}}}',
       '.gemini/settings.json': '{"mcpServers": {"bare": {"command": "x", "env": {"T": "$HOME_TOKEN"}}}}',
     });
     const found = new Map(servers(dir).map((s) => [s.info.name, s]));
+    // Not refused: the request is this server's own keychain secret, whether or not a value is given
+    // yet, so what is approved is what runs once it is.
+    expect(found.get('acme--gh')?.config).toMatchObject({
+      env: { GITHUB_TOKEN: '${secret:project.acme--gh.GITHUB_TOKEN}' },
+    });
+    expect(found.get('acme--key')?.config).toMatchObject({
+      args: ['--key=${secret:project.acme--key.openai}'],
+    });
+    expect(found.get('acme--db')?.config).toMatchObject({
+      headers: { Authorization: 'Bearer ${secret:project.acme--db.password}' },
+    });
+    expect(found.get('acme--bare')?.config).toMatchObject({
+      env: { T: '${secret:project.acme--bare.HOME_TOKEN}' },
+    });
     for (const [name, request] of [
       ['acme--gh', '${GITHUB_TOKEN}'],
       ['acme--key', '${secret:openai}'],
       ['acme--db', '${input:password}'],
       ['acme--bare', '$HOME_TOKEN'],
     ] as const) {
-      expect(found.get(name)?.config).toBeUndefined();
+      expect(found.get(name)?.info.problem).toBeUndefined();
       expect(found.get(name)?.info.requests).toEqual([request]);
-      expect(found.get(name)?.info.problem).toContain(request);
     }
+    // Never the person's own: nothing of theirs is named.
+    expect(JSON.stringify([...found.values()].map((s) => s.config))).not.toMatch(
+      /\$\{(?:env:|secret:(?!project\.))|\$\{GITHUB_TOKEN\}/,
+    );
     expect(found.get('acme--out')?.config).toBeUndefined();
     expect(found.get('acme--out')?.info.problem).toContain('outside the project folder');
+    // A secret cannot be a command or a folder.
+    expect(found.get('acme--cmd')?.config).toBeUndefined();
+    expect(found.get('acme--cmd')?.info.problem).toContain('its "command" asks for ${TOOL_PATH}');
+    expect(found.get('acme--inCwd')?.config).toBeUndefined();
+    expect(found.get('acme--inCwd')?.info.problem).toContain('its "cwd" asks for ${SUB}');
   });
 
   it('shows what a refused entry said with its hidden characters written out (bidi, line breaks)', () => {
@@ -119,7 +144,7 @@ describe('project files', () => {
     expect(server?.info.problem).not.toMatch(/[\u202e\n]/);
   });
 
-  it('a request the person gave a value for becomes a keychain secret of its own', () => {
+  it('a request is the same keychain secret of its own before and after a value is given', () => {
     const dir = folder({
       '.mcp.json': JSON.stringify({
         mcpServers: {
@@ -127,11 +152,14 @@ describe('project files', () => {
         },
       }),
     });
-    const [gh] = servers(dir, 'acme', { 'acme--gh': ['${GITHUB_TOKEN}'] });
-    expect(gh?.info.problem).toBeUndefined();
-    expect(gh?.config).toMatchObject({
+    const [before] = servers(dir);
+    const [after] = servers(dir, 'acme', { 'acme--gh': ['${GITHUB_TOKEN}'] });
+    expect(after?.info.problem).toBeUndefined();
+    expect(after?.config).toMatchObject({
       env: { GITHUB_TOKEN: 'token ${secret:project.acme--gh.GITHUB_TOKEN}' },
     });
+    // The same config, so an approval given before the value holds after it.
+    expect(before?.config).toEqual(after?.config);
   });
 
   it('two projects, the same server name: two servers; the same server in two files: one', () => {

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addProject, removeProject } from '../../../electron/core/projects/projects-file.ts';
 import { projectsFilePath } from '../../../electron/core/projects/projects-file.ts';
+import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import type { ProjectInfo } from '../../../shared/schema/projects.ts';
 import { UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
 import { textOf } from '../../helpers/bridge.ts';
@@ -223,26 +224,79 @@ describe("a repository's servers", () => {
     expect((await toolNames('/mcp')).filter((n) => n.startsWith('acme--mini__'))).toHaveLength(2);
   });
 
-  it("a request for the person's variable gets only the value given on approval, never theirs", async () => {
+  it("a request for the person's variable waits for approval at once, and gets only the value given, never theirs", async () => {
     const echo = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
     const acme = repo('acme', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } });
     add(acme);
     const h = await setup.start({ env: { ...setup.t.env, GITHUB_TOKEN: 'the-persons-own' } });
-    // Refused until given: not a server of Switchboard's at all.
-    expect(h.core.servers.entries().has('acme--gh')).toBe(false);
-    const given = await runCli(
-      ['projects', 'give', 'acme--gh', '${GITHUB_TOKEN}'],
-      setup.t.env,
-      'given-for-acme',
+    const state = () => h.core.status.report().servers.find((s) => s.name === 'acme--gh');
+    // Pending at once (no value needed to approve what runs); its approval asks for the value.
+    expect(state()?.state).toBe('pending-approval');
+    const secret = 'project.acme--gh.GITHUB_TOKEN';
+    const shown = await h.core.approvals.preview('acme--gh');
+    expect(shown.origin?.needs).toEqual([{ request: '${GITHUB_TOKEN}', secret }]);
+    expect(shown.references.join('\n')).toContain(secret);
+    // Said once, by the origin's needs (the card's value field), not again as a generic missing secret.
+    expect(shown.willNotStart.join('\n')).not.toContain(secret);
+    // The UI's list says the same.
+    const listed = await fetch(`http://127.0.0.1:${h.port}${UiRoutes.approvals}`, {
+      headers: { authorization: `Bearer ${h.tokens.controlToken()}` },
+    });
+    const card = ((await listed.json()) as { approvals: ApprovalView[] }).approvals.find(
+      (a) => a.name === 'acme--gh',
     );
-    expect(given.code, given.stderr).toBe(0);
-    await waitFor(() => h.core.servers.entries().has('acme--gh') || undefined, 30_000, 'acme--gh offered');
-    expect(h.core.approvals.review('acme--gh').references.join('\n')).toContain(
-      'project.acme--gh.GITHUB_TOKEN',
+    expect(card?.origin?.needs).toEqual([{ request: '${GITHUB_TOKEN}', secret }]);
+    expect(card?.willNotStart).toEqual([]);
+    // And `switchboard approve`, with the command that gives it.
+    const cli = await runCli(['approve', 'acme--gh'], setup.t.env);
+    expect(cli.stdout).toContain(
+      `  ! WILL NOT START until you give it the value its file asks for as \${GITHUB_TOKEN} (kept as its own keychain secret "${secret}"): printf %s VALUE | switchboard projects give acme--gh '\${GITHUB_TOKEN}'`,
     );
-    await setup.approveRunning(['acme--gh']);
+    expect(cli.stdout).not.toContain('switchboard secret set');
+
+    // Approved before the value: it does not start (and never with the person's own variable).
+    h.core.approvals.approve('acme--gh', shown.fingerprint);
+    const waiting = await waitFor(
+      () => (state()?.state === 'error' ? state() : undefined),
+      30_000,
+      'acme--gh waiting for its value',
+    );
+    expect(waiting?.lastError).toContain(secret);
+
+    // Given as the UI gives it (the Projects row's and the approval card's field): it starts with that
+    // value, with no second approval (its config did not change).
+    await h.projects.give('acme--gh', '${GITHUB_TOKEN}', 'given-for-acme');
+    await waitFor(() => (state()?.state === 'running' ? true : undefined), 30_000, 'acme--gh running');
+    expect(h.core.approvals.review('acme--gh').fingerprint).toBe(shown.fingerprint);
+    expect(h.core.approvals.review('acme--gh').origin?.needs).toEqual([]);
     const client = await setup.connect('/mcp/acme--gh');
     expect(textOf(await client.callTool({ name: 'read-env', arguments: {} }))).toBe('given-for-acme');
+  });
+
+  it("a project added starts with no values: one left in the keychain under its servers' secrets is deleted", async () => {
+    const echo = fixtureServer('env-echo-server.mjs', 'GITHUB_TOKEN');
+    const keychain = new MemoryKeychain();
+    // Left by an earlier project of the same name (removed while the keychain could not be reached).
+    await keychain.set('project.acme--gh.GITHUB_TOKEN', 'left-over');
+    await keychain.set('project.beta--gh.GITHUB_TOKEN', 'left-over');
+    await keychain.set('mine', 'the-persons-own');
+    const h = await setup.start({ keychain });
+    // Added as the UI adds it.
+    await h.projects.add(repo('acme', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } }));
+    expect(await keychain.get('project.acme--gh.GITHUB_TOKEN')).toBeUndefined();
+    // Added with the CLI while serve runs.
+    const beta = repo('beta', { gh: { ...echo, env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } } });
+    const added = await runCli(['projects', 'add', beta], setup.t.env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(await keychain.get('project.beta--gh.GITHUB_TOKEN')).toBeUndefined();
+    expect(await keychain.get('mine')).toBe('the-persons-own');
+    // Approved, it waits for its value instead of starting with the old one.
+    h.core.approvals.approve('acme--gh', h.core.approvals.review('acme--gh').fingerprint);
+    await waitFor(
+      () => h.core.status.report().servers.find((s) => s.name === 'acme--gh' && s.state === 'error'),
+      30_000,
+      'acme--gh waiting for its value',
+    );
   });
 
   it('`projects add` without serve turns the .mcp.json servers off in Claude Code; with serve, its files are followed', async () => {

@@ -61,6 +61,25 @@ describe('approval notification text', () => {
     expect(body.split('\n').slice(0, 2)).toEqual(['command: no-such-program', line]);
   });
 
+  it("says, right under the command, that a project server cannot start until its file's value is given", () => {
+    const body = approvalBody(
+      preview({
+        lines: ['command: /usr/bin/node server.js'],
+        origin: {
+          project: 'acme',
+          dir: '/src/acme',
+          file: '/src/acme/.mcp.json',
+          digest: 'a'.repeat(64),
+          needs: [{ request: '${GH\u200bTOKEN}', secret: 'project.acme--gh.GH_TOKEN' }],
+        },
+      }),
+    );
+    expect(body.split('\n').slice(0, 2)).toEqual([
+      'command: /usr/bin/node server.js',
+      'WILL NOT START until you give it a value for ${GH\\u{200B}TOKEN} (on its approval card)',
+    ]);
+  });
+
   it('says what it may write and reach in its sandbox, or that it has none', () => {
     const sandboxed = approvalBody(
       preview({
