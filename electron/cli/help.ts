@@ -362,7 +362,8 @@ usage: switchboard <command> [options]
   unsync [--editor E]… [--restore-secrets | --no-restore-secrets]
                                    take them out again: imported entries come back, and the files get
                                    back the bytes they had (secrets import moved only if you ask)
-  projects [add DIR | rm DIR]      a repository's committed MCP servers, approved once, confined to it
+  projects [add DIR | rm DIR|NAME] a repository's committed MCP servers, approved once, confined to it
+  projects give SERVER 'REQUEST'   a project server's own value for what its file asks (stdin)
   import [--from E]… [--yes]       bring servers found in editors' settings into Switchboard
   backups [list [--json] | restore ID]   editor files as they were before Switchboard changed them
   catalog search TERM [--json]     find servers in the MCP Registry

@@ -25,6 +25,7 @@ import { offlineServers } from '../offline-core.ts';
 import { ask, interactive, isYes } from '../prompt.ts';
 import { realCommand, resolveCommand } from '../../core/trust/resolve-command.ts';
 import type { AppStateStore } from '../../core/trust/app-state.ts';
+import { packageRunOf } from '../../core/store/package-run.ts';
 import { editorIds, editorSync, loadCore, printFileReports } from './sync.ts';
 import { EDITORS_LINE, usageOf } from '../help.ts';
 
@@ -99,6 +100,10 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
   const result = await runImport(ctx, scan, from, core, engine, commandPath);
   if (result.servers.length)
     ctx.output.out(`\nImported into ${ctx.home.serversFile} and approved: ${result.servers.join(', ')}`);
+  for (const { name, what } of waitingForPin(scan, result.servers))
+    ctx.output.out(
+      `  ${name} runs ${what}: it starts once you approve the exact version to install: switchboard approve ${name}`,
+    );
   for (const s of result.secrets)
     ctx.output.out(`  ${s.server}: ${displayText(s.key)} moved to the keychain as \${secret:${s.name}}`);
   if (result.editors.length) {
@@ -208,6 +213,21 @@ function programLine(
   if (!found) return `runs: nothing yet ("${displayText(c.server.command)}" is not found on PATH)`;
   const real = realCommand(found);
   return `runs: ${displayText(found)}${real === found ? '' : ` (real file: ${displayText(real)})`}`;
+}
+
+const PACKAGE_KIND = { npm: 'an npm package', pypi: 'a PyPI package', oci: 'a container image' } as const;
+
+/**
+ * The imported servers that run a package (npx, uvx, docker run): import approves their command line
+ * but pins no version, and the store runs only a pinned one, so each still waits for `approve`.
+ */
+function waitingForPin(scan: ImportScan, imported: readonly string[]): { name: string; what: string }[] {
+  return scan.candidates.flatMap((c) => {
+    if (!imported.includes(c.name) || c.existing || c.duplicateOf !== undefined) return [];
+    if (c.server?.kind !== 'stdio') return [];
+    const run = packageRunOf(c.server.command, c.server.args).run;
+    return run && run.kind !== 'mcpb' ? [{ name: c.name, what: PACKAGE_KIND[run.kind] }] : [];
+  });
 }
 
 function verdict(c: ImportCandidate): string {

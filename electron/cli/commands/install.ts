@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { displayText } from '../../../shared/display-text.ts';
 import { ServerNameSchema } from '../../../shared/schema/servers.ts';
 import { UserError } from '../../core/errors.ts';
+import { recordSource } from '../../core/services/source-record.ts';
 import { addBundleServer, bundleServerName } from '../../core/store/bundle-server.ts';
 import { installBundle } from '../../core/store/mcpb-bundle.ts';
 import { PackageStore } from '../../core/store/package-store.ts';
@@ -70,6 +71,8 @@ export async function installCommand(ctx: CliContext, argv: string[]): Promise<n
     serversFile: ctx.home.serversFile,
     keychain: cliKeychain(ctx),
   });
+  // The approval says it came from this command (as `add`'s does), not from a hand edit.
+  recordSource(ctx.home, name, 'cli');
   ctx.output.out(`Added "${name}" to ${ctx.home.serversFile}.`);
   for (const secret of added.secrets)
     ctx.output.out(`Stored a secret in the keychain as \${secret:${secret}}.`);

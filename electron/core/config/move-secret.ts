@@ -48,7 +48,8 @@ export async function moveSecret(options: MoveSecretOptions): Promise<string> {
   const target = locate(server, config, options.key);
   const secret = target.current.slice(target.start, target.end);
   const name = await chooseName(options, target.nameHint, secret);
-  const existed = (await keychain.get(name)) !== undefined;
+  // `held`, never `get`: while serve runs the CLI's keychain is serve's, whose values never come out.
+  const existed = (await keychain.held(name, secret)) !== 'none';
   if (!existed) await keychain.set(name, secret);
 
   const replaced =
@@ -168,8 +169,7 @@ const AUTH_SCHEME = /^((?:bearer|basic|token|bot|digest|apikey)\s+)(\S[\s\S]*)$/
 async function chooseName(options: MoveSecretOptions, nameHint: string, secret: string): Promise<string> {
   if (options.secretName !== undefined) {
     assertSecretName(options.secretName);
-    const existing = await options.keychain.get(options.secretName);
-    if (existing !== undefined && existing !== secret) {
+    if ((await options.keychain.held(options.secretName, secret)) === 'other') {
       throw new UserError(`the keychain already has a different secret named "${options.secretName}"`, {
         hint: 'choose another name, or remove that one first: switchboard secret rm ' + options.secretName,
       });

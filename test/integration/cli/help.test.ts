@@ -48,6 +48,9 @@ describe('help and version', () => {
     const overview = await runCli(['help'], t.env);
     expect(overview.stdout).toContain('catalog search');
     expect(overview.stdout).toContain('--version');
+    // The overview lists every form of projects the README uses (`projects rm acme`, `projects give`).
+    expect(overview.stdout).toContain('rm DIR|NAME');
+    expect(overview.stdout).toContain("projects give SERVER 'REQUEST'");
     const unknown = await runCli(['help', 'nosuch'], t.env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no command "nosuch"');

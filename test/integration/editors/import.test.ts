@@ -235,4 +235,36 @@ describe('import', () => {
       await keychain.delete('db-url').catch(() => false);
     }
   });
+
+  it('says which imported servers still wait for one approval: a package run (npx) is pinned only by approve', async () => {
+    // The store pins a package at approval (docs/decisions/store-and-packages.md); import approves the
+    // command line but pins nothing, so "approved" alone sent people to a server that never started.
+    install(
+      t,
+      'cursor',
+      JSON.stringify({
+        mcpServers: {
+          notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          local: memory,
+        },
+      }),
+    );
+    const imported = await runCli(['import', '--yes'], t.env);
+    expect(imported.code, imported.stdout + imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('and approved: notes, local');
+    expect(imported.stdout).toContain(
+      'notes runs an npm package: it starts once you approve the exact version to install: switchboard approve notes',
+    );
+    expect(imported.stdout).not.toContain('switchboard approve local');
+
+    // What the line says is what Switchboard then shows: notes waits, local runs.
+    headless = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
+    const h = headless;
+    await waitFor(() =>
+      h.core.status.report().servers.find((s) => s.name === 'local' && s.state === 'running'),
+    );
+    const notes = h.core.status.report().servers.find((s) => s.name === 'notes');
+    expect(notes?.state).toBe('pending-approval');
+    expect(notes?.lastError).toContain('its package is not pinned yet');
+  });
 });

@@ -1,6 +1,6 @@
 import { packExtension } from '@anthropic-ai/mcpb';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
@@ -15,6 +15,7 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 const TOKEN = 'ghp_' + 'Qe4Rt7Yu1Io9Pa3Sd6Fg2Hj8Kl5Zx0CvBn';
 const KEY = 'bundle-key-through-serve-0987654321';
+const PASTED = 'ghp_' + 'Mv8Nb2Vc5Xz1Lk4Jh7Gf0Ds3Ap6Oi9Uy2Tr';
 const keychain = new OsKeychain();
 let t: TempHome;
 let serve: { child: ChildProcess; output: () => string } | undefined;
@@ -29,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   serve?.child.kill('SIGTERM');
   if (serve) await exited(serve.child);
-  for (const name of ['through-serve', 'gh-github_token', 'echo-api_key'])
+  for (const name of ['through-serve', 'gh-github_token', 'echo-api_key', 'pasted-github_token', 'taken'])
     await keychain.delete(name).catch(() => undefined);
   t.cleanup();
 });
@@ -77,4 +78,41 @@ describe.runIf(process.platform === 'linux')('keychain commands while serve runs
     expect(await keychain.get('echo-api_key')).toBe(KEY);
     expect(readFileSync(t.home.serversFile, 'utf8')).not.toContain(KEY);
   });
+
+  // The fix `status` and the README give for a token pasted into servers.json, typed while serve runs.
+  it("secret move SERVER KEY moves a pasted token into serve's keychain", async () => {
+    writeServer('pasted', {
+      command: 'node',
+      args: ['server.mjs'],
+      env: { GITHUB_TOKEN: PASTED, LOG_LEVEL: 'info' },
+    });
+    const run = await runCli(['secret', 'move', 'pasted', 'GITHUB_TOKEN'], cliEnv);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Moved GITHUB_TOKEN of "pasted" into the keychain as "pasted-github_token"');
+    expect(await keychain.get('pasted-github_token')).toBe(PASTED);
+    const file = readFileSync(t.home.serversFile, 'utf8');
+    expect(file).not.toContain(PASTED);
+    expect(file).toContain('${secret:pasted-github_token}');
+  });
+
+  it('secret move to a name serve holds with another value is refused, and nothing moves', async () => {
+    await keychain.set('taken', 'somebody-elses-value');
+    writeServer('pasted2', { command: 'node', args: ['server.mjs'], env: { GITHUB_TOKEN: PASTED } });
+    const run = await runCli(['secret', 'move', 'pasted2', 'GITHUB_TOKEN', 'taken'], cliEnv);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('the keychain already has a different secret named "taken"');
+    expect(await keychain.get('taken')).toBe('somebody-elses-value');
+    expect(readFileSync(t.home.serversFile, 'utf8')).toContain(PASTED);
+  });
 });
+
+/** A server entry as a person pastes it into servers.json by hand. */
+function writeServer(name: string, entry: Record<string, unknown>): void {
+  const file = t.home.serversFile;
+  const doc = existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> })
+    : { mcpServers: {} };
+  doc.mcpServers[name] = entry;
+  writeFileSync(file, JSON.stringify(doc, null, 2));
+}

@@ -62,6 +62,8 @@ describe('MCP bundles (.mcpb)', { timeout: 120_000 }, () => {
     const h = await startHeadless({ home: t.home, keychain, env: t.env, port: 0, editorSync: false });
     headless = h;
     const shown = await h.core.approvals.preview('echo');
+    // Said as "from the switchboard command line", not as a hand edit of servers.json.
+    expect(shown.source).toBe('cli');
     const pkg = defined(shown.package, 'package review');
     expect(pkg).toMatchObject({ kind: 'mcpb', name: 'sb-bundle-echo', version: '1.0.0' });
     const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
