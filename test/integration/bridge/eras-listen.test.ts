@@ -23,12 +23,6 @@ let remote: ChildProcess | undefined;
 let port = 0;
 let token: string;
 
-async function startModernServer(): Promise<number> {
-  const started = await startListening('modern-server.mjs', '0');
-  remote = started.child;
-  return started.port;
-}
-
 /** Asks the fixture to do something (change-tools, update-note, drop-listens); the open listen streams. */
 async function fixture(what: string): Promise<number> {
   return Number(await (await fetch(`http://127.0.0.1:${port}/${what}`)).text());
@@ -40,7 +34,7 @@ async function listensAsked(): Promise<number> {
 }
 
 beforeAll(async () => {
-  port = await startModernServer();
+  ({ child: remote, port } = await startListening('modern-server.mjs', '0'));
   setup.t.writeServers({ mcpServers: { modern: { url: `http://127.0.0.1:${port}/mcp` } } });
   await setup.start({ editorSync: false });
   await setup.approveRunning(['modern'], 30_000);

@@ -29,19 +29,13 @@ let remote: ChildProcess | undefined;
 let port = 0;
 let token: string;
 
-async function startModernServer(): Promise<number> {
-  const started = await startListening('modern-server.mjs', '0');
-  remote = started.child;
-  return started.port;
-}
-
 /** What the server was asked, by method (the fixture counts every POST). */
 async function counts(): Promise<Record<string, number>> {
   return (await (await fetch(`http://127.0.0.1:${port}/counts`)).json()) as Record<string, number>;
 }
 
 beforeAll(async () => {
-  port = await startModernServer();
+  ({ child: remote, port } = await startListening('modern-server.mjs', '0'));
   setup.t.writeServers({ mcpServers: { modern: { url: `http://127.0.0.1:${port}/mcp` } } });
   await setup.start({ editorSync: false });
   await setup.approveRunning(['modern'], 30_000);
