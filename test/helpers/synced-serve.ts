@@ -4,6 +4,7 @@ import { EDITORS } from '../../electron/core/editors/registry.ts';
 import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { userDirs } from '../../electron/core/user-dirs.mjs';
 import { startHeadless, type Headless } from '../../electron/headless/serve.ts';
+import { approveRunning } from './headless.ts';
 import { everythingServer, waitFor } from './servers.ts';
 import type { TempHome } from './temp-home.ts';
 
@@ -23,15 +24,7 @@ export async function startSyncedEverything(t: TempHome, editors: readonly Edito
     editorSync: { log: () => {} },
   });
   try {
-    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
-    await waitFor(
-      () =>
-        h.core.status
-          .report()
-          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
-      60_000,
-      'everything running',
-    );
+    await approveRunning(h.core, ['everything'], 60_000);
     const file = (editor: EditorId) => EDITORS[editor].file(userDirs(t.env));
     await waitFor(
       () => editors.every((e) => readFileSync(file(e), 'utf8').includes('/mcp/everything')),
