@@ -1,3 +1,6 @@
+import type { HeadlessSetup } from './headless.ts';
+import { startListening } from './servers.ts';
+
 /** MCP's 2026-07-28 era on the wire, for the tests that speak it to the bridge by hand. */
 
 export const MODERN = '2026-07-28';
@@ -44,4 +47,18 @@ export async function postModern(
   });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/**
+ * The 2026-only fixture server (test/fixtures/modern-server.mjs) as the home's one server, a url
+ * entry named "modern"; the core started on it (no editor sync), the server approved and running.
+ * Its port, and the test editor's token. The fixture is stopped with the file's teardown.
+ */
+export async function startModernRemote(setup: HeadlessSetup): Promise<{ port: number; token: string }> {
+  const { child, port } = await startListening('modern-server.mjs', '0');
+  setup.defer(() => child.kill());
+  setup.t.writeServers({ mcpServers: { modern: { url: `http://127.0.0.1:${port}/mcp` } } });
+  await setup.start({ editorSync: false });
+  await setup.approveRunning(['modern'], 30_000);
+  return { port, token: setup.headless.tokens.ensure('test-editor') };
 }

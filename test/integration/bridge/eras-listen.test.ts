@@ -1,13 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useHeadless } from '../../helpers/headless.ts';
-import { defined, startListening, waitFor } from '../../helpers/servers.ts';
+import { defined, waitFor } from '../../helpers/servers.ts';
+import { startModernRemote } from '../../helpers/modern-era.ts';
 
 /**
  * A remote server that speaks only 2026-07-28 tells its clients of changes only on a
@@ -19,7 +19,6 @@ import { defined, startListening, waitFor } from '../../helpers/servers.ts';
 const setup = useHeadless();
 /** The bound on each wait for what a step caused (this file's own, shorter than waitFor's default). */
 const WAIT_MS = 10_000;
-let remote: ChildProcess | undefined;
 let port = 0;
 let token: string;
 
@@ -34,16 +33,8 @@ async function listensAsked(): Promise<number> {
 }
 
 beforeAll(async () => {
-  ({ child: remote, port } = await startListening('modern-server.mjs', '0'));
-  setup.t.writeServers({ mcpServers: { modern: { url: `http://127.0.0.1:${port}/mcp` } } });
-  await setup.start({ editorSync: false });
-  await setup.approveRunning(['modern'], 30_000);
-  token = setup.headless.tokens.ensure('test-editor');
+  ({ port, token } = await startModernRemote(setup));
 }, 60_000);
-
-afterAll(() => {
-  remote?.kill();
-});
 
 async function legacyClient(path: string): Promise<{ client: Client; seen: string[] }> {
   const seen: string[] = [];
