@@ -5,30 +5,29 @@
 // Run: npm run check:uses (npm test and `npm run lint` run it; test/unit/architecture/uses.test.ts
 // shows it failing on a small tree).
 //
-// What is checked: every parameter of a constructor or function (with a body) whose declared type is
-// an inline object type, a Pick<>/Omit<>, an intersection of those, or an interface or type alias
-// declared in the same file as the function (the repository's way: "declared where it is used"), or
-// one of CONTEXTS wherever it is taken. Its properties must each be read: for a class, through the
+// What is checked: what a receiver depends on (every constructor parameter; a function's `options`,
+// `core`, `ctx`, … or a parameter typed `…Options`, `…Core`, `…Context`, …; not data such as an entry
+// or a pin it reads a part of) whose declared type is an inline object type, a Pick<>/Omit<>, an
+// intersection of those, an interface or type alias declared in the same file as the function (the
+// repository's way: "declared where it is used"), or one of CONTEXTS (the CLI's `CliContext`)
+// wherever it is taken. Its properties must each be read: for a class, through the
 // parameter and through fields it was stored in (`this.#o = options`, `this.#x = options.x`), across
 // the class; destructuring and local aliases are followed. A property that is itself such a type
 // (an inline object type, a Pick<>, …) is checked one level down, the same way (so a route's
 // `approvals: { reviewNow(…) }` must be called). A value passed on whole to another call (or into a
-// typed object) counts as using what that call's parameter type declares; to anything untyped, all.
-import { readdirSync, readFileSync } from 'node:fs';
+// typed object) counts as using what that call's parameter type declares; to anything untyped or to a
+// library's type, all. A class taken whole (`state: AppStateStore`) is not looked into.
+import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { COMPOSITION_ROOTS } from './sizes.ts';
 
 /** Where the rule looks: the program's main-process sources (the renderer is a React tree of props). */
 export const ROOTS = ['electron', 'shared'];
 
-/** Files that wire services together: they may hand on more than they use. */
-export const COMPOSITION_ROOTS = [
-  'electron/core/core.ts',
-  'electron/cli/offline-core.ts',
-  'electron/headless/serve.ts',
-  'electron/shell/main.ts',
-];
+/** The composition roots (the files that only wire: sizes.ts's list) may take more than they use. */
+export { COMPOSITION_ROOTS };
 
 /** Named types checked wherever a function takes them (not only in the file that declares them). */
 export const CONTEXTS: readonly string[] = ['CliContext'];
@@ -91,7 +90,8 @@ class Uses {
 
   /** Used whole: the path or one of its parents went somewhere untyped. */
   whole(path: readonly string[]): boolean {
-    for (let i = 0; i <= path.length; i++) if (this.marks.get(path.slice(0, i).join('.')) === 'full') return true;
+    for (let i = 0; i <= path.length; i++)
+      if (this.marks.get(path.slice(0, i).join('.')) === 'full') return true;
     return false;
   }
 
@@ -217,7 +217,10 @@ class Tracer {
       return this.#follow(parent, next, depth + 1);
     }
     // Called: a method or a function, used as what it is.
-    if ((ts.isCallExpression(parent) || ts.isTaggedTemplateExpression(parent)) && node === (ts.isCallExpression(parent) ? parent.expression : parent.tag))
+    if (
+      (ts.isCallExpression(parent) || ts.isTaggedTemplateExpression(parent)) &&
+      node === (ts.isCallExpression(parent) ? parent.expression : parent.tag)
+    )
       return this.uses.mark(path, 'full');
     if (ts.isBinaryExpression(parent)) {
       const op = parent.operatorToken.kind;
@@ -288,7 +291,10 @@ class Tracer {
       t.getCallSignatures().length > 0 ||
       t.getConstructSignatures().length > 0 ||
       this.#checker.getIndexInfosOfType(t).length > 0;
-    const properties = opaque ? [] : this.#checker.getPropertiesOfType(t);
+    const all = opaque ? [] : this.#checker.getPropertiesOfType(t);
+    // A library's type (a transport's send options, say) may be read further by what implements it.
+    const foreign = all.every((p) => p.declarations?.every((d) => d.getSourceFile().isDeclarationFile));
+    const properties = foreign ? [] : all;
     if (depth > NESTING || properties.length === 0) return this.uses.mark(path, 'full');
     this.uses.mark(path, 'read');
     for (const property of properties) {
@@ -324,7 +330,8 @@ function narrowShape(node: ts.TypeNode | undefined): boolean {
   const t = node && bareType(node);
   if (!t) return false;
   if (ts.isTypeLiteralNode(t)) return true;
-  if (ts.isIntersectionTypeNode(t)) return t.types.every((part) => narrowShape(part) || ts.isTypeReferenceNode(part));
+  if (ts.isIntersectionTypeNode(t))
+    return t.types.every((part) => narrowShape(part) || ts.isTypeReferenceNode(part));
   if (ts.isIndexedAccessTypeNode(t)) return true;
   return (
     ts.isTypeReferenceNode(t) &&
@@ -371,7 +378,8 @@ function checkedType(
       contexts.includes(t.typeName.text) ||
       (declarations.length > 0 &&
         declarations.every(
-          (d) => (ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d)) && d.getSourceFile() === source,
+          (d) =>
+            (ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d)) && d.getSourceFile() === source,
         ));
   }
   if (!taken) return undefined;
@@ -402,7 +410,8 @@ function ownNamedType(node: ts.TypeNode | undefined, checker: ts.TypeChecker, to
 /** Which properties of a declared property's type are checked too (a shape written on the spot). */
 function nestedShape(property: ts.Symbol, checker: ts.TypeChecker, top: ts.SourceFile): ts.Type | undefined {
   const declaration = property.valueDeclaration;
-  if (!declaration || !(ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration))) return undefined;
+  if (!declaration || !(ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration)))
+    return undefined;
   if (!narrowShape(declaration.type) && !ownNamedType(declaration.type, checker, top)) return undefined;
   const type = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(property, declaration));
   if (type.getCallSignatures().length > 0 || checker.getIndexInfosOfType(type).length > 0) return undefined;

@@ -56,7 +56,7 @@ export class SignInSession {
   /** the last authorization URL sent to the person */
   lastUrl: URL | undefined;
 
-  private constructor(options: SignInSessionOptions, listener: LoopbackListener) {
+  private constructor(options: Omit<SignInSessionOptions, 'label'>, listener: LoopbackListener) {
     this.#listener = listener;
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? SIGN_IN_TIMEOUT_MS;

@@ -30,7 +30,7 @@ export interface NpmContext {
  * (run with the node on PATH, as npx's `#!/usr/bin/env node` is), else an `npm` beside npx, else the
  * first npm on PATH (`npm exec`, `pnpm dlx`, `bunx`).
  */
-function npmTools(ctx: NpmContext): NpmTools {
+function npmTools(ctx: Omit<NpmContext, 'registry'>): NpmTools {
   const env = npmEnv(ctx.env, ctx.lookup.path);
   const base = { env, staging: ctx.store.staging, inProcess: ctx.inProcessNpm === true };
   const npx = resolveCommand('npx', ctx.lookup);
@@ -150,7 +150,7 @@ export function npmPackagesOf(pin: PackagePin, store: PackageStore) {
 export async function npmLaunch(
   pin: PackagePin,
   args: readonly string[],
-  ctx: NpmContext,
+  ctx: Omit<NpmContext, 'registry'>,
   note: (text: string) => void,
 ): Promise<{ command: string; args: string[]; folder: string; binDir: string }> {
   const node = findNode(ctx.lookup);

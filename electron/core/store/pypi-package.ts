@@ -58,7 +58,7 @@ export function requirementsHash(pins: readonly PinnedRequirement[]): string {
   return createHash('sha256').update(canonicalJson(pins)).digest('hex');
 }
 
-function uvOf(ctx: PypiContext): string {
+function uvOf(ctx: Pick<PypiContext, 'lookup'>): string {
   const uv = resolveCommand('uv', ctx.lookup);
   if (!uv)
     throw new UserError('uv was not found on PATH', {
