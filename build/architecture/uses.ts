@@ -16,7 +16,8 @@
 // (an inline object type, a Pick<>, …) is checked one level down, the same way (so a route's
 // `approvals: { reviewNow(…) }` must be called). A value passed on whole to another call (or into a
 // typed object) counts as using what that call's parameter type declares; to anything untyped or to a
-// library's type, all. A class taken whole (`state: AppStateStore`) is not looked into.
+// library's type, all. A class of ours taken whole as a property (`state: AppStateStore`) is looked
+// into the same way: its public members must be used, or the property be a Pick<> of those that are.
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,8 @@ export interface Finding {
   parameter: string;
   /** the property it never reads, dotted from the parameter (`servers.ownFolder`) */
   property: string;
+  /** where the type that has it is written (`file:line`): the parameter, or the property it is part of */
+  declaredAt: string;
 }
 
 const NESTING = 2;
@@ -390,8 +393,9 @@ function checkedType(
 }
 
 /**
- * A named type declared beside the receiver (an interface or a type alias of the same file): it says
- * what that receiver takes, so it is checked as if written on the spot.
+ * A named type checked one level down too: a class of ours taken whole (`state: AppStateStore`, where
+ * `Pick<AppStateStore, 'decision'>` would say what is used), or an interface or type alias declared
+ * beside the receiver (it says what that receiver takes, as if written on the spot).
  */
 function ownNamedType(node: ts.TypeNode | undefined, checker: ts.TypeChecker, top: ts.SourceFile): boolean {
   const t = node && bareType(node);
@@ -402,7 +406,10 @@ function ownNamedType(node: ts.TypeNode | undefined, checker: ts.TypeChecker, to
   return (
     declarations.length > 0 &&
     declarations.every((d) => {
-      return (ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d)) && d.getSourceFile() === top;
+      const file = d.getSourceFile();
+      if (ts.isClassDeclaration(d))
+        return !file.isDeclarationFile && !file.fileName.includes('/node_modules/');
+      return (ts.isInterfaceDeclaration(d) || ts.isTypeAliasDeclaration(d)) && file === top;
     })
   );
 }
@@ -426,19 +433,33 @@ function unread(
   checker: ts.TypeChecker,
   depth: number,
   top: ts.SourceFile,
-): string[] {
-  const found: string[] = [];
+  where: ts.Node,
+): { property: string; where: ts.Node }[] {
+  const found: { property: string; where: ts.Node }[] = [];
   for (const property of checker.getPropertiesOfType(type)) {
+    if (!isPublic(property)) continue;
     const next = [...path, property.name];
     if (!uses.read(next)) {
-      found.push(next.join('.'));
+      found.push({ property: next.join('.'), where });
       continue;
     }
     if (depth >= NESTING || uses.whole(next)) continue;
     const nested = nestedShape(property, checker, top);
-    if (nested) found.push(...unread(nested, next, uses, checker, depth + 1, top));
+    if (nested && property.valueDeclaration)
+      found.push(...unread(nested, next, uses, checker, depth + 1, top, property.valueDeclaration));
   }
   return found;
+}
+
+/** A member others can reach (a class's `#private` and `private` ones are its own). */
+function isPublic(property: ts.Symbol): boolean {
+  if (property.name.startsWith('#')) return false;
+  const declaration = property.valueDeclaration ?? property.declarations?.[0];
+  if (!declaration || !ts.canHaveModifiers(declaration)) return true;
+  const modifiers = ts.getModifiers(declaration) ?? [];
+  return !modifiers.some(
+    (m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword,
+  );
 }
 
 function receiverName(fn: ts.SignatureDeclaration): string {
@@ -481,13 +502,17 @@ export function checkUses(
           if (!type) continue;
           const tracer = new Tracer(checker, index, cls);
           tracer.binding(param.name, []);
-          for (const property of unread(type, [], tracer.uses, checker, 0, source)) {
+          for (const { property, where } of unread(type, [], tracer.uses, checker, 0, source, param)) {
+            const declared = where.getSourceFile();
             findings.push({
               file: path,
               line: source.getLineAndCharacterOfPosition(param.getStart(source)).line + 1,
               receiver: receiverName(fn),
               parameter: ts.isIdentifier(param.name) ? param.name.text : '{…}',
               property,
+              declaredAt: `${relative(repo, declared.fileName).split(sep).join('/')}:${
+                declared.getLineAndCharacterOfPosition(where.getStart(declared)).line + 1
+              }`,
             });
           }
         }
@@ -504,7 +529,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const findings = checkUses(repo);
   for (const f of findings)
     console.error(
-      `  error uses: ${f.file}:${f.line} ${f.receiver} takes ${f.parameter}.${f.property} but never reads it`,
+      `  error uses: ${f.file}:${f.line} ${f.receiver} takes ${f.parameter}.${f.property} but never reads it` +
+        (f.declaredAt === `${f.file}:${f.line}` ? '' : ` (its type is written at ${f.declaredAt})`),
     );
   if (findings.length) {
     console.error(

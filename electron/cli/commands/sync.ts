@@ -145,7 +145,7 @@ export function refuseProblems<T extends { servers: Pick<ServerConfig, 'configPr
 
 /** What the CLI's editor sync uses of the core: the editor settings, approvals and port in state.json. */
 export interface CliEditorSyncCore {
-  readonly state: AppStateStore;
+  readonly state: Pick<AppStateStore, 'bridgePort' | 'editors' | 'updateEditorSettings' | 'updateEditors'>;
 }
 
 /** The bridge port editors must point at: the running instance's, else the configured one, else the default. */

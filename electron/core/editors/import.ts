@@ -261,9 +261,9 @@ export interface ImportOptions {
   /** PATH commands are found on, as `serve` finds them (on macOS the login shell's): the approval's fingerprint depends on it */
   commandPath?: string | undefined;
   platform?: NodeJS.Platform;
-  state: AppStateStore;
+  state: Pick<AppStateStore, 'approve'>;
   keychain: Keychain;
-  engine: EditorSync;
+  engine: Pick<EditorSync, 'backups' | 'sync'>;
   /** the servers editors get after the import (read again from the files) */
   syncServers: () => SyncServer[] | Promise<SyncServer[]>;
   now?: number;

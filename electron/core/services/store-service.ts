@@ -13,7 +13,7 @@ const OUTDATED_AT_ONCE = 4;
 
 export interface StoreServiceOptions {
   state: Pick<AppStateStore, 'read' | 'decision'>;
-  packages: PackageService;
+  packages: Pick<PackageService, 'store' | 'launch'>;
   packageTrust: Pick<PackageApprovals, 'outdated'>;
   servers: {
     entries(): ReadonlyMap<string, ServerEntry>;

@@ -20,7 +20,7 @@ export interface NpmContext {
   env: NodeJS.ProcessEnv;
   lookup: CommandLookup;
   /** the registry read directly (packuments), where npm's settings allow */
-  registry?: NpmRegistryView;
+  registry?: Pick<NpmRegistryView, 'about'>;
   /** npm may be loaded into this process to resolve (NpmTools.inProcess) */
   inProcessNpm?: boolean;
 }

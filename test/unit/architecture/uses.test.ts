@@ -6,7 +6,8 @@ import { checkUses, type Finding } from '../../../build/architecture/uses.ts';
 
 /**
  * The "takes only what it uses" rule of build/architecture/uses.ts against a small tree laid out like
- * the repository: a service, a route and a command that each take a property they never read must be
+ * the repository: a service (an option, a nested method, a Pick's member and a member of a class taken
+ * whole), a route and a command that each take a property they never read must be
  * reported at the parameter's file:line with that property; receivers that read all they take (through
  * fields, destructuring, aliases, or by handing it on whole) must not, nor a composition root, nor data.
  * (`npm test` runs the rule over the real tree; this shows it can fail.)
@@ -27,6 +28,7 @@ export class Store {
 }
 export interface GreedyOptions {
   store: Pick<Store, 'get' | 'put'>;
+  cache: Store;
   servers: { entries(): string[]; entry(name: string): string };
   clock: () => number;
 }
@@ -36,7 +38,7 @@ export class Greedy {
     this.#o = options;
   }
   names(): string[] {
-    return this.#o.servers.entries().map((n) => this.#o.store.get(n));
+    return this.#o.servers.entries().map((n) => this.#o.store.get(n) + this.#o.cache.get(n));
   }
 }
 `,
@@ -144,10 +146,17 @@ describe('takes only what it uses', () => {
       'electron/cli/commands/greedy.ts:2 greedyCommand ctx.keychain',
       'electron/core/bridge/greedy-routes.ts:15 createOuter core.logs',
       'electron/core/bridge/greedy-routes.ts:5 createGreedyRoutes core.approvals.deny',
-      'electron/core/services/greedy.ts:12 Greedy constructor options.clock',
-      'electron/core/services/greedy.ts:12 Greedy constructor options.servers.entry',
-      'electron/core/services/greedy.ts:12 Greedy constructor options.store.put',
+      'electron/core/services/greedy.ts:13 Greedy constructor options.cache.put',
+      'electron/core/services/greedy.ts:13 Greedy constructor options.clock',
+      'electron/core/services/greedy.ts:13 Greedy constructor options.servers.entry',
+      'electron/core/services/greedy.ts:13 Greedy constructor options.store.put',
     ]);
+  });
+
+  it('says where the type that has an unread member is written', () => {
+    const entry = found.find((f) => f.property === 'servers.entry');
+    expect(entry?.declaredAt).toBe('electron/core/services/greedy.ts:8');
+    expect(found.find((f) => f.property === 'clock')?.declaredAt).toBe('electron/core/services/greedy.ts:13');
   });
 
   it('finds nothing where everything taken is read, in data, or in a composition root', () => {
