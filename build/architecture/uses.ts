@@ -416,7 +416,9 @@ function ownNamedType(node: ts.TypeNode | undefined, checker: ts.TypeChecker, to
 
 /** Which properties of a declared property's type are checked too (a shape written on the spot). */
 function nestedShape(property: ts.Symbol, checker: ts.TypeChecker, top: ts.SourceFile): ts.Type | undefined {
-  const declaration = property.valueDeclaration;
+  // A Pick<>'s or Omit<>'s property has no value declaration of its own: the picked one's is it.
+  const declarations = property.declarations ?? [];
+  const declaration = property.valueDeclaration ?? (declarations.length === 1 ? declarations[0] : undefined);
   if (!declaration || !(ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration)))
     return undefined;
   if (!narrowShape(declaration.type) && !ownNamedType(declaration.type, checker, top)) return undefined;
@@ -445,8 +447,8 @@ function unread(
     }
     if (depth >= NESTING || uses.whole(next)) continue;
     const nested = nestedShape(property, checker, top);
-    if (nested && property.valueDeclaration)
-      found.push(...unread(nested, next, uses, checker, depth + 1, top, property.valueDeclaration));
+    const at = property.valueDeclaration ?? property.declarations?.[0];
+    if (nested && at) found.push(...unread(nested, next, uses, checker, depth + 1, top, at));
   }
   return found;
 }

@@ -17,7 +17,7 @@ import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { canonicalJson } from '../trust/canonical-json.ts';
 import { shellQuote } from '../trust/command-line.ts';
-import type { SecretSpan } from './backups.ts';
+import type { Backups, SecretSpan } from './backups.ts';
 import type { SyncServer } from './desired.ts';
 import type { EditorSync } from './engine.ts';
 import type { EditorReport } from './report.ts';
@@ -263,7 +263,7 @@ export interface ImportOptions {
   platform?: NodeJS.Platform;
   state: Pick<AppStateStore, 'approve'>;
   keychain: Keychain;
-  engine: Pick<EditorSync, 'backups' | 'sync'>;
+  engine: { readonly backups: Pick<Backups, 'scrub'>; sync: EditorSync['sync'] };
   /** the servers editors get after the import (read again from the files) */
   syncServers: () => SyncServer[] | Promise<SyncServer[]>;
   now?: number;

@@ -26,7 +26,7 @@ export interface SignInSessionOptions {
   /** what the browser's pages call it (default: its name) */
   label?: string;
   serverUrl: string;
-  store: SignInStore;
+  store: Pick<SignInStore, 'read' | 'update'>;
   clock: Clock;
   clientMetadataUrl?: string | undefined;
   client?: { clientId: string; clientSecret?: string | undefined } | undefined;

@@ -41,6 +41,10 @@ export class Greedy {
     return this.#o.servers.entries().map((n) => this.#o.store.get(n) + this.#o.cache.get(n));
   }
 }
+// picked from the options: the class it holds is still looked into
+export function picked(options: Pick<GreedyOptions, 'cache'>): string {
+  return options.cache.get('x');
+}
 `,
   // a route whose Core interface declares a method the route never calls
   'electron/core/bridge/greedy-routes.ts': `
@@ -150,6 +154,7 @@ describe('takes only what it uses', () => {
       'electron/core/services/greedy.ts:13 Greedy constructor options.clock',
       'electron/core/services/greedy.ts:13 Greedy constructor options.servers.entry',
       'electron/core/services/greedy.ts:13 Greedy constructor options.store.put',
+      'electron/core/services/greedy.ts:21 picked options.cache.put',
     ]);
   });
 
