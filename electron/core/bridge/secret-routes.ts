@@ -6,6 +6,7 @@ import {
   UiRoutes,
   type SecretsResponse,
 } from '../../../shared/ui-api.ts';
+import type { ServerSource } from '../../../shared/schema/state.ts';
 import { moveSecret } from '../config/move-secret.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
@@ -18,6 +19,7 @@ import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
  */
 export interface SecretRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
+  readonly servers: ServersEditCore['servers'] & { noteSource(name: string, source: ServerSource): void };
   readonly secrets: {
     list(): Promise<SecretsResponse>;
     restartUsers(secret: string): Promise<string[]>;

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage } from 'node:http';
 import { validateServerConfig } from '../../../shared/server-validation.ts';
+import type { ServerSource } from '../../../shared/schema/state.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { compileToolFilter } from '../../../shared/tool-filter.ts';
 import {
@@ -41,6 +42,7 @@ export interface ServerRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
   readonly activity: Pick<CallActivity, 'of'>;
   readonly servers: ServersEditCore['servers'] & {
+    noteSource(name: string, source: ServerSource): void;
     forgetSource(name: string): void;
     entries(): ReadonlyMap<string, ServerEntry>;
   };

@@ -1,9 +1,6 @@
-import type { ServerSource } from '../../../shared/schema/state.ts';
-
-/** What a route that writes servers.json uses of the core: where a server came from, and applying the file. */
+/** What a route that writes servers.json uses of the core to apply the file. */
 export interface ServersEditCore {
   readonly servers: {
-    noteSource(name: string, source: ServerSource): void;
     /** reads servers.json again (the core is not running: nothing to apply) */
     load(): void;
   };

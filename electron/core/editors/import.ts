@@ -17,7 +17,7 @@ import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { canonicalJson } from '../trust/canonical-json.ts';
 import { shellQuote } from '../trust/command-line.ts';
-import type { SecretSpan } from './backups.ts';
+import type { Backups, SecretSpan } from './backups.ts';
 import type { SyncServer } from './desired.ts';
 import type { EditorSync } from './engine.ts';
 import type { EditorReport } from './report.ts';
@@ -261,9 +261,9 @@ export interface ImportOptions {
   /** PATH commands are found on, as `serve` finds them (on macOS the login shell's): the approval's fingerprint depends on it */
   commandPath?: string | undefined;
   platform?: NodeJS.Platform;
-  state: AppStateStore;
+  state: Pick<AppStateStore, 'approve'>;
   keychain: Keychain;
-  engine: EditorSync;
+  engine: { readonly backups: Pick<Backups, 'scrub'>; sync: EditorSync['sync'] };
   /** the servers editors get after the import (read again from the files) */
   syncServers: () => SyncServer[] | Promise<SyncServer[]>;
   now?: number;
