@@ -40,6 +40,7 @@ export const CORE_LAYERS = [
       'memory/',
       'cli-launcher.ts',
       'text-order.ts',
+      'sealed-state.ts',
     ],
   },
   { name: 'tokens', paths: ['tokens/'] },
