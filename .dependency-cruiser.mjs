@@ -41,6 +41,7 @@ export const CORE_LAYERS = [
       'cli-launcher.ts',
       'text-order.ts',
       'sealed-state.ts',
+      'pid-exists.ts',
     ],
   },
   { name: 'tokens', paths: ['tokens/'] },
