@@ -8,10 +8,10 @@ import {
   closeSync,
   renameSync,
   statSync,
-  realpathSync,
   unlinkSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { realOrAsGiven } from './real-path.ts';
 
 /**
  * Replaces a file's content so that readers see either the old or the new bytes, never a mix:
@@ -24,7 +24,8 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   options: { mode?: number; beforeRename?: (target: string) => void } = {},
 ): void {
-  const target = resolveTarget(path);
+  // A link is written through; a file not there yet (or a dangling link) where it was asked.
+  const target = realOrAsGiven(path);
   const dir = dirname(target);
   const kept = options.mode === undefined ? existingMode(target) : undefined;
   const mode = options.mode ?? kept ?? 0o644;
@@ -48,15 +49,6 @@ export function writeFileAtomic(
     throw err;
   }
   syncDirectory(dir);
-}
-
-function resolveTarget(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Does not exist yet (or a dangling link): write where it was asked.
-    return path;
-  }
 }
 
 function existingMode(path: string): number | undefined {
