@@ -7,10 +7,10 @@ import {
   fsyncSync,
   closeSync,
   renameSync,
-  statSync,
   unlinkSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { permissionBits } from './owner-only.ts';
 import { realOrAsGiven } from './real-path.ts';
 
 /**
@@ -27,7 +27,7 @@ export function writeFileAtomic(
   // A link is written through; a file not there yet (or a dangling link) where it was asked.
   const target = realOrAsGiven(path);
   const dir = dirname(target);
-  const kept = options.mode === undefined ? existingMode(target) : undefined;
+  const kept = options.mode === undefined ? permissionBits(target) : undefined;
   const mode = options.mode ?? kept ?? 0o644;
   // A private file's missing folders are made private too (the home's pins/, cache/, …).
   mkdirSync(dir, { recursive: true, ...((mode & 0o077) === 0 ? { mode: 0o700 } : {}) });
@@ -49,14 +49,6 @@ export function writeFileAtomic(
     throw err;
   }
   syncDirectory(dir);
-}
-
-function existingMode(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Makes the rename itself durable; not possible on Windows, where it is skipped. */
