@@ -40,6 +40,8 @@ export const CORE_LAYERS = [
       'memory/',
       'cli-launcher.ts',
       'text-order.ts',
+      'sealed-state.ts',
+      'pid-exists.ts',
     ],
   },
   { name: 'tokens', paths: ['tokens/'] },

@@ -66,17 +66,17 @@ export const ApprovalOriginSchema = z.object({
 export type ApprovalOrigin = z.infer<typeof ApprovalOriginSchema>;
 
 /**
- * What approving a server would allow, as shown to the person deciding: the approval then carries
- * this fingerprint and fails if the config changed in between (POST …/approve {fingerprint}).
+ * What a person deciding an approval is shown, in the CLI (ApprovalPreview) and the UI (ApprovalView,
+ * ui-api.ts) alike: the fields both have.
  */
-export const ApprovalPreviewSchema = z.object({
-  name: z.string(),
-  state: ServerStateSchema,
-  transport: z.enum(['stdio', 'http']),
+export const APPROVAL_SHOWN = {
   /** where the config came from (hand edit, ui, cli, import, install link) */
   source: ServerSourceSchema,
   fingerprint: z.string(),
-  /** the exact launch config, one line per part, untruncated, hidden characters escaped */
+  /**
+   * the exact launch config, one line per part, untruncated (as `switchboard approve` prints it),
+   * with control, bidi, line-break and invisible characters escaped (shared/display-text.ts)
+   */
   lines: z.array(z.string()),
   /** each keychain secret and env variable it passes on and where to, in plain words */
   references: z.array(z.string()),
@@ -90,6 +90,17 @@ export const ApprovalPreviewSchema = z.object({
   willNotStart: z.array(z.string()).default([]),
   /** a project's server: the project, and the file that said it with that file's sha256 as read */
   origin: ApprovalOriginSchema.optional(),
+};
+
+/**
+ * What approving a server would allow, as shown to the person deciding: the approval then carries
+ * this fingerprint and fails if the config changed in between (POST …/approve {fingerprint}).
+ */
+export const ApprovalPreviewSchema = z.object({
+  name: z.string(),
+  state: ServerStateSchema,
+  transport: z.enum(['stdio', 'http']),
+  ...APPROVAL_SHOWN,
 });
 export type ApprovalPreview = z.infer<typeof ApprovalPreviewSchema>;
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  PackageReviewSchema,
   type BundleAdded,
   type BundleView,
   type StorePruneResult,
@@ -9,8 +8,8 @@ import {
 } from './store.ts';
 import { ServerActivitySchema, type ServerActivity } from './activity.ts';
 import {
+  APPROVAL_SHOWN,
   ApiEventSchema,
-  ApprovalOriginSchema,
   TokenInfoSchema,
   ToolChangeSchema,
   type ApiEvent,
@@ -180,28 +179,11 @@ export type ToolsResponse = z.infer<typeof ToolsResponseSchema>;
 export const ApprovalViewSchema = z.object({
   name: z.string(),
   state: z.enum(['pending-approval', 'denied']),
-  /** where the config came from (hand edit, ui, cli, import, install link) */
-  source: ServerSourceSchema,
-  fingerprint: z.string(),
-  /**
-   * the exact launch config, one line per part, untruncated (as `switchboard approve` prints it),
-   * with control, bidi, line-break and invisible characters escaped (shared/display-text.ts)
-   */
-  lines: z.array(z.string()),
-  /** each keychain secret and env variable it passes on and where to, in plain words */
-  references: z.array(z.string()),
-  /** what a local server may read, write and reach in its OS sandbox, in plain words ([] for remote) */
-  access: z.array(z.string()).default([]),
-  /** what would stop it from starting once approved ("WILL NOT START: …"): a missing program or secret */
-  willNotStart: z.array(z.string()).default([]),
+  ...APPROVAL_SHOWN,
   /** data, not for display: show `lines` */
   launch: LaunchConfigSchema,
   /** env (stdio) or header (remote) names, escaped for display like `lines` */
   envKeys: z.array(z.string()),
-  /** a package-run server: the exact package it would install and run from the store */
-  package: PackageReviewSchema.nullable().default(null),
-  /** a package run the store cannot pin, and why (it runs as written) */
-  packageNote: z.string().nullable().default(null),
   /** its package could not be resolved (offline, removed from its registry): it cannot be approved now */
   packageError: z.string().nullable().default(null),
   /**
@@ -213,8 +195,6 @@ export const ApprovalViewSchema = z.object({
   approved: z
     .object({ lines: z.array(z.string()), approvedAt: z.number(), source: ServerSourceSchema })
     .nullable(),
-  /** a project's server: the project and the file that said it, with that file's sha256 (escaped) */
-  origin: ApprovalOriginSchema.optional(),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 export const ApprovalsResponseSchema = z.object({ approvals: z.array(ApprovalViewSchema) });

@@ -1,3 +1,5 @@
+import { pidExists } from '../core/pid-exists.ts';
+
 /**
  * Notices that the process which started `switchboard serve` in the foreground has exited, so serve
  * can stop as on Ctrl+C. Process managers and containers stop `npx switchboard serve` with SIGTERM to
@@ -20,7 +22,7 @@ export interface ParentWatchOptions {
 /** Calls `onGone` once, with the pid of the parent that went away. Returns the stop function. */
 export function watchParent(onGone: (parent: number) => void, options: ParentWatchOptions = {}): () => void {
   const ppid = options.ppid ?? (() => process.ppid);
-  const alive = options.alive ?? isRunning;
+  const alive = options.alive ?? pidExists;
   const parent = ppid();
   if (parent <= 1) return () => undefined;
   const timer = setInterval(() => {
@@ -30,13 +32,4 @@ export function watchParent(onGone: (parent: number) => void, options: ParentWat
   }, options.intervalMs ?? 1_000);
   timer.unref();
   return () => clearInterval(timer);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

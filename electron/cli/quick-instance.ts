@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CONTROL_TOKEN, readToken } from '../core/tokens/token-file.ts';
 import { Http1Client } from '../core/bridge/http1-client.ts';
 import type { HomePaths } from '../core/home.ts';
+import { pidExists } from '../core/pid-exists.ts';
 
 /**
  * A GET to the running `serve` of this home over its local socket (run/bridge.sock, or its named pipe
@@ -47,10 +48,5 @@ function liveSocket(home: HomePaths): string | undefined {
   if (typeof info !== 'object' || info === null) return undefined;
   const { pid, socket } = info as { pid?: unknown; socket?: unknown };
   if (typeof pid !== 'number' || typeof socket !== 'string') return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
-  }
-  return socket;
+  return pidExists(pid) ? socket : undefined;
 }

@@ -13,3 +13,14 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
+
+/** Resolves when p is fulfilled or ms pass on the clock, whichever comes first. */
+export function within(clock: Clock, p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const cancel = clock.setTimeout(resolve, ms);
+    void p.then(() => {
+      cancel();
+      resolve();
+    });
+  });
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { InstanceInfoSchema, type InstanceInfo } from '../../shared/api.ts';
 import { writeFileAtomic } from './fs/atomic-write.ts';
 import type { HomePaths } from './home.ts';
+import { pidExists } from './pid-exists.ts';
 
 /**
  * run/serve.json: where the running `switchboard serve` of a home says its pid, port and relay socket.
@@ -33,12 +34,7 @@ export function findInstance(home: HomePaths): InstanceInfo | undefined {
   } catch {
     return undefined;
   }
-  try {
-    process.kill(info.pid, 0);
-    return info;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EPERM') return info;
-    removeInstanceFile(home);
-    return undefined;
-  }
+  if (pidExists(info.pid)) return info;
+  removeInstanceFile(home);
+  return undefined;
 }

@@ -10,7 +10,7 @@ import {
   type ImportScan,
 } from '../../core/editors/import.ts';
 import type { EditorSync } from '../../core/editors/engine.ts';
-import { fileReport } from '../../core/editors/report.ts';
+import { importDone } from '../../core/editors/report.ts';
 import {
   ImportCliResultSchema,
   type ImportCandidateListing,
@@ -149,12 +149,7 @@ async function runImport(
     engine,
     syncServers: async () => syncServers(await offlineServers(ctx)),
   });
-  return {
-    servers: result.imported,
-    secrets: result.secrets,
-    editors: result.reports.map(fileReport),
-    skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
-  };
+  return importDone(result);
 }
 
 /** `import --json`: the listing as one JSON document; with --yes, the import done and what it did. */

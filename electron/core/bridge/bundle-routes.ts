@@ -11,12 +11,12 @@ import {
   MAX_BUNDLE_BYTES,
   type BundleView,
 } from '../../../shared/store.ts';
-import { describeError, UserError } from '../errors.ts';
+import { UserError } from '../errors.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { addBundleServer, bundleServerName } from '../store/bundle-server.ts';
 import { installBundle, type InstalledBundle } from '../store/mcpb-bundle.ts';
 import type { PackageStore } from '../store/package-store.ts';
-import { decodePathSegment, HttpError, readJsonAs, sendJson } from './http-util.ts';
+import { decodePathSegment, HttpError, readJsonAs, sendJson, sendUserError } from './http-util.ts';
 
 export interface BundleRoutesDeps {
   store: PackageStore;
@@ -58,11 +58,7 @@ export function createBundleRoutes(deps: BundleRoutesDeps) {
       }
       return false;
     } catch (err) {
-      if (err instanceof UserError) {
-        sendJson(res, 400, { error: describeError(err) });
-        return true;
-      }
-      throw err;
+      return sendUserError(res, err);
     }
   }
 

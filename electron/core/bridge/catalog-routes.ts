@@ -9,8 +9,8 @@ import {
 import { CatalogInstallError, type Catalog } from '../catalog/catalog.ts';
 import { RegistryError } from '../catalog/registry-client.ts';
 import type { ServerSource } from '../../../shared/schema/state.ts';
-import { describeError, UserError } from '../errors.ts';
-import { readJsonAs, sendJson } from './http-util.ts';
+import { describeError } from '../errors.ts';
+import { readJsonAs, sendJson, sendUserError } from './http-util.ts';
 import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
 
 /** What the catalog routes use of the core: note where an installed server came from, and load it. */
@@ -61,11 +61,7 @@ export function createCatalogRoutes(core: CatalogRoutesCore, catalog: Catalog) {
         sendJson(res, err.notFound ? 404 : 502, { error: describeError(err) });
         return true;
       }
-      if (err instanceof UserError) {
-        sendJson(res, 400, { error: describeError(err) });
-        return true;
-      }
-      throw err;
+      return sendUserError(res, err);
     }
   }
 

@@ -23,8 +23,16 @@ import type { StatusReport } from '../../../shared/status.ts';
 import type { OutdatedEntry, StorePruneResult, StoreUsage } from '../../../shared/store.ts';
 import type { CallActivity } from '../activity/call-activity.ts';
 import type { CoreEvents } from '../core-events.ts';
-import { describeError, StaleApprovalError, StaleToolChangeError, UserError } from '../errors.ts';
-import { decodePathSegment, HttpError, readBody, readJson, readJsonAs, sendJson } from './http-util.ts';
+import { describeError, StaleApprovalError, StaleToolChangeError } from '../errors.ts';
+import {
+  decodePathSegment,
+  HttpError,
+  readBody,
+  readJson,
+  readJsonAs,
+  sendJson,
+  sendUserError,
+} from './http-util.ts';
 import type { UpdateChecks } from '../store/update-checks.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 
@@ -186,8 +194,7 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
       // 409: the request was fine, but what it approves is no longer what is configured.
       if (err instanceof StaleApprovalError || err instanceof StaleToolChangeError)
         return sendJson(res, 409, { error: describeError(err) });
-      if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
-      throw err;
+      sendUserError(res, err);
     }
   }
 
@@ -249,8 +256,7 @@ export function createControlApi(core: ControlApiCore, tokens: TokenStore) {
       }
       throw new HttpError(404, `no such endpoint: ${req.method} ${path}`);
     } catch (err) {
-      if (err instanceof UserError) return sendJson(res, 400, { error: describeError(err) });
-      throw err;
+      sendUserError(res, err);
     }
   }
 

@@ -22,7 +22,7 @@ import {
 } from '../../../shared/ui-api.ts';
 import { StaleImportListing } from '../editors/import.ts';
 import { EDITORS } from '../editors/registry.ts';
-import { fileReport } from '../editors/report.ts';
+import { fileReport, importDone } from '../editors/report.ts';
 import { syncResult, unsyncResult, type EditorSyncService } from '../editors/service.ts';
 import { describeError } from '../errors.ts';
 import type { HomePaths } from '../home.ts';
@@ -136,12 +136,7 @@ export function createEditorRoutes(core: EditorRoutesCore, options: EditorRoutes
       if (err instanceof StaleImportListing) throw new HttpError(409, describeError(err));
       throw err;
     }
-    return {
-      servers: result.imported,
-      secrets: result.secrets,
-      editors: result.reports.map(fileReport),
-      skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
-    };
+    return importDone(result);
   }
 
   /** `switchboard backups restore ID` while this Switchboard runs. */

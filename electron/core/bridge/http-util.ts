@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
+import { describeError, UserError } from '../errors.ts';
 
 /** Largest request body the bridge accepts; larger ones get 413 before they are buffered. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -31,6 +32,16 @@ export function decodePathSegment(segment: string): string {
       `malformed percent-encoding in the URL path: "${segment}" (write a literal % as %25)`,
     );
   }
+}
+
+/**
+ * Answers a route's refusal in words (a UserError: what is wrong and what to do) with 400; anything
+ * else goes on up (the server answers 500 and logs it).
+ */
+export function sendUserError(res: ServerResponse, err: unknown): true {
+  if (!(err instanceof UserError)) throw err;
+  sendJson(res, 400, { error: describeError(err) });
+  return true;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -2,9 +2,11 @@
 // Switchboard's: an owner-only Unix domain socket in the home's run/ folder on macOS and Linux, a named
 // pipe on Windows. Unlike the TCP port, no other user can take this place while Switchboard is not
 // running, so the relay never sends its token to a listener it cannot verify.
-// The relay imports this file: node: modules only (start-up budget, see electron/relay/main.mjs).
+// The relay imports this file: node: modules and dependency-free files only (start-up budget, see
+// electron/relay/main.mjs).
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pidExists } from '../pid-exists.ts';
 
 /** The socket's file name in the home's run/ folder (macOS, Linux). */
 export const SOCKET_FILE = 'bridge.sock';
@@ -56,7 +58,12 @@ export function findLocalEndpoint(
     } catch {
       info = undefined;
     }
-    if (typeof info?.socket === 'string' && PIPE_NAME_PATTERN.test(info.socket) && isRunning(info.pid))
+    if (
+      typeof info?.socket === 'string' &&
+      PIPE_NAME_PATTERN.test(info.socket) &&
+      typeof info.pid === 'number' &&
+      pidExists(info.pid)
+    )
       return { ok: true, path: info.socket };
     return {
       ok: false,
@@ -78,14 +85,4 @@ export function findLocalEndpoint(
     return { ok: false, reason: 'untrusted', problem: `${path} belongs to another user (uid ${stat.uid})` };
   }
   return { ok: true, path };
-}
-
-function isRunning(pid: unknown): boolean {
-  if (typeof pid !== 'number') return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

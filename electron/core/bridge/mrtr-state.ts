@@ -1,9 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { StateSeal } from '../sealed-state.ts';
 
 /**
  * The `requestState` Switchboard gives a 2026-07-28 client with an `input_required` result (MRTR on
  * the editors' side, mrtr-exchanges.ts). The client echoes it back verbatim on its retry; it is
- * untrusted until its HMAC (a random key made per serve, never stored) checks out, so a state that
+ * untrusted until its seal (sealed-state.ts: an HMAC under a key of this serve) checks out, so a state that
  * was forged or altered, or that was issued to another token, endpoint or request, is refused
  * before anything reaches a server.
  */
@@ -29,46 +29,24 @@ export interface StateClaims {
 /** Why a state came back refused, in words that say what to do. */
 export type StateCheck = { ok: true; claims: StateClaims } | { ok: false; reason: string };
 
-const VERSION = 'sb1';
+/** Words for a refused state that say what happened. */
+const REFUSED = {
+  form: 'it is not a requestState Switchboard issued',
+  seal: 'its signature does not match (it was altered, forged, or issued before Switchboard restarted)',
+  expired: 'it expired: the input was not sent back in time, and the call was ended',
+} as const;
 
 export class StateSigner {
-  readonly #key: Buffer;
-
-  constructor(key: Buffer = randomBytes(32)) {
-    this.#key = key;
-  }
+  /** A key of its own: one signer per serve (mrtr-exchanges.ts). */
+  readonly #seal = new StateSeal<StateClaims>('sb1');
 
   sign(claims: StateClaims): string {
-    const body = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
-    return `${VERSION}.${body}.${this.#mac(body)}`;
+    return this.#seal.seal(claims);
   }
 
   /** Checks a state's HMAC and expiry; the caller checks what it binds against the retry. */
   verify(state: string, now = Date.now()): StateCheck {
-    const parts = state.split('.');
-    if (parts.length !== 3 || parts[0] !== VERSION)
-      return { ok: false, reason: 'it is not a requestState Switchboard issued' };
-    const [, body, mac] = parts as [string, string, string];
-    const expected = Buffer.from(this.#mac(body), 'base64url');
-    const given = Buffer.from(mac, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      return {
-        ok: false,
-        reason:
-          'its signature does not match (it was altered, forged, or issued before Switchboard restarted)',
-      };
-    let claims: StateClaims;
-    try {
-      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StateClaims;
-    } catch {
-      return { ok: false, reason: 'it does not decode' };
-    }
-    if (typeof claims.expires !== 'number' || claims.expires <= now)
-      return { ok: false, reason: 'it expired: the input was not sent back in time, and the call was ended' };
-    return { ok: true, claims };
-  }
-
-  #mac(body: string): string {
-    return createHmac('sha256', this.#key).update(`${VERSION}.${body}`).digest('base64url');
+    const opened = this.#seal.open(state, now);
+    return opened.ok ? { ok: true, claims: opened.fields } : { ok: false, reason: REFUSED[opened.why] };
   }
 }

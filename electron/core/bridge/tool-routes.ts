@@ -7,14 +7,13 @@ import {
 } from '../../../shared/editor-tools.ts';
 import { EditorIdSchema, type EditorId } from '../../../shared/editors.ts';
 import type { ToolFilter } from '../../../shared/schema/servers.ts';
-import { describeError, UserError } from '../errors.ts';
 import { editorToolsView } from '../tools/editor-tools.ts';
 import { changeEditorTools, changeServerTools, type EditorSettingsStore } from '../tools/tool-settings.ts';
 import type { ToolGate } from '../trust/tool-pins.ts';
 import { readServerValue } from '../config/edit.ts';
 import type { ProjectOrigin } from '../projects/project-service.ts';
 import { projectServerEditRefusal } from '../projects/project-server-edits.ts';
-import { decodePathSegment, HttpError, readJsonAs, sendJson } from './http-util.ts';
+import { decodePathSegment, HttpError, readJsonAs, sendJson, sendUserError } from './http-util.ts';
 
 /** What the tool routes read and change. */
 export interface ToolRoutesDeps {
@@ -84,11 +83,7 @@ export function createToolRoutes(deps: ToolRoutesDeps) {
       }
       return false;
     } catch (err) {
-      if (err instanceof UserError) {
-        sendJson(res, 400, { error: describeError(err) });
-        return true;
-      }
-      throw err;
+      return sendUserError(res, err);
     }
   }
 

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describeError, UserError } from '../errors.ts';
 import type { Keychain } from '../secrets/keychain.ts';
 import { createApprovalRoutes, type ApprovalRoutesCore } from './approval-routes.ts';
 import { createEditorRoutes, type EditorRoutesCore, type EditorRoutesOptions } from './editor-routes.ts';
-import { sendJson, ValidationError } from './http-util.ts';
+import { sendJson, sendUserError, ValidationError } from './http-util.ts';
 import { createProjectRoutes, type ProjectRoutesDesk } from './project-routes.ts';
 import { createSecretRoutes, type SecretRoutesCore } from './secret-routes.ts';
 import { createServerRoutes, type ServerRoutesCore } from './server-routes.ts';
@@ -71,11 +70,7 @@ export function createUiRoutes(options: UiRoutesOptions) {
         sendJson(res, 400, { error: err.message, issues: err.issues });
         return true;
       }
-      if (err instanceof UserError) {
-        sendJson(res, 400, { error: describeError(err) });
-        return true;
-      }
-      throw err;
+      return sendUserError(res, err);
     }
   }
 

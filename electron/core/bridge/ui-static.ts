@@ -126,22 +126,21 @@ function sendIndex(req: IncomingMessage, res: ServerResponse, file: string): voi
 }
 
 function notFound(res: ServerResponse): void {
-  const body = 'not found\n';
-  res.writeHead(404, {
-    'content-type': 'text/plain; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-    ...SECURITY_HEADERS,
-  });
-  res.end(body);
+  sendText(res, 404, 'not found\n');
 }
 
 function notBuilt(res: ServerResponse): void {
-  const body =
+  sendText(
+    res,
+    503,
     'The Switchboard UI is not built in this checkout.\n' +
-    'Build it with: npm run build:renderer   (then reload this page)\n' +
-    'The control API and the bridge work without it.\n';
-  res.writeHead(503, {
+      'Build it with: npm run build:renderer   (then reload this page)\n' +
+      'The control API and the bridge work without it.\n',
+  );
+}
+
+function sendText(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, {
     'content-type': 'text/plain; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
     'cache-control': 'no-store',

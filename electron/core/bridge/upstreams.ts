@@ -249,20 +249,8 @@ export class Upstreams {
       if (!runners) this.#isolates.set(session, (runners = new Map()));
       runners.set(name, runner);
     }
-    if (runner.state !== 'running') {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          runner.off('status', onStatus);
-          resolve();
-        };
-        const onStatus = () => {
-          if (runner.state !== 'starting') done();
-        };
-        const timer = setTimeout(done, ISOLATE_WAIT_MS);
-        runner.on('status', onStatus);
-      });
-    }
+    if (runner.state !== 'running')
+      await statusWait(runner, () => runner.state !== 'starting', ISOLATE_WAIT_MS);
     const client = runner.client;
     const link = runner.link;
     const relay = link ? this.#hub.relay(name, link, session) : undefined;
@@ -311,18 +299,7 @@ export class Upstreams {
   async #listed(name: string): Promise<Upstream | undefined> {
     const runner = this.#core.lifecycle.supervisor()?.runner(name);
     if (!runner || runner.toolsKnown) return undefined;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        runner.off('status', onStatus);
-        resolve();
-      };
-      const onStatus = () => {
-        if (runner.state !== 'running' || runner.toolsKnown) done();
-      };
-      const timer = setTimeout(done, TOOLS_WAIT_MS);
-      runner.on('status', onStatus);
-    });
+    await statusWait(runner, () => runner.state !== 'running' || runner.toolsKnown, TOOLS_WAIT_MS);
     return this.#ready(name);
   }
 
@@ -330,20 +307,37 @@ export class Upstreams {
     return this.#core.status.report().servers.find((s) => s.name === name);
   }
 
-  #settled(name: string): Promise<ServerStatus | undefined> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#core.events.off('status', onStatus);
-        resolve(this.#status(name));
-      };
-      const onStatus = (status: ServerStatus) => {
-        if (status.name === name && status.state !== 'starting') done();
-      };
-      const timer = setTimeout(done, STARTING_WAIT_MS);
-      this.#core.events.on('status', onStatus);
-    });
+  async #settled(name: string): Promise<ServerStatus | undefined> {
+    await statusWait(
+      this.#core.events,
+      (status: ServerStatus) => status.name === name && status.state !== 'starting',
+      STARTING_WAIT_MS,
+    );
+    return this.#status(name);
   }
+}
+
+/** Resolves at the first 'status' event `settled` accepts, or after `ms`, whichever comes first. */
+function statusWait<A extends unknown[]>(
+  source: {
+    on(event: 'status', listener: (...args: A) => void): unknown;
+    off(event: 'status', listener: (...args: A) => void): unknown;
+  },
+  settled: (...args: A) => boolean,
+  ms: number,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      source.off('status', onStatus);
+      resolve();
+    };
+    const onStatus = (...args: A) => {
+      if (settled(...args)) done();
+    };
+    const timer = setTimeout(done, ms);
+    source.on('status', onStatus);
+  });
 }
 
 /** The tools a gate holds back, as the server lists them. */

@@ -65,3 +65,19 @@ export type PlanResult =
       layout: FileLayout | undefined;
     }
   | { ok: false; problem: string; line?: number; column?: number };
+
+/**
+ * Where every format's plan starts: the file's text as given, its byte-order mark and body apart
+ * (`emptyBody` for a missing or blank file), and a copy of the layout kept for this file.
+ */
+export function planStart(
+  input: PlanInput,
+  emptyBody = '',
+): { original: string | undefined; empty: boolean; bom: string; body: string; layout: FileLayout } {
+  const original = input.text;
+  const empty = original === undefined || original.trim() === '';
+  const bom = !empty && original.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+  const body = empty ? emptyBody : original.slice(bom.length);
+  const layout = input.layout?.file === input.file ? { ...input.layout } : { file: input.file };
+  return { original, empty, bom, body, layout };
+}

@@ -1,8 +1,8 @@
-import { statSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import type { EditorId } from '../../../shared/editors.ts';
 import { describeError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { othersHaveAccess, ownerOnly } from '../fs/owner-only.ts';
+import { othersHaveAccess, ownerOnly, permissionBits } from '../fs/owner-only.ts';
 import { sha256, type Backups, type SecretSpan } from './backups.ts';
 import { readOnlyProblem, unchangedSinceRead, type FileRead } from './editor-file.ts';
 import type { SyncRun } from './sync-run.ts';
@@ -53,8 +53,9 @@ export function writeEditorFile(ctx: FileWriteContext, job: FileWrite): WriteOut
   if (readOnly) return { kind: 'failed', problem: readOnly, backups: [] };
 
   const backups: string[] = [];
-  // The mode too: unsync gives it back once no token is left in the file (give-back-mode.ts).
-  const fileMode = read.bytes === undefined ? undefined : modeOf(read.target);
+  // The mode too: unsync gives it back once no token is left in the file (give-back-mode.ts); none
+  // when the file went meanwhile (the write's re-check says so).
+  const fileMode = read.bytes === undefined ? undefined : permissionBits(read.target);
   const backUp = (reason: 'original' | 'import', secrets: SecretSpan[]) =>
     backups.push(
       ctx.backups.create({
@@ -108,13 +109,4 @@ export function writeEditorFile(ctx: FileWriteContext, job: FileWrite): WriteOut
     return { kind: 'failed', problem: `could not write ${file}: ${describeError(err)}`, backups };
   }
   return { kind: 'written', backups, madePrivate };
-}
-
-/** A file's permission bits; undefined when it is gone meanwhile (the write's re-check says so). */
-function modeOf(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
 }

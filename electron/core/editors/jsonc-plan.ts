@@ -2,7 +2,7 @@ import { getNodeValue, parseTree } from 'jsonc-parser';
 import { lineColumn } from '../../../shared/jsonc-errors.ts';
 import { detectFormat } from '../config/edit.ts';
 import { stripBom } from '../fs/bom.ts';
-import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
+import { planStart, type PlanInput, type PlannedImport, type PlanResult } from './file-plan.ts';
 import { adoptedInPlace, entryChanges, takenOutServer } from './entry-changes.ts';
 import { checkResult } from './jsonc-edit-guard.ts';
 import { insertProperties, removeProperties, replaceEntries, rootInfo } from './jsonc-entries.ts';
@@ -22,11 +22,9 @@ const NEW_FILE = '{}\n';
  */
 export function planFile(input: PlanInput): PlanResult {
   const { serversKey } = input;
-  const original = input.text;
-  let layout: FileLayout = input.layout?.file === input.file ? { ...input.layout } : { file: input.file };
-  const empty = original === undefined || original.trim() === '';
-  const bom = !empty && original.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-  const body = empty ? NEW_FILE : original.slice(bom.length);
+  const start = planStart(input, NEW_FILE);
+  const { original, empty, bom, body } = start;
+  let { layout } = start;
 
   const located = locate(body);
   if (!located.ok) return located;

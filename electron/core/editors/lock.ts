@@ -10,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { pidExists } from '../pid-exists.ts';
 import { UserError } from '../errors.ts';
 
 export interface LockOptions {
@@ -124,10 +125,5 @@ const EMPTY_LOCK_STALE_MS = 2_000;
 function isAlive(pid: number): boolean {
   if (pid === 0) return false; // an abandoned empty lock (see readHolder)
   if (pid < 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pidExists(pid);
 }

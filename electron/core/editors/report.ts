@@ -1,6 +1,11 @@
 import { displayText } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
-import type { EditorFileReport, EditorOutcome, EditorSkipReason } from '../../../shared/editor-report.ts';
+import type {
+  EditorFileReport,
+  EditorOutcome,
+  EditorSkipReason,
+  ImportDone,
+} from '../../../shared/editor-report.ts';
 import { restartCommand } from './restart.ts';
 import type { EditorAdapter } from './types.ts';
 
@@ -132,6 +137,24 @@ export function fileReport(r: EditorReport): EditorFileReport {
     backups: r.backups,
     notices: noticesOf(r),
     diff: r.diff ?? null,
+  };
+}
+
+/**
+ * What an import did (import.ts `ImportResult` is one), as `import --json` prints it: done by the CLI
+ * or by the running serve for it.
+ */
+export function importDone(result: {
+  imported: string[];
+  secrets: ImportDone['secrets'];
+  reports: EditorReport[];
+  skipped: readonly { editor: EditorId; entry: string; problem: string | undefined }[];
+}): ImportDone {
+  return {
+    servers: result.imported,
+    secrets: result.secrets,
+    editors: result.reports.map(fileReport),
+    skipped: result.skipped.map((c) => ({ editor: c.editor, entry: c.entry, problem: c.problem ?? '' })),
   };
 }
 

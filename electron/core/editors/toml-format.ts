@@ -11,7 +11,7 @@ import {
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps, type LineItem } from './line-give-back.ts';
-import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
+import { planStart, type PlanInput, type PlannedImport, type PlanResult } from './file-plan.ts';
 
 /**
  * TOML editor files (Codex's config.toml), edited as text so that everything of the user's stays
@@ -333,11 +333,9 @@ function tomlOps(serversKey: string, eol: string): LineFormatOps {
 
 function planToml(input: PlanInput): PlanResult {
   const { serversKey } = input;
-  const original = input.text;
-  let layout: FileLayout = input.layout?.file === input.file ? { ...input.layout } : { file: input.file };
-  const empty = original === undefined || original.trim() === '';
-  const bom = !empty && original.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-  const body = empty ? '' : original.slice(bom.length);
+  const start = planStart(input);
+  const { original, bom, body } = start;
+  let { layout } = start;
   const eol = body.includes('\r\n') ? '\r\n' : '\n';
 
   const located = parse(body, serversKey);

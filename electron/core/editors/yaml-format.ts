@@ -11,7 +11,7 @@ import {
 import type { FileEntries, FileFormat } from './file-format.ts';
 import { lineEditProblem, stripUndefined, withoutServers } from './line-edit-guard.ts';
 import { takeOut, undoLineImports, type LineFormatOps } from './line-give-back.ts';
-import type { FileLayout, PlanInput, PlannedImport, PlanResult } from './file-plan.ts';
+import { planStart, type PlanInput, type PlannedImport, type PlanResult } from './file-plan.ts';
 
 /**
  * YAML editor files (Goose's config.yaml, Continue's config.yaml), edited as lines so that the
@@ -309,11 +309,9 @@ function applyEdits(text: string, edits: { start: number; end: number; text: str
 
 function planYaml(shape: YamlShape, input: PlanInput): PlanResult {
   const { serversKey } = input;
-  const original = input.text;
-  let layout: FileLayout = input.layout?.file === input.file ? { ...input.layout } : { file: input.file };
-  const empty = original === undefined || original.trim() === '';
-  const bom = !empty && original.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-  const body = empty ? '' : original.slice(bom.length);
+  const start = planStart(input);
+  const { original, bom, body } = start;
+  let { layout } = start;
   const eol = body.includes('\r\n') ? '\r\n' : '\n';
   const unit = /\n( +)\S/.exec(body)?.[1]?.length === 4 ? '    ' : '  ';
 

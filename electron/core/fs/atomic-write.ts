@@ -7,11 +7,11 @@ import {
   fsyncSync,
   closeSync,
   renameSync,
-  statSync,
-  realpathSync,
   unlinkSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { permissionBits } from './owner-only.ts';
+import { realOrAsGiven } from './real-path.ts';
 
 /**
  * Replaces a file's content so that readers see either the old or the new bytes, never a mix:
@@ -24,9 +24,10 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   options: { mode?: number; beforeRename?: (target: string) => void } = {},
 ): void {
-  const target = resolveTarget(path);
+  // A link is written through; a file not there yet (or a dangling link) where it was asked.
+  const target = realOrAsGiven(path);
   const dir = dirname(target);
-  const kept = options.mode === undefined ? existingMode(target) : undefined;
+  const kept = options.mode === undefined ? permissionBits(target) : undefined;
   const mode = options.mode ?? kept ?? 0o644;
   // A private file's missing folders are made private too (the home's pins/, cache/, …).
   mkdirSync(dir, { recursive: true, ...((mode & 0o077) === 0 ? { mode: 0o700 } : {}) });
@@ -48,23 +49,6 @@ export function writeFileAtomic(
     throw err;
   }
   syncDirectory(dir);
-}
-
-function resolveTarget(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Does not exist yet (or a dangling link): write where it was asked.
-    return path;
-  }
-}
-
-function existingMode(path: string): number | undefined {
-  try {
-    return statSync(path).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Makes the rename itself durable; not possible on Windows, where it is skipped. */

@@ -5,6 +5,15 @@ export function ownerOnly(mode: number): number {
   return mode & ~0o077;
 }
 
+/** A file's permission bits (a symlink's target's); undefined when it is not there. */
+export function permissionBits(path: string): number | undefined {
+  try {
+    return statSync(path).mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Whether others (group or anyone) may read or write the file; false on Windows, which has no such bits. */
 export function othersHaveAccess(path: string): boolean {
   if (process.platform === 'win32') return false;

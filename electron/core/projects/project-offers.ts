@@ -1,7 +1,8 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative } from 'node:path';
 import { ProjectOffersFileSchema, type Project, type ProjectOffer } from '../../../shared/schema/projects.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { realOrAsGiven } from '../fs/real-path.ts';
 import { readProjectFiles } from './project-files.ts';
 
 /** At most this many folders are offered at once (the oldest goes first). */
@@ -101,7 +102,7 @@ export class ProjectOffers {
   #eligible(dir: string): boolean {
     if (this.#options.projects().some((p) => inside(dir, p.dir))) return false;
     const { userHome, switchboardHome } = this.#options;
-    return !inside(real(userHome), dir) && !inside(real(switchboardHome), dir);
+    return !inside(realOrAsGiven(userHome), dir) && !inside(realOrAsGiven(switchboardHome), dir);
   }
 }
 
@@ -115,14 +116,6 @@ function readDeclined(file: string): string[] {
     return parsed.success ? parsed.data.declined : [];
   } catch {
     return [];
-  }
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/schema/projects.ts';
 import { UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { realOrAsGiven } from '../fs/real-path.ts';
 
 /** <home>/projects.json: the folders whose committed MCP files Switchboard reads. */
 export function projectsFilePath(homeRoot: string): string {
@@ -53,7 +54,7 @@ export function addProject(
     ['your home folder', options.userHome],
     ["Switchboard's home", options.switchboardHome],
   ] as const) {
-    const innerReal = safeReal(inner);
+    const innerReal = realOrAsGiven(inner);
     const rel = relative(real, innerReal);
     if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel)))
       throw new UserError(`${real} holds ${what}: its servers would be granted all of it`, {
@@ -79,7 +80,7 @@ export function addProject(
 /** Removes a project by its folder or name; returns it (undefined: none such). */
 export function removeProject(file: string, dirOrName: string): Project | undefined {
   const projects = readProjects(file);
-  const real = safeReal(dirOrName);
+  const real = realOrAsGiven(dirOrName);
   const gone = projects.find((p) => p.name === dirOrName || p.dir === real);
   if (!gone) return undefined;
   writeProjects(
@@ -102,14 +103,6 @@ export function giveRequest(file: string, server: string, request: string): Proj
   if (!given.includes(request)) project.given = { ...project.given, [server]: [...given, request] };
   writeProjects(file, projects);
   return project;
-}
-
-function safeReal(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** The folder's name in the project-name alphabet: "my.repo" → "my_repo". */

@@ -2,8 +2,7 @@ import { statSync } from 'node:fs';
 import { bwrapBase } from './bwrap-base.ts';
 import { BOUNDS, prlimitPrefix } from './bounds.ts';
 import { setprivPrefix } from './run-as.ts';
-import { withPreload } from './node-proxy.ts';
-import { withPythonPath } from './python-proxy.ts';
+import { proxyEnv } from './proxy-env.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -176,20 +175,15 @@ export function bwrapCommand(input: BwrapInput): Wrapped {
     const pythonSite = `${SANDBOX_SOCKET_DIR}/python`;
     args.push('--ro-bind', net.pythonSite, pythonSite);
     program = ['/bin/sh', '-c', relayScript(net.socat, relays), 'switchboard-sandbox', ...program];
-    const proxy = `http://127.0.0.1:${proxyPort}`;
-    Object.assign(env, {
-      HTTP_PROXY: proxy,
-      HTTPS_PROXY: proxy,
-      http_proxy: proxy,
-      https_proxy: proxy,
-      // Node follows HTTP(S)_PROXY only when asked: this preload asks, lazily (node-proxy.ts)
-      NODE_OPTIONS: withPreload(input.nodeOptions, preload),
-      // and aiohttp only when told to trust the environment: a sitecustomize tells it (python-proxy.ts)
-      PYTHONPATH: withPythonPath(input.pythonPath, pythonSite),
-      // everything goes through the proxy, which forwards only what the network list allows
-      NO_PROXY: '',
-      no_proxy: '',
-    });
+    Object.assign(
+      env,
+      proxyEnv(proxyPort, {
+        nodeOptions: input.nodeOptions,
+        nodePreload: preload,
+        pythonPath: input.pythonPath,
+        pythonSite,
+      }),
+    );
   }
   if (nobody && input.nobodyGitConfig && input.gitConfigGlobal === undefined) {
     const inside = `${SANDBOX_SOCKET_DIR}/nobody.gitconfig`;

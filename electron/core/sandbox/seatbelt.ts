@@ -1,7 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { posix } from 'node:path';
-import { withPreload } from './node-proxy.ts';
-import { withPythonPath } from './python-proxy.ts';
+import { proxyEnv } from './proxy-env.ts';
 import { isInside, namesSecret, type SandboxPolicy } from './policy.ts';
 
 type Sandboxed = Extract<SandboxPolicy, { sandboxed: true }>;
@@ -45,19 +44,7 @@ export function seatbeltCommand(input: SeatbeltInput): {
 } {
   const profile = seatbeltProfile(input);
   const env: Record<string, string> = { ...input.policy.env };
-  if (input.proxyPort !== undefined) {
-    const proxy = `http://127.0.0.1:${input.proxyPort}`;
-    Object.assign(env, {
-      HTTP_PROXY: proxy,
-      HTTPS_PROXY: proxy,
-      http_proxy: proxy,
-      https_proxy: proxy,
-      NO_PROXY: '',
-      no_proxy: '',
-    });
-    if (input.nodePreload) env.NODE_OPTIONS = withPreload(input.nodeOptions, input.nodePreload);
-    if (input.pythonSite) env.PYTHONPATH = withPythonPath(input.pythonPath, input.pythonSite);
-  }
+  if (input.proxyPort !== undefined) Object.assign(env, proxyEnv(input.proxyPort, input));
   return { command: input.sandboxExec, args: ['-p', profile, input.command, ...input.args], env };
 }
 

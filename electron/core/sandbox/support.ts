@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, realpathSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { realOrAsGiven } from '../fs/real-path.ts';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
 import { bwrapBase } from './bwrap-base.ts';
 
@@ -145,14 +146,7 @@ function isExecutable(path: string): boolean {
 
 /** macOS: the per-user temp folder (/var/folders/…/T) and /tmp, by their real paths (Seatbelt sees those). */
 function macTemp(): string[] {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p);
-    } catch {
-      return p;
-    }
-  };
-  return [...new Set([real(tmpdir()), '/private/tmp', '/private/var/tmp'])];
+  return [...new Set([realOrAsGiven(tmpdir()), '/private/tmp', '/private/var/tmp'])];
 }
 
 const detected = new Map<string, SandboxSupport>();

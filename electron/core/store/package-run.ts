@@ -106,9 +106,20 @@ export function bundleRunOf(args: readonly string[], storeRoot: string): Package
 /** npx's own flags that change nothing about what runs. */
 const NPX_QUIET_FLAGS = new Set(['-y', '--yes', '-q', '--quiet', '--no-install=false', '--silent', '-s']);
 
-function npmExec(args: readonly string[], runner: string): PackageRunResult {
+/**
+ * A runner's own options before what it runs: quiet flags passed over, the one option that names the
+ * package (`names`: as `--opt value`, or `--opt=value` for a long one) read; any other option, or
+ * that one twice, is refused (Switchboard would not know what it pins).
+ */
+function runnerOptions(
+  args: readonly string[],
+  runner: string,
+  quiet: ReadonlySet<string>,
+  names: readonly string[],
+): { at: number; named: string | undefined } | { unsupported: string } {
   let i = 0;
-  let pkg: string | undefined;
+  let named: string | undefined;
+  let seen = false;
   while (i < args.length) {
     const word = args[i] ?? '';
     if (word === '--') {
@@ -116,24 +127,27 @@ function npmExec(args: readonly string[], runner: string): PackageRunResult {
       break;
     }
     if (!word.startsWith('-')) break;
-    if (NPX_QUIET_FLAGS.has(word)) {
+    if (quiet.has(word)) {
       i += 1;
       continue;
     }
-    if (word === '-p' || word === '--package') {
-      if (pkg !== undefined) return { unsupported: `${runner} installs more than one package here` };
-      pkg = args[i + 1];
-      i += 2;
-      continue;
-    }
-    if (word.startsWith('--package=')) {
-      if (pkg !== undefined) return { unsupported: `${runner} installs more than one package here` };
-      pkg = word.slice('--package='.length);
-      i += 1;
+    const long = names.find((n) => n.startsWith('--') && word.startsWith(`${n}=`));
+    if (names.includes(word) || long !== undefined) {
+      if (seen) return { unsupported: `${runner} installs more than one package here` };
+      seen = true;
+      named = long === undefined ? args[i + 1] : word.slice(long.length + 1);
+      i += long === undefined ? 2 : 1;
       continue;
     }
     return { unsupported: `${runner} is given ${word}, which Switchboard does not pin` };
   }
+  return { at: i, named };
+}
+
+function npmExec(args: readonly string[], runner: string): PackageRunResult {
+  const options = runnerOptions(args, runner, NPX_QUIET_FLAGS, ['-p', '--package']);
+  if ('unsupported' in options) return options;
+  const { at: i, named: pkg } = options;
   const first = args[i];
   if (first === undefined || first === '') return { unsupported: `${runner} is given no package` };
   const rest = args.slice(i + 1);
@@ -167,31 +181,9 @@ export function npmSpec(spec: string): { name: string; range: string } | undefin
 const UVX_QUIET_FLAGS = new Set(['-q', '--quiet', '--no-progress', '--offline=false']);
 
 function uvx(args: readonly string[]): PackageRunResult {
-  let i = 0;
-  let from: string | undefined;
-  while (i < args.length) {
-    const word = args[i] ?? '';
-    if (word === '--') {
-      i += 1;
-      break;
-    }
-    if (!word.startsWith('-')) break;
-    if (UVX_QUIET_FLAGS.has(word)) {
-      i += 1;
-      continue;
-    }
-    if (word === '--from') {
-      from = args[i + 1];
-      i += 2;
-      continue;
-    }
-    if (word.startsWith('--from=')) {
-      from = word.slice('--from='.length);
-      i += 1;
-      continue;
-    }
-    return { unsupported: `uvx is given ${word}, which Switchboard does not pin` };
-  }
+  const options = runnerOptions(args, 'uvx', UVX_QUIET_FLAGS, ['--from']);
+  if ('unsupported' in options) return options;
+  const { at: i, named: from } = options;
   const first = args[i];
   if (first === undefined || first === '') return { unsupported: 'uvx is given no package' };
   // uvx pkg@1.2.3 is uv's short form of pkg==1.2.3

@@ -7,7 +7,13 @@ import { shellQuote } from '../trust/command-line.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import type { Candidate } from './candidate.ts';
 import { bundleCandidate, bundleLaunch } from './mcpb-bundle.ts';
-import { npmLaunch, npmPackagesOf, npmPinStillNewest, resolveNpmCandidate } from './npm-package.ts';
+import {
+  npmLaunch,
+  npmPackagesOf,
+  npmPinStillNewest,
+  resolveNpmCandidate,
+  type NpmContext,
+} from './npm-package.ts';
 import { NpmRegistryView } from './npm-registry-view.ts';
 import { ociLaunch, resolveOciCandidate } from './oci-package.ts';
 import { pypiLaunch, pypiPackagesOf, resolvePypiCandidate } from './pypi-package.ts';
@@ -58,13 +64,7 @@ export class PackageService {
   async resolve(run: PackageRun, lookup: CommandLookup): Promise<Candidate> {
     switch (run.kind) {
       case 'npm':
-        return resolveNpmCandidate(run, {
-          store: this.store,
-          env: this.#env,
-          lookup,
-          registry: this.#npmRegistry,
-          inProcessNpm: this.#inProcessNpm,
-        });
+        return resolveNpmCandidate(run, this.#npm(lookup));
       case 'pypi':
         return resolvePypiCandidate(run, {
           store: this.store,
@@ -90,14 +90,7 @@ export class PackageService {
    */
   async stillNewest(pin: PackagePin, run: PackageRun, lookup: CommandLookup): Promise<boolean> {
     if (pin.kind !== 'npm' || run.kind !== 'npm') return false;
-    const ctx = {
-      store: this.store,
-      env: this.#env,
-      lookup,
-      registry: this.#npmRegistry,
-      inProcessNpm: this.#inProcessNpm,
-    };
-    return npmPinStillNewest(pin, run, ctx).catch(() => false);
+    return npmPinStillNewest(pin, run, this.#npm(lookup)).catch(() => false);
   }
 
   /** Keeps the approved lockfile, so the install can be made (again) from exactly it. */
@@ -131,6 +124,17 @@ export class PackageService {
     if (pin.kind === 'oci' || pin.kind === 'mcpb')
       return [{ name: pin.name, version: pin.version || pin.lock, installScript: false }];
     return undefined;
+  }
+
+  /** What npm resolution needs: this store, its npm registry view, npm in process when serve allows. */
+  #npm(lookup: CommandLookup): NpmContext & { registry: NpmRegistryView; store: PackageStore } {
+    return {
+      store: this.store,
+      env: this.#env,
+      lookup,
+      registry: this.#npmRegistry,
+      inProcessNpm: this.#inProcessNpm,
+    };
   }
 
   /** An existing folder for tools that need a working folder (never the user's). */

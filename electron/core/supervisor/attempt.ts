@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLine } from '../../../shared/logs.ts';
-import type { Clock } from '../clock.ts';
+import { within, type Clock } from '../clock.ts';
 import type { LogStream } from '../logs/server-log.ts';
 import type { ProcessPidFile } from './pid-files.ts';
 import type { ServerProcess } from './process-group.ts';
@@ -114,15 +114,9 @@ export class Attempt {
     }
   }
 
-  /** Resolves when p settles or ms pass on the clock. */
+  /** Resolves when p settles or ms pass on the attempt's clock. */
   within(p: Promise<unknown>, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const cancel = this.#clock.setTimeout(resolve, ms);
-      void p.then(() => {
-        cancel();
-        resolve();
-      });
-    });
+    return within(this.#clock, p, ms);
   }
 
   /**

@@ -122,18 +122,24 @@ export async function post(
     { jsonrpc: '2.0', id, method, params },
     signal,
   );
+  /** One message of a stream: a note goes to onNote; the answer to this request is returned. */
+  const answerIn = (data: string): Record<string, unknown> | undefined => {
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+    if (!isObject(message)) return undefined;
+    if ('method' in message) onNote?.(message as JSONRPCMessage);
+    else if (message.id === id) return message;
+    return undefined;
+  };
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
   if (type.startsWith('text/event-stream') && response.body) {
     for await (const data of events(response.body)) {
-      let message: unknown;
-      try {
-        message = JSON.parse(data);
-      } catch {
-        continue;
-      }
-      if (!isObject(message)) continue;
-      if ('method' in message) onNote?.(message as JSONRPCMessage);
-      else if (message.id === id) return replyOf(message);
+      const answer = answerIn(data);
+      if (answer) return replyOf(answer);
     }
     throw new Error(`its event stream for ${method} ended without an answer`);
   }
@@ -144,17 +150,7 @@ export async function post(
   } catch {
     // Some servers put the call's notifications before its answer, a JSON document a line: read
     // them as an event stream's (only when the body is not one JSON document).
-    for (const line of text.split('\n')) {
-      let message: unknown;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (!isObject(message)) continue;
-      if ('method' in message) onNote?.(message as JSONRPCMessage);
-      else if (message.id === id) body = message;
-    }
+    for (const line of text.split('\n')) body = answerIn(line) ?? body;
   }
   if (isObject(body) && ('result' in body || 'error' in body)) return replyOf(body);
   if (response.status === 401 || response.status === 403)

@@ -2,7 +2,7 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import spawn from 'cross-spawn';
-import type { Clock } from '../clock.ts';
+import { within, type Clock } from '../clock.ts';
 import { isGroupAlive } from './process-table.ts';
 import type { SupervisorTimings } from './types.ts';
 
@@ -140,13 +140,13 @@ export class ServerProcess {
       } catch {
         // already closed
       }
-      await this.#race(this.#leaderExit, this.#timings.stopStdinGraceMs);
+      await within(this.#clock, this.#leaderExit, this.#timings.stopStdinGraceMs);
     }
     if (this.pgid === null) {
       if (this.#exitInfo === null) {
         this.#onStopStep(`taskkill /T /F pid ${this.pid}`);
         await taskkill(this.pid);
-        await this.#race(this.#leaderExit, KILL_WAIT_MS);
+        await within(this.#clock, this.#leaderExit, KILL_WAIT_MS);
       }
     } else if (!(await this.#gone())) {
       this.#onStopStep(`SIGTERM to process group ${this.pgid}`);
@@ -160,7 +160,9 @@ export class ServerProcess {
       }
     }
     // The leader is reaped by now (or was SIGKILLed); 'close' follows within CLOSE_GRACE_MS.
-    return this.#race(this.exited, CLOSE_GRACE_MS).then(() => this.#exitInfo ?? { code: null, signal: null });
+    return within(this.#clock, this.exited, CLOSE_GRACE_MS).then(
+      () => this.#exitInfo ?? { code: null, signal: null },
+    );
   }
 
   async #gone(): Promise<boolean> {
@@ -174,19 +176,8 @@ export class ServerProcess {
       if (await this.#gone()) return true;
       const left = deadline - this.#clock.now();
       if (left <= 0) return false;
-      await this.#race(this.#leaderExit, Math.min(POLL_MS, left));
+      await within(this.#clock, this.#leaderExit, Math.min(POLL_MS, left));
     }
-  }
-
-  /** Resolves when p settles or ms pass on the clock, whichever comes first. */
-  #race(p: Promise<unknown>, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const cancel = this.#clock.setTimeout(resolve, ms);
-      void p.then(() => {
-        cancel();
-        resolve();
-      });
-    });
   }
 }
 

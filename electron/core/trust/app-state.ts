@@ -17,6 +17,16 @@ import { UserError } from '../errors.ts';
 export type TrustDecision = 'approved' | 'denied' | 'pending';
 
 /** A copy of a name-keyed record without one name. */
+/** Every server name the state holds something of: an approval, a denial, its source, stopped. */
+export function serverNamesIn(state: AppState): Set<string> {
+  return new Set([
+    ...Object.keys(state.approvals),
+    ...Object.keys(state.denials),
+    ...Object.keys(state.sources),
+    ...Object.keys(state.stopped ?? {}),
+  ]);
+}
+
 function without<T>(record: Record<string, T>, name: string): Record<string, T> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => key !== name));
 }
@@ -108,14 +118,7 @@ export class AppStateStore {
    */
   forgetAllExcept(configured: ReadonlySet<string>): string[] {
     const state = this.read();
-    const gone = [
-      ...new Set([
-        ...Object.keys(state.approvals),
-        ...Object.keys(state.denials),
-        ...Object.keys(state.sources),
-        ...Object.keys(state.stopped ?? {}),
-      ]),
-    ].filter((name) => !configured.has(name));
+    const gone = [...serverNamesIn(state)].filter((name) => !configured.has(name));
     if (gone.length === 0) return [];
     for (const name of gone) {
       state.approvals = without(state.approvals, name);

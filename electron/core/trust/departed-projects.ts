@@ -1,4 +1,5 @@
 import type { AppState } from '../../../shared/schema/state.ts';
+import { serverNamesIn } from './app-state.ts';
 
 /**
  * The names whose trust decisions stay when servers.json is missing or empty (which forgets nothing
@@ -6,11 +7,5 @@ import type { AppState } from '../../../shared/schema/state.ts';
  * state holds except those.
  */
 export function keptWithout(state: AppState, departed: ReadonlySet<string>): Set<string> {
-  const names = [
-    ...Object.keys(state.approvals),
-    ...Object.keys(state.denials),
-    ...Object.keys(state.sources),
-    ...Object.keys(state.stopped ?? {}),
-  ];
-  return new Set(names.filter((name) => !departed.has(name)));
+  return new Set([...serverNamesIn(state)].filter((name) => !departed.has(name)));
 }

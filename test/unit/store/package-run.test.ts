@@ -44,6 +44,13 @@ describe('package runs the store pins', () => {
     expect(packageRunOf('npx', ['-y']).unsupported).toContain('no package');
     expect(packageRunOf('bunx', ['--bun', 'pkg']).unsupported).toContain('Bun');
     expect(packageRunOf('docker', ['run', '--pull', 'always', 'img']).unsupported).toContain('--pull always');
+    // Told two packages, which one runs is the runner's guess: not pinned.
+    expect(packageRunOf('npx', ['-p', 'a', '--package=b', 'x']).unsupported).toContain(
+      'more than one package',
+    );
+    expect(packageRunOf('uvx', ['--from', 'a', '--from=b', 'x']).unsupported).toContain(
+      'more than one package',
+    );
   });
 
   it('leaves programs that are no package runner alone', () => {
@@ -67,6 +74,9 @@ describe('package runs the store pins', () => {
     });
     expect(packageRunOf('uvx', ['--from', 'serena-agent==0.1', 'serena', 'start'])).toMatchObject({
       run: { requirement: 'serena-agent==0.1', name: 'serena-agent', script: 'serena', args: ['start'] },
+    });
+    expect(packageRunOf('uvx', ['--from=serena-agent', 'serena'])).toMatchObject({
+      run: { name: 'serena-agent', script: 'serena', args: [] },
     });
     expect(packageRunOf('uv', ['tool', 'run', 'pkg'])).toMatchObject({ run: { kind: 'pypi', name: 'pkg' } });
     expect(packageRunOf('uvx', ['--with', 'x', 'pkg']).unsupported).toContain('--with');
