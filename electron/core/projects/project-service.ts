@@ -28,6 +28,8 @@ export class ProjectService {
   #offered = new Map<string, ProjectServer>();
   #files = new Map<string, ReturnType<typeof readProjectFiles>>();
   #problem: string | undefined;
+  /** what the last read found, to tell whether the next one differs */
+  #read: string | undefined;
   #watch: FolderWatch | undefined;
   /** the files followed (projects.json, the projects' MCP files and scripts) and the folders above them */
   #wanted = new Set<string>();
@@ -46,20 +48,34 @@ export class ProjectService {
     this.scan();
   }
 
-  /** Reads projects.json and every project's files again. */
-  scan(): void {
+  /**
+   * Reads projects.json and every project's files again; true when anything differs. Unchanged, the
+   * objects stay the same ones: the core tells a project's server from a person's own of the same
+   * name by its config object (projectOf), so new ones need a reload, which a read changing nothing
+   * does not ask for.
+   */
+  scan(): boolean {
+    let projects = this.#projects;
+    let problem: string | undefined;
     try {
-      this.#projects = readProjects(this.file);
-      this.#problem = undefined;
+      projects = readProjects(this.file);
     } catch (err) {
       // The last good projects stay in force (as an invalid servers.json keeps its servers).
-      this.#problem = err instanceof Error ? err.message : String(err);
+      problem = err instanceof Error ? err.message : String(err);
     }
-    this.#files = new Map(this.#projects.map((p) => [p.name, readProjectFiles(p.dir)]));
-    this.#servers = this.#projects.flatMap((p) => projectServers(p, this.#files.get(p.name) ?? []));
-    this.#offered = new Map(this.#servers.filter((s) => s.config).map((s) => [s.info.name, s]));
+    const files = new Map(projects.map((p) => [p.name, readProjectFiles(p.dir)]));
+    const servers = projects.flatMap((p) => projectServers(p, files.get(p.name) ?? []));
+    const read = JSON.stringify([problem, projects, [...files], servers]);
+    if (read === this.#read) return false;
+    this.#read = read;
+    this.#projects = projects;
+    this.#problem = problem;
+    this.#files = files;
+    this.#servers = servers;
+    this.#offered = new Map(servers.filter((s) => s.config).map((s) => [s.info.name, s]));
     // A project added or removed here (the UI) or by the CLI: its folder is followed or no more.
     if (this.#watch) void this.#follow();
+    return true;
   }
 
   projects(): readonly Project[] {
@@ -191,15 +207,8 @@ export class ProjectService {
   #soon(): void {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      const before = this.#read();
-      this.scan();
-      if (this.#read() !== before) this.#onChange();
+      if (this.scan()) this.#onChange();
     }, 50);
-  }
-
-  /** What the core takes from here, to tell whether a read changed anything. */
-  #read(): string {
-    return JSON.stringify([this.#problem, this.#projects, [...this.#files], this.#servers]);
   }
 
   async close(): Promise<void> {
