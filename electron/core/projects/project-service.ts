@@ -1,10 +1,10 @@
-import { watch, type FSWatcher } from 'chokidar';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import type { ApprovalOrigin } from '../../../shared/api.ts';
 import type { Project, ProjectInfo } from '../../../shared/schema/projects.ts';
 import type { ServerConfig } from '../../../shared/schema/servers.ts';
+import { FolderWatch } from './folder-watch.ts';
 import { projectFilePaths, readProjectFiles } from './project-files.ts';
 import { projectServers, requestSecretName, scriptPaths, type ProjectServer } from './project-servers.ts';
 import { projectsFilePath, readProjects } from './projects-file.ts';
@@ -28,7 +28,12 @@ export class ProjectService {
   #offered = new Map<string, ProjectServer>();
   #files = new Map<string, ReturnType<typeof readProjectFiles>>();
   #problem: string | undefined;
-  #watcher: FSWatcher | undefined;
+  /** what the last read found, to tell whether the next one differs */
+  #read: string | undefined;
+  #watch: FolderWatch | undefined;
+  /** the files followed (projects.json, the projects' MCP files and scripts) and the folders above them */
+  #wanted = new Set<string>();
+  #places = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   readonly #onChange: () => void;
   /** per project, each editor's last request on its routes (this process; run/ for the CLI) */
@@ -43,18 +48,34 @@ export class ProjectService {
     this.scan();
   }
 
-  /** Reads projects.json and every project's files again. */
-  scan(): void {
+  /**
+   * Reads projects.json and every project's files again; true when anything differs. Unchanged, the
+   * objects stay the same ones: the core tells a project's server from a person's own of the same
+   * name by its config object (projectOf), so new ones need a reload, which a read changing nothing
+   * does not ask for.
+   */
+  scan(): boolean {
+    let projects = this.#projects;
+    let problem: string | undefined;
     try {
-      this.#projects = readProjects(this.file);
-      this.#problem = undefined;
+      projects = readProjects(this.file);
     } catch (err) {
       // The last good projects stay in force (as an invalid servers.json keeps its servers).
-      this.#problem = err instanceof Error ? err.message : String(err);
+      problem = err instanceof Error ? err.message : String(err);
     }
-    this.#files = new Map(this.#projects.map((p) => [p.name, readProjectFiles(p.dir)]));
-    this.#servers = this.#projects.flatMap((p) => projectServers(p, this.#files.get(p.name) ?? []));
-    this.#offered = new Map(this.#servers.filter((s) => s.config).map((s) => [s.info.name, s]));
+    const files = new Map(projects.map((p) => [p.name, readProjectFiles(p.dir)]));
+    const servers = projects.flatMap((p) => projectServers(p, files.get(p.name) ?? []));
+    const read = JSON.stringify([problem, projects, [...files], servers]);
+    if (read === this.#read) return false;
+    this.#read = read;
+    this.#projects = projects;
+    this.#problem = problem;
+    this.#files = files;
+    this.#servers = servers;
+    this.#offered = new Map(servers.filter((s) => s.config).map((s) => [s.info.name, s]));
+    // A project added or removed here (the UI) or by the CLI: its folder is followed or no more.
+    if (this.#watch) void this.#follow();
+    return true;
   }
 
   projects(): readonly Project[] {
@@ -153,47 +174,48 @@ export class ProjectService {
   /**
    * Follows projects.json and every project's files (created, changed, replaced, removed): reads
    * them again and calls onChange, after which the core reloads (a changed entry is pending again).
+   * A project added (here or by the CLI) is followed from then on; each folder is read once more
+   * when its watcher is ready, so a change made before then (right after serve starts or the
+   * project is added) is not lost.
    */
   async watch(): Promise<void> {
-    if (this.#watcher) return;
-    const targets = () =>
-      new Set([
-        this.file,
-        ...this.#projects.flatMap((p) => projectFilePaths(p.dir)),
-        ...this.#servers.flatMap((s) => scriptPaths(s.dir, s.config)),
-      ]);
-    let wanted = targets();
-    let places = new Set([...wanted].flatMap((f) => ancestors(f)));
-    const watcher = watch([dirname(this.file), ...this.#projects.map((p) => p.dir)], {
-      ignoreInitial: true,
-      depth: 8,
-      ignored: (path: string) => !wanted.has(path) && !places.has(path),
-      awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
+    if (this.#watch) return;
+    this.#watch = new FolderWatch({
+      wanted: (path) => this.#wanted.has(path) || this.#places.has(path),
+      changed: (path) => {
+        if (this.#wanted.has(path)) this.#soon();
+      },
+      ready: () => this.#soon(),
     });
-    watcher.on('all', (_event, path) => {
-      if (!wanted.has(path)) return;
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(() => {
-        const before = new Set(this.#projects.map((p) => p.dir));
-        this.scan();
-        wanted = targets();
-        places = new Set([...wanted].flatMap((f) => ancestors(f)));
-        // A project added or removed: its folder is watched or no more.
-        const now = this.#projects.map((p) => p.dir);
-        watcher.add(now.filter((d) => !before.has(d)));
-        watcher.unwatch([...before].filter((d) => !now.includes(d)));
-        this.#onChange();
-      }, 50);
-    });
-    this.#watcher = watcher;
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    await this.#follow();
+  }
+
+  /** The folders to watch now (projects.json's and each project's), and the files in them that matter. */
+  #follow(): Promise<void> {
+    this.#wanted = new Set([
+      this.file,
+      ...this.#projects.flatMap((p) => projectFilePaths(p.dir)),
+      ...this.#servers.flatMap((s) => scriptPaths(s.dir, s.config)),
+    ]);
+    this.#places = new Set([...this.#wanted].flatMap((f) => ancestors(f)));
+    return (
+      this.#watch?.follow([dirname(this.file), ...this.#projects.map((p) => p.dir)]) ?? Promise.resolve()
+    );
+  }
+
+  /** Reads everything again a moment later (a burst of events is one read); onChange when it differs. */
+  #soon(): void {
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      if (this.scan()) this.#onChange();
+    }, 50);
   }
 
   async close(): Promise<void> {
     clearTimeout(this.#timer);
     clearTimeout(this.#seenTimer);
-    await this.#watcher?.close();
-    this.#watcher = undefined;
+    await this.#watch?.close();
+    this.#watch = undefined;
   }
 }
 

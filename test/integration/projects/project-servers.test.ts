@@ -333,6 +333,27 @@ describe("a repository's servers", () => {
     );
   });
 
+  it('a project added in the UI: its files are followed, a change made at once and later ones', async () => {
+    const h = await setup.start();
+    const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
+    await h.projects.add(acme);
+    const fingerprint = () => h.core.servers.entries().get('acme--mini')?.fingerprint;
+    let last = fingerprint();
+    expect(last).toBeDefined();
+    for (const tools of [3, 4]) {
+      writeFileSync(
+        join(acme, '.mcp.json'),
+        JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs', `--tools=${tools}`) } }),
+      );
+      const before = last;
+      last = await waitFor(
+        () => (fingerprint() !== before ? fingerprint() : undefined),
+        30_000,
+        `the entry with --tools=${tools} read`,
+      );
+    }
+  });
+
   it('removing a project takes its Claude Code per-project entries out again', async () => {
     const acme = repo('acme', { mini: fixtureServer('mini-server.mjs', '--tools=2') });
     add(acme);
