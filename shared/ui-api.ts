@@ -25,7 +25,7 @@ import { EditorIdSchema, type EditorId } from './editors.ts';
 import type { LogLine } from './logs.ts';
 import { MAX_IDLE_TIMEOUT_S, ToolFilterSchema } from './schema/servers.ts';
 import type { EditorToolsChange, EditorToolsView, ServerToolsChange } from './editor-tools.ts';
-import { LaunchConfigSchema, ServerSourceSchema } from './schema/state.ts';
+import { LaunchConfigSchema, ServerSourceSchema, SwitchboardEditSchema } from './schema/state.ts';
 import type { FieldIssue } from './server-validation.ts';
 import type { SignInInfo, SignInRequest, SignInStart } from './sign-in.ts';
 import type { StatusReport } from './status.ts';
@@ -182,6 +182,8 @@ export const ApprovalViewSchema = z.object({
   state: z.enum(['pending-approval', 'denied']),
   /** where the config came from (hand edit, ui, cli, import, install link) */
   source: ServerSourceSchema,
+  /** what Switchboard changed in it since, at the person's command (a grant, a moved secret) */
+  edits: z.array(SwitchboardEditSchema).default([]),
   fingerprint: z.string(),
   /**
    * the exact launch config, one line per part, untruncated (as `switchboard approve` prints it),

@@ -60,14 +60,16 @@ export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
 
   async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
     const { server, key, secretName } = await readJsonAs(req, SecretMoveRequestSchema);
-    const name = await moveSecret({
-      serversFile: core.home.serversFile,
-      keychain,
-      server,
-      key,
-      ...(secretName ? { secretName } : {}),
-    });
-    core.servers.noteSource(server, 'ui');
+    // Its source stays what it was, with the move added (no longer "this window" for the whole entry).
+    const name = await core.servers.withEditRecorded(server, 'secret-move', () =>
+      moveSecret({
+        serversFile: core.home.serversFile,
+        keychain,
+        server,
+        key,
+        ...(secretName ? { secretName } : {}),
+      }),
+    );
     applyServersEdit(core);
     return { ok: true, name };
   }

@@ -196,7 +196,9 @@ export function createServerRoutes(
   async function grant(req: IncomingMessage, name: string): Promise<{ ok: true }> {
     const request = await readJsonAs(req, SandboxGrantRequestSchema);
     requireExisting(name, 'grant');
-    grantSandboxPath(file, name, request, undefined);
+    await core.servers.withEditRecorded(name, 'sandbox-grant', () =>
+      grantSandboxPath(file, name, request, undefined),
+    );
     applyServersEdit(core);
     return { ok: true };
   }

@@ -1,9 +1,11 @@
-import type { ServerSource } from '../../../shared/schema/state.ts';
+import type { ServerSource, SwitchboardEdit } from '../../../shared/schema/state.ts';
 
 /** What a route that writes servers.json uses of the core: where a server came from, and applying the file. */
 export interface ServersEditCore {
   readonly servers: {
     noteSource(name: string, source: ServerSource): void;
+    /** Switchboard's own edit of an entry (a grant, a moved secret): its source stays, the edit is added */
+    withEditRecorded<T>(name: string, edit: SwitchboardEdit, run: () => T | Promise<T>): Promise<T>;
     /** reads servers.json again (the core is not running: nothing to apply) */
     load(): void;
   };
