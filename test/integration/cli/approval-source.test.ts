@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { ApproveCliResultSchema } from '../../../shared/api.ts';
 import { runCli } from '../../helpers/cli.ts';
+import { fixtureServer } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { install } from '../editors/helpers.ts';
 
 // Switchboard's own edits of servers.json at the person's command (`grant`, `secret move`) keep where
 // the entry came from and say what Switchboard changed; only a real hand edit says "edited by hand".
@@ -72,6 +74,19 @@ describe('where an approval says a server came from, after Switchboard edited it
     expect(shown.edits).toEqual(['sandbox-grant']);
     expect(await fromLine('y')).toMatch(
       /edited by hand.*then changed by Switchboard at your command: a path added/,
+    );
+  });
+
+  it('an entry imported from an editor says "imported" after a grant too', async () => {
+    install(t, 'cursor', JSON.stringify({ mcpServers: { mini: fixtureServer('mini-server.mjs') } }));
+    await ok(['import', '--yes']);
+    await ok(['grant', 'mini', 'read', '~/notes']);
+    const shown = await preview('mini');
+    expect(shown.state).toBe('pending-approval');
+    expect(shown.source).toBe('import');
+    expect(shown.edits).toEqual(['sandbox-grant']);
+    expect(await fromLine('mini')).toContain(
+      'from imported from an editor’s config, then changed by Switchboard at your command: a path added',
     );
   });
 
