@@ -184,7 +184,10 @@ export function createServerRoutes(
     const { enabled } = await readJsonAs(req, EnabledRequestSchema);
     requireExisting(name, 'disable');
     // `enabled` defaults to true: enabling removes the field rather than writing the default.
-    setServerValue(file, name, ['enabled'], enabled ? undefined : false);
+    // Switchboard's edit: the entry keeps its source (nothing for an approval to name).
+    await core.servers.withEditRecorded(name, undefined, () =>
+      setServerValue(file, name, ['enabled'], enabled ? undefined : false),
+    );
     applyServersEdit(core);
     return { ok: true };
   }

@@ -5,7 +5,11 @@ export interface ServersEditCore {
   readonly servers: {
     noteSource(name: string, source: ServerSource): void;
     /** Switchboard's own edit of an entry (a grant, a moved secret): its source stays, the edit is added */
-    withEditRecorded<T>(name: string, edit: SwitchboardEdit, run: () => T | Promise<T>): Promise<T>;
+    withEditRecorded<T>(
+      name: string,
+      edit: SwitchboardEdit | undefined,
+      run: () => T | Promise<T>,
+    ): Promise<T>;
     /** reads servers.json again (the core is not running: nothing to apply) */
     load(): void;
   };

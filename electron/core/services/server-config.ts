@@ -274,7 +274,11 @@ export class ServerConfig {
   }
 
   /** Runs Switchboard's own `edit` of `name`'s entry at the person's command, keeping its source (source-record.ts). */
-  withEditRecorded<T>(name: string, edit: SwitchboardEdit, run: () => T | Promise<T>): Promise<T> {
+  withEditRecorded<T>(
+    name: string,
+    edit: SwitchboardEdit | undefined,
+    run: () => T | Promise<T>,
+  ): Promise<T> {
     return withEditRecorded(this.#home, name, edit, run, this.#state);
   }
 

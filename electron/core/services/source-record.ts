@@ -23,16 +23,16 @@ export function recordSource(
 }
 
 /**
- * Runs `edit`, Switchboard's own change to `name`'s entry at the person's command (a grant, a moved
- * secret), and moves the entry's source record to the entry it wrote: the approval then still says
- * where the entry came from (an entry with no record is the person's own hand edit) and adds what
- * Switchboard changed, rather than calling Switchboard's edit a hand edit. A later hand edit matches
- * no record again. The entry is read as written (raw JSON), as recordSource binds it.
+ * Runs `run`, Switchboard's own change to `name`'s entry at the person's command (a grant, a moved
+ * secret; undefined `edit`: one an approval need not name, as a tools filter or enabled), and moves
+ * the entry's source record to the entry it wrote: the approval then still says where the entry came
+ * from (an entry with no record is the person's own hand edit) and adds what Switchboard changed,
+ * rather than calling Switchboard's edit a hand edit. A later hand edit matches no record again.
  */
 export async function withEditRecorded<T>(
   home: HomePaths,
   name: string,
-  edit: SwitchboardEdit,
+  edit: SwitchboardEdit | undefined,
   run: () => T | Promise<T>,
   state = new AppStateStore(home.stateFile),
 ): Promise<T> {
@@ -41,7 +41,7 @@ export async function withEditRecorded<T>(
   const result = await run();
   const after = writtenHash(home, name);
   if (after && after !== before) {
-    const edits = origin.edits.includes(edit) ? origin.edits : [...origin.edits, edit];
+    const edits = !edit || origin.edits.includes(edit) ? origin.edits : [...origin.edits, edit];
     state.noteSource(name, origin.source, after, Date.now(), edits);
   }
   return result;

@@ -485,6 +485,11 @@ describe('the UI routes', () => {
     const { fingerprint } = (await shown()) as { fingerprint: string };
     expect((await api('POST', '/api/servers/echo/approve', { fingerprint })).status).toBe(200);
 
+    // Edits in this window that need no approval (a tools filter, off and on) keep the source too.
+    const filtered = await api('POST', UiRoutes.serverTools('echo'), { filter: { exclude: ['sleep'] } });
+    expect(filtered.status).toBe(200);
+    expect((await api('POST', UiRoutes.serverEnabled('echo'), { enabled: false })).status).toBe(200);
+    expect((await api('POST', UiRoutes.serverEnabled('echo'), { enabled: true })).status).toBe(200);
     const granted = await api('POST', UiRoutes.serverGrant('echo'), { path: t.dir, access: 'read' });
     expect(granted.status).toBe(200);
     expect(await shown()).toEqual(
