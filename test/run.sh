@@ -52,6 +52,8 @@ if [[ $# -eq 0 ]]; then
   npm run -s check:imports
   # Size rules (build/architecture/sizes.ts; docs/development.md, Sizes): no file or class past its limit.
   npm run -s check:sizes
+  # The uses rule (build/architecture/uses.ts; docs/development.md, Uses): nothing takes more than it reads.
+  npm run -s check:uses
   npx vitest run --exclude 'test/e2e/**'
   # The UI end to end, on its own and one file at a time, so nothing competes for the CPU while it
   # measures paint and frame times.

@@ -53,7 +53,7 @@ export class InstanceKeychain implements Keychain {
 }
 
 /** The keychain a command uses: the running serve's when there is one, else the OS keychain. */
-export function cliKeychain(ctx: CliContext): Keychain {
+export function cliKeychain(ctx: Pick<CliContext, 'home' | 'keychain'>): Keychain {
   const client = InstanceClient.connect(ctx.home);
   return client ? new InstanceKeychain(client) : ctx.keychain();
 }

@@ -29,7 +29,7 @@ import type { CliContext } from './context.ts';
  */
 
 /** state.json alone (editor settings, approvals, the bridge port). */
-export function offlineState(ctx: CliContext): { state: AppStateStore } {
+export function offlineState(ctx: Pick<CliContext, 'home'>): { state: AppStateStore } {
   return { state: new AppStateStore(ctx.home.stateFile) };
 }
 
@@ -38,7 +38,7 @@ export function offlineState(ctx: CliContext): { state: AppStateStore } {
  * those, load() would forget their approvals as removed servers.
  */
 export async function offlineServers(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath'>,
   projects = new ProjectService(ctx.home.root),
 ): Promise<{ state: AppStateStore; servers: ServerConfig; projects: ProjectService }> {
   const commandPath = await ctx.commandPath();
@@ -69,7 +69,10 @@ export async function offlineServers(
 }
 
 /** The servers, and what their status and approval read: the packages offered, their sandboxes. */
-async function trustParts(ctx: CliContext, given?: ProjectService) {
+async function trustParts(
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath' | 'tokenFiles'>,
+  given?: ProjectService,
+) {
   const { state, servers, projects } = await offlineServers(ctx, given);
   const packages = new PackageService(new PackageStore(ctx.home.store), ctx.env, process.platform, {
     // a CLI process is short-lived: npm may be loaded into it to resolve (serve runs npm instead)
@@ -90,7 +93,7 @@ async function trustParts(ctx: CliContext, given?: ProjectService) {
 
 /** `status`, `projects`: each server's status as the files say (`projects`: those of these projects). */
 export async function offlineStatus(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath' | 'tokenFiles'>,
   projects?: ProjectService,
 ): Promise<{ state: AppStateStore; servers: ServerConfig; status: ServerStatuses }> {
   const { state, servers, status } = await trustParts(ctx, projects);
@@ -98,7 +101,9 @@ export async function offlineStatus(
 }
 
 /** `approve`, `update`, `deny`: trust decisions on the files. */
-export async function offlineApprovals(ctx: CliContext): Promise<{ approvals: Approvals }> {
+export async function offlineApprovals(
+  ctx: Pick<CliContext, 'home' | 'env' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+): Promise<{ approvals: Approvals }> {
   const { state, servers, projects, packages, packageTrust, sandbox, status } = await trustParts(ctx);
   const approvals = new Approvals({
     state,
@@ -118,13 +123,15 @@ export async function offlineApprovals(ctx: CliContext): Promise<{ approvals: Ap
 }
 
 /** `store`: disk use, pruning and newer releases of the approved packages. */
-export async function offlineStore(ctx: CliContext): Promise<{ store: StoreService }> {
+export async function offlineStore(
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath' | 'tokenFiles'>,
+): Promise<{ store: StoreService }> {
   const { state, servers, packages, packageTrust } = await trustParts(ctx);
   return { store: new StoreService({ state, packages, packageTrust, servers }) };
 }
 
 /** `tools`, `editor-tools`: what each server pinned, from its last run's lists. */
-export async function offlineTools(ctx: CliContext) {
+export async function offlineTools(ctx: Pick<CliContext, 'home' | 'env' | 'commandPath' | 'tokenFiles'>) {
   const { state, servers, status } = await trustParts(ctx);
   const listStore = new ListStore(join(ctx.home.cache, 'lists'), systemClock);
   const lists = (name: string) => {
@@ -144,7 +151,9 @@ export async function offlineTools(ctx: CliContext) {
 }
 
 /** `secret`: the keychain's secrets and which servers use them. */
-export async function offlineSecrets(ctx: CliContext): Promise<{ secrets: SecretsService }> {
+export async function offlineSecrets(
+  ctx: Pick<CliContext, 'home' | 'env' | 'keychain' | 'commandPath'>,
+): Promise<{ secrets: SecretsService }> {
   const { servers } = await offlineServers(ctx);
   return { secrets: new SecretsService({ keychain: ctx.keychain(), servers }) };
 }
@@ -154,7 +163,7 @@ export async function offlineSecrets(ctx: CliContext): Promise<{ secrets: Secret
  * and only here, so that no other command carries sign-in.
  */
 export async function offlineSignIns(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env' | 'keychain' | 'commandPath' | 'tokenFiles'>,
 ): Promise<{ signIns: SignIns; events: EventEmitter<CoreEvents> }> {
   const [{ SignIns }, { SIGN_IN_KEYCHAIN_SERVICE }] = await Promise.all([
     import('../core/services/sign-ins.ts'),

@@ -2,12 +2,12 @@ import { createInterface } from 'node:readline';
 import type { CliContext } from './context.ts';
 
 /** True when a person can answer a question: stdin is a terminal (a script's pipe is not). */
-export function interactive(ctx: CliContext): boolean {
+export function interactive(ctx: Pick<CliContext, 'stdin'>): boolean {
   return (ctx.stdin as { isTTY?: boolean }).isTTY === true;
 }
 
 /** Asks one question and resolves with the line typed ('' when stdin closes first). */
-export function ask(ctx: CliContext, question: string): Promise<string> {
+export function ask(ctx: Pick<CliContext, 'output' | 'stdin'>, question: string): Promise<string> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: ctx.stdin, terminal: false });
     ctx.output.out(question);
@@ -26,7 +26,7 @@ export function isYes(answer: string): boolean {
 }
 
 /** A yes/no question whose answer is no unless the person types y or yes. */
-export async function askYes(ctx: CliContext, question: string): Promise<boolean> {
+export async function askYes(ctx: Pick<CliContext, 'output' | 'stdin'>, question: string): Promise<boolean> {
   return isYes(await ask(ctx, question));
 }
 
@@ -34,7 +34,7 @@ export async function askYes(ctx: CliContext, question: string): Promise<boolean
  * Asks for a secret on a terminal without echoing what is typed (raw mode: Enter ends it; Ctrl+C is
  * passed on as the interrupt it would have been), falling back to `ask` where stdin is no terminal.
  */
-export function askSecret(ctx: CliContext, question: string): Promise<string> {
+export function askSecret(ctx: Pick<CliContext, 'output' | 'stdin'>, question: string): Promise<string> {
   const input = ctx.stdin as NodeJS.ReadStream;
   if (!input.isTTY || typeof input.setRawMode !== 'function') return ask(ctx, question);
   ctx.output.out(question);

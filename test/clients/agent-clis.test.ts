@@ -1,21 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EditorId } from '../../shared/editors.ts';
 import { EDITORS } from '../../electron/core/editors/registry.ts';
-import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { userDirs } from '../../electron/core/user-dirs.mjs';
-import { startHeadless, type Headless } from '../../electron/headless/serve.ts';
-import { everythingServer, waitFor } from '../helpers/servers.ts';
+import type { Headless } from '../../electron/headless/serve.ts';
+import { startFakeModel, writeFakeModelProvider, type FakeModel } from '../helpers/fake-model.ts';
+import { startSyncedEverything } from '../helpers/synced-serve.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 import { install } from '../integration/editors/helpers.ts';
 import {
   clientBin,
   clientInstalled,
-  QUIET_ENV,
+  clientEnv,
   run,
   stopClineHub,
   type ClientName,
@@ -84,7 +81,7 @@ describe.runIf(required && installed.length < AGENTS.length)('terminal agents', 
 describe.skipIf(installed.length === 0)('terminal agents read what sync writes', () => {
   let t: TempHome;
   let h: Headless;
-  let model: ChildProcess | undefined;
+  let model: FakeModel | undefined;
   let env: NodeJS.ProcessEnv;
   const file = (editor: EditorId) => EDITORS[editor].file(userDirs(t.env));
   const cwd = () => t.dir;
@@ -93,60 +90,14 @@ describe.skipIf(installed.length === 0)('terminal agents read what sync writes',
 
   beforeAll(async () => {
     t = tempHome();
-    model = spawn(
-      process.execPath,
-      [fileURLToPath(new URL('../fixtures/fake-model.mjs', import.meta.url)), `--probe=${PROBE}`],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const port = await new Promise<string>((resolve) =>
-      createInterface({ input: model?.stdout ?? process.stdin }).once('line', resolve),
-    );
-    const modelUrl = `http://127.0.0.1:${port.trim()}/v1`;
+    model = await startFakeModel(PROBE);
+    const modelUrl = model.url;
     for (const editor of installed) install(t, editor, userFile(editor, modelUrl));
-    t.writeServers({ mcpServers: { everything: everythingServer() } });
-    h = await startHeadless({
-      home: t.home,
-      keychain: new OsKeychain(),
-      env: t.env,
-      port: 0,
-      editorSync: { log: () => {} },
-    });
-    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
-    await waitFor(
-      () =>
-        h.core.status
-          .report()
-          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
-      60_000,
-      'everything running',
-    );
-    await waitFor(
-      () => installed.every((e) => readFileSync(file(e), 'utf8').includes('/mcp/everything')),
-      15_000,
-      'every client file synced',
-    );
+    h = await startSyncedEverything(t, installed);
     // Kilo Code's model: the fake one, in a config file of its own (merged with the user's).
     const kiloModel = join(t.dir, 'kilo-model.json');
-    writeFileSync(
-      kiloModel,
-      JSON.stringify({
-        provider: {
-          fake: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'Fake',
-            options: { baseURL: modelUrl, apiKey: 'fake' },
-            models: { 'fake-model': { name: 'Fake', tool_call: true } },
-          },
-        },
-        model: 'fake/fake-model',
-      }),
-    );
-    env = {
-      ...t.env,
-      ...QUIET_ENV,
-      PATH: `${dirname(process.execPath)}:${t.env.PATH ?? ''}`,
-      KILO_CONFIG: kiloModel,
-    };
+    writeFakeModelProvider(kiloModel, modelUrl);
+    env = clientEnv(t.env, { KILO_CONFIG: kiloModel });
     // Cline's model: the fake one, set as its OpenAI-compatible provider by its own command.
     if (has('cline-cli')) {
       const auth = await run(
@@ -160,7 +111,7 @@ describe.skipIf(installed.length === 0)('terminal agents read what sync writes',
 
   afterAll(async () => {
     if (t && env && has('cline-cli')) await stopClineHub(env, cwd());
-    model?.kill('SIGTERM');
+    model?.stop();
     await h?.stop();
     t?.cleanup();
   });

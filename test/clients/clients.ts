@@ -86,6 +86,14 @@ export const QUIET_ENV: Record<string, string> = {
   NO_COLOR: '1',
 };
 
+/**
+ * The environment a client runs in: the test home's, QUIET_ENV, this Node first on PATH (for the
+ * clients that are Node scripts: the machine's may be older), then `extra`.
+ */
+export function clientEnv(home: NodeJS.ProcessEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...home, ...QUIET_ENV, PATH: `${dirname(process.execPath)}:${home.PATH ?? ''}`, ...extra };
+}
+
 export interface RunResult {
   code: number | null;
   stdout: string;

@@ -1,19 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EditorId } from '../../shared/editors.ts';
 import { EDITORS } from '../../electron/core/editors/registry.ts';
-import { OsKeychain } from '../../electron/core/secrets/keychain.ts';
 import { userDirs } from '../../electron/core/user-dirs.mjs';
-import { startHeadless, type Headless } from '../../electron/headless/serve.ts';
+import type { Headless } from '../../electron/headless/serve.ts';
 import { textOf } from '../helpers/bridge.ts';
-import { everythingServer, waitFor } from '../helpers/servers.ts';
+import { startFakeModel, writeFakeModelProvider, type FakeModel } from '../helpers/fake-model.ts';
+import { startSyncedEverything } from '../helpers/synced-serve.ts';
 import { tempHome, type TempHome } from '../helpers/temp-home.ts';
 import { install } from '../integration/editors/helpers.ts';
-import { clientBin, clientsInstalled, CodexAppServer, QUIET_ENV, run, type RunResult } from './clients.ts';
+import { clientBin, clientEnv, clientsInstalled, CodexAppServer, run, type RunResult } from './clients.ts';
 
 // The real clients, pinned in test/clients/package.json, against what `sync` writes: `switchboard
 // serve` with server-everything approved, in a throwaway HOME where each client has a settings file
@@ -75,70 +72,22 @@ describe.runIf(!installed && required)('real MCP clients', () => {
 describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
   let t: TempHome;
   let h: Headless;
-  let model: ChildProcess | undefined;
-  let modelUrl = '';
+  let model: FakeModel | undefined;
   let env: NodeJS.ProcessEnv;
   const file = (editor: EditorId) => EDITORS[editor].file(userDirs(t.env));
 
   beforeAll(async () => {
     t = tempHome();
     for (const editor of CLIENT_EDITORS) install(t, editor, USER_FILES[editor]);
-    t.writeServers({ mcpServers: { everything: everythingServer() } });
-    h = await startHeadless({
-      home: t.home,
-      keychain: new OsKeychain(),
-      env: t.env,
-      port: 0,
-      editorSync: { log: () => {} },
-    });
-    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
-    await waitFor(
-      () =>
-        h.core.status
-          .report()
-          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
-      60_000,
-      'everything running',
-    );
-    await waitFor(
-      () => CLIENT_EDITORS.every((e) => readFileSync(file(e), 'utf8').includes('/mcp/everything')),
-      15_000,
-      'every client file synced',
-    );
-    model = spawn(
-      process.execPath,
-      [fileURLToPath(new URL('../fixtures/fake-model.mjs', import.meta.url)), `--probe=${PROBE}`],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    const port = await new Promise<string>((resolve) =>
-      createInterface({ input: model?.stdout ?? process.stdin }).once('line', resolve),
-    );
-    const modelOrigin = `http://127.0.0.1:${port.trim()}`;
-    modelUrl = `${modelOrigin}/v1`;
+    h = await startSyncedEverything(t, CLIENT_EDITORS);
+    model = await startFakeModel(PROBE);
+    const modelOrigin = model.origin;
+    const modelUrl = model.url;
     // opencode's model: the fake one, as a provider in a config file of its own (merged with the
     // user's, which holds Switchboard's entry).
     const opencodeModel = join(t.dir, 'opencode-model.json');
-    writeFileSync(
-      opencodeModel,
-      JSON.stringify({
-        provider: {
-          fake: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'Fake',
-            options: { baseURL: modelUrl, apiKey: 'fake' },
-            models: { 'fake-model': { name: 'Fake', tool_call: true } },
-          },
-        },
-        model: 'fake/fake-model',
-      }),
-    );
-    env = {
-      ...t.env,
-      ...QUIET_ENV,
-      // Node 24 for the clients that are Node scripts (the machine's may be older).
-      PATH: `${dirname(process.execPath)}:${t.env.PATH ?? ''}`,
+    writeFakeModelProvider(opencodeModel, modelUrl);
+    env = clientEnv(t.env, {
       COPILOT_PROVIDER_BASE_URL: modelUrl,
       COPILOT_MODEL: 'fake-model',
       OPENAI_BASE_URL: modelUrl,
@@ -151,11 +100,11 @@ describe.skipIf(!installed)('real MCP clients read what sync writes', () => {
       GOOGLE_GEMINI_BASE_URL: modelOrigin,
       GEMINI_API_KEY: 'fake',
       OPENCODE_CONFIG: opencodeModel,
-    };
+    });
   }, 120_000);
 
   afterAll(async () => {
-    model?.kill('SIGTERM');
+    model?.stop();
     await h?.stop();
     t?.cleanup();
   });

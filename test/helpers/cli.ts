@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 import { NODE } from './servers.ts';
+import { tempHome, type TempHome } from './temp-home.ts';
 
 export const BIN = fileURLToPath(new URL('../../electron/cli/bin.mjs', import.meta.url));
 
@@ -105,4 +107,46 @@ export function runCliInTerminal(args: string[], env: NodeJS.ProcessEnv, input: 
     child.on('close', (code) => resolve({ code, stdout: stdout.replace(/\r\n/g, '\n'), stderr }));
     child.stdin.end(input);
   });
+}
+
+export interface HomePerTest {
+  /** The running test's temp home (each field is the running test's: the object itself stays). */
+  readonly t: TempHome;
+  /** What the test started (serve, a CLI left running): stopped after it, before its home goes. */
+  readonly children: ChildProcess[];
+}
+
+/** Registers the hooks that give each test of the file a fresh temp home and stop what it started. */
+export function useHomePerTest(): HomePerTest {
+  let current: TempHome | undefined;
+  const children: ChildProcess[] = [];
+  beforeEach(() => {
+    current = tempHome();
+  });
+  afterEach(async () => {
+    try {
+      await stopAll(children);
+    } finally {
+      current?.cleanup();
+      current = undefined;
+    }
+  });
+  const now = (): TempHome => {
+    if (!current) throw new Error('no temp home outside a test');
+    return current;
+  };
+  const t: TempHome = {
+    get dir() {
+      return now().dir;
+    },
+    get home() {
+      return now().home;
+    },
+    get env() {
+      return now().env;
+    },
+    writeServers: (content) => now().writeServers(content),
+    cleanup: () => now().cleanup(),
+  };
+  return { t, children };
 }

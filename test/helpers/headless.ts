@@ -95,6 +95,25 @@ export function useHeadless(options: HeadlessSetupOptions = {}): HeadlessSetup {
   };
 }
 
+/**
+ * Approves each server of a started core as reviewed, then waits until each is running with its
+ * tools known (what `useHeadless().approveRunning` does, for a core started otherwise).
+ */
+export async function approveRunning(
+  core: Headless['core'],
+  names: readonly string[],
+  timeoutMs = 30_000,
+): Promise<ServerStatus[]> {
+  for (const name of names) core.approvals.approve(name, core.approvals.review(name).fingerprint);
+  const statuses: ServerStatus[] = [];
+  for (const name of names) {
+    const running = () =>
+      core.status.report().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount);
+    statuses.push(await waitFor(running, timeoutMs, `${name} running`));
+  }
+  return statuses;
+}
+
 class Run {
   readonly t = tempHome();
   readonly clients: Client[] = [];
@@ -120,16 +139,8 @@ class Run {
     await h?.stop();
   }
 
-  async approveRunning(names: string[], timeoutMs = 30_000): Promise<ServerStatus[]> {
-    const core = this.started().core;
-    for (const name of names) core.approvals.approve(name, core.approvals.review(name).fingerprint);
-    const statuses: ServerStatus[] = [];
-    for (const name of names) {
-      const running = () =>
-        core.status.report().servers.find((s) => s.name === name && s.state === 'running' && s.toolCount);
-      statuses.push(await waitFor(running, timeoutMs, `${name} running`));
-    }
-    return statuses;
+  approveRunning(names: string[], timeoutMs?: number): Promise<ServerStatus[]> {
+    return approveRunning(this.started().core, names, timeoutMs);
   }
 
   async connect(path: string, editor = 'test-editor'): Promise<Client> {

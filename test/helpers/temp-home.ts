@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveHome, type HomePaths } from '../../electron/core/home.ts';
@@ -37,4 +37,16 @@ export function tempHome(): TempHome {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every file under `dir`, recursively. */
+export function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** Every file under `dir` that holds `text` (editor files, servers.json, state.json, backups…). */
+export function filesHolding(dir: string, text: string): string[] {
+  return filesUnder(dir).filter((file) => readFileSync(file, 'utf8').includes(text));
 }

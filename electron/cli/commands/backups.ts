@@ -8,7 +8,10 @@ import { usageOf } from '../help.ts';
 
 const USAGE = usageOf('backups');
 
-export async function backupsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function backupsCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'relay'>,
+  argv: string[],
+): Promise<number> {
   const json = argv.includes('--json');
   const [sub = 'list', ...rest] = argv.filter((a) => a !== '--json');
   const engine = editorSync(ctx, offlineState(ctx));

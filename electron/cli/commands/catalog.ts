@@ -34,7 +34,10 @@ interface CatalogApi {
   setRegistry(url: string | null): Promise<CatalogRegistry>;
 }
 
-export async function catalogCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function catalogCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath'>,
+  argv: string[],
+): Promise<number> {
   const [sub, ...rest] = argv;
   switch (sub) {
     case 'search':
@@ -54,7 +57,9 @@ export async function catalogCommand(ctx: CliContext, argv: string[]): Promise<n
  * The running instance's catalog when Switchboard runs (its registry, cache and keychain, and the
  * approval says where the server came from), else one over the files in the home.
  */
-async function catalogApi(ctx: CliContext): Promise<CatalogApi> {
+async function catalogApi(
+  ctx: Pick<CliContext, 'home' | 'env' | 'keychain' | 'commandPath'>,
+): Promise<CatalogApi> {
   const client = InstanceClient.connect(ctx.home);
   if (client) {
     // SWITCHBOARD_REGISTRY_URL of this command wins here as it does without a running Switchboard:
@@ -93,7 +98,10 @@ async function catalogApi(ctx: CliContext): Promise<CatalogApi> {
   };
 }
 
-async function search(ctx: CliContext, argv: string[]): Promise<number> {
+async function search(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { json: { type: 'boolean' }, refresh: { type: 'boolean' }, cursor: { type: 'string' } },
@@ -140,7 +148,10 @@ async function search(ctx: CliContext, argv: string[]): Promise<number> {
   return 0;
 }
 
-async function show(ctx: CliContext, argv: string[]): Promise<number> {
+async function show(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { version: { type: 'string' }, json: { type: 'boolean' }, refresh: { type: 'boolean' } },
@@ -205,7 +216,10 @@ function fieldLine(field: CatalogField): string {
   return `${field.key}: ${field.label} (${traits.join(', ')})${field.description ? ` — ${oneLine(field.description, 100)}` : ''}`;
 }
 
-async function add(ctx: CliContext, argv: string[]): Promise<number> {
+async function add(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -315,7 +329,10 @@ async function add(ctx: CliContext, argv: string[]): Promise<number> {
   return 0;
 }
 
-async function registry(ctx: CliContext, argv: string[]): Promise<number> {
+async function registry(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { default: { type: 'boolean' }, json: { type: 'boolean' } },
@@ -347,7 +364,7 @@ async function registry(ctx: CliContext, argv: string[]): Promise<number> {
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-function noteFreshness(ctx: CliContext, freshness: CatalogFreshness): void {
+function noteFreshness(ctx: Pick<CliContext, 'output'>, freshness: CatalogFreshness): void {
   if (freshness.fromCache && freshness.problem) ctx.output.err(freshnessWords(freshness, Date.now()));
 }
 

@@ -22,7 +22,10 @@ const USAGE = `usage: switchboard editors tools EDITOR [--json]
  * or off for that editor, a glob selection, or discovery mode. Through the running Switchboard when
  * there is one (its editors are told at once), else in state.json directly.
  */
-export async function editorToolsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function editorToolsCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -109,7 +112,7 @@ function planChanges(
   return changes;
 }
 
-function show(ctx: CliContext, view: EditorToolsView, only: string | undefined): void {
+function show(ctx: Pick<CliContext, 'output'>, view: EditorToolsView, only: string | undefined): void {
   const { current, costs, limits } = view;
   const limit = limits.tools
     ? ` (${limits.tools.hard ? 'limit' : 'works best under'} ${limits.tools.count})`

@@ -39,7 +39,10 @@ export interface EditorListing {
  * `switchboard editors [--json]`: every client Switchboard can sync, where its file is, whether it is
  * installed, and its state now (from a dry run: nothing is written).
  */
-export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function editorsCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath' | 'tokenFiles' | 'relay'>,
+  argv: string[],
+): Promise<number> {
   if (argv[0] === 'restart') return restartCommandRun(ctx, argv.slice(1));
   if (argv[0] === 'tools') return (await import('./editor-tools.ts')).editorToolsCommand(ctx, argv.slice(1));
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true });
@@ -107,7 +110,10 @@ export async function editorsCommand(ctx: CliContext, argv: string[]): Promise<n
  * only at start (Claude Desktop), if it runs; through the running Switchboard when there is one (its
  * Editors view then updates at once), else from here. Not running: nothing is started.
  */
-async function restartCommandRun(ctx: CliContext, argv: string[]): Promise<number> {
+async function restartCommandRun(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { json: { type: 'boolean', default: false } },

@@ -11,7 +11,10 @@ import { UsageError } from '../output.ts';
  * `switchboard grant NAME read|write PATH`: the one step `status` offers for what a server's sandbox
  * refused. It edits servers.json; the running Switchboard sees the change and asks for approval.
  */
-export async function grantCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function grantCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output'>,
+  argv: string[],
+): Promise<number> {
   const [name, access, path, ...extra] = argv;
   if (!name || !path || extra.length || (access !== 'read' && access !== 'write'))
     throw new UsageError('usage: switchboard grant NAME read|write PATH');

@@ -36,7 +36,10 @@ const USAGE = `${usageOf('import')}\n${EDITORS_LINE}`;
  * with --yes (or a "y" at the prompt) brings them into servers.json (literal secrets into the keychain),
  * approves them, and turns the editors' entries into managed ones (after a backup).
  */
-export async function importCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function importCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath' | 'relay'>,
+  argv: string[],
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -119,7 +122,7 @@ export async function importCommand(ctx: CliContext, argv: string[]): Promise<nu
 
 /** What an import done here (no serve running) uses of the core: the approvals in state.json. */
 export interface ImportCommandCore {
-  readonly state: AppStateStore;
+  readonly state: Pick<AppStateStore, 'approve' | 'noteSource'>;
 }
 
 /**
@@ -128,7 +131,7 @@ export interface ImportCommandCore {
  * listing; otherwise it is done here, on the files.
  */
 async function runImport(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env' | 'keychain' | 'commandPath'>,
   scan: ImportScan,
   from: EditorId[] | undefined,
   core: ImportCommandCore,
@@ -156,7 +159,7 @@ async function runImport(
 
 /** `import --json`: the listing as one JSON document; with --yes, the import done and what it did. */
 async function importJson(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath'>,
   scan: ImportScan,
   from: EditorId[] | undefined,
   importable: readonly ImportCandidate[],

@@ -20,7 +20,10 @@ import { UsageError } from '../output.ts';
  * project's Node directly, with the Node flags of bin.mjs's shebang: no npm in between (1.4 s
  * and engine warnings per command through npx). `--remove` takes it away again.
  */
-export async function installCliCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function installCliCommand(
+  ctx: Pick<CliContext, 'env' | 'output'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { dir: { type: 'string' }, remove: { type: 'boolean', default: false } },

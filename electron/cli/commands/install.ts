@@ -21,7 +21,10 @@ const USAGE = usageOf('install');
  * asks for its user_config (secrets hidden, into the keychain; or --set KEY=VALUE, or stdin-less
  * defaults), and adds its server pending approval.
  */
-export async function installCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function installCommand(
+  ctx: Pick<CliContext, 'home' | 'output' | 'stdin' | 'keychain'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { name: { type: 'string' }, set: { type: 'string', multiple: true, default: [] } },

@@ -10,7 +10,7 @@ import { singleName } from './trust.ts';
  * it runs is); a restart needs it running.
  */
 export async function lifecycleCommand(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath'>,
   action: 'start' | 'stop' | 'restart',
   argv: string[],
 ): Promise<number> {

@@ -11,7 +11,10 @@ import { singleName } from './trust.ts';
  * when no browser opens). With Switchboard running, the running instance does the sign-in and starts
  * the server with it; otherwise this process does, and Switchboard uses it from its next start.
  */
-export async function loginCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function loginCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const name = singleName(argv, 'login');
   const client = InstanceClient.connect(ctx.home);
   if (client) {
@@ -41,7 +44,10 @@ export async function loginCommand(ctx: CliContext, argv: string[]): Promise<num
 }
 
 /** `switchboard logout NAME`: forgets the server's sign-in (its tokens and OAuth client). */
-export async function logoutCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function logoutCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const name = singleName(argv, 'logout');
   const client = InstanceClient.connect(ctx.home);
   const had = client ? await client.signOut(name) : await (await offlineSignIns(ctx)).signIns.signOut(name);
@@ -54,7 +60,11 @@ export async function logoutCommand(ctx: CliContext, argv: string[]): Promise<nu
 }
 
 /** Sends the person to the sign-in page; false when none was needed. */
-async function show(ctx: CliContext, name: string, start: SignInStart): Promise<boolean> {
+async function show(
+  ctx: Pick<CliContext, 'env' | 'output'>,
+  name: string,
+  start: SignInStart,
+): Promise<boolean> {
   if (start.status === 'signed-in') {
     ctx.output.out(
       `"${name}" is signed in: the sign-in Switchboard holds still works (to start afresh: switchboard logout ${name}).`,
@@ -71,7 +81,7 @@ async function show(ctx: CliContext, name: string, start: SignInStart): Promise<
   return true;
 }
 
-function report(ctx: CliContext, outcome: SignInOutcome, live: boolean): number {
+function report(ctx: Pick<CliContext, 'output'>, outcome: SignInOutcome, live: boolean): number {
   if (outcome.result === 'signed-in') {
     ctx.output.out(
       `Signed in to "${outcome.name}".${live ? ' Switchboard is starting it now.' : ' Switchboard uses it from its next start.'}`,

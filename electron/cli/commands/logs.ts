@@ -10,7 +10,7 @@ import { InstanceClient } from '../instance.ts';
 import { UsageError } from '../output.ts';
 import { usageOf } from '../help.ts';
 
-export async function logsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function logsCommand(ctx: Pick<CliContext, 'home' | 'output'>, argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {

@@ -24,7 +24,10 @@ const USAGE = usageOf('projects');
  * `switchboard projects [list] | add DIR [--name NAME] | rm DIR|NAME`: the folders whose committed
  * MCP files Switchboard reads. A running serve follows projects.json and the files itself.
  */
-export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function projectsCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { json: { type: 'boolean', default: false }, name: { type: 'string' } },
@@ -120,7 +123,7 @@ export async function projectsCommand(ctx: CliContext, argv: string[]): Promise<
  * shows passed on; once approved it starts with it.
  */
 async function give(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'output' | 'stdin' | 'keychain'>,
   server: string | undefined,
   rest: string[],
   json: boolean,
@@ -161,7 +164,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
  * (a running serve follows projects.json and does it itself, with its own port).
  */
 function claudeInStep(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home' | 'env'>,
   core: {
     readonly state: Pick<AppStateStore, 'read' | 'bridgePort' | 'editorSettings'>;
     readonly servers: { entries(): ReadonlyMap<string, ServerEntry> };
@@ -187,7 +190,10 @@ function claudeInStep(
  * The projects view (projects-view.ts): the running serve's, with the folders it offers now; without
  * one, from the files (no editor is connected, so nothing is offered).
  */
-export async function projectsViewOf(ctx: CliContext, report?: StatusReport): Promise<ProjectsView> {
+export async function projectsViewOf(
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath' | 'tokenFiles'>,
+  report?: StatusReport,
+): Promise<ProjectsView> {
   const client = InstanceClient.connect(ctx.home);
   if (client) return client.projects();
   const service = new ProjectService(ctx.home.root);
@@ -197,7 +203,7 @@ export async function projectsViewOf(ctx: CliContext, report?: StatusReport): Pr
 }
 
 /** The folders an editor works in that have MCP files, with the command that adds each. */
-export function printOffers(ctx: CliContext, offers: readonly ProjectOffer[]): void {
+export function printOffers(ctx: Pick<CliContext, 'output'>, offers: readonly ProjectOffer[]): void {
   if (offers.length === 0) return;
   ctx.output.out('\nFolders your editors work in that have MCP servers (not projects yet):');
   for (const o of offers)
@@ -206,7 +212,7 @@ export function printOffers(ctx: CliContext, offers: readonly ProjectOffer[]): v
     );
 }
 
-function printProjects(ctx: CliContext, infos: readonly ProjectView[]): void {
+function printProjects(ctx: Pick<CliContext, 'output'>, infos: readonly ProjectView[]): void {
   if (infos.length === 0) {
     ctx.output.out('No projects. Add a repository with: switchboard projects add DIR');
     return;

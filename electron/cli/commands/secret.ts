@@ -13,7 +13,10 @@ import { usageOf } from '../help.ts';
 
 const USAGE = usageOf('secret');
 
-export async function secretCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function secretCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const [sub, ...rest] = argv;
   switch (sub) {
     case 'set': {

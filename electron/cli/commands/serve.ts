@@ -13,7 +13,10 @@ import { watchParent } from '../parent-watch.ts';
  * Runs Switchboard in the foreground until SIGINT/SIGTERM/SIGHUP, or until whatever started it exits
  * (parent-watch.ts), then stops every server cleanly.
  */
-export async function serveCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function serveCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain'>,
+  argv: string[],
+): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { port: { type: 'string' } }, strict: true });
   let port: number | undefined;
   if (values.port !== undefined) {
@@ -85,7 +88,7 @@ export async function serveCommand(ctx: CliContext, argv: string[]): Promise<num
  * first, as `npm start` does (once; a stale build is left to `npm start`, which rebuilds it). Installed
  * builds ship the UI and never build.
  */
-async function buildUiIfMissing(ctx: CliContext): Promise<void> {
+async function buildUiIfMissing(ctx: Pick<CliContext, 'env' | 'output'>): Promise<void> {
   if (ctx.env.SWITCHBOARD_SKIP_UI_BUILD) return;
   const { buildUiInChild, isSourceCheckout, uiBuilt } = await import('../../headless/ui-build.ts');
   if (uiBuilt() || !isSourceCheckout()) return;

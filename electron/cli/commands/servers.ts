@@ -26,7 +26,10 @@ const ADD_USAGE = usageOf('add');
  * Adds a server to servers.json; it then waits for approval like any other change. A name that is
  * taken is refused, saying what replacing it would change, unless `--replace` asks for exactly that.
  */
-export async function addCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function addCommand(
+  ctx: Pick<CliContext, 'home' | 'output' | 'keychain'>,
+  argv: string[],
+): Promise<number> {
   const dashes = argv.indexOf('--');
   const own = dashes >= 0 ? argv.slice(0, dashes) : argv;
   const commandLine = dashes >= 0 ? argv.slice(dashes + 1) : [];
@@ -114,7 +117,10 @@ function nonEmpty(
   return Object.keys(record).length ? { [key]: record } : {};
 }
 
-export async function removeCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function removeCommand(
+  ctx: Pick<CliContext, 'home' | 'output'>,
+  argv: string[],
+): Promise<number> {
   const name = singleName(argv, 'remove');
   const existing = readServersFile(ctx.home.serversFile);
   if (existing.ok && !existing.servers.has(name)) {

@@ -12,7 +12,10 @@ import { ProjectRoutes } from '../../../shared/projects-api.ts';
 /** ApiRoutes.status (shared/api.ts, not imported here: it loads zod, which the quick way avoids). */
 export const STATUS_ROUTE = '/api/status';
 
-export async function statusCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function statusCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { json: { type: 'boolean' } }, strict: true });
   // The quick way first (the running serve over its local socket), else the control API, else the
   // files: only what a way needs is loaded, so `status` with serve running answers in ~0.1 s.
@@ -85,7 +88,7 @@ export async function statusCommand(ctx: CliContext, argv: string[]): Promise<nu
 }
 
 /** Folders an editor works in that have MCP servers, with the command that adds each. */
-function printOffered(ctx: CliContext, offers: ProjectsView['offers']): void {
+function printOffered(ctx: Pick<CliContext, 'output'>, offers: ProjectsView['offers']): void {
   for (const o of offers)
     ctx.output.out(
       `\nOffered: ${o.dir} has MCP servers in ${o.files.join(', ')}; add it: switchboard projects add ${o.dir}`,

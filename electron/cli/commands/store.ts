@@ -15,7 +15,10 @@ import { usageOf } from '../help.ts';
  * `outdated [--json] [NAME…]`: approved package-run servers whose registry has a newer release of
  * their package or of a dependency. Nothing updates by itself: `update NAME` shows and approves it.
  */
-export async function outdatedCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function outdatedCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { json: { type: 'boolean' } },
@@ -67,7 +70,10 @@ export async function outdatedCommand(ctx: CliContext, argv: string[]): Promise<
 const STORE_USAGE = usageOf('store');
 
 /** `store [--json]`: the store's disk use per install; `store prune`: removes what no approval uses. */
-export async function storeCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function storeCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: { json: { type: 'boolean' } },

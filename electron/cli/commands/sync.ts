@@ -30,7 +30,10 @@ const USAGE = `${usageOf('sync')}\n${EDITORS_LINE}`;
  * written, up to date, skipped (and why) or failed. Works on the files whether or not `switchboard
  * serve` runs; the bridge port comes from the running instance, else state.json, else the default.
  */
-export async function syncCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function syncCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'commandPath' | 'relay'>,
+  argv: string[],
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -107,7 +110,7 @@ export async function syncCommand(ctx: CliContext, argv: string[]): Promise<numb
   return reports.some((r) => r.outcome === 'failed' || r.reason === 'unparseable') ? 1 : 0;
 }
 
-function printJson(ctx: CliContext, result: SyncCliResult): void {
+function printJson(ctx: Pick<CliContext, 'output'>, result: SyncCliResult): void {
   ctx.output.out(JSON.stringify(SyncCliResultSchema.parse(result), null, 2));
 }
 
@@ -118,13 +121,15 @@ function noEditorFound(engine: EditorSync): string {
 }
 
 /** servers.json and state.json (`cli/offline-core.ts`, a composition root), refused when servers.json has errors. */
-export async function loadCore(ctx: CliContext): ReturnType<typeof offlineServers> {
+export async function loadCore(
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath'>,
+): ReturnType<typeof offlineServers> {
   return refuseProblems(ctx, await offlineServers(ctx));
 }
 
 /** The parts, unless servers.json has errors: then editors are left as they are. */
 export function refuseProblems<T extends { servers: Pick<ServerConfig, 'configProblems' | 'configError'> }>(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home'>,
   core: T,
 ): T {
   if (core.servers.configProblems().length) {
@@ -140,18 +145,21 @@ export function refuseProblems<T extends { servers: Pick<ServerConfig, 'configPr
 
 /** What the CLI's editor sync uses of the core: the editor settings, approvals and port in state.json. */
 export interface CliEditorSyncCore {
-  readonly state: AppStateStore;
+  readonly state: Pick<AppStateStore, 'bridgePort' | 'editors' | 'updateEditorSettings' | 'updateEditors'>;
 }
 
 /** The bridge port editors must point at: the running instance's, else the configured one, else the default. */
 export function bridgePort(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'home'>,
   core: { readonly state: Pick<AppStateStore, 'bridgePort'> },
 ): number {
   return findInstance(ctx.home)?.port ?? core.state.bridgePort() ?? DEFAULT_BRIDGE_PORT;
 }
 
-export function editorSync(ctx: CliContext, core: CliEditorSyncCore): EditorSync {
+export function editorSync(
+  ctx: Pick<CliContext, 'home' | 'env' | 'relay'>,
+  core: CliEditorSyncCore,
+): EditorSync {
   return new EditorSync({
     home: ctx.home,
     env: ctx.env,
@@ -172,13 +180,17 @@ export function editorIds(values: string[], flag: string, usage: string): Editor
   return ids;
 }
 
-export function printReports(ctx: CliContext, reports: readonly EditorReport[], dryRun = false): void {
+export function printReports(
+  ctx: Pick<CliContext, 'output'>,
+  reports: readonly EditorReport[],
+  dryRun = false,
+): void {
   printFileReports(ctx, reports.map(fileReport), dryRun);
 }
 
 /** Each editor's report in words; a dry run's diffs after them. */
 export function printFileReports(
-  ctx: CliContext,
+  ctx: Pick<CliContext, 'output'>,
   reports: readonly EditorFileReport[],
   dryRun = false,
 ): void {

@@ -13,7 +13,10 @@ const USAGE = usageOf('token');
  * Editor/client bridge tokens. With an instance running the command goes through its control API, so
  * a revoke takes effect on the running bridge at once; otherwise it works on the token files.
  */
-export async function tokenCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function tokenCommand(
+  ctx: Pick<CliContext, 'home' | 'output'>,
+  argv: string[],
+): Promise<number> {
   const [sub, ...rest] = argv;
   const client = () => InstanceClient.connect(ctx.home);
   const store = () => new TokenStore(ctx.home.tokens);

@@ -18,7 +18,10 @@ const USAGE = usageOf('tools');
  * run shows) or --change ID (only the change an earlier run showed). A change that changed again in
  * between is refused, like an approval of a config that changed.
  */
-export async function toolsCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function toolsCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {
@@ -77,7 +80,10 @@ export async function toolsCommand(ctx: CliContext, argv: string[]): Promise<num
   return 0;
 }
 
-async function offlineTools(ctx: CliContext, name: string) {
+async function offlineTools(
+  ctx: Pick<CliContext, 'home' | 'env' | 'commandPath' | 'tokenFiles'>,
+  name: string,
+) {
   const { tools } = await offlineToolPins(ctx);
   return {
     review: () => Promise.resolve(tools.toolReview(name)),
@@ -86,7 +92,7 @@ async function offlineTools(ctx: CliContext, name: string) {
 }
 
 /** What is pinned, then the change (names and lines are display-safe already). */
-function show(ctx: CliContext, review: ToolReview): void {
+function show(ctx: Pick<CliContext, 'output'>, review: ToolReview): void {
   if (!review.known) {
     ctx.output.out(
       `"${review.server}" (${review.state}) has not listed its tools since it was approved; they are pinned when it first does.`,
@@ -124,7 +130,7 @@ function show(ctx: CliContext, review: ToolReview): void {
   if (review.change) showChange(ctx, review.change);
 }
 
-function showChange(ctx: CliContext, change: ToolChange): void {
+function showChange(ctx: Pick<CliContext, 'output'>, change: ToolChange): void {
   const since = change.pinnedAt
     ? ` since they were approved (${new Date(change.pinnedAt).toLocaleString()})`
     : '';
@@ -155,7 +161,7 @@ function showChange(ctx: CliContext, change: ToolChange): void {
   ctx.output.out(`Accept it with: switchboard tools ${change.server} --accept`);
 }
 
-function diff(ctx: CliContext, before: string[], after: string[]): void {
+function diff(ctx: Pick<CliContext, 'output'>, before: string[], after: string[]): void {
   for (const part of diffArrays(before, after)) {
     const mark = part.added ? '  + ' : part.removed ? '  - ' : '    ';
     for (const line of part.value) ctx.output.out(`${mark}${line}`);

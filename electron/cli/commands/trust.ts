@@ -37,7 +37,10 @@ const EDITS: Record<SwitchboardEdit, string> = {
  * --json never asks: it prints {approved, preview} (ApproveCliResultSchema) and approves only with
  * --yes or --fingerprint.
  */
-export function approveCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export function approveCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   return reviewAndApprove(ctx, argv, false);
 }
 
@@ -45,11 +48,18 @@ export function approveCommand(ctx: CliContext, argv: string[]): Promise<number>
  * `update NAME`: resolves the server's package again (the newest release servers.json allows), shows
  * what changed since the approved version, and approves exactly that, as `approve` does.
  */
-export function updateCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export function updateCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   return reviewAndApprove(ctx, argv, true);
 }
 
-async function reviewAndApprove(ctx: CliContext, argv: string[], fresh: boolean): Promise<number> {
+async function reviewAndApprove(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+  fresh: boolean,
+): Promise<number> {
   const usage = fresh ? UPDATE_USAGE : APPROVE_USAGE;
   const { values, positionals } = parseArgs({
     args: argv,
@@ -130,7 +140,11 @@ async function reviewAndApprove(ctx: CliContext, argv: string[], fresh: boolean)
 }
 
 /** Review and approve on the files, with no Switchboard running. */
-async function offlineTrust(ctx: CliContext, name: string, fresh: boolean) {
+async function offlineTrust(
+  ctx: Pick<CliContext, 'home' | 'env' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  name: string,
+  fresh: boolean,
+) {
   const { approvals } = await offlineApprovals(ctx);
   return {
     review: () => approvals.preview(name, { fresh }),
@@ -139,7 +153,7 @@ async function offlineTrust(ctx: CliContext, name: string, fresh: boolean) {
 }
 
 /** Everything the approval covers, as the UI's approval card shows it (lines are display-safe). */
-function show(ctx: CliContext, shown: ApprovalPreview): void {
+function show(ctx: Pick<CliContext, 'output'>, shown: ApprovalPreview): void {
   const status =
     shown.state === 'pending-approval'
       ? 'waiting for approval'
@@ -190,7 +204,10 @@ function show(ctx: CliContext, shown: ApprovalPreview): void {
   ctx.output.out(`Fingerprint: ${shown.fingerprint}`);
 }
 
-export async function denyCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function denyCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'keychain' | 'commandPath' | 'tokenFiles'>,
+  argv: string[],
+): Promise<number> {
   const name = singleName(argv, 'deny');
   const client = InstanceClient.connect(ctx.home);
   if (client) await client.action(name, 'deny');

@@ -26,7 +26,10 @@ const USAGE = usageOf('try');
  * sign-in in the browser when it asks), prints its name, version and tools, calls one tool if asked,
  * and exits: a check before adding it. A sign-in made here is held in memory only and forgotten.
  */
-export async function tryCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function tryCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output'>,
+  argv: string[],
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     options: {

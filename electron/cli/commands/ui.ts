@@ -11,7 +11,7 @@ import { usageOf } from '../help.ts';
  * `switchboard ui`: a fresh one-time sign-in link for the browser UI of the running instance.
  * `switchboard ui --sign-out`: signs every browser out (each needs a new link).
  */
-export async function uiCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function uiCommand(ctx: Pick<CliContext, 'home' | 'output'>, argv: string[]): Promise<number> {
   const signOut = argv.length === 1 && argv[0] === '--sign-out';
   if (argv.length && !signOut) throw new UsageError(usageOf('ui'));
   const client = InstanceClient.connect(ctx.home);

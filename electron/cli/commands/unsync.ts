@@ -24,7 +24,10 @@ const USAGE = `${usageOf('unsync')}\n${EDITORS_LINE}`;
  * in the entry says where the value is and how to put it back. Sync is turned off for those editors
  * (so a running Switchboard does not put the entries back) until `sync --all` (or `sync --editor E`).
  */
-export async function unsyncCommand(ctx: CliContext, argv: string[]): Promise<number> {
+export async function unsyncCommand(
+  ctx: Pick<CliContext, 'home' | 'env' | 'output' | 'stdin' | 'keychain' | 'relay'>,
+  argv: string[],
+): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {

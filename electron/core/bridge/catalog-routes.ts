@@ -8,12 +8,15 @@ import {
 } from '../../../shared/catalog.ts';
 import { CatalogInstallError, type Catalog } from '../catalog/catalog.ts';
 import { RegistryError } from '../catalog/registry-client.ts';
+import type { ServerSource } from '../../../shared/schema/state.ts';
 import { describeError, UserError } from '../errors.ts';
 import { readJsonAs, sendJson } from './http-util.ts';
 import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
 
 /** What the catalog routes use of the core: note where an installed server came from, and load it. */
-export type CatalogRoutesCore = ServersEditCore;
+export interface CatalogRoutesCore extends ServersEditCore {
+  readonly servers: ServersEditCore['servers'] & { noteSource(name: string, source: ServerSource): void };
+}
 
 /**
  * /api/catalog/…: search the MCP Registry, a server's details, install (or a dry run of it) and the

@@ -18,7 +18,7 @@ interface Ask {
 }
 
 export interface RelayHubOptions {
-  sessions: SessionStore;
+  sessions: Pick<SessionStore, 'on'>;
   /** may this session reach this server (its token's selection in servers.json and editor settings, its roots)? */
   allowed: (session: McpSession, server: string) => boolean;
   requestTimeoutMs: number;
@@ -32,7 +32,7 @@ export interface RelayHubOptions {
  */
 export class RelayHub implements UpstreamPeer, RelayPeer {
   readonly requestTimeoutMs: number;
-  readonly #sessions: SessionStore;
+  readonly #sessions: RelayHubOptions['sessions'];
   readonly #allowed: (session: McpSession, server: string) => boolean;
   readonly #mrtr: RelayHubOptions['mrtr'];
   readonly #relays = new Map<string, ServerRelay>();

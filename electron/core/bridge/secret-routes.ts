@@ -6,6 +6,7 @@ import {
   UiRoutes,
   type SecretsResponse,
 } from '../../../shared/ui-api.ts';
+import type { SwitchboardEdit } from '../../../shared/schema/state.ts';
 import { moveSecret } from '../config/move-secret.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
@@ -18,6 +19,10 @@ import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
  */
 export interface SecretRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
+  readonly servers: ServersEditCore['servers'] & {
+    /** Switchboard's own edit of an entry: its source stays, the edit is added (services/source-record.ts) */
+    withEditRecorded<T>(name: string, edit: SwitchboardEdit, run: () => T | Promise<T>): Promise<T>;
+  };
   readonly secrets: {
     list(): Promise<SecretsResponse>;
     restartUsers(secret: string): Promise<string[]>;

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage } from 'node:http';
 import { validateServerConfig } from '../../../shared/server-validation.ts';
+import type { ServerSource, SwitchboardEdit } from '../../../shared/schema/state.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { compileToolFilter } from '../../../shared/tool-filter.ts';
 import {
@@ -41,6 +42,13 @@ export interface ServerRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
   readonly activity: Pick<CallActivity, 'of'>;
   readonly servers: ServersEditCore['servers'] & {
+    noteSource(name: string, source: ServerSource): void;
+    /** Switchboard's own edit of an entry: its source stays, a grant is added (services/source-record.ts) */
+    withEditRecorded<T>(
+      name: string,
+      edit: SwitchboardEdit | undefined,
+      run: () => T | Promise<T>,
+    ): Promise<T>;
     forgetSource(name: string): void;
     entries(): ReadonlyMap<string, ServerEntry>;
   };

@@ -1,15 +1,6 @@
-import type { ServerSource, SwitchboardEdit } from '../../../shared/schema/state.ts';
-
-/** What a route that writes servers.json uses of the core: where a server came from, and applying the file. */
+/** What a route that writes servers.json uses of the core to apply the file. */
 export interface ServersEditCore {
   readonly servers: {
-    noteSource(name: string, source: ServerSource): void;
-    /** Switchboard's own edit of an entry (a grant, a moved secret): its source stays, the edit is added */
-    withEditRecorded<T>(
-      name: string,
-      edit: SwitchboardEdit | undefined,
-      run: () => T | Promise<T>,
-    ): Promise<T>;
     /** reads servers.json again (the core is not running: nothing to apply) */
     load(): void;
   };

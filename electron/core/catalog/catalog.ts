@@ -47,7 +47,7 @@ import { compareNames } from '../text-order.ts';
 
 export interface CatalogOptions {
   home: HomePaths;
-  state: AppStateStore;
+  state: Pick<AppStateStore, 'registryUrl' | 'setRegistryUrl'>;
   /** SWITCHBOARD_REGISTRY_URL is read from here */
   env: NodeJS.ProcessEnv;
   keychain: Keychain;

@@ -166,7 +166,11 @@ const AUTH_SCHEME = /^((?:bearer|basic|token|bot|digest|apikey)\s+)(\S[\s\S]*)$/
  * overwrite someone's secret); a derived one gets a numeric suffix instead. An existing secret with
  * the same value is simply reused.
  */
-async function chooseName(options: MoveSecretOptions, nameHint: string, secret: string): Promise<string> {
+async function chooseName(
+  options: Pick<MoveSecretOptions, 'secretName' | 'keychain' | 'server'>,
+  nameHint: string,
+  secret: string,
+): Promise<string> {
   if (options.secretName !== undefined) {
     assertSecretName(options.secretName);
     if ((await options.keychain.held(options.secretName, secret)) === 'other') {

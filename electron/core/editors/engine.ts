@@ -28,8 +28,8 @@ export interface EditorSyncOptions {
   home: HomePaths;
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
-  state: AppStateStore;
-  tokens: TokenStore;
+  state: Pick<AppStateStore, 'editors' | 'updateEditorSettings' | 'updateEditors'>;
+  tokens: Pick<TokenStore, 'dir' | 'get' | 'ensure'>;
   /** the bridge port managed entries point at */
   port: number;
   relay?: RelayCommand;

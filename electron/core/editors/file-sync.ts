@@ -95,7 +95,8 @@ export async function syncFile(ctx: FileSyncContext, job: FileSyncJob): Promise<
 }
 
 async function attemptSync(
-  ctx: FileSyncContext,
+  /** (how often to try, and how long to wait for the lock, are the caller's) */
+  ctx: Omit<FileSyncContext, 'attempts' | 'lockTimeoutMs'>,
   job: FileSyncJob,
   attempt: number,
 ): Promise<EditorReport | 'conflict'> {

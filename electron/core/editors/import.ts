@@ -18,7 +18,7 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { canonicalJson } from '../trust/canonical-json.ts';
 import { configHash } from '../trust/fingerprint.ts';
 import { shellQuote } from '../trust/command-line.ts';
-import type { SecretSpan } from './backups.ts';
+import type { Backups, SecretSpan } from './backups.ts';
 import type { SyncServer } from './desired.ts';
 import type { EditorSync } from './engine.ts';
 import type { EditorReport } from './report.ts';
@@ -262,9 +262,9 @@ export interface ImportOptions {
   /** PATH commands are found on, as `serve` finds them (on macOS the login shell's): the approval's fingerprint depends on it */
   commandPath?: string | undefined;
   platform?: NodeJS.Platform;
-  state: AppStateStore;
+  state: Pick<AppStateStore, 'approve' | 'noteSource'>;
   keychain: Keychain;
-  engine: EditorSync;
+  engine: { readonly backups: Pick<Backups, 'scrub'>; sync: EditorSync['sync'] };
   /** the servers editors get after the import (read again from the files) */
   syncServers: () => SyncServer[] | Promise<SyncServer[]>;
   now?: number;

@@ -33,7 +33,17 @@ import type { RelayCommand } from './types.ts';
  * changes that call for a sync, and (for an import) finding commands and reading servers.json again.
  */
 export interface EditorSyncCore extends SyncServersCore {
-  readonly state: AppStateStore;
+  readonly state: Pick<
+    AppStateStore,
+    | 'read'
+    | 'approve'
+    | 'noteSource'
+    | 'autoSync'
+    | 'editors'
+    | 'editorSettings'
+    | 'updateEditorSettings'
+    | 'updateEditors'
+  >;
   readonly events: Pick<EventEmitter<CoreEvents>, 'on' | 'off'>;
   readonly servers: SyncServersCore['servers'] & { commandLookup(): CommandLookup };
   readonly lifecycle: { reload(): void };
@@ -41,7 +51,7 @@ export interface EditorSyncCore extends SyncServersCore {
 
 export interface EditorSyncServiceOptions {
   core: EditorSyncCore;
-  tokens: TokenStore;
+  tokens: Pick<TokenStore, 'dir' | 'get' | 'ensure' | 'onRotated'>;
   home: HomePaths;
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
@@ -89,7 +99,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
   #reapplies = new Map<EditorId, number[]>();
   #closed = false;
   #onCoreChange = () => this.#schedule();
-  readonly #tokens: TokenStore;
+  readonly #tokens: EditorSyncServiceOptions['tokens'];
   readonly #env: NodeJS.ProcessEnv;
   #stopTokenWatch: (() => void) | undefined;
   /** Claude Desktop (any editor with a restart notice): does it still run with an old file? */

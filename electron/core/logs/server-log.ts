@@ -18,7 +18,7 @@ export interface ServerLogOptions {
   server: string;
   clock: Clock;
   /** where lines are persisted; null keeps them in memory only */
-  file: RotatingFile | null;
+  file: Pick<RotatingFile, 'write' | 'flush' | 'close'> | null;
   /** lines kept for the live view (default 5,000) */
   capacity?: number;
   /** bytes those lines may take (default 2 MiB) */
@@ -47,7 +47,7 @@ export interface LogStream {
 export class ServerLog {
   readonly server: string;
   readonly #clock: Clock;
-  readonly #file: RotatingFile | null;
+  readonly #file: ServerLogOptions['file'];
   readonly #ring: RingBuffer<LogLine>;
   readonly #onLine: ((line: LogLine) => void) | undefined;
   readonly #redactor = new Redactor();

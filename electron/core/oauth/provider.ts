@@ -37,7 +37,7 @@ export interface OAuthProviderOptions {
   /** the server's name in servers.json (the key of its record in the store) */
   server: string;
   serverUrl: string;
-  store: SignInStore;
+  store: Pick<SignInStore, 'read' | 'update'>;
   clock: Clock;
   /** Switchboard's Client ID Metadata Document URL (the setting, or given per call) */
   clientMetadataUrl?: string | undefined;
@@ -69,7 +69,7 @@ export interface OAuthProviderOptions {
 export class SwitchboardOAuthProvider implements OAuthClientProvider {
   readonly #server: string;
   readonly #serverUrl: string;
-  readonly #store: SignInStore;
+  readonly #store: OAuthProviderOptions['store'];
   readonly #clock: Clock;
   readonly #clientMetadataUrl: string | undefined;
   readonly #client: OAuthProviderOptions['client'];

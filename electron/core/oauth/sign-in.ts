@@ -26,7 +26,7 @@ export interface SignInSessionOptions {
   /** what the browser's pages call it (default: its name) */
   label?: string;
   serverUrl: string;
-  store: SignInStore;
+  store: Pick<SignInStore, 'read' | 'update'>;
   clock: Clock;
   clientMetadataUrl?: string | undefined;
   client?: { clientId: string; clientSecret?: string | undefined } | undefined;
@@ -56,7 +56,7 @@ export class SignInSession {
   /** the last authorization URL sent to the person */
   lastUrl: URL | undefined;
 
-  private constructor(options: SignInSessionOptions, listener: LoopbackListener) {
+  private constructor(options: Omit<SignInSessionOptions, 'label'>, listener: LoopbackListener) {
     this.#listener = listener;
     this.#clock = options.clock;
     this.#timeoutMs = options.timeoutMs ?? SIGN_IN_TIMEOUT_MS;

@@ -17,7 +17,7 @@ export interface SignInOptions {
 }
 
 export interface SignInsOptions {
-  store: SignInStore;
+  store: Pick<SignInStore, 'read' | 'update'>;
   clock: Clock;
   clientInfo: { name: string; version: string };
   /** every sign-in's end: signed in, failed or cancelled */

@@ -38,7 +38,7 @@ export interface ClaudeProjectsOptions {
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   port: number;
-  projects: Pick<ProjectService, 'projects' | 'infos'>;
+  projects: Pick<ProjectService, 'infos'>;
   /** the project servers approved as they are now (only those are written) */
   approved: (name: string) => boolean;
   /**

@@ -9,7 +9,7 @@ import { addProject, removeProject } from './projects-file.ts';
 import { projectsView } from './projects-view.ts';
 
 export interface ProjectDeskOptions {
-  service: ProjectService;
+  service: Pick<ProjectService, 'file' | 'scan' | 'projects' | 'originOf' | 'infos'>;
   home: HomePaths;
   /** the person's home folder (a project may not hold it) */
   userHome: string;

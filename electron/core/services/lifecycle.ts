@@ -31,7 +31,7 @@ export interface LifecycleOptions {
   watch: boolean;
   state: Pick<AppStateStore, 'decision' | 'stopped' | 'setStopped' | 'settings' | 'setIdleTimeout'>;
   events: Pick<EventEmitter<CoreEvents>, 'emit'>;
-  lists: ListStore;
+  lists: Pick<ListStore, 'get' | 'has' | 'put'>;
   launch: LaunchDeps;
   servers: {
     load(): void;

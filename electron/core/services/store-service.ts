@@ -13,7 +13,10 @@ const OUTDATED_AT_ONCE = 4;
 
 export interface StoreServiceOptions {
   state: Pick<AppStateStore, 'read' | 'decision'>;
-  packages: PackageService;
+  packages: {
+    readonly store: Pick<PackageStore, 'prune' | 'removeUnused' | 'usage'>;
+    launch: PackageService['launch'];
+  };
   packageTrust: Pick<PackageApprovals, 'outdated'>;
   servers: {
     entries(): ReadonlyMap<string, ServerEntry>;

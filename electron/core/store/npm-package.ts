@@ -15,12 +15,12 @@ import { StoreChangedError, type PackageStore } from './package-store.ts';
 
 type NpmRun = Extract<PackageRun, { kind: 'npm' }>;
 
+/** What resolving, checking and launching an npm run take (each takes its part of the store beside it). */
 export interface NpmContext {
-  store: PackageStore;
   env: NodeJS.ProcessEnv;
   lookup: CommandLookup;
   /** the registry read directly (packuments), where npm's settings allow */
-  registry?: NpmRegistryView;
+  registry?: Pick<NpmRegistryView, 'about'>;
   /** npm may be loaded into this process to resolve (NpmTools.inProcess) */
   inProcessNpm?: boolean;
 }
@@ -30,7 +30,7 @@ export interface NpmContext {
  * (run with the node on PATH, as npx's `#!/usr/bin/env node` is), else an `npm` beside npx, else the
  * first npm on PATH (`npm exec`, `pnpm dlx`, `bunx`).
  */
-function npmTools(ctx: NpmContext): NpmTools {
+function npmTools(ctx: Omit<NpmContext, 'registry'> & { store: Pick<PackageStore, 'staging'> }): NpmTools {
   const env = npmEnv(ctx.env, ctx.lookup.path);
   const base = { env, staging: ctx.store.staging, inProcess: ctx.inProcessNpm === true };
   const npx = resolveCommand('npx', ctx.lookup);
@@ -73,7 +73,10 @@ export function findNode(lookup: CommandLookup): { runtime: string; runtimeReal:
   return { runtime: node, runtimeReal: real === node ? undefined : real };
 }
 
-export async function resolveNpmCandidate(run: NpmRun, ctx: NpmContext): Promise<Candidate> {
+export async function resolveNpmCandidate(
+  run: NpmRun,
+  ctx: NpmContext & { store: Pick<PackageStore, 'staging' | 'folderOf'> },
+): Promise<Candidate> {
   const base = npmTools(ctx);
   const registry = ctx.registry;
   const tools = registry ? { ...base, about: (name: string) => registry.about(base, name) } : base;
@@ -109,7 +112,7 @@ export async function resolveNpmCandidate(run: NpmRun, ctx: NpmContext): Promise
 export async function npmPinStillNewest(
   pin: PackagePin,
   run: NpmRun,
-  ctx: NpmContext & { registry: NpmRegistryView },
+  ctx: NpmContext & { registry: NpmRegistryView; store: Pick<PackageStore, 'staging' | 'readLock'> },
 ): Promise<boolean> {
   const text = ctx.store.readLock(pin.lock);
   let lock;
@@ -150,7 +153,7 @@ export function npmPackagesOf(pin: PackagePin, store: PackageStore) {
 export async function npmLaunch(
   pin: PackagePin,
   args: readonly string[],
-  ctx: NpmContext,
+  ctx: Omit<NpmContext, 'registry'> & { store: Pick<PackageStore, 'staging' | 'ensure' | 'readLock'> },
   note: (text: string) => void,
 ): Promise<{ command: string; args: string[]; folder: string; binDir: string }> {
   const node = findNode(ctx.lookup);

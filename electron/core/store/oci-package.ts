@@ -61,7 +61,7 @@ export function pinnedArgs(run: OciRun, repository: string, digest: string): str
   return [...run.before.slice(0), `${repository}@${digest}`, ...run.after];
 }
 
-function engineOf(run: OciRun, ctx: OciContext): string {
+function engineOf(run: Pick<OciRun, 'runtime'>, ctx: Pick<OciContext, 'lookup'>): string {
   const engine = resolveCommand(run.runtime, ctx.lookup);
   if (!engine)
     throw new UserError(`${run.runtime} was not found on PATH`, {
@@ -123,7 +123,7 @@ export async function resolveOciCandidate(run: OciRun, ctx: OciContext): Promise
 export function ociLaunch(
   pin: PackagePin,
   run: OciRun,
-  ctx: OciContext,
+  ctx: Pick<OciContext, 'lookup'>,
 ): { command: string; args: string[] } {
   const engine = engineOf(run, ctx);
   return { command: engine, args: pinnedArgs(run, pin.name, pin.lock) };

@@ -160,7 +160,7 @@ export class PackageService {
       return { command: launch.command, args: launch.args, folder: launch.folder, pathPrefix: [] };
     }
     if (pin.kind === 'oci' && run.kind === 'oci') {
-      const launch = ociLaunch(pin, run, { env: this.#env, lookup, staging: this.#stagingDir() });
+      const launch = ociLaunch(pin, run, { lookup });
       return { command: launch.command, args: launch.args, folder: undefined, pathPrefix: [] };
     }
     if (pin.kind === 'mcpb' && run.kind === 'mcpb') {

@@ -13,8 +13,8 @@ import { compareNames } from '../text-order.ts';
 
 type PypiRun = Extract<PackageRun, { kind: 'pypi' }>;
 
+/** What resolving and launching a PyPI run take (each takes the part of the store it uses beside it). */
 export interface PypiContext {
-  store: PackageStore;
   env: NodeJS.ProcessEnv;
   lookup: CommandLookup;
   platform: NodeJS.Platform;
@@ -58,7 +58,7 @@ export function requirementsHash(pins: readonly PinnedRequirement[]): string {
   return createHash('sha256').update(canonicalJson(pins)).digest('hex');
 }
 
-function uvOf(ctx: PypiContext): string {
+function uvOf(ctx: Pick<PypiContext, 'lookup'>): string {
   const uv = resolveCommand('uv', ctx.lookup);
   if (!uv)
     throw new UserError('uv was not found on PATH', {
@@ -71,7 +71,10 @@ function uvOf(ctx: PypiContext): string {
  * Resolves a uvx run the way uv would (its configured index) to exact versions with their hashes:
  * `uv pip compile --generate-hashes` in a folder of its own.
  */
-export async function resolvePypiCandidate(run: PypiRun, ctx: PypiContext): Promise<Candidate> {
+export async function resolvePypiCandidate(
+  run: PypiRun,
+  ctx: PypiContext & { store: Pick<PackageStore, 'staging' | 'folderOf'> },
+): Promise<Candidate> {
   const uv = uvOf(ctx);
   mkdirSync(ctx.store.staging, { recursive: true });
   const dir = mkdtempSync(join(ctx.store.staging, 'resolve-'));
@@ -145,7 +148,7 @@ export function pypiPackagesOf(pin: PackagePin, store: PackageStore): StoredPack
 export async function pypiLaunch(
   pin: PackagePin,
   args: readonly string[],
-  ctx: PypiContext,
+  ctx: PypiContext & { store: Pick<PackageStore, 'ensure' | 'readLock'> },
   note: (text: string) => void,
 ): Promise<{ command: string; args: string[]; folder: string }> {
   const folder = await ctx.store.ensure(pin, async (dir) => {

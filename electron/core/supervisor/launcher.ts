@@ -19,7 +19,7 @@ export interface LauncherOptions {
   /** run/<name>.pid for the process; null writes none */
   pidFile: ProcessPidFile | null;
   /** shared by the supervisor's runners: bounds how many servers start at once */
-  startGate: StartGate | undefined;
+  startGate: Pick<StartGate, 'acquire'> | undefined;
   /** the teardowns of earlier attempts, waited for before a start */
   drain: Pick<Drain, 'settled' | 'track'>;
   initialize: InitializeOptions;

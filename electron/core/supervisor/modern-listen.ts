@@ -67,7 +67,6 @@ const STABLE_MS = 30_000;
 type Outcome = 'dropped' | 'refused' | 'empty';
 
 export interface ListenOptions {
-  server: string;
   connection: Connection;
   discovered: Discovered;
   /** what Switchboard's connection declared (its initialize), for the envelope */

@@ -78,7 +78,6 @@ export class ModernHttpTransport implements Transport {
     this.#discovered = discovered;
     this.#tagKey = tagKey;
     this.#listen = new ListenStream({
-      server,
       connection,
       discovered,
       capabilities: () => this.#capabilities,

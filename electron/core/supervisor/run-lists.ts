@@ -8,7 +8,7 @@ import type { Refetched } from './list-refresh.ts';
 const MAX_LIST_PAGES = 1_000;
 
 export interface RunListsOptions {
-  attempt: Attempt;
+  attempt: Pick<Attempt, 'current' | 'note' | 'request'>;
   client: Client;
   /** the server's name, for its serverInfo when it gave none */
   server: string;

@@ -32,13 +32,13 @@ export interface ServerRunnerOptions {
   desired: DesiredServer;
   clock: Clock;
   timings: SupervisorTimings;
-  log: ServerLog;
+  log: Pick<ServerLog, 'addSecrets' | 'redact' | 'stderrStream' | 'lifecycle'>;
   /** where run/<name>.pid goes; null writes none */
   runDir: string | null;
   random?: Random;
   clientInfo?: ClientInfo;
   /** shared by the supervisor's runners: bounds how many servers start at once (default: no bound) */
-  startGate?: StartGate;
+  startGate?: Pick<StartGate, 'acquire'>;
   /** what Switchboard's client declares in initialize (default RELAYED_CLIENT_CAPABILITIES) */
   capabilities?: ClientCapabilities;
   /** the bridge, which takes each connection's messages for editors (none: the SDK client sees all) */
@@ -94,7 +94,7 @@ export class ServerRunner extends EventEmitter<ServerRunnerEvents> {
   readonly name: string;
   readonly #clock: Clock;
   readonly #timings: SupervisorTimings;
-  readonly #log: ServerLog;
+  readonly #log: ServerRunnerOptions['log'];
   readonly #pidFile: ProcessPidFile | null;
   readonly #retries: RetrySchedule;
   readonly #idle: IdleTimer;

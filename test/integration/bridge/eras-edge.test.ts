@@ -8,6 +8,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
+import { MODERN, modernMeta, postModern, type ModernRequest } from '../../helpers/modern-era.ts';
 import { everythingServer, NODE, startListening } from '../../helpers/servers.ts';
 
 /**
@@ -18,25 +19,16 @@ import { everythingServer, NODE, startListening } from '../../helpers/servers.ts
  */
 
 const setup = useHeadless();
-const MODERN = '2026-07-28';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: 'edge-probe', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+const META = modernMeta('edge-probe');
 const RELAY = fileURLToPath(new URL('../../../electron/relay/main.mjs', import.meta.url));
 
 let remote: ChildProcess | undefined;
 let token: string;
 
-async function startModernServer(): Promise<number> {
-  const started = await startListening('modern-server.mjs', '0');
-  remote = started.child;
-  return started.port;
-}
-
 beforeAll(async () => {
-  const port = await startModernServer();
+  const modern = await startListening('modern-server.mjs', '0');
+  remote = modern.child;
+  const port = modern.port;
   setup.t.writeServers({
     mcpServers: { everything: everythingServer(), modern: { url: `http://127.0.0.1:${port}/mcp` } },
   });
@@ -51,29 +43,9 @@ afterAll(() => {
   remote?.kill();
 });
 
-/** One raw POST with 2026 headers derived from the body unless `headers` says otherwise. */
-async function post(
-  path: string,
-  body: { id?: number; method: string; params?: Record<string, unknown> },
-  headers: Record<string, string> = {},
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const name = body.params?.name;
-  const res = await fetch(`${setup.base}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': body.method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: body.id ?? 1, method: body.method, params: body.params }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+/** One raw POST as a 2026 client sends it, with the test editor's token (see postModern). */
+const post = (path: string, body: ModernRequest, headers?: Record<string, string>) =>
+  postModern(`${setup.base}${path}`, token, body, headers);
 
 describe('2026-07-28 edge rules (Streamable HTTP)', () => {
   it.each(['/mcp/everything', '/mcp'])(

@@ -1,13 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useHeadless } from '../../helpers/headless.ts';
-import { defined, startListening } from '../../helpers/servers.ts';
+import { defined, waitFor } from '../../helpers/servers.ts';
+import { startModernRemote } from '../../helpers/modern-era.ts';
 
 /**
  * A remote server that speaks only 2026-07-28 tells its clients of changes only on a
@@ -17,15 +17,10 @@ import { defined, startListening } from '../../helpers/servers.ts';
  */
 
 const setup = useHeadless();
-let remote: ChildProcess | undefined;
+/** The bound on each wait for what a step caused (this file's own, shorter than waitFor's default). */
+const WAIT_MS = 10_000;
 let port = 0;
 let token: string;
-
-async function startModernServer(): Promise<number> {
-  const started = await startListening('modern-server.mjs', '0');
-  remote = started.child;
-  return started.port;
-}
 
 /** Asks the fixture to do something (change-tools, update-note, drop-listens); the open listen streams. */
 async function fixture(what: string): Promise<number> {
@@ -37,25 +32,9 @@ async function listensAsked(): Promise<number> {
   return counts['subscriptions/listen'] ?? 0;
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 beforeAll(async () => {
-  port = await startModernServer();
-  setup.t.writeServers({ mcpServers: { modern: { url: `http://127.0.0.1:${port}/mcp` } } });
-  await setup.start({ editorSync: false });
-  await setup.approveRunning(['modern'], 30_000);
-  token = setup.headless.tokens.ensure('test-editor');
+  ({ port, token } = await startModernRemote(setup));
 }, 60_000);
-
-afterAll(() => {
-  remote?.kill();
-});
 
 async function legacyClient(path: string): Promise<{ client: Client; seen: string[] }> {
   const seen: string[] = [];
@@ -129,12 +108,18 @@ describe('a 2026-only remote server’s changes reach editors through the listen
     const { client, seen } = await legacyClient('/mcp/modern');
     const modern = await modernListen('/mcp/modern');
     try {
-      await until('Switchboard’s listen stream to the server', async () => (await listensOpen()) >= 1);
+      await waitFor(
+        async () => (await listensOpen()) >= 1,
+        WAIT_MS,
+        'Switchboard’s listen stream to the server',
+      );
       await fixture('change-tools');
-      await until('the 2025 editor to be told', () => seen.includes('tools/list_changed'));
+      await waitFor(() => seen.includes('tools/list_changed'), WAIT_MS, 'the 2025 editor to be told');
       await expectListedOnceAccepted(client, 'later');
-      await until('the 2026 editor’s listen stream to be told', () =>
-        modern.messages.some((m) => m.method === 'notifications/tools/list_changed'),
+      await waitFor(
+        () => modern.messages.some((m) => m.method === 'notifications/tools/list_changed'),
+        WAIT_MS,
+        'the 2026 editor’s listen stream to be told',
       );
     } finally {
       modern.stop();
@@ -145,28 +130,37 @@ describe('a 2026-only remote server’s changes reach editors through the listen
     const { client, seen } = await legacyClient('/mcp/modern');
     await client.subscribeResource({ uri: 'note://one' });
     // The subscription reaches the server as a listen stream that names the resource.
-    await until('a listen stream naming the resource', async () => {
-      await fixture('update-note');
-      return seen.includes('updated note://one');
-    });
+    await waitFor(
+      async () => {
+        await fixture('update-note');
+        return seen.includes('updated note://one');
+      },
+      WAIT_MS,
+      'a listen stream naming the resource',
+    );
     await client.unsubscribeResource({ uri: 'note://one' });
   }, 60_000);
 
   it('when the listen stream drops, Switchboard opens it again: a change made meanwhile is found, and later changes arrive', async () => {
     const { client, seen } = await legacyClient('/mcp/modern');
-    await until('the server to have a listener', async () => (await listensOpen()) >= 1);
+    await waitFor(async () => (await listensOpen()) >= 1, WAIT_MS, 'the server to have a listener');
     const before = await listensAsked();
     expect(await fixture('drop-listens')).toBeGreaterThanOrEqual(1);
     // Changed while nobody listens: the server tells no one (the reopen waits out a backoff of ~1 s).
     expect(await fixture('change-tools')).toBe(0);
-    await until(
-      'the listen stream reopened',
+    await waitFor(
       async () => (await listensAsked()) > before && (await listensOpen()) >= 1,
+      WAIT_MS,
+      'the listen stream reopened',
     );
     await expectListedOnceAccepted(client, 'later2');
     seen.length = 0;
     expect(await fixture('change-tools')).toBeGreaterThanOrEqual(1);
-    await until('the 2025 editor to be told after the reopen', () => seen.includes('tools/list_changed'));
+    await waitFor(
+      () => seen.includes('tools/list_changed'),
+      WAIT_MS,
+      'the 2025 editor to be told after the reopen',
+    );
     await expectListedOnceAccepted(client, 'later3');
   }, 60_000);
 });
@@ -176,13 +170,17 @@ describe('a 2026-only remote server’s changes reach editors through the listen
  * accepted the editor lists it.
  */
 async function expectListedOnceAccepted(client: Client, tool: string): Promise<void> {
-  let change: { change: string } | null | undefined;
-  await until(`the new tool ${tool} to wait for the person`, () => {
-    change = setup.headless.core.tools.toolReview('modern').change;
-    return change !== undefined && change !== null;
-  });
-  setup.headless.core.tools.acceptTools('modern', defined(change, 'the change').change);
-  await until(`${tool} listed`, async () => (await client.listTools()).tools.some((t) => t.name === tool));
+  const change = await waitFor(
+    () => setup.headless.core.tools.toolReview('modern').change,
+    WAIT_MS,
+    `the new tool ${tool} to wait for the person`,
+  );
+  setup.headless.core.tools.acceptTools('modern', change.change);
+  await waitFor(
+    async () => (await client.listTools()).tools.some((t) => t.name === tool),
+    WAIT_MS,
+    `${tool} listed`,
+  );
 }
 
 /** How many listen streams are open at the server now. */

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -12,10 +11,11 @@ import {
   type CreateMessageRequest,
   type ElicitRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
-import { defined, startListening } from '../../helpers/servers.ts';
+import { defined } from '../../helpers/servers.ts';
+import { startModernRemote } from '../../helpers/modern-era.ts';
 
 /**
  * The servers' side of both MCP eras (issue 34): a remote server that speaks only 2026-07-28 (the SDK
@@ -25,15 +25,8 @@ import { defined, startListening } from '../../helpers/servers.ts';
  */
 
 const setup = useHeadless();
-let remote: ChildProcess | undefined;
 let port = 0;
 let token: string;
-
-async function startModernServer(): Promise<number> {
-  const started = await startListening('modern-server.mjs', '0');
-  remote = started.child;
-  return started.port;
-}
 
 /** What the server was asked, by method (the fixture counts every POST). */
 async function counts(): Promise<Record<string, number>> {
@@ -41,16 +34,8 @@ async function counts(): Promise<Record<string, number>> {
 }
 
 beforeAll(async () => {
-  port = await startModernServer();
-  setup.t.writeServers({ mcpServers: { modern: { url: `http://127.0.0.1:${port}/mcp` } } });
-  await setup.start({ editorSync: false });
-  await setup.approveRunning(['modern'], 30_000);
-  token = setup.headless.tokens.ensure('test-editor');
+  ({ port, token } = await startModernRemote(setup));
 }, 60_000);
-
-afterAll(() => {
-  remote?.kill();
-});
 
 async function legacyClient(path: string, elicitations?: ElicitRequest['params'][]): Promise<Client> {
   const client = new Client(

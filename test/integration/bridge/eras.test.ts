@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../helpers/bridge.ts';
 import { useHeadless } from '../../helpers/headless.ts';
+import { MODERN, modernMeta, postModern, type ModernRequest } from '../../helpers/modern-era.ts';
 import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers/servers.ts';
 
 /**
@@ -16,12 +17,7 @@ import { defined, everythingServer, fixtureServer, waitFor } from '../../helpers
  */
 
 const setup = useHeadless();
-const MODERN = '2026-07-28';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientInfo': { name: 'probe-client', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+const META = modernMeta('probe-client');
 
 let token: string;
 
@@ -52,29 +48,9 @@ async function modernClient(path: string): Promise<ModernClient> {
   return client;
 }
 
-/** One raw POST as a 2026 client sends it: its headers from the body unless `headers` says otherwise. */
-async function post(
-  path: string,
-  body: { id?: number; method: string; params?: Record<string, unknown> },
-  headers: Record<string, string> = {},
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const name = body.params?.name;
-  const res = await fetch(`${setup.base}${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': body.method,
-      ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: body.id ?? 1, method: body.method, params: body.params }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+/** One raw POST as a 2026 client sends it, with the test editor's token (see postModern). */
+const post = (path: string, body: ModernRequest, headers?: Record<string, string>) =>
+  postModern(`${setup.base}${path}`, token, body, headers);
 
 const resultOf = (json: Record<string, unknown>) => json.result as Record<string, unknown>;
 

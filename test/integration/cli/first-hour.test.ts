@@ -1,32 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApproveCliResultSchema, LogsResponseSchema, TokenListSchema } from '../../../shared/api.ts';
 import { StatusReportSchema } from '../../../shared/status.ts';
 import { SecretsResponseSchema } from '../../../shared/ui-api.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { Core } from '../../../electron/core/core.ts';
-import { BIN, exited, runCli, startServe, stopAll } from '../../helpers/cli.ts';
+import { BIN, exited, runCli, startServe, useHomePerTest } from '../../helpers/cli.ts';
 import { fixtureServer, NODE, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // What a new user meets in the CLI in the first hour (issue 11): mistakes get a clear answer and
 // break nothing; a pipe that closes early is not a crash; secrets behave as the error messages say.
 
-let t: TempHome;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-
-afterEach(async () => {
-  await stopAll(children);
-  t.cleanup();
-});
+const { t, children } = useHomePerTest();
 
 /** A process's resident memory (VmRSS) in KB, from /proc. */
 function residentKb(pid: number | undefined): number {

@@ -1,10 +1,8 @@
-import type { ChildProcess } from 'node:child_process';
 import { chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exited, runCli, startServe, stopAll } from '../../helpers/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { exited, runCli, startServe, useHomePerTest } from '../../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 /**
  * The Switchboard home is its user's alone (issue 21): every folder 0700, every file without group or
@@ -12,17 +10,7 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
  * loose a home from before was. What a server writes in its own folder (data/<name>/) is its own.
  */
 
-let t: TempHome;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-
-afterEach(async () => {
-  await stopAll(children);
-  t.cleanup();
-});
+const { t, children } = useHomePerTest();
 
 /** Everything in the home that another user could list or read: "path mode" for each. */
 function loose(root: string): string[] {

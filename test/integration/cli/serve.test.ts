@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusReportSchema, type ServerStatus } from '../../../shared/status.ts';
@@ -14,7 +14,7 @@ import {
   NODE,
   waitFor,
 } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { filesUnder, tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 let t: TempHome;
 const children: ChildProcess[] = [];
@@ -47,12 +47,6 @@ async function serverState(
     45_000,
     what,
   );
-}
-
-function allFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
 }
 
 describe('switchboard CLI against a real `switchboard serve`', () => {
@@ -282,7 +276,7 @@ describe('switchboard CLI against a real `switchboard serve`', () => {
     serve.child.kill('SIGTERM');
     await exited(serve.child);
 
-    for (const file of allFiles(t.dir)) {
+    for (const file of filesUnder(t.dir)) {
       if (statSync(file).size > 5_000_000) continue;
       expect(readFileSync(file, 'utf8'), file).not.toContain(canary);
     }

@@ -1,24 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InstanceInfoSchema } from '../../../shared/api.ts';
-import { runCli, startServe, stopAll } from '../../helpers/cli.ts';
+import { runCli, startServe, useHomePerTest } from '../../helpers/cli.ts';
 import { bearer, call } from '../../helpers/http.ts';
 import { waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
-let t: TempHome;
-const children: ChildProcess[] = [];
-
-beforeEach(() => {
-  t = tempHome();
-});
-
-afterEach(async () => {
-  await stopAll(children);
-  t.cleanup();
-});
+const { t, children } = useHomePerTest();
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const INITIALIZE = JSON.stringify({

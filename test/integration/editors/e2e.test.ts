@@ -9,6 +9,7 @@ import { EDITORS } from '../../../electron/core/editors/registry.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { closeAll, textOf } from '../../helpers/bridge.ts';
+import { approveRunning } from '../../helpers/headless.ts';
 import { everythingServer, waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { editorFile, install } from './helpers.ts';
@@ -129,15 +130,7 @@ describe('editor sync end to end (serve + server-everything + every editor)', ()
     // Nothing approved yet: nothing written.
     for (const editor of EDITOR_IDS) expect(entryIn(editor, 'everything')).toBeUndefined();
 
-    h.core.approvals.approve('everything', h.core.approvals.review('everything').fingerprint);
-    await waitFor(
-      () =>
-        h.core.status
-          .report()
-          .servers.find((s) => s.name === 'everything' && s.state === 'running' && s.toolCount),
-      45_000,
-      'everything running',
-    );
+    await approveRunning(h.core, ['everything'], 45_000);
     await waitFor(
       () => EDITOR_IDS.every((e) => entryIn(e, 'everything')),
       10_000,

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { parse } from 'jsonc-parser';
@@ -10,7 +9,7 @@ import { startHeadless, type Headless } from '../../../electron/headless/serve.t
 import { closeAll, textOf } from '../../helpers/bridge.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { filesUnder, tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { editorFile, install } from './helpers.ts';
 
 // The newcomer: Claude Desktop, Zed and VS Code already configured by hand, full of their own
@@ -39,12 +38,6 @@ afterEach(async () => {
   await keychain.delete('github-github_token').catch(() => false);
   t.cleanup();
 });
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
 
 describe('import', () => {
   it('moves a literal GITHUB_TOKEN into the keychain; afterwards it is in no file; editors get the server through Switchboard', async () => {

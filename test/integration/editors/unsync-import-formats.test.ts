@@ -1,12 +1,12 @@
-import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { heldBackPlaceholder } from '../../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { fixtureServer } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { useSecretsCleanup } from '../../helpers/secrets.ts';
+import { filesHolding, tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { install } from './helpers.ts';
 
 // The same promise as unsync-import.test.ts, for the editors whose files are TOML (Codex) and YAML
@@ -23,25 +23,11 @@ const json = (value: unknown) => JSON.stringify(value);
 const mode = (file: string) => statSync(file).mode & 0o777;
 
 let t: TempHome;
-let before: Set<string>;
-beforeEach(async () => {
+beforeEach(() => {
   t = tempHome();
-  before = new Set(await keychain.list());
 });
-afterEach(async () => {
-  // Only this file's secrets: other test files use the same keychain at the same time.
-  for (const name of await keychain.list())
-    if (!before.has(name) && name.endsWith('_gh_formats_token')) await keychain.delete(name);
-  t.cleanup();
-});
-
-/** Every file under the temp folder that holds `text` (editor files, servers.json, state.json, backups…). */
-function filesHolding(text: string): string[] {
-  return readdirSync(t.dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .filter((file) => readFileSync(file, 'utf8').includes(text));
-}
+afterEach(() => t.cleanup());
+useSecretsCleanup(keychain, '_gh_formats_token');
 
 describe('unsync after import gives back TOML and YAML entries', () => {
   it('Codex (TOML): a table with its sub-table and a key line come back with their comments; the file keeps its mode', async () => {
@@ -68,7 +54,7 @@ theme = "dark"`;
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/Codex CLI: replaced your entries (docs, github|github, docs)/);
     expect(await keychain.get('github-gh_formats_token')).toBe(TOKEN);
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
     // Switchboard's entries stand where the user's stood, in their form; no token in the file.
     const now = readFileSync(file, 'utf8');
     expect(now).toMatch(
@@ -88,7 +74,7 @@ theme = "dark"`;
     expect(readFileSync(file, 'utf8')).toBe(
       original.replace(TOKEN, heldBackPlaceholder('github-gh_formats_token', 'codex')),
     );
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
 
     // Asked for: the file is the original, byte for byte.
     const again = await runCli(['unsync', '--editor', 'codex', '--restore-secrets'], t.env);
@@ -126,7 +112,7 @@ extensions:
     expect(imported.stdout).toContain('Goose: replaced your entry github');
     expect(imported.stdout).toContain('readable only by you (0600)');
     expect(mode(file)).toBe(0o600);
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
     const now = readFileSync(file, 'utf8');
     expect(now).toContain(
       '  # GitHub, by hand\n  github:\n    name: github\n    enabled: true\n    type: streamable_http\n',

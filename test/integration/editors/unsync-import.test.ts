@@ -1,12 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { heldBackPlaceholder } from '../../../electron/core/editors/give-back.ts';
 import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { runCli, runCliInTerminal } from '../../helpers/cli.ts';
 import { fixtureServer } from '../../helpers/servers.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { useSecretsCleanup } from '../../helpers/secrets.ts';
+import { filesHolding, tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { install } from './helpers.ts';
 
 // A person imports the servers they had configured by hand (`switchboard import --yes`), then changes
@@ -20,26 +20,12 @@ const github = fixtureServer('env-echo-server.mjs', 'UNSYNC_GH_TOKEN');
 const keychain = new OsKeychain();
 
 let t: TempHome;
-let before: Set<string>;
-beforeEach(async () => {
+beforeEach(() => {
   t = tempHome();
-  before = new Set(await keychain.list());
 });
-afterEach(async () => {
-  // The secrets import stored: gone with the test.
-  // Only this file's secrets: other test files use the same keychain at the same time.
-  for (const name of await keychain.list())
-    if (!before.has(name) && name.endsWith('_unsync_gh_token')) await keychain.delete(name);
-  t.cleanup();
-});
-
-/** Every file under the temp folder that holds `text` (editor files, servers.json, state.json, backups…). */
-function filesHolding(text: string): string[] {
-  return readdirSync(t.dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .filter((file) => readFileSync(file, 'utf8').includes(text));
-}
+afterEach(() => t.cleanup());
+// The secrets import stored: gone with the test.
+useSecretsCleanup(keychain, '_unsync_gh_token');
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -65,7 +51,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     expect(imported.stdout).toContain('Claude Code: replaced your entry memory');
     expect(await keychain.get('memory-unsync_gh_token')).toBe(TOKEN);
     // The record unsync needs is in state.json, and the secret is in no file.
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
     expect(readFileSync(t.home.stateFile, 'utf8')).toContain('"entry": "memory"');
 
     // A script (no terminal, no flag): the entry comes back without its secret, and says so.
@@ -80,7 +66,7 @@ describe('unsync after import gives back the entries import replaced', () => {
       '<secret memory-unsync_gh_token is in your keychain; to put it here run switchboard unsync --editor claude-code --restore-secrets>',
     );
     expect(readFileSync(file, 'utf8')).toBe(original.replace(TOKEN, placeholder));
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
 
     // Asked for while the secret is gone from the keychain: said, and the placeholder stays.
     expect(await keychain.delete('memory-unsync_gh_token')).toBe(true);
@@ -128,7 +114,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     const imported = await runCliInTerminal(['import'], t.env, 'y\n');
     expect(imported.code, imported.stdout + imported.stderr).toBe(0);
     expect(imported.stdout).toContain('Imported into');
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
     // Zed's "gh" is the server Claude Desktop calls "github": Switchboard's entry takes its place.
     const zedNow = readFileSync(zed, 'utf8');
     expect(zedNow).toContain('    // the same GitHub server, pasted here too\n    "github": {');
@@ -151,7 +137,7 @@ describe('unsync after import gives back the entries import replaced', () => {
     expect(readFileSync(claude, 'utf8')).toBe(
       claudeOriginal.replace(TOKEN, heldBackPlaceholder('github-unsync_gh_token', 'claude-desktop')),
     );
-    expect(filesHolding(TOKEN)).toEqual([]);
+    expect(filesHolding(t.dir, TOKEN)).toEqual([]);
 
     // Asked again later, "y": the placeholders make way for the secret; both files are the originals.
     const yes = await runCliInTerminal(['unsync', '--editor', 'zed'], t.env, 'y\n');

@@ -6,6 +6,7 @@ import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { runCli } from '../../helpers/cli.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { useSecretsCleanup } from '../../helpers/secrets.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 import { install } from './helpers.ts';
 
@@ -20,19 +21,15 @@ const keychain = new OsKeychain();
 
 let t: TempHome;
 let h: Headless | undefined;
-let before: Set<string>;
-beforeEach(async () => {
+beforeEach(() => {
   t = tempHome();
-  before = new Set(await keychain.list());
 });
 afterEach(async () => {
   await h?.stop();
   h = undefined;
-  // Only this file's secrets: other test files use the same keychain at the same time.
-  for (const name of await keychain.list())
-    if (!before.has(name) && name.endsWith('_uiview_gh_token')) await keychain.delete(name);
   t.cleanup();
 });
+useSecretsCleanup(keychain, '_uiview_gh_token');
 
 describe('unsync from the Editors view (control API)', () => {
   it('says what it will do, then gives back Zed’s and Claude Desktop’s entries: without secrets, then with them, byte for byte', async () => {

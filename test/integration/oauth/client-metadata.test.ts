@@ -1,39 +1,23 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_KEYCHAIN_SERVICE } from '../../../electron/core/oauth/sign-in-store.ts';
-import { OsKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { exited, runCli, startServe } from '../../helpers/cli.ts';
-import { startOAuthFixture, type OAuthFixture } from '../../helpers/oauth-server.ts';
-import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/cli.ts';
+import { useOAuthServe } from '../../helpers/oauth-serve.ts';
 
 /**
  * Switchboard's Client ID Metadata Document URL: a setting (Settings, state.json), used where the
  * authorization server takes such documents instead of registering, and overridable per sign-in.
  */
 
-const NAME = `cimd-${Math.random().toString(36).slice(2, 8)}`;
+const s = useOAuthServe('cimd');
+const NAME = s.name;
 const DOCUMENT = 'https://switchboard.example.com/oauth/client-metadata.json';
-let t: TempHome | undefined;
-let fixture: OAuthFixture | undefined;
-let serve: { child: ChildProcess; output: () => string } | undefined;
-
-afterAll(async () => {
-  serve?.child.kill('SIGTERM');
-  if (serve) await exited(serve.child);
-  fixture?.stop();
-  await new OsKeychain({ service: SIGN_IN_KEYCHAIN_SERVICE }).delete(NAME).catch(() => false);
-  t?.cleanup();
-});
 
 describe('the Client ID Metadata Document URL', () => {
   it('is a setting, checked when saved, used by sign-ins, and overridable per sign-in', async () => {
-    fixture = await startOAuthFixture({ approveAtOnce: true, cimd: true });
-    t = tempHome();
-    t.writeServers({ mcpServers: { [NAME]: { url: fixture.url } } });
-    serve = await startServe(t.env);
-    const port = Number(/127\.0\.0\.1:(\d+)/.exec(serve.output())?.[1]);
+    await s.prepare({ approveAtOnce: true, cimd: true });
+    await s.startServe();
+    const { t, fixture, port } = s;
     const control = readFileSync(join(t.home.tokens, 'control'), 'utf8').trim();
     const api = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`http://127.0.0.1:${port}${path}`, {
@@ -56,7 +40,7 @@ describe('the Client ID Metadata Document URL', () => {
     });
 
     expect((await runCli(['approve', NAME, '--yes'], t.env)).code).toBe(0);
-    const login = await runCli(['login', NAME], { ...t.env, SWITCHBOARD_SIGN_IN: 'fetch' });
+    const login = await runCli(['login', NAME], s.signInEnv());
     expect(login.code, login.stderr).toBe(0);
     let state = await fixture.state();
     // The authorization server took the document's URL as the client: no registration.

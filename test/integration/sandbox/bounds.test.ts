@@ -1,10 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOUNDS } from '../../../electron/core/sandbox/bounds.ts';
-import { sandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
-import { Sandboxes } from '../../../electron/core/sandbox/sandboxes.ts';
 import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
+import { runInSandbox, type SandboxRun } from '../../helpers/real-sandbox.ts';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -25,60 +22,18 @@ afterEach(() => {
 });
 
 /** Runs `script` with /bin/sh in the default sandbox of a server; its stdout and exit status. */
-async function inSandbox(
-  script: string,
-  options: { ordinaryUser?: boolean } = {},
-): Promise<{ out: string; err: string; status: number | null }> {
+async function inSandbox(script: string, options: { ordinaryUser?: boolean } = {}): Promise<SandboxRun> {
   t = tempHome();
   const asOther = options.ordinaryUser === true && root;
   const found = sandboxSupportFor('linux', process.env.PATH);
-  const support = asOther ? { ...found, root: false } : found;
-  const own = `${t.home.data}/x`;
-  const args = ['-c', script];
-  const policy = sandboxPolicy({
-    name: 'x',
-    setting: { network: 'none' },
+  return runInSandbox(t, {
     command: '/bin/sh',
-    args,
-    env: {},
-    cwd: undefined,
-    ownFolder: own,
-    switchboardHome: t.home.root,
-    userHome: t.env.HOME,
-    support,
+    args: ['-c', script],
+    setting: { network: 'none' },
+    support: asOther ? { ...found, root: false } : found,
+    tempRoot: t.dir,
+    ...(asOther ? { asUid: UID } : {}),
   });
-  const sandboxes = new Sandboxes({ support, tempRoot: t.dir });
-  try {
-    const { program } = await sandboxes.wrap(
-      { command: '/bin/sh', args, cwd: own, env: { PATH: '/usr/bin:/bin' } },
-      policy,
-    );
-    if (asOther) {
-      chmodSync(t.dir, 0o755);
-      spawnSync('chown', ['-R', `${UID}:${UID}`, t.dir]);
-    }
-    const [command, ...rest] = asOther
-      ? [
-          'setpriv',
-          '--reuid',
-          String(UID),
-          '--regid',
-          String(UID),
-          '--clear-groups',
-          program.command,
-          ...program.args,
-        ]
-      : [program.command, ...program.args];
-    const run = spawnSync(command ?? '', rest, {
-      cwd: program.cwd,
-      env: program.env,
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    return { out: run.stdout, err: run.stderr, status: run.status };
-  } finally {
-    await sandboxes.dispose();
-  }
 }
 
 /** MiB written to `path` by dd asked for more than the bound, as the file's size says afterwards. */

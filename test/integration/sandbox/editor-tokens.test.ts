@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { startHeadless, type Headless } from '../../../electron/headless/serve.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { approveUntilRunning, hostileAttempts, type Attempts } from '../../helpers/real-sandbox.ts';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -11,8 +12,6 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 // server, whatever its policy grants. A real `serve` (editor sync on) writes a real token into
 // Cursor's ~/.cursor/mcp.json and VS Code's mcp.json; the hostile fixture, in real bubblewrap, is
 // given the whole home (an argument naming it, as a bundle's ${HOME}; or servers.json) and reads.
-type Attempts = Record<string, { ok: boolean; said: string }>;
-
 const skip = sandboxUnavailable() !== undefined;
 
 let t: TempHome | undefined;
@@ -61,18 +60,14 @@ async function attempts(grant: (home: string) => { args?: string[]; sandbox?: un
     editorSync: { log: () => {} },
   });
   const core = h.core;
-  core.approvals.approve('hostile', core.approvals.review('hostile').fingerprint);
-  await waitFor(() => core.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
+  await approveUntilRunning(core, 'hostile');
   // the editors' files now hold a bridge token (written while the server already ran: a rename)
   await waitFor(
     () => [cursor, vscode].every((f) => readOrEmpty(f).includes('Bearer ')),
     30_000,
     'tokens in the editors’ files',
   );
-  const client = core.lifecycle.supervisor()?.runner('hostile')?.client;
-  if (!client) throw new Error('no client');
-  const result = await client.callTool({ name: 'attempt', arguments: {} });
-  return JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}') as Attempts;
+  return hostileAttempts(core);
 }
 
 function readOrEmpty(path: string): string {

@@ -7,13 +7,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Core } from '../../../electron/core/core.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
 import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { approveUntilRunning, hostileAttempts } from '../../helpers/real-sandbox.ts';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 // A hostile server (test/fixtures/hostile-server.mjs) under the default sandbox and with the access
 // declared, run by a real Core: real bubblewrap, real socat, real files in a temp HOME.
-type Attempts = Record<string, { ok: boolean; said: string }>;
-
 const skip = sandboxUnavailable() !== undefined;
 
 let t: TempHome;
@@ -86,13 +85,8 @@ async function run(sandbox: unknown, extraEnv: Record<string, string> = {}) {
   });
   await core.lifecycle.start();
   const c = core;
-  c.approvals.approve('hostile', c.approvals.review('hostile').fingerprint);
-  await waitFor(() => c.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
-  const client = c.lifecycle.supervisor()?.runner('hostile')?.client;
-  if (!client) throw new Error('no client');
-  const result = await client.callTool({ name: 'attempt', arguments: {} });
-  const text = (result.content as { text: string }[])[0]?.text ?? '{}';
-  const fromCall = JSON.parse(text) as Attempts;
+  await approveUntilRunning(c, 'hostile');
+  const fromCall = await hostileAttempts(c);
   // Its stderr is read apart from its answer: wait for every attempt's line (what the sandbox refused
   // is noted at once after the line that shows it).
   const lines = () =>

@@ -3,11 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
-import { Sandboxes } from '../../../electron/core/sandbox/sandboxes.ts';
-import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
 import { describeAccess } from '../../../electron/core/sandbox/words.ts';
 import type { SandboxSetting } from '../../../shared/schema/servers.ts';
+import { runInSandbox } from '../../helpers/real-sandbox.ts';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -26,39 +24,18 @@ afterEach(() => {
 
 async function inSandbox(script: string, setting?: SandboxSetting) {
   t = tempHome();
-  const support = sandboxSupportFor('linux', process.env.PATH);
-  const own = join(t.home.data, 'x');
-  // what an earlier version left in its own folder, written as root
-  mkdirSync(join(own, 'old'), { recursive: true });
-  writeFileSync(join(own, 'old', 'memory.jsonl'), '{}\n');
-  const args = ['-c', script];
-  const policy = sandboxPolicy({
-    name: 'x',
-    setting: { network: 'none', ...setting },
+  const { out, err, own, policy } = await runInSandbox(t, {
     command: '/bin/sh',
-    args,
-    env: {},
-    cwd: undefined,
-    ownFolder: own,
-    switchboardHome: t.home.root,
-    userHome: t.env.HOME,
-    support,
+    args: ['-c', script],
+    setting: { network: 'none', ...setting },
+    tempRoot: t.dir,
+    // what an earlier version left in its own folder, written as root
+    prepareOwn: (folder) => {
+      mkdirSync(join(folder, 'old'), { recursive: true });
+      writeFileSync(join(folder, 'old', 'memory.jsonl'), '{}\n');
+    },
   });
-  const sandboxes = new Sandboxes({ support, tempRoot: t.dir });
-  try {
-    const { program } = await sandboxes.wrap(
-      { command: '/bin/sh', args, cwd: own, env: { PATH: '/usr/bin:/bin' } },
-      policy,
-    );
-    const run = spawnSync(program.command, program.args, {
-      cwd: program.cwd,
-      env: program.env,
-      encoding: 'utf8',
-    });
-    return { out: run.stdout, err: run.stderr, own, words: describeAccess(policy) };
-  } finally {
-    await sandboxes.dispose();
-  }
+  return { out, err, own, words: describeAccess(policy) };
 }
 
 describe.skipIf(skip)('a sandboxed server under serve as root', () => {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
 import { MemoryKeychain, OsKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { fixtureServer } from '../../helpers/servers.ts';
+import { approveUntilRunning, hostileAttempts, type Attempts } from '../../helpers/real-sandbox.ts';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -14,8 +15,6 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 // the sandbox must hide them. Real parts: test/run.sh's private D-Bus session with a real, unlocked
 // gnome-keyring, reached at /run/user/<uid>/bus through a relay; a real secret in it; a root-only
 // and a group-only socket under /run; the hostile fixture in real bubblewrap, run by a real Core.
-type Attempts = Record<string, { ok: boolean; said: string }>;
-
 const uid = process.getuid?.() ?? -1;
 const runtime = `/run/user/${uid}`;
 const bus = `${runtime}/bus`;
@@ -108,13 +107,8 @@ async function attempts(env: NodeJS.ProcessEnv): Promise<Attempts> {
   });
   core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: { ...t.env, ...env } });
   await core.lifecycle.start();
-  const c = core;
-  c.approvals.approve('hostile', c.approvals.review('hostile').fingerprint);
-  await waitFor(() => c.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
-  const client = c.lifecycle.supervisor()?.runner('hostile')?.client;
-  if (!client) throw new Error('no client');
-  const result = await client.callTool({ name: 'attempt', arguments: {} });
-  return JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}') as Attempts;
+  await approveUntilRunning(core, 'hostile');
+  return hostileAttempts(core);
 }
 
 describe.skipIf(cannot !== undefined)('sockets under /run, seen from the default sandbox', () => {

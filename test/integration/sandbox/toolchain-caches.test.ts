@@ -3,11 +3,9 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Core } from '../../../electron/core/core.ts';
-import { sandboxPolicy } from '../../../electron/core/sandbox/policy.ts';
-import { Sandboxes } from '../../../electron/core/sandbox/sandboxes.ts';
-import { sandboxSupportFor } from '../../../electron/core/sandbox/support.ts';
 import { MemoryKeychain } from '../../../electron/core/secrets/keychain.ts';
-import { fixtureServer, waitFor } from '../../helpers/servers.ts';
+import { approveUntilRunning, hostileAttempts, runInSandbox } from '../../helpers/real-sandbox.ts';
+import { fixtureServer } from '../../helpers/servers.ts';
 import { sandboxUnavailable } from '../../helpers/sandbox.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
@@ -15,8 +13,6 @@ import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 // package managers' caches and logs are not: npm's cache (~/.npm/_cacache: private packages' tarballs)
 // and debug logs (~/.npm/_logs: command lines), uv's and pnpm's caches. The hostile fixture, in real
 // bubblewrap under the default policy, reads planted files of each.
-type Attempts = Record<string, { ok: boolean; said: string }>;
-
 const skip = sandboxUnavailable() !== undefined;
 
 let t: TempHome | undefined;
@@ -62,13 +58,8 @@ describe.skipIf(skip)('toolchains in the home, seen from the default sandbox', (
     });
     core = new Core({ home: t.home, keychain: new MemoryKeychain(), env: t.env });
     await core.lifecycle.start();
-    const c = core;
-    c.approvals.approve('hostile', c.approvals.review('hostile').fingerprint);
-    await waitFor(() => c.status.report().servers[0]?.state === 'running', 30_000, 'hostile running');
-    const client = c.lifecycle.supervisor()?.runner('hostile')?.client;
-    if (!client) throw new Error('no client');
-    const result = await client.callTool({ name: 'attempt', arguments: {} });
-    const tried = JSON.parse((result.content as { text: string }[])[0]?.text ?? '{}') as Attempts;
+    await approveUntilRunning(core, 'hostile');
+    const tried = await hostileAttempts(core);
     for (const path of hidden) expect(tried[`file ${path}`], path).toMatchObject({ ok: false });
     for (const path of readable) expect(tried[`file ${path}`], path).toMatchObject({ ok: true });
   });
@@ -77,7 +68,7 @@ describe.skipIf(skip)('toolchains in the home, seen from the default sandbox', (
 const npx = spawnSync('sh', ['-c', 'command -v npx'], { encoding: 'utf8' }).stdout.trim();
 
 describe.skipIf(skip || !npx)('real npx in the default sandbox, without the store', () => {
-  it('installs and runs a package with no network, from its own cache, never the home’s ~/.npm', () => {
+  it('installs and runs a package with no network, from its own cache, never the home’s ~/.npm', async () => {
     t = tempHome();
     const home = t.env.HOME ?? '';
     const pkg = join(t.dir, 'pkg');
@@ -86,38 +77,13 @@ describe.skipIf(skip || !npx)('real npx in the default sandbox, without the stor
     chmodSync(join(pkg, 'index.js'), 0o755);
     const packed = spawnSync('npm', ['pack', '--pack-destination', t.dir], { cwd: pkg, encoding: 'utf8' });
     expect(packed.status, packed.stderr).toBe(0);
-    const support = sandboxSupportFor('linux', process.env.PATH);
-    const args = ['-y', `--package=${join(t.dir, 'sb-hello-1.0.0.tgz')}`, 'sb-hello'];
-    const own = join(t.home.data, 'x');
-    const policy = sandboxPolicy({
-      name: 'x',
-      setting: { network: 'none' },
+    const run = await runInSandbox(t, {
       command: npx,
-      args,
-      env: {},
-      cwd: undefined,
-      ownFolder: own,
-      switchboardHome: t.home.root,
-      userHome: home,
-      support,
+      args: ['-y', `--package=${join(t.dir, 'sb-hello-1.0.0.tgz')}`, 'sb-hello'],
+      setting: { network: 'none' },
+      env: (policy) => ({ PATH: process.env.PATH ?? '', HOME: home, ...policy.env }),
     });
-    if (!policy.sandboxed) throw new Error('expected a sandbox');
-    const sandboxes = new Sandboxes({ support });
-    return sandboxes
-      .wrap(
-        { command: npx, args, cwd: own, env: { PATH: process.env.PATH ?? '', HOME: home, ...policy.env } },
-        policy,
-      )
-      .then(({ program }) => {
-        const run = spawnSync(program.command, program.args, {
-          cwd: program.cwd,
-          env: program.env,
-          encoding: 'utf8',
-          timeout: 120_000,
-        });
-        expect(run.stdout, run.stderr).toBe('hello from npx\n');
-        expect(run.status).toBe(0);
-      })
-      .finally(() => sandboxes.dispose());
+    expect(run.out, run.err).toBe('hello from npx\n');
+    expect(run.status).toBe(0);
   });
 });
