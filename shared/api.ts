@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TOKEN_NAME_PATTERN } from './bridge.ts';
 import { LogLineSchema } from './logs.ts';
-import { ServerSourceSchema } from './schema/state.ts';
+import { ServerSourceSchema, SwitchboardEditSchema } from './schema/state.ts';
 import { SignInOutcomeSchema } from './sign-in.ts';
 import { PackageReviewSchema } from './store.ts';
 import { ServerStateSchema, ServerStatusSchema, StatusReportSchema } from './status.ts';
@@ -72,6 +72,8 @@ export type ApprovalOrigin = z.infer<typeof ApprovalOriginSchema>;
 export const APPROVAL_SHOWN = {
   /** where the config came from (hand edit, ui, cli, import, install link) */
   source: ServerSourceSchema,
+  /** what Switchboard changed in it since, at the person's command (a grant, a moved secret) */
+  edits: z.array(SwitchboardEditSchema).default([]),
   fingerprint: z.string(),
   /**
    * the exact launch config, one line per part, untruncated (as `switchboard approve` prints it),

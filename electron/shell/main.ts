@@ -434,7 +434,9 @@ async function runAction(action: TrayAction): Promise<void> {
         return core.approvals.deny(action.server);
       case 'grant':
         // servers.json's sandbox edited: the watcher sees it and the server waits for approval
-        grantSandboxPath(core.home.serversFile, action.server, action, process.env.HOME);
+        await core.servers.withEditRecorded(action.server, 'sandbox-grant', () =>
+          grantSandboxPath(core.home.serversFile, action.server, action, process.env.HOME),
+        );
         return;
       case 'accept-tools':
         // the change the menu or notification showed; a later one is refused and asks again

@@ -6,6 +6,14 @@ import { PackagePinSchema } from '../store.ts';
 export const ServerSourceSchema = z.enum(['hand-edit', 'cli', 'import', 'install-link', 'ui', 'catalog']);
 export type ServerSource = z.infer<typeof ServerSourceSchema>;
 
+/**
+ * What Switchboard itself changed in an entry at the person's command after it came from its source:
+ * a path added to its sandbox (`switchboard grant`, the window's Grant), a pasted secret moved to the
+ * keychain (`switchboard secret move`). The approval says so instead of calling the entry a hand edit.
+ */
+export const SwitchboardEditSchema = z.enum(['sandbox-grant', 'secret-move']);
+export type SwitchboardEdit = z.infer<typeof SwitchboardEditSchema>;
+
 /** The exact launch config an approval covers (references unresolved; never a secret value). */
 export const LaunchConfigSchema = z.object({
   transport: z.enum(['stdio', 'http']),
@@ -56,16 +64,25 @@ export const DenialSchema = z.object({ fingerprint: z.string(), deniedAt: z.numb
 export type Denial = z.infer<typeof DenialSchema>;
 
 /**
- * Where a server's config waiting for approval came from, when another process wrote it (`switchboard
- * add` while serve runs) or it must outlive a restart. Bound to the config as written (`config`:
- * sha256 of its canonical JSON): edited afterwards, it is a hand edit again.
+ * Where a server's config came from, when another process wrote it (`switchboard add` while serve
+ * runs) or it must outlive a restart or an approval (a later grant keeps it). Bound to the config as
+ * written (`config`: sha256 of its canonical JSON): edited by hand afterwards, it is a hand edit again;
+ * edited by Switchboard at the person's command, the record moves to the new config with `edits`.
  */
 export const SourceRecordSchema = z.object({
   source: ServerSourceSchema,
   config: z.string(),
   at: z.number(),
+  /** Switchboard's own edits since the source wrote it, oldest first, each once */
+  edits: z.array(SwitchboardEditSchema).optional(),
 });
 export type SourceRecord = z.infer<typeof SourceRecordSchema>;
+
+/** Where an entry came from and what Switchboard changed in it since (none: as the source wrote it). */
+export interface ServerOrigin {
+  source: ServerSource;
+  edits: SwitchboardEdit[];
+}
 
 /**
  * What editor sync remembers about the shape of an editor's file (never its content beyond
@@ -185,7 +202,7 @@ export type AppSettings = z.infer<typeof AppSettingsSchema>;
 export const AppStateSchema = z.object({
   approvals: z.record(z.string(), ApprovalSchema).default({}),
   denials: z.record(z.string(), DenialSchema).default({}),
-  /** by server name; dropped once it is approved, denied or removed */
+  /** by server name; dropped once it is removed (approvals and denials keep it for later edits) */
   sources: z.record(z.string(), SourceRecordSchema).default({}),
   bridge: z.object({ port: z.number().int().min(1).max(65535) }).optional(),
   /** editor sync, by editor id */

@@ -1,6 +1,7 @@
 import { grantSandboxPath } from '../../core/config/sandbox-grant.ts';
 import { readServerValue } from '../../core/config/edit.ts';
 import { UserError } from '../../core/errors.ts';
+import { withEditRecorded } from '../../core/services/source-record.ts';
 import { ProjectService } from '../../core/projects/project-service.ts';
 import { projectServerEditRefusal } from '../../core/projects/project-server-edits.ts';
 import type { CliContext } from '../context.ts';
@@ -20,7 +21,9 @@ export async function grantCommand(
   const origin = new ProjectService(ctx.home.root).originOf(name);
   if (origin && readServerValue(ctx.home.serversFile, name) === undefined)
     throw new UserError(projectServerEditRefusal(name, origin, 'grant'));
-  const { written, changed } = grantSandboxPath(ctx.home.serversFile, name, { access, path }, ctx.env.HOME);
+  const { written, changed } = await withEditRecorded(ctx.home, name, 'sandbox-grant', () =>
+    grantSandboxPath(ctx.home.serversFile, name, { access, path }, ctx.env.HOME),
+  );
   if (!changed) {
     ctx.output.out(`"${name}" may ${access} ${written} already; nothing changed.`);
     return 0;

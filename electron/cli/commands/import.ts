@@ -122,7 +122,7 @@ export async function importCommand(
 
 /** What an import done here (no serve running) uses of the core: the approvals in state.json. */
 export interface ImportCommandCore {
-  readonly state: Pick<AppStateStore, 'approve'>;
+  readonly state: Pick<AppStateStore, 'approve' | 'noteSource'>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { SecretValueRequestSchema } from '../../../shared/ui-api.ts';
 import { UserError } from '../../core/errors.ts';
 import { moveSecret } from '../../core/config/move-secret.ts';
+import { withEditRecorded } from '../../core/services/source-record.ts';
 import type { CliContext } from '../context.ts';
 import { InstanceClient } from '../instance.ts';
 import { cliKeychain } from '../instance-keychain.ts';
@@ -83,13 +84,15 @@ export async function secretCommand(
     case 'move': {
       const [server, key, secretName, ...extra] = rest;
       if (!server || !key || extra.length) throw new UsageError(USAGE);
-      const stored = await moveSecret({
-        serversFile: ctx.home.serversFile,
-        keychain: cliKeychain(ctx),
-        server,
-        key,
-        ...(secretName ? { secretName } : {}),
-      });
+      const stored = await withEditRecorded(ctx.home, server, 'secret-move', () =>
+        moveSecret({
+          serversFile: ctx.home.serversFile,
+          keychain: cliKeychain(ctx),
+          server,
+          key,
+          ...(secretName ? { secretName } : {}),
+        }),
+      );
       ctx.output.out(
         `Moved ${key} of "${server}" into the keychain as "${stored}"; servers.json now says \${secret:${stored}}.`,
       );

@@ -1,7 +1,7 @@
 import { displayText } from '../../../shared/display-text.ts';
 import { parseArgs } from 'node:util';
 import { FingerprintSchema, type ApprovalPreview, type ApproveCliResult } from '../../../shared/api.ts';
-import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
+import type { ServerSourceSchema, SwitchboardEdit } from '../../../shared/schema/state.ts';
 import type { z } from 'zod';
 import { UsageError } from '../output.ts';
 import { usageOf } from '../help.ts';
@@ -21,6 +21,12 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   'install-link': 'an install link',
   catalog: 'the MCP Registry catalog',
   ui: 'the Switchboard window',
+};
+
+/** What Switchboard changed in an entry at the person's command, after its source wrote it. */
+const EDITS: Record<SwitchboardEdit, string> = {
+  'sandbox-grant': 'a path added to its sandbox (switchboard grant)',
+  'secret-move': 'a pasted secret moved to the keychain (switchboard secret move)',
 };
 
 /**
@@ -157,7 +163,10 @@ function show(ctx: Pick<CliContext, 'output'>, shown: ApprovalPreview): void {
   // A project's server: the repository's file said it, not the person.
   const from = shown.origin
     ? `the project "${shown.origin.project}", ${displayText(shown.origin.file)} (sha256 ${shown.origin.digest})`
-    : SOURCES[shown.source];
+    : SOURCES[shown.source] +
+      (shown.edits.length
+        ? `, then changed by Switchboard at your command: ${shown.edits.map((e) => EDITS[e]).join('; ')}`
+        : '');
   ctx.output.out(
     `"${shown.name}" (${status}; from ${from}) would ${shown.transport === 'http' ? 'connect to' : 'run exactly'}:`,
   );

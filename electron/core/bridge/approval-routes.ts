@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { ApprovalPreview, ToolChange } from '../../../shared/api.ts';
 import { displayText } from '../../../shared/display-text.ts';
-import type { ServerSource } from '../../../shared/schema/state.ts';
+import type { ServerOrigin } from '../../../shared/schema/state.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { UiRoutes, type ApprovalView } from '../../../shared/ui-api.ts';
 import type { Keychain } from '../secrets/keychain.ts';
@@ -19,7 +19,7 @@ export interface ApprovalRoutesCore {
   readonly status: { report(): Pick<StatusReport, 'servers'> };
   readonly servers: {
     entries(): ReadonlyMap<string, ServerEntry>;
-    sourceOf(name: string): ServerSource;
+    originOf(name: string): ServerOrigin;
     ownFolder(name: string): string;
   };
   readonly approvals: {
@@ -79,7 +79,7 @@ export function createApprovalRoutes(core: ApprovalRoutesCore, keychain: Pick<Ke
     return {
       name,
       state,
-      source: shown?.source ?? core.servers.sourceOf(name),
+      ...(shown ? { source: shown.source, edits: shown.edits } : core.servers.originOf(name)),
       fingerprint: shown?.fingerprint ?? entry.fingerprint,
       lines: shown?.lines ?? describeLaunch(launch, core.servers.ownFolder(name)),
       references: shown?.references ?? [],

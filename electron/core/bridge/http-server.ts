@@ -179,6 +179,7 @@ export class BridgeServer {
       filter: (server) => core.servers.entries().get(server)?.config.tools,
       calledBy: (editor) => core.activity.calledBy(editor),
       originOf: (name) => options.projects?.desk?.originOf(name),
+      keepingSource: (name, run) => core.servers.withEditRecorded(name, undefined, run),
       reload: () => applyServersEdit(core),
       editorChanged: async (editor, discovery) => {
         core.events.emit('editorTools', editor);

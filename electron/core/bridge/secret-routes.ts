@@ -6,7 +6,7 @@ import {
   UiRoutes,
   type SecretsResponse,
 } from '../../../shared/ui-api.ts';
-import type { ServerSource } from '../../../shared/schema/state.ts';
+import type { SwitchboardEdit } from '../../../shared/schema/state.ts';
 import { moveSecret } from '../config/move-secret.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';
@@ -19,7 +19,10 @@ import { applyServersEdit, type ServersEditCore } from './servers-edit.ts';
  */
 export interface SecretRoutesCore extends ServersEditCore {
   readonly home: Pick<HomePaths, 'serversFile'>;
-  readonly servers: ServersEditCore['servers'] & { noteSource(name: string, source: ServerSource): void };
+  readonly servers: ServersEditCore['servers'] & {
+    /** Switchboard's own edit of an entry: its source stays, the edit is added (services/source-record.ts) */
+    withEditRecorded<T>(name: string, edit: SwitchboardEdit, run: () => T | Promise<T>): Promise<T>;
+  };
   readonly secrets: {
     list(): Promise<SecretsResponse>;
     restartUsers(secret: string): Promise<string[]>;
@@ -62,14 +65,16 @@ export function createSecretRoutes(core: SecretRoutesCore, keychain: Keychain) {
 
   async function move(req: IncomingMessage): Promise<{ ok: true; name: string }> {
     const { server, key, secretName } = await readJsonAs(req, SecretMoveRequestSchema);
-    const name = await moveSecret({
-      serversFile: core.home.serversFile,
-      keychain,
-      server,
-      key,
-      ...(secretName ? { secretName } : {}),
-    });
-    core.servers.noteSource(server, 'ui');
+    // Its source stays what it was, with the move added (no longer "this window" for the whole entry).
+    const name = await core.servers.withEditRecorded(server, 'secret-move', () =>
+      moveSecret({
+        serversFile: core.home.serversFile,
+        keychain,
+        server,
+        key,
+        ...(secretName ? { secretName } : {}),
+      }),
+    );
     applyServersEdit(core);
     return { ok: true, name };
   }

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingMessage } from 'node:http';
 import { validateServerConfig } from '../../../shared/server-validation.ts';
-import type { ServerSource } from '../../../shared/schema/state.ts';
+import type { ServerSource, SwitchboardEdit } from '../../../shared/schema/state.ts';
 import type { StatusReport } from '../../../shared/status.ts';
 import { compileToolFilter } from '../../../shared/tool-filter.ts';
 import {
@@ -43,6 +43,12 @@ export interface ServerRoutesCore extends ServersEditCore {
   readonly activity: Pick<CallActivity, 'of'>;
   readonly servers: ServersEditCore['servers'] & {
     noteSource(name: string, source: ServerSource): void;
+    /** Switchboard's own edit of an entry: its source stays, a grant is added (services/source-record.ts) */
+    withEditRecorded<T>(
+      name: string,
+      edit: SwitchboardEdit | undefined,
+      run: () => T | Promise<T>,
+    ): Promise<T>;
     forgetSource(name: string): void;
     entries(): ReadonlyMap<string, ServerEntry>;
   };
@@ -186,7 +192,10 @@ export function createServerRoutes(
     const { enabled } = await readJsonAs(req, EnabledRequestSchema);
     requireExisting(name, 'disable');
     // `enabled` defaults to true: enabling removes the field rather than writing the default.
-    setServerValue(file, name, ['enabled'], enabled ? undefined : false);
+    // Switchboard's edit: the entry keeps its source (nothing for an approval to name).
+    await core.servers.withEditRecorded(name, undefined, () =>
+      setServerValue(file, name, ['enabled'], enabled ? undefined : false),
+    );
     applyServersEdit(core);
     return { ok: true };
   }
@@ -198,7 +207,9 @@ export function createServerRoutes(
   async function grant(req: IncomingMessage, name: string): Promise<{ ok: true }> {
     const request = await readJsonAs(req, SandboxGrantRequestSchema);
     requireExisting(name, 'grant');
-    grantSandboxPath(file, name, request, undefined);
+    await core.servers.withEditRecorded(name, 'sandbox-grant', () =>
+      grantSandboxPath(file, name, request, undefined),
+    );
     applyServersEdit(core);
     return { ok: true };
   }

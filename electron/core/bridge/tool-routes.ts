@@ -30,6 +30,8 @@ export interface ToolRoutesDeps {
   calledBy(editor: EditorId): ReadonlyMap<string, ReadonlySet<string>>;
   /** where a project server comes from (its tool filter is its project file's, not servers.json's) */
   originOf?(name: string): Pick<ProjectOrigin, 'project' | 'file'> | undefined;
+  /** runs Switchboard's edit of a server's entry, which keeps its source (services/source-record.ts) */
+  keepingSource<T>(name: string, run: () => T): Promise<T>;
   /** servers.json was edited: apply it now (the watcher would too, later) */
   reload(): void;
   /** the editor's tools changed: its sessions list again; `discovery`: its file changes too */
@@ -77,7 +79,9 @@ export function createToolRoutes(deps: ToolRoutesDeps) {
         if (origin && readServerValue(deps.serversFile, name) === undefined)
           throw new HttpError(409, projectServerEditRefusal(name, origin, 'edit'));
         const change = await readJsonAs(req, ServerToolsChangeSchema);
-        const filter = changeServerTools(deps.serversFile, name, change);
+        const filter = await deps.keepingSource(name, () =>
+          changeServerTools(deps.serversFile, name, change),
+        );
         deps.reload();
         return done(res, { filter: filter ?? null });
       }

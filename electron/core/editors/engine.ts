@@ -9,6 +9,7 @@ import type { Keychain } from '../secrets/keychain.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { userDirs } from '../user-dirs.mjs';
 import { Backups } from './backups.ts';
+import { adoptThroughAggregate } from './discovery-adopt.ts';
 import { serversForEditor, type SyncServer } from './desired.ts';
 import { readEditorFile, type ReadResult } from './editor-file.ts';
 import { writtenEntries } from './file-record.ts';
@@ -189,7 +190,7 @@ export class EditorSync {
           adapter,
           file,
           names: entries,
-          request,
+          request: entries === names ? request : adoptThroughAggregate(request, editor, names),
           settings: own,
           run,
         });

@@ -16,6 +16,7 @@ import { storeLiteralSecrets } from '../secrets/store-literals.ts';
 import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { canonicalJson } from '../trust/canonical-json.ts';
+import { configHash } from '../trust/fingerprint.ts';
 import { shellQuote } from '../trust/command-line.ts';
 import type { Backups, SecretSpan } from './backups.ts';
 import type { SyncServer } from './desired.ts';
@@ -261,7 +262,7 @@ export interface ImportOptions {
   /** PATH commands are found on, as `serve` finds them (on macOS the login shell's): the approval's fingerprint depends on it */
   commandPath?: string | undefined;
   platform?: NodeJS.Platform;
-  state: Pick<AppStateStore, 'approve'>;
+  state: Pick<AppStateStore, 'approve' | 'noteSource'>;
   keychain: Keychain;
   engine: { readonly backups: Pick<Backups, 'scrub'>; sync: EditorSync['sync'] };
   /** the servers editors get after the import (read again from the files) */
@@ -313,7 +314,11 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
       skipped.push(c);
       continue;
     }
-    state.approve(c.name, entry.fingerprint, entry.launch, 'import', options.now ?? Date.now());
+    const now = options.now ?? Date.now();
+    state.approve(c.name, entry.fingerprint, entry.launch, 'import', now);
+    // Bound to the entry as written, the source outlives the approval: a package run still to be
+    // resolved, or a later grant, says "imported" rather than "edited by hand".
+    state.noteSource(c.name, 'import', configHash(parsed), now);
     setServer(home.serversFile, c.name, config);
     imported.push(c.name);
   }

@@ -35,7 +35,14 @@ import type { RelayCommand } from './types.ts';
 export interface EditorSyncCore extends SyncServersCore {
   readonly state: Pick<
     AppStateStore,
-    'read' | 'approve' | 'autoSync' | 'editors' | 'editorSettings' | 'updateEditorSettings' | 'updateEditors'
+    | 'read'
+    | 'approve'
+    | 'noteSource'
+    | 'autoSync'
+    | 'editors'
+    | 'editorSettings'
+    | 'updateEditorSettings'
+    | 'updateEditors'
   >;
   readonly events: Pick<EventEmitter<CoreEvents>, 'on' | 'off'>;
   readonly servers: SyncServersCore['servers'] & { commandLookup(): CommandLookup };

@@ -12,6 +12,7 @@ import { describeLaunch, describeReferences } from '../trust/command-line.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import { startBlockers } from '../trust/start-blockers.ts';
 import type { ServerSource } from './server-config.ts';
+import type { ServerOrigin } from '../../../shared/schema/state.ts';
 
 export interface ApprovalsOptions {
   state: Pick<AppStateStore, 'approval' | 'approve' | 'deny'>;
@@ -26,6 +27,7 @@ export interface ApprovalsOptions {
     entryOf(name: string, config: ServerEntry['config']): ServerEntry;
     set(entry: ServerEntry): void;
     sourceOf(name: string): ServerSource;
+    originOf(name: string): ServerOrigin;
     ownFolder(name: string): string;
     lookupFor(entry: ServerEntry): CommandLookup;
   };
@@ -66,7 +68,7 @@ export class Approvals {
       name,
       state: this.#o.statuses.of(name)?.state ?? 'pending-approval',
       transport: entry.launch.transport,
-      source: this.#o.servers.sourceOf(name),
+      ...this.#o.servers.originOf(name),
       fingerprint: pkg.fingerprint ?? entry.fingerprint,
       lines: this.#launchLines(entry),
       // Env and arguments go to what runs from the store (node), not to the npx that was written.

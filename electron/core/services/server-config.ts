@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { displayText } from '../../../shared/display-text.ts';
 import { isRemote } from '../../../shared/schema/servers.ts';
-import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
+import type { ServerOrigin, ServerSourceSchema, SwitchboardEdit } from '../../../shared/schema/state.ts';
 import type { z } from 'zod';
 import { formatProblem, readServersFile, type ConfigProblem } from '../config/servers-file.ts';
 import { UserError } from '../errors.ts';
@@ -12,7 +12,7 @@ import type { AppStateStore } from '../trust/app-state.ts';
 import { keptWithout } from '../trust/departed-projects.ts';
 import { configHash } from '../trust/fingerprint.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
-import { recordSource } from './source-record.ts';
+import { recordSource, withEditRecorded } from './source-record.ts';
 
 export type ServerSource = z.infer<typeof ServerSourceSchema>;
 
@@ -63,8 +63,11 @@ export class ServerConfig {
   #problems: ConfigProblem[] = [];
   /** servers.json's text as last read, to tell whether it changed since */
   #loadedText: string | undefined;
-  /** where pending configs came from (UI, install link, import); hand edits are the default */
-  readonly #sources = new Map<string, ServerSource>();
+  /**
+   * where configs came from (UI, install link, import), by the hash of the entry noted (undefined:
+   * noted before it was written); hand edits are the default
+   */
+  readonly #sources = new Map<string, { source: ServerSource; config: string | undefined }>();
 
   constructor(options: ServerConfigOptions) {
     this.#home = options.home;
@@ -266,16 +269,38 @@ export class ServerConfig {
    * state.json bound to the entry servers.json has now, for a restart or another process.
    */
   noteSource(name: string, source: ServerSource): void {
-    this.#sources.set(name, source);
-    recordSource(this.#home, name, source, this.#state);
+    // Bound to the entry as written when it is there already (an install link notes it just before).
+    this.#sources.set(name, { source, config: recordSource(this.#home, name, source, this.#state) });
   }
 
-  /** In this process's memory, else as another process recorded it for this config, else a hand edit. */
+  /** Runs Switchboard's own `edit` of `name`'s entry at the person's command, keeping its source (source-record.ts). */
+  withEditRecorded<T>(
+    name: string,
+    edit: SwitchboardEdit | undefined,
+    run: () => T | Promise<T>,
+  ): Promise<T> {
+    return withEditRecorded(this.#home, name, edit, run, this.#state);
+  }
+
+  /** Where a server's current config came from (see originOf). */
   sourceOf(name: string): ServerSource {
-    const remembered = this.#sources.get(name);
-    if (remembered) return remembered;
+    return this.originOf(name).source;
+  }
+
+  /**
+   * As recorded for this config (by this process or another, with Switchboard's edits since), else as
+   * this process noted it for this config, else a hand edit.
+   */
+  originOf(name: string): ServerOrigin {
     const entry = this.#entries.get(name);
-    return (entry && this.#state.sourceOf(name, configHash(entry.config))) ?? 'hand-edit';
+    const hash = entry && configHash(entry.config);
+    const recorded = hash && this.#state.originOf(name, hash);
+    if (recorded) return recorded;
+    const remembered = this.#sources.get(name);
+    // Noted before it was written (an install link): bound to the entry at its first sight.
+    if (remembered && remembered.config === undefined) remembered.config = hash;
+    if (remembered && remembered.config === hash) return { source: remembered.source, edits: [] };
+    return { source: 'hand-edit', edits: [] };
   }
 
   forgetSource(name: string): void {

@@ -10,7 +10,9 @@ import {
   type Approval,
   type EditorSettings,
   type LaunchConfig,
+  type ServerOrigin,
   type SourceRecord,
+  type SwitchboardEdit,
 } from '../../../shared/schema/state.ts';
 import { UserError } from '../errors.ts';
 
@@ -87,7 +89,7 @@ export class AppStateStore {
     const state = this.read();
     state.approvals[name] = { fingerprint, config, source, approvedAt: now };
     state.denials = without(state.denials, name);
-    state.sources = without(state.sources, name);
+    // The source record stays, bound to this config: a later grant or secret move keeps it.
     this.#write(state);
   }
 
@@ -95,21 +97,26 @@ export class AppStateStore {
     const state = this.read();
     state.denials[name] = { fingerprint, deniedAt: now };
     state.approvals = without(state.approvals, name);
-    state.sources = without(state.sources, name);
     this.#write(state);
   }
 
   /** Records where the config `configHash` of `name` came from (see SourceRecordSchema). */
-  noteSource(name: string, source: SourceRecord['source'], configHash: string, now: number): void {
+  noteSource(
+    name: string,
+    source: SourceRecord['source'],
+    configHash: string,
+    now: number,
+    edits: SwitchboardEdit[] = [],
+  ): void {
     const state = this.read();
-    state.sources[name] = { source, config: configHash, at: now };
+    state.sources[name] = { source, config: configHash, at: now, ...(edits.length ? { edits } : {}) };
     this.#write(state);
   }
 
-  /** Where `name`'s config came from, if it is still the config that was recorded. */
-  sourceOf(name: string, configHash: string): SourceRecord['source'] | undefined {
+  /** Where `name`'s config came from and Switchboard's edits since, if it is still the config recorded. */
+  originOf(name: string, configHash: string): ServerOrigin | undefined {
     const record = this.read().sources[name];
-    return record?.config === configHash ? record.source : undefined;
+    return record?.config === configHash ? { source: record.source, edits: record.edits ?? [] } : undefined;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type Ref, type RefObject } from 'react';
 import type { z } from 'zod';
-import type { ServerSourceSchema } from '../../../shared/schema/state.ts';
+import type { ServerSourceSchema, SwitchboardEdit } from '../../../shared/schema/state.ts';
 import type { ToolChange } from '../../../shared/api.ts';
 import { wordList } from '../../../shared/word-list.ts';
 import { UiApiError, type ApprovalView } from '../../../shared/ui-api.ts';
@@ -27,6 +27,12 @@ const SOURCES: Record<z.infer<typeof ServerSourceSchema>, string> = {
   'install-link': 'an install link',
   catalog: 'the Catalog (the MCP Registry)',
   ui: 'this window (added or changed here)',
+};
+
+/** What Switchboard changed in an entry at the person's command, after its source wrote it. */
+const EDITS: Record<SwitchboardEdit, string> = {
+  'sandbox-grant': 'a path added to its sandbox (Grant, or switchboard grant)',
+  'secret-move': 'a pasted secret moved to the keychain',
 };
 
 /**
@@ -327,7 +333,12 @@ function ApprovalCard({
                 <code>{a.origin.digest}</code>)
               </>
             ) : (
-              SOURCES[a.source]
+              <>
+                {SOURCES[a.source]}
+                {a.edits.length > 0
+                  ? `, then changed by Switchboard at your command: ${a.edits.map((e) => EDITS[e]).join('; ')}`
+                  : null}
+              </>
             )}
           </dd>
         </div>

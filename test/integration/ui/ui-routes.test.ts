@@ -478,6 +478,30 @@ describe('the UI routes', () => {
     ]);
   });
 
+  it('a grant keeps where the server came from and says so; a hand edit after it says hand edit', async () => {
+    const echo = fixtureServer('env-echo-server.mjs');
+    expect((await api('POST', UiRoutes.servers, { name: 'echo', config: echo })).status).toBe(200);
+    const shown = async () => ((await api('GET', UiRoutes.approvals)).body.approvals as unknown[])[0];
+    const { fingerprint } = (await shown()) as { fingerprint: string };
+    expect((await api('POST', '/api/servers/echo/approve', { fingerprint })).status).toBe(200);
+
+    // Edits in this window that need no approval (a tools filter, off and on) keep the source too.
+    const filtered = await api('POST', UiRoutes.serverTools('echo'), { filter: { exclude: ['sleep'] } });
+    expect(filtered.status).toBe(200);
+    expect((await api('POST', UiRoutes.serverEnabled('echo'), { enabled: false })).status).toBe(200);
+    expect((await api('POST', UiRoutes.serverEnabled('echo'), { enabled: true })).status).toBe(200);
+    const granted = await api('POST', UiRoutes.serverGrant('echo'), { path: t.dir, access: 'read' });
+    expect(granted.status).toBe(200);
+    expect(await shown()).toEqual(
+      expect.objectContaining({ name: 'echo', source: 'ui', edits: ['sandbox-grant'] }),
+    );
+
+    // The person's own edit of the file: this window did not write it, nor did Switchboard.
+    t.writeServers({ mcpServers: { echo: { ...echo, env: { DEBUG: '1' } } } });
+    h.core.lifecycle.reload();
+    expect(await shown()).toEqual(expect.objectContaining({ name: 'echo', source: 'hand-edit', edits: [] }));
+  });
+
   it('reads and saves settings; editors say when sync is not running', async () => {
     const settings = await api('GET', UiRoutes.settings);
     expect(settings.body).toMatchObject({

@@ -10,6 +10,7 @@ const preview = (extra: Partial<ApprovalPreview>): ApprovalPreview => ({
   state: 'pending-approval',
   transport: 'stdio',
   source: 'cli',
+  edits: [],
   fingerprint: 'f'.repeat(64),
   lines: ['command: /usr/bin/npx -y @modelcontextprotocol/server-github'],
   references: ['gives your keychain secret "gh-token" to /usr/bin/node in env GITHUB_TOKEN'],

@@ -250,6 +250,7 @@ describe('tray approvals of what was shown', () => {
     state: 'pending-approval',
     transport: 'stdio',
     source: 'hand-edit',
+    edits: [],
     fingerprint,
     lines: ['command: /usr/bin/npx -y gh-mcp', 'cwd: /home/you'],
     references: [],

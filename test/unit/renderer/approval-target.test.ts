@@ -8,6 +8,7 @@ function approval(name: string, state: ApprovalView['state']): ApprovalView {
     name,
     state,
     source: 'install-link',
+    edits: [],
     fingerprint: `fp-${name}`,
     lines: ['command: npx -y pkg'],
     references: [],
