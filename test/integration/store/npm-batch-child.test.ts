@@ -1,11 +1,12 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NpmBatchChild } from '../../../electron/core/store/npm-batch-child.ts';
 import type { NpmProgram } from '../../../electron/core/store/npm-in-process.ts';
 import { resolveNpm } from '../../../electron/core/store/npm-resolve.ts';
+import { lockResolvers, watchLockResolvers } from '../../helpers/lock-resolvers.ts';
 import { startNpmRegistry, type NpmRegistry } from '../../helpers/npm-registry.ts';
 import { waitFor } from '../../helpers/servers.ts';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
@@ -55,24 +56,7 @@ function project(): string {
   return dir;
 }
 
-/** The batch children alive under this process now (their command line names the child's script). */
-function batchChildren(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        return (
-          ppid === process.pid &&
-          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('npm-batch-child-main')
-        );
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const batchChildren = () => lockResolvers(process.pid).batch;
 
 const lockOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8')) as unknown;
 
@@ -80,13 +64,11 @@ describe('npm batch child', { timeout: 120_000 }, () => {
   it('writes a batch of locks in one child process, as npm itself writes them, and the child exits after the batch', async () => {
     const batch = new NpmBatchChild({ lingerMs: 200 });
     const dirs = [project(), project(), project()];
-    const seen = new Set<number>();
-    const watch = setInterval(() => batchChildren().forEach((pid) => seen.add(pid)), 20);
-    const written = await Promise.all(dirs.map((dir) => batch.write(dir, program, 60_000)));
-    clearInterval(watch);
+    const { value: written, batch: seen } = await watchLockResolvers(process.pid, () =>
+      Promise.all(dirs.map((dir) => batch.write(dir, program, 60_000))),
+    );
     expect(written).toEqual([true, true, true]);
     expect(seen.size).toBe(1);
-    expect([...seen]).not.toContain(process.pid);
 
     // npm's own `npm install --package-lock-only` in a fresh folder writes the same lockfile.
     const byNpm = project();
