@@ -107,10 +107,21 @@ async function startServe(): Promise<number> {
 const servePid = SERVE ? await startServe() : undefined;
 const rssMb = () => (servePid === undefined ? null : (procStatusKb(servePid, 'VmRSS') ?? NaN) / 1024);
 
+function isBatchChild(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('npm-batch-child-main');
+  } catch {
+    return false; // gone
+  }
+}
+
 /** Which processes under serve resolved while `work` ran: batch children and npm lock processes. */
-async function watchingServe<T>(work: () => Promise<T>): Promise<{ value: T; batch: number; npm: number }> {
+async function watchingServe<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; batch: number; npm: number; childMb: number }> {
   const batch = new Set<number>();
   const npm = new Set<number>();
+  let childKb = 0;
   let on = true;
   const watch = (async () => {
     while (on && servePid !== undefined) {
@@ -121,14 +132,17 @@ async function watchingServe<T>(work: () => Promise<T>): Promise<{ value: T; bat
         } catch {
           continue; // gone
         }
-        if (cmdline.includes('npm-batch-child-main')) batch.add(pid);
-        else if (cmdline.includes('--package-lock-only')) npm.add(pid);
+        if (cmdline.includes('npm-batch-child-main')) {
+          batch.add(pid);
+          childKb = Math.max(childKb, procStatusKb(pid, 'VmRSS') ?? 0);
+        } else if (cmdline.includes('--package-lock-only')) npm.add(pid);
       }
       await sleep(20);
     }
   })();
   try {
-    return { value: await work(), batch: batch.size, npm: npm.size };
+    const value = await work();
+    return { value, batch: batch.size, npm: npm.size, childMb: childKb / 1024 };
   } finally {
     on = false;
     await watch;
@@ -159,9 +173,12 @@ async function measure(args: string[], expect: (stdout: string) => boolean): Pro
     const run = watched.value;
     if (!expect(run.stdout)) throw new Error(`unexpected answer:\n${run.stdout}`);
     out.push(run.ms);
-    if (SERVE) resolvedBy.push(`${watched.batch} batch child(ren), ${watched.npm} npm process(es)`);
-    // Serve's batch child lingers 1 s after its last answer: the next run starts a batch of its own.
-    if (SERVE) await sleep(1_500);
+    if (SERVE)
+      resolvedBy.push(
+        `${watched.batch} batch child(ren) (RSS up to ${watched.childMb.toFixed(0)} MB), ${watched.npm} npm process(es)`,
+      );
+    // Serve's batch child stays a moment after its last answer: the next run starts a batch of its own.
+    while (servePid !== undefined && descendants(servePid).some(isBatchChild)) await sleep(100);
   }
   return out;
 }

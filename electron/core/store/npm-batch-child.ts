@@ -33,8 +33,12 @@ export type BatchReply = z.infer<typeof BatchReplySchema>;
 /** The script the child runs: beside this file in a source checkout (not in the desktop app's bundle). */
 export const BATCH_CHILD_SCRIPT = join(import.meta.dirname, 'npm-batch-child-main.ts');
 
-/** How long a child waits for more of its batch after its last answer before it is told to end. */
-const LINGER_MS = 1_000;
+/**
+ * How long a child waits for more of its batch after its last answer before it is told to end:
+ * `outdated` asks 4 servers at a time, and on a busy machine the checks between two rounds of locks
+ * took over 1 s (a second child then paid npm's load again).
+ */
+const LINGER_MS = 3_000;
 /** A lock still unanswered this long after its caller gave up: the child is stopped. */
 const HUNG_GRACE_MS = 1_000;
 
