@@ -7,17 +7,11 @@ import { z } from 'zod';
 import type { NpmProgram } from './npm-in-process.ts';
 
 /** One lock to write, as the parent sends it to the child (one JSON line on its stdin). */
-export const BatchRequestSchema = z.object({
-  id: z.number().int(),
-  dir: z.string(),
-  program: z.object({
-    npm: z.string(),
-    npmArgs: z.array(z.string()),
-    env: z.record(z.string(), z.string()),
-    staging: z.string(),
-  }),
-});
-export type BatchRequest = z.infer<typeof BatchRequestSchema>;
+export interface BatchRequest {
+  id: number;
+  dir: string;
+  program: Omit<NpmProgram, 'env'> & { env: Record<string, string> };
+}
 
 /**
  * The child's answer for one lock (one JSON line on its stdout): written; `fallback`, npm is not one
