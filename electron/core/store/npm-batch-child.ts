@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
+import type { Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
@@ -76,6 +77,7 @@ export class NpmBatchChild {
     const running = (this.#running ??= this.#start(program.staging));
     clearTimeout(running.linger);
     running.linger = undefined;
+    holding(running.process, true);
     const id = this.#nextId++;
     const env = Object.fromEntries(
       Object.entries(program.env).filter((e): e is [string, string] => e[1] !== undefined),
@@ -128,6 +130,8 @@ export class NpmBatchChild {
         if (!reply) return;
         settle(reply.id, reply.result === 'ok');
         if (running.pending.size === 0 && this.#running === running) {
+          // Waiting for more is no reason to keep this process running (serve stopping, a CLI done).
+          holding(child, false);
           running.linger = setTimeout(() => {
             // The batch is over: the child finishes and exits; the next lock starts another.
             if (this.#running === running) this.#running = undefined;
@@ -137,6 +141,14 @@ export class NpmBatchChild {
         }
       });
     return running;
+  }
+}
+
+/** Whether the child (and its pipes) keeps this process's event loop alive: only while a lock waits. */
+function holding(child: ChildProcess, hold: boolean): void {
+  for (const handle of [child, child.stdin, child.stdout] as (Partial<Socket> | null)[]) {
+    if (hold) handle?.ref?.();
+    else handle?.unref?.();
   }
 }
 
