@@ -4,8 +4,13 @@
 // one (test/helpers/npm-registry.ts: packages in through `npm publish`); a real registry adds its
 // latency per lookup (~0.2 s), which the lookups then share.
 //
-//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3]
-import { execFile } from 'node:child_process';
+// --serve: the same with a real `switchboard serve` running on the temp home, so the CLI asks serve's
+// control API and serve resolves (npm-batch-child.ts); also serve's RSS before and after, and which
+// processes under serve resolved (the batch child, or an npm per server). The servers are disabled
+// there (approved, checked, never started): 20 servers starting would only add load to the machine.
+//
+//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3] [--serve]
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,21 +23,31 @@ import {
   BIN,
   BIN_FLAGS,
   benchArgs,
+  descendants,
   finish,
+  killHard,
   machineInfo,
   medianFigure,
   NODE,
   onCleanup,
+  procStatusKb,
   ROOT,
+  sleep,
+  withTimeout,
 } from './lib.ts';
 
 const { values: opts } = parseArgs({
   args: benchArgs(),
-  options: { servers: { type: 'string', default: '20' }, runs: { type: 'string', default: '3' } },
+  options: {
+    servers: { type: 'string', default: '20' },
+    runs: { type: 'string', default: '3' },
+    serve: { type: 'boolean', default: false },
+  },
   strict: true,
 });
 const SERVERS = Number(opts.servers);
 const RUNS = Number(opts.runs);
+const SERVE = opts.serve;
 const load0 = loadavg();
 
 const t = tempHome();
@@ -56,12 +71,84 @@ await Promise.all(
 const env = { ...t.env, ...registry.npmEnv(join(t.dir, 'npm-cache')) };
 delete env.NODE_OPTIONS;
 t.writeServers({
-  mcpServers: Object.fromEntries(names.map((n) => [n, { command: 'npx', args: ['-y', n] }])),
+  mcpServers: Object.fromEntries(
+    names.map((n) => [n, { command: 'npx', args: ['-y', n], ...(SERVE ? { enabled: false } : {}) }]),
+  ),
 });
 const core = new Core({ home: t.home, keychain: new MemoryKeychain(), env });
 core.servers.load();
 for (const name of names) core.approvals.approve(name, (await core.approvals.preview(name)).fingerprint);
 const setupMs = performance.now() - setupStart;
+
+/** `switchboard serve` on the temp home (--serve), once it said it is running. */
+async function startServe(): Promise<number> {
+  const child = spawn(NODE, [...BIN_FLAGS, BIN, 'serve', '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not spawn switchboard serve');
+  onCleanup(() => killHard([pid, ...descendants(pid)]));
+  let output = '';
+  await withTimeout(
+    new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        output += d.toString();
+        if (output.includes('Ctrl+C stops')) resolve();
+      });
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
+    }),
+    60_000,
+    'serve to start',
+  );
+  return pid;
+}
+const servePid = SERVE ? await startServe() : undefined;
+const rssMb = () => (servePid === undefined ? null : (procStatusKb(servePid, 'VmRSS') ?? NaN) / 1024);
+
+function isBatchChild(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('npm-batch-child-main');
+  } catch {
+    return false; // gone
+  }
+}
+
+/** Which processes under serve resolved while `work` ran: batch children and npm lock processes. */
+async function watchingServe<T>(
+  work: () => Promise<T>,
+): Promise<{ value: T; batch: number; npm: number; childMb: number }> {
+  const batch = new Set<number>();
+  const npm = new Set<number>();
+  let childKb = 0;
+  let on = true;
+  const watch = (async () => {
+    while (on && servePid !== undefined) {
+      for (const pid of descendants(servePid)) {
+        let cmdline: string;
+        try {
+          cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        } catch {
+          continue; // gone
+        }
+        if (cmdline.includes('npm-batch-child-main')) {
+          batch.add(pid);
+          childKb = Math.max(childKb, procStatusKb(pid, 'VmRSS') ?? 0);
+        } else if (cmdline.includes('--package-lock-only')) npm.add(pid);
+      }
+      await sleep(20);
+    }
+  })();
+  try {
+    const value = await work();
+    return { value, batch: batch.size, npm: npm.size, childMb: childKb / 1024 };
+  } finally {
+    on = false;
+    await watch;
+  }
+}
+const resolvedBy: string[] = [];
 
 function outdated(args: string[]): Promise<{ ms: number; stdout: string; stderr: string }> {
   const start = performance.now();
@@ -82,23 +169,35 @@ function outdated(args: string[]): Promise<{ ms: number; stdout: string; stderr:
 async function measure(args: string[], expect: (stdout: string) => boolean): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const run = await outdated(args);
+    const watched = await watchingServe(() => outdated(args));
+    const run = watched.value;
     if (!expect(run.stdout)) throw new Error(`unexpected answer:\n${run.stdout}`);
     out.push(run.ms);
+    if (SERVE)
+      resolvedBy.push(
+        `${watched.batch} batch child(ren) (RSS up to ${watched.childMb.toFixed(0)} MB), ${watched.npm} npm process(es)`,
+      );
+    // Serve's batch child stays a moment after its last answer: the next run starts a batch of its own.
+    while (servePid !== undefined && descendants(servePid).some(isBatchChild)) await sleep(100);
   }
   return out;
 }
 
 const budget = { op: '<=' as const, limit: 3000, text: '≤ 3 s for 20 servers (issue 36 item 3)' };
 const none = (s: string) => s.startsWith('Every stored package is the newest');
+if (SERVE) await sleep(2_000); // serve's start-up settles before its memory is read
+const rssBefore = rssMb();
 const current = await measure([], none);
 const one = await measure([names[0] ?? ''], none);
 await registry.publishAs(join(fixtures, 'sb-store-dep'), '1.0.1');
+resolvedBy.length = 0;
 const newer = await measure([], (s) => (s.match(/sb-store-dep 1\.0\.0 → 1\.0\.1/g) ?? []).length === SERVERS);
+const rssAfter = rssMb();
+const rssPeak = servePid === undefined ? null : (procStatusKb(servePid, 'VmHWM') ?? NaN) / 1024;
 
 finish({
   bench: 'outdated',
-  title: `switchboard outdated: ${SERVERS} approved npm servers, local registry`,
+  title: `switchboard outdated: ${SERVERS} approved npm servers, local registry${SERVE ? ', serve running' : ''}`,
   machine: machineInfo(load0),
   figures: [
     medianFigure(
@@ -117,6 +216,12 @@ finish({
   ],
   notes: [
     `setup (publish ${SERVERS} packages, approve ${SERVERS} servers): ${(setupMs / 1000).toFixed(1)} s`,
+    ...(SERVE
+      ? [
+          `serve RSS before the runs ${rssBefore?.toFixed(1)} MB, after ${rssAfter?.toFixed(1)} MB, peak (VmHWM) ${rssPeak?.toFixed(1)} MB`,
+          `resolved under serve, per run with a newer dependency: ${resolvedBy.join('; ')}`,
+        ]
+      : []),
   ],
 });
 // The registry's server and the core's timers would keep the process alive; cleanups run on exit.

@@ -75,8 +75,8 @@ async function trustParts(
 ) {
   const { state, servers, projects } = await offlineServers(ctx, given);
   const packages = new PackageService(new PackageStore(ctx.home.store), ctx.env, process.platform, {
-    // a CLI process is short-lived: npm may be loaded into it to resolve (serve runs npm instead)
-    inProcessNpm: true,
+    // a CLI process is short-lived: npm may be loaded into it to resolve (serve uses a batch child)
+    resolver: 'in-process',
   });
   const packageTrust = new PackageApprovals(packages);
   const sandbox = new SandboxService({

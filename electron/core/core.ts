@@ -108,7 +108,9 @@ export class Core {
     const state = (this.state = new AppStateStore(home.stateFile));
     const lists = new ListStore(join(home.cache, 'lists'), clock);
     this.activity = new CallActivity(clock);
-    this.packages = new PackageService(new PackageStore(home.store), env, platform);
+    this.packages = new PackageService(new PackageStore(home.store), env, platform, {
+      resolver: 'batch-child',
+    });
     const packageTrust = new PackageApprovals(this.packages);
     // What runs (made at start), for the services that read it: late-bound, the lifecycle comes last.
     const live = {

@@ -9,7 +9,7 @@ import { lockStillCurrent } from './npm-lock-current.ts';
 import { lockPackages, parseLock, treeHash } from './npm-lockfile.ts';
 import type { NpmRegistryView } from './npm-registry-view.ts';
 import { npmEnv } from './npm-env.ts';
-import { resolveNpm, type NpmTools } from './npm-resolve.ts';
+import { resolveNpm, type LockWriter, type NpmTools } from './npm-resolve.ts';
 import type { PackageRun } from './package-run.ts';
 import { StoreChangedError, type PackageStore } from './package-store.ts';
 
@@ -21,8 +21,10 @@ export interface NpmContext {
   lookup: CommandLookup;
   /** the registry read directly (packuments), where npm's settings allow */
   registry?: Pick<NpmRegistryView, 'about'>;
-  /** npm may be loaded into this process to resolve (NpmTools.inProcess) */
-  inProcessNpm?: boolean;
+  /** how lockfiles are written without an npm process per server (NpmTools.writeLock) */
+  writeLock?: LockWriter | undefined;
+  /** npm's own modules may be loaded into this process (NpmTools.loadsNpm) */
+  loadsNpm?: boolean;
 }
 
 /**
@@ -32,7 +34,12 @@ export interface NpmContext {
  */
 function npmTools(ctx: Omit<NpmContext, 'registry'> & { store: Pick<PackageStore, 'staging'> }): NpmTools {
   const env = npmEnv(ctx.env, ctx.lookup.path);
-  const base = { env, staging: ctx.store.staging, inProcess: ctx.inProcessNpm === true };
+  const base = {
+    env,
+    staging: ctx.store.staging,
+    writeLock: ctx.writeLock,
+    loadsNpm: ctx.loadsNpm === true,
+  };
   const npx = resolveCommand('npx', ctx.lookup);
   if (npx) {
     const real = realCommand(npx);

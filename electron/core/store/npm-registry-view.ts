@@ -84,7 +84,7 @@ export class NpmRegistryView {
 async function readRegistries(tools: NpmTools): Promise<Registries | undefined> {
   try {
     // In this process when the person's npm can be loaded here (a process less), else `npm config list`.
-    const settings = tools.inProcess
+    const settings = tools.loadsNpm
       ? await npmSettings(tools, tools.staging, ['config', 'list']).catch(() => undefined)
       : undefined;
     if (settings) return registriesOf(settings.flat, 'httpsProxy');

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { UserError } from '../errors.ts';
 import { lockPackages, lockRoot, parseLock, pickBin, STORE_ROOT_NAME, type NpmLock } from './npm-lockfile.ts';
-import { LOCK_ONLY_FLAGS, lockInProcess } from './npm-in-process.ts';
+import { LOCK_ONLY_FLAGS, type NpmProgram } from './npm-in-process.ts';
 import { runTool, type ToolRun } from './run-tool.ts';
 import type { StoredPackage } from '../../../shared/store.ts';
 
@@ -15,15 +15,23 @@ export interface NpmTools {
   /** where temporary folders go (inside the store, so a rename into place stays on one disk) */
   staging: string;
   timeoutMs?: number;
+  /** writes the lockfile without an npm process per server when it can (undefined: always run npm) */
+  writeLock?: LockWriter | undefined;
   /**
-   * resolve with the person's npm loaded into this process (npm-in-process.ts) rather than an npm
-   * process per server: for short-lived processes only (the CLI), since npm's modules stay loaded
-   * (~46 MB of RSS measured), which a long-running serve must not carry
+   * npm's own modules may be loaded into this process (npm-in-process.ts; its settings are then read
+   * here, not by `npm config list`): short-lived processes only (the CLI), since they stay loaded
    */
-  inProcess?: boolean;
+  loadsNpm?: boolean;
   /** publish dates and `latest` straight from the registry (undefined: `npm view` asks instead) */
   about?: (name: string) => Promise<{ time: Record<string, string>; latest: string | null } | undefined>;
 }
+
+/**
+ * Writes `dir/package-lock.json` as `npm install --package-lock-only` would, with the person's npm's
+ * own resolver (npm-in-process.ts: in this process, or in npm-batch-child.ts's child); resolves false
+ * when it cannot, and the caller runs npm.
+ */
+export type LockWriter = (dir: string, program: NpmProgram, timeoutMs: number) => Promise<boolean>;
 
 export interface NpmResolution {
   name: string;
@@ -89,8 +97,9 @@ export async function resolveNpm(
 }
 
 /**
- * npm writes `dir/package-lock.json`: in this process with the person's npm's own resolver when it
- * can (npm-in-process.ts), else (or when that fails, so the error is npm's own words) by running npm.
+ * npm writes `dir/package-lock.json`: with the person's npm's own resolver without a process of npm's
+ * when it can (tools.writeLock), else (or when that fails, so the error is npm's own words) by
+ * running npm.
  */
 async function writeLock(
   dir: string,
@@ -103,8 +112,10 @@ async function writeLock(
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), run.timeoutMs);
   });
-  const inProcess = tools.inProcess ? lockInProcess(dir, tools).catch(() => false) : Promise.resolve(false);
-  const done = await Promise.race([inProcess, timeout]).finally(() => clearTimeout(timer));
+  const written = tools.writeLock
+    ? tools.writeLock(dir, tools, run.timeoutMs).catch(() => false)
+    : Promise.resolve(false);
+  const done = await Promise.race([written, timeout]).finally(() => clearTimeout(timer));
   if (done === 'timeout')
     throw new UserError(`${what} failed: no answer in ${Math.round(run.timeoutMs / 1000)} s`);
   if (done) return;

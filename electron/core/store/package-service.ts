@@ -7,6 +7,8 @@ import { shellQuote } from '../trust/command-line.ts';
 import type { CommandLookup } from '../trust/resolve-command.ts';
 import type { Candidate } from './candidate.ts';
 import { bundleCandidate, bundleLaunch } from './mcpb-bundle.ts';
+import { NpmBatchChild } from './npm-batch-child.ts';
+import { lockInProcess } from './npm-in-process.ts';
 import {
   npmLaunch,
   npmPackagesOf,
@@ -15,6 +17,7 @@ import {
   type NpmContext,
 } from './npm-package.ts';
 import { NpmRegistryView } from './npm-registry-view.ts';
+import type { LockWriter } from './npm-resolve.ts';
 import { ociLaunch, resolveOciCandidate } from './oci-package.ts';
 import { pypiLaunch, pypiPackagesOf, resolvePypiCandidate } from './pypi-package.ts';
 import { packageChanges } from './package-diff.ts';
@@ -33,6 +36,23 @@ export interface StoredLaunch {
 }
 
 /**
+ * How npm lockfiles are resolved: `in-process`, the person's npm's resolver loaded into this process
+ * once (short-lived processes only: the CLI; npm's modules stay, ~46 MB of RSS); `batch-child`, the
+ * same resolver in one short-lived child per batch of locks (serve: its memory leaves with the child);
+ * `npm`, an `npm install --package-lock-only` process per server (what the other two fall back to).
+ */
+export type NpmResolver = 'in-process' | 'batch-child' | 'npm';
+
+function lockWriter(resolver: NpmResolver): LockWriter | undefined {
+  if (resolver === 'in-process') return (dir, program) => lockInProcess(dir, program);
+  if (resolver === 'batch-child') {
+    const child = new NpmBatchChild();
+    return (dir, program, timeoutMs) => child.write(dir, program, timeoutMs);
+  }
+  return undefined;
+}
+
+/**
  * The package store as the core uses it: reads a server's command line as a package run, resolves it
  * for an approval, keeps what was approved, and starts servers from their installs.
  */
@@ -41,19 +61,21 @@ export class PackageService {
   readonly #env: NodeJS.ProcessEnv;
   readonly #platform: NodeJS.Platform;
   readonly #npmRegistry = new NpmRegistryView();
-  readonly #inProcessNpm: boolean;
+  readonly #writeLock: LockWriter | undefined;
+  readonly #loadsNpm: boolean;
 
-  /** `inProcessNpm`: resolve with npm loaded into this process (short-lived processes: the CLI) */
+  /** `resolver`: how npm lockfiles are resolved (NpmResolver; default an npm process per server) */
   constructor(
     store: PackageStore,
     env: NodeJS.ProcessEnv,
     platform: NodeJS.Platform = process.platform,
-    options: { inProcessNpm?: boolean } = {},
+    options: { resolver?: NpmResolver } = {},
   ) {
     this.store = store;
     this.#env = env;
     this.#platform = platform;
-    this.#inProcessNpm = options.inProcessNpm === true;
+    this.#writeLock = lockWriter(options.resolver ?? 'npm');
+    this.#loadsNpm = options.resolver === 'in-process';
   }
 
   runOf(config: ServerConfig): PackageRunResult {
@@ -133,7 +155,8 @@ export class PackageService {
       env: this.#env,
       lookup,
       registry: this.#npmRegistry,
-      inProcessNpm: this.#inProcessNpm,
+      writeLock: this.#writeLock,
+      loadsNpm: this.#loadsNpm,
     };
   }
 
