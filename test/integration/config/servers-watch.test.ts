@@ -26,7 +26,9 @@ afterEach(async () => {
   t.cleanup();
 });
 
-const mini = (tools: number) => ({ mcpServers: { mini: fixtureServer('mini-server.mjs', `--tools=${tools}`) } });
+const mini = (tools: number) => ({
+  mcpServers: { mini: fixtureServer('mini-server.mjs', `--tools=${tools}`) },
+});
 
 /** A core for serve (watching servers.json) with "mini" (2 tools) approved as it is in the file. */
 function approvedCore(): Core {
