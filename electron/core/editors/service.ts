@@ -475,7 +475,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
       const file = this.engine.fileOf(editor);
       const onChange = () => void this.#enqueue(() => this.#checkDrift(editor, file));
       try {
-        const watchers = [await watchFile(file, onChange)];
+        const watchers = [await watchFile(file, onChange, { log: this.#log })];
         // A symlinked file (dotfile managers) is also changed through its target's folder.
         let real = file;
         try {
@@ -483,7 +483,7 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
         } catch {
           // not there yet
         }
-        if (real !== file) watchers.push(await watchFile(real, onChange));
+        if (real !== file) watchers.push(await watchFile(real, onChange, { log: this.#log }));
         this.#watchers.set(editor, {
           close: async () => void (await Promise.all(watchers.map((w) => w.close()))),
         });

@@ -1,4 +1,5 @@
 import { watch, type FSWatcher } from 'chokidar';
+import { logToStderr, watchProblem } from '../fs/watch-problem.ts';
 
 export interface FolderWatchOptions {
   /** whether a path matters: a file followed, or a folder on the way down to one */
@@ -10,6 +11,8 @@ export interface FolderWatchOptions {
    * this moment raised no event (chokidar reports no file already there), so the caller reads again.
    */
   ready: () => void;
+  /** where a watcher error is said (default: serve's log, stderr) */
+  log?: (line: string) => void;
 }
 
 /**
@@ -47,7 +50,7 @@ export class FolderWatch {
   }
 
   #watch(folder: string): Promise<void> {
-    const { wanted, changed } = this.#options;
+    const { wanted, changed, log = logToStderr } = this.#options;
     const watcher = watch(folder, {
       ignoreInitial: true,
       depth: 8,
@@ -55,6 +58,7 @@ export class FolderWatch {
       awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 },
     });
     watcher.on('all', (_event, path) => changed(path));
+    watcher.on('error', (err) => log(watchProblem(`the folder ${folder}`, err)));
     return new Promise<void>((resolve) => {
       watcher.once('ready', () => resolve());
       this.#watchers.set(folder, { watcher, settle: resolve });

@@ -35,6 +35,8 @@ export interface LifecycleOptions {
   launch: LaunchDeps;
   servers: {
     load(): void;
+    /** whether servers.json differs from what load() last read */
+    changedSinceLoad(): boolean;
     entries(): ReadonlyMap<string, ServerEntry>;
     entry(name: string): ServerEntry;
     recheckCommands(): void;
@@ -116,7 +118,12 @@ export class Lifecycle {
     this.#o.servers.load();
     // Watch first, then start servers: start() (and so "bridge ready") does not wait behind spawning
     // a first wave of servers that then compete with it for the CPU; servers come up right after.
-    if (this.#o.watch) this.#watcher = await watchFile(home.serversFile, () => this.reload());
+    if (this.#o.watch) {
+      this.#watcher = await watchFile(home.serversFile, () => this.reload());
+      // An edit made since the read above and before the watcher was ready raised no event (seconds
+      // under load at start): read once more. A file unchanged since reloads nothing.
+      if (this.#o.servers.changedSinceLoad()) this.reload();
+    }
     this.apply();
     this.#o.updates.start();
     // Tools held back in an earlier run are still held: their servers say so (after "ready").

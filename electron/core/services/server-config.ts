@@ -150,15 +150,20 @@ export class ServerConfig {
    * slip past the fingerprint check.
    */
   catchUp(): void {
+    if (!this.changedSinceLoad()) return;
+    if (this.#hooks.reread) this.#hooks.reread();
+    else this.load();
+  }
+
+  /** Whether servers.json's text differs from the last read's (a save of the same text does not). */
+  changedSinceLoad(): boolean {
     let text: string;
     try {
       text = readFileSync(this.#home.serversFile, 'utf8');
     } catch {
       text = '';
     }
-    if (text === this.#loadedText) return;
-    if (this.#hooks.reread) this.#hooks.reread();
-    else this.load();
+    return text !== this.#loadedText;
   }
 
   entries(): ReadonlyMap<string, ServerEntry> {
