@@ -489,6 +489,14 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
         });
       } catch (err) {
         this.#log(`cannot watch ${file}: ${describeError(err)}`);
+        continue;
+      }
+      // A change made after the file was last read or written and before the watcher was ready
+      // raised no event: read it once more now (our own write, or no drift, changes nothing).
+      try {
+        await this.#checkDrift(editor, file);
+      } catch (err) {
+        this.#log(`${file}: ${describeError(err)}`);
       }
     }
   }

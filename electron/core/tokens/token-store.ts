@@ -12,8 +12,9 @@ import {
 import { join } from 'node:path';
 import type { TokenCreated, TokenInfo } from '../../../shared/api.ts';
 import { EDITOR_TOKENS_DIR, TOKEN_NAME_PATTERN } from '../../../shared/bridge.ts';
-import { UserError } from '../errors.ts';
+import { describeError, UserError } from '../errors.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { logToStderr, watchProblem } from '../fs/watch-problem.ts';
 import { CONTROL_TOKEN, ensureToken } from './token-file.ts';
 
 /** tokens/editors/<name>: where an editor's (or any named client's) bridge token lives. */
@@ -57,7 +58,8 @@ function digest(token: string): Buffer {
  *
  * The bridge verifies against an in-memory copy (SHA-256 digests compared in constant time), refreshed
  * on every change made through this store and, with `watch`, on changes to the folder by anyone else
- * (a token file deleted by hand, or the CLI working on the files while no instance was found).
+ * (a token file deleted by hand, or the CLI working on the files while no instance was found). When
+ * the system refuses to watch the folder, it is read on a timer and on an unknown token instead.
  */
 export class TokenStore {
   readonly dir: string;
@@ -71,23 +73,62 @@ export class TokenStore {
   #watcher: FSWatcher | undefined;
   #controlWatcher: FSWatcher | undefined;
   #reloadTimer: NodeJS.Timeout | undefined;
+  /** set when the folder could not be watched: it is read again on this timer instead */
+  #pollTimer: NodeJS.Timeout | undefined;
   readonly #rotationListeners = new Set<(names: string[]) => void>();
   readonly #invalidationListeners = new Set<(names: string[]) => void>();
 
-  constructor(tokensDir: string, options: { watch?: boolean } = {}) {
+  constructor(
+    tokensDir: string,
+    options: {
+      watch?: boolean;
+      /** where a folder that cannot be watched is said (default: serve's log, stderr) */
+      log?: (line: string) => void;
+      /** how often an unwatchable folder is read again */
+      pollMs?: number;
+    } = {},
+  ) {
     this.dir = tokensDir;
     this.#editorsDir = join(tokensDir, EDITOR_TOKENS_DIR);
     if (options.watch) {
       this.#ensureDirs();
       this.reload();
-      this.#watcher = watch(this.#editorsDir, { persistent: false }, () => this.#scheduleReload());
-      this.#watcher.on('error', () => this.#scheduleReload());
-      // tokens/control replaced or deleted by hand: the old control token stops working too.
-      this.#controlWatcher = watch(this.dir, { persistent: false }, (_event, file) => {
-        if (file === CONTROL_TOKEN) this.#scheduleReload();
-      });
-      this.#controlWatcher.on('error', () => this.#scheduleReload());
+      try {
+        this.#watch();
+      } catch (err) {
+        // fs.watch throws at once when the system refuses (inotify's limit reached, ENOSPC): serve
+        // runs on, reading the folder on a timer and again whenever a token is not recognised, so a
+        // token written by the CLI is honoured at once and a deleted one stops within pollMs.
+        this.close();
+        const pollMs = options.pollMs ?? 2_000;
+        const log = options.log ?? logToStderr;
+        log(
+          watchProblem(
+            `the token folder ${this.dir}`,
+            err,
+            `tokens written or deleted there by another program are read again every ${pollMs / 1000} s instead`,
+          ),
+        );
+        this.#pollTimer = setInterval(() => {
+          try {
+            this.reload();
+          } catch (e) {
+            log(`cannot read the token folder ${this.dir} again: ${describeError(e)}`);
+          }
+        }, pollMs);
+        this.#pollTimer.unref();
+      }
     }
+  }
+
+  #watch(): void {
+    this.#watcher = watch(this.#editorsDir, { persistent: false }, () => this.#scheduleReload());
+    this.#watcher.on('error', () => this.#scheduleReload());
+    // tokens/control replaced or deleted by hand: the old control token stops working too.
+    this.#controlWatcher = watch(this.dir, { persistent: false }, (_event, file) => {
+      if (file === CONTROL_TOKEN) this.#scheduleReload();
+    });
+    this.#controlWatcher.on('error', () => this.#scheduleReload());
   }
 
   /** The control API token, created on first use. */
@@ -179,12 +220,23 @@ export class TokenStore {
     const given = bearerToken(authorization);
     if (given === undefined) return undefined;
     const wanted = digest(given);
+    let found = this.#match(wanted);
+    // Unwatched folder: a token written since the last read (the CLI's) is read now, not refused.
+    if (found === undefined && this.#pollTimer) {
+      this.reload();
+      found = this.#match(wanted);
+    }
+    if (connection && authorization && found !== undefined)
+      this.#proven.set(connection, { header: authorization, generation: this.#generation, name: found });
+    return found;
+  }
+
+  /** The name of the editor token with this digest; compares against all of them (constant time). */
+  #match(wanted: Buffer): string | undefined {
     let found: string | undefined;
     for (const entry of this.#editors) {
       if (timingSafeEqual(wanted, entry.digest) && found === undefined) found = entry.name;
     }
-    if (connection && authorization && found !== undefined)
-      this.#proven.set(connection, { header: authorization, generation: this.#generation, name: found });
     return found;
   }
 
@@ -245,6 +297,7 @@ export class TokenStore {
     this.#controlWatcher?.close();
     this.#controlWatcher = undefined;
     clearTimeout(this.#reloadTimer);
+    clearInterval(this.#pollTimer);
   }
 
   #scheduleReload(): void {

@@ -4,9 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempHome, type TempHome } from '../../helpers/temp-home.ts';
 
 /**
- * serve's watchers of servers.json and of the projects' folders when the system refuses a watch
- * (inotify's limit of watched files reached, ENOSPC): chokidar reports it as an 'error' event, which
- * unhandled threw and ended serve. The limit is real: a user namespace of the test's own whose
+ * serve's watchers of servers.json, of the projects' folders and of the token folder when the system
+ * refuses a watch (inotify's limit of watched files reached, ENOSPC): chokidar reports it as an
+ * 'error' event, which unhandled threw and ended serve; node's fs.watch (the token folder) throws at
+ * once, so serve did not start. The limit is real: a user namespace of the test's own whose
  * limit of inotify watches is 0 (Linux 5.11+), so nothing outside that one process is touched.
  */
 
@@ -42,5 +43,10 @@ describe.runIf(process.platform === 'linux')('a watcher the system refuses', () 
     expect(run.stderr).toContain(`cannot watch ${t.home.serversFile} (ENOSPC`);
     expect(run.stderr).toContain(`cannot watch the folder ${t.home.root} (ENOSPC`);
     expect(run.stderr).toContain(fix);
+    // The token folder unwatched: tokens written there by another process (the CLI when it finds no
+    // instance) are still honoured at once, and stop working once their file is deleted.
+    expect(run.stderr).toContain(`cannot watch the token folder ${t.home.tokens} (ENOSPC`);
+    expect(run.stdout).toContain('token ci created elsewhere: ci\n');
+    expect(run.stdout).toContain('token ci deleted elsewhere: refused\n');
   });
 });
