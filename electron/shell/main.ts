@@ -81,7 +81,7 @@ import {
 } from '../desktop/tray-menu.ts';
 import { isExternalWebLink, isOwnPage, signInPageToOpen } from '../desktop/window-policy.ts';
 import { startHeadless, type Headless } from '../headless/serve.ts';
-import { syncResult } from '../core/editors/service.ts';
+import { syncResult } from '../core/editors/report.ts';
 import { EDITOR_LABELS } from '../../shared/editors.ts';
 import type { StatusReport } from '../../shared/status.ts';
 import { grantSandboxPath } from '../core/config/sandbox-grant.ts';

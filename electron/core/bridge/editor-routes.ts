@@ -23,7 +23,8 @@ import {
 import { StaleImportListing } from '../editors/import.ts';
 import { EDITORS } from '../editors/registry.ts';
 import { fileReport, importDone } from '../editors/report.ts';
-import { syncResult, unsyncResult, type EditorSyncService } from '../editors/service.ts';
+import { syncResult, unsyncResult } from '../editors/report.ts';
+import type { EditorSyncService } from '../editors/service.ts';
 import { describeError } from '../errors.ts';
 import type { HomePaths } from '../home.ts';
 import type { Keychain } from '../secrets/keychain.ts';

@@ -6,6 +6,7 @@ import type {
   EditorSkipReason,
   ImportDone,
 } from '../../../shared/editor-report.ts';
+import type { EditorsSyncResult, EditorUnsyncResult } from '../../../shared/ui-api.ts';
 import { restartCommand } from './restart.ts';
 import type { EditorAdapter } from './types.ts';
 
@@ -223,4 +224,33 @@ export function describeFileReport(r: EditorFileReport): string[] {
 /** Said once, when Switchboard takes other users' access off an editor's file that holds a token. */
 export function privateNotice(label: string): string {
   return `this file is now readable only by you (0600): it holds ${label}'s Switchboard token, which other users of this computer could read and use`;
+}
+
+/** A sync's reports as the UI's "sync now" answer (shared/ui-api.ts EditorsSyncResult). */
+export function syncResult(reports: readonly EditorReport[]): EditorsSyncResult {
+  return {
+    ok: true,
+    changed: reports.filter((r) => r.status === 'written').map((r) => r.editor),
+    problems: reports
+      .filter((r) => r.status === 'failed')
+      .map((r) => ({ editor: r.editor, message: r.problem ?? 'not synced' })),
+    notices: reports
+      .filter((r) => r.madePrivate)
+      .map((r) => ({ editor: r.editor, message: `${r.file}: ${privateNotice(r.label)}` })),
+    reports: reports.map(fileReport),
+  };
+}
+
+/** An unsync's report as the UI's answer (shared/ui-api.ts EditorUnsyncResult). */
+export function unsyncResult(report: EditorReport): EditorUnsyncResult {
+  return {
+    ok: true,
+    editor: report.editor,
+    written: report.status === 'written',
+    removed: [...report.removed].sort(),
+    restored: report.restored,
+    secretsPutBack: report.secretsPutBack,
+    secretsHeldBack: report.secretsHeldBack,
+    problem: report.problem ?? null,
+  };
 }

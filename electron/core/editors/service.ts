@@ -1,13 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { readFileSync, realpathSync } from 'node:fs';
 import { EDITOR_IDS, type EditorId } from '../../../shared/editors.ts';
-import type {
-  EditorRestartResult,
-  EditorSyncState,
-  EditorsSyncResult,
-  EditorUnsyncResult,
-  EditorView,
-} from '../../../shared/ui-api.ts';
+import type { EditorRestartResult, EditorSyncState, EditorView } from '../../../shared/ui-api.ts';
 import type { TokenStore } from '../tokens/token-store.ts';
 import { watchFile } from '../config/watch.ts';
 import type { CoreEvents } from '../core-events.ts';
@@ -22,7 +16,7 @@ import { changeExclusions, syncServers, syncSignature, type SyncServersCore } fr
 import { EditorSync, type EditorSyncOptions } from './engine.ts';
 import { applyImport, importListing, scanImports, StaleImportListing, type ImportResult } from './import.ts';
 import { allEditors, EDITORS } from './registry.ts';
-import { describeReports, fileReport, privateNotice, type EditorReport } from './report.ts';
+import { describeReports, type EditorReport } from './report.ts';
 import type { RestoreResult } from './restore-backup.ts';
 import { restartEditor } from './restart.ts';
 import { RestartWatch } from './restart-watch.ts';
@@ -525,33 +519,4 @@ export class EditorSyncService extends EventEmitter<EditorSyncEvents> {
  */
 function ownEntryHint(editor: EditorId, server: string): string {
   return `switchboard sync --editor ${editor} --exclude ${server}, then add yours (Switchboard leaves entries it did not write alone)`;
-}
-
-/** A sync's reports as the UI's "sync now" answer (shared/ui-api.ts EditorsSyncResult). */
-export function syncResult(reports: readonly EditorReport[]): EditorsSyncResult {
-  return {
-    ok: true,
-    changed: reports.filter((r) => r.status === 'written').map((r) => r.editor),
-    problems: reports
-      .filter((r) => r.status === 'failed')
-      .map((r) => ({ editor: r.editor, message: r.problem ?? 'not synced' })),
-    notices: reports
-      .filter((r) => r.madePrivate)
-      .map((r) => ({ editor: r.editor, message: `${r.file}: ${privateNotice(r.label)}` })),
-    reports: reports.map(fileReport),
-  };
-}
-
-/** An unsync's report as the UI's answer (shared/ui-api.ts EditorUnsyncResult). */
-export function unsyncResult(report: EditorReport): EditorUnsyncResult {
-  return {
-    ok: true,
-    editor: report.editor,
-    written: report.status === 'written',
-    removed: [...report.removed].sort(),
-    restored: report.restored,
-    secretsPutBack: report.secretsPutBack,
-    secretsHeldBack: report.secretsHeldBack,
-    problem: report.problem ?? null,
-  };
 }
