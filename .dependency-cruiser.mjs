@@ -42,6 +42,7 @@ export const CORE_LAYERS = [
       'text-order.ts',
       'sealed-state.ts',
       'pid-exists.ts',
+      'child-script.ts',
     ],
   },
   { name: 'tokens', paths: ['tokens/'] },

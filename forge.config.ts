@@ -93,6 +93,12 @@ const config: ForgeConfig = {
         { entry: 'electron/relay/main.mjs', config: 'electron/shell/vite.relay.config.ts', target: 'main' },
         // .vite/cli/main.cjs: the `switchboard` command the app installs (electron/desktop/cli-command.ts).
         { entry: 'electron/shell/cli-main.ts', config: 'electron/shell/vite.cli.config.ts', target: 'main' },
+        // .vite/children/*.cjs: the core's child scripts (electron/core/child-script.ts).
+        {
+          entry: 'electron/core/child-script.ts',
+          config: 'electron/shell/vite.children.config.ts',
+          target: 'main',
+        },
       ],
       // .vite/renderer/main_window (renderer/dist stays headless mode's build).
       renderer: [{ name: 'main_window', config: 'electron/shell/vite.renderer.config.ts' }],

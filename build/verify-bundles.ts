@@ -6,13 +6,15 @@
 //   node build/verify-bundles.ts          build into .vite/ and check (exit code 1 on a problem)
 //   node build/verify-bundles.ts --check  only check an existing .vite/
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import VitePlugin from '@electron-forge/plugin-vite';
 import forgeConfig from '../forge.config.ts';
 import { CSP_NONCE_PLACEHOLDER } from '../electron/core/bridge/ui-static.ts';
+import { CHILD_SCRIPTS, type ChildScriptName } from '../electron/core/child-script.ts';
 import { ignoredInPackage } from './forge/packaged-files.ts';
 
 export const PROJECT_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -25,6 +27,11 @@ export const BUNDLES = {
   cli: '.vite/cli/main.cjs',
   renderer: '.vite/renderer/main_window/index.html',
 } as const;
+
+/** Where each of the core's child scripts is bundled (electron/shell/vite.children.config.ts). */
+export const CHILD_BUNDLES = Object.fromEntries(
+  Object.keys(CHILD_SCRIPTS).map((name) => [name, `.vite/children/${name}.cjs`]),
+) as Record<ChildScriptName, string>;
 
 function vitePluginConfig() {
   const plugin = forgeConfig.plugins?.find((p) => p instanceof VitePlugin);
@@ -70,8 +77,12 @@ export async function buildLikeForge(projectDir = PROJECT_DIR): Promise<void> {
 }
 
 const BUILTIN = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
-/** Script sources a bundler inlined as data: URLs (`new URL('./x.ts', import.meta.url)`). */
-const INLINED_SCRIPT = /data:(?:video\/mp2t|text\/javascript|application\/(?:x-)?(?:typescript|javascript))/;
+/**
+ * Script sources and folders a bundler inlined as data: URLs (`new URL('./x.ts', import.meta.url)`;
+ * `new URL('../..', import.meta.url)` became `data:application/node`, and `fileURLToPath` of it threw).
+ */
+const INLINED_SCRIPT =
+  /data:(?:video\/mp2t|text\/javascript|application\/(?:x-)?(?:typescript|javascript|node))/;
 /** A quoted path to a TypeScript source: the bundle would look for a file that is not packaged. */
 const SOURCE_PATH = /["'`][^"'`\s]*[\\/][^"'`\s]*\.[mc]?ts["'`]/;
 
@@ -92,8 +103,18 @@ export function bundleProblems(projectDir = PROJECT_DIR): string[] {
     return undefined;
   };
 
-  // The main process and the CLI: CommonJS in app.asar, requiring only what is packaged.
-  for (const file of [BUNDLES.main, BUNDLES.cli]) {
+  // The main process, the CLI and the children, with their chunks: CommonJS in app.asar, requiring
+  // only what is packaged.
+  const entries = [BUNDLES.main, BUNDLES.cli, ...Object.values(CHILD_BUNDLES)];
+  const chunks = ['.vite/cli', '.vite/children'].flatMap((dir) =>
+    existsSync(join(projectDir, dir))
+      ? readdirSync(join(projectDir, dir))
+          .filter((f) => f.endsWith('.cjs'))
+          .map((f) => posix.join(dir, f))
+          .filter((f) => !entries.includes(f))
+      : [],
+  );
+  for (const file of [...entries, ...chunks]) {
     const code = read(file);
     if (code === undefined) continue;
     for (const id of specifiers(code, REQUIRE)) {
@@ -101,12 +122,13 @@ export function bundleProblems(projectDir = PROJECT_DIR): string[] {
         !ignoredInPackage(`/node_modules/${id}`) && !ignoredInPackage(`/node_modules/${id}/package.json`);
       const local = id.startsWith('./');
       // The CLI's serve builds a missing UI only in a source checkout, never in the app.
-      const sourceOnly = file === BUNDLES.cli && id === 'vite';
+      const sourceOnly = file.startsWith('.vite/cli/') && id === 'vite';
       if (!BUILTIN.has(id) && id !== 'electron' && !packaged && !local && !sourceOnly)
         problems.push(`${file} requires "${id}", which is neither bundled nor packaged`);
     }
     if (INLINED_SCRIPT.test(code)) problems.push(`${file} inlines a script as a data: URL`);
-    const source = SOURCE_PATH.exec(code);
+    // (Not asked of the CLI's chunks: its ui-build chunk lists the UI's sources, for a source checkout.)
+    const source = entries.includes(file) ? SOURCE_PATH.exec(code) : null;
     if (source) problems.push(`${file} refers to a source file: ${source[0]}`);
   }
 
@@ -134,10 +156,95 @@ export function bundleProblems(projectDir = PROJECT_DIR): string[] {
   return problems;
 }
 
+/**
+ * What goes wrong when the built CLI and child scripts run under Node (as the app binary runs them
+ * with ELECTRON_RUN_AS_NODE=1), from `root`: the project after a build, or an extracted app.asar.
+ */
+export async function bundleRunProblems(root = PROJECT_DIR): Promise<string[]> {
+  const problems: string[] = [];
+  const scratch = mkdtempSync(join(tmpdir(), 'sb-verify-bundles-'));
+  try {
+    // The npm batch child answers a lock for an npm it does not know with `fallback`.
+    const request = {
+      id: 1,
+      dir: scratch,
+      program: { npm: join(scratch, 'no-npm'), npmArgs: [], staging: scratch, env: {} },
+    };
+    const batch = await runNode(
+      root,
+      [CHILD_BUNDLES['npm-batch-child']],
+      `${JSON.stringify(request)}\n`,
+      {},
+      30_000,
+    );
+    if (!batch.output.includes('{"id":1,"result":"fallback"}'))
+      problems.push(
+        `${CHILD_BUNDLES['npm-batch-child']} did not answer "fallback" to a lock for an unknown npm:\n${batch.output}`,
+      );
+    // serve says at start that there is no keychain (Linux, a D-Bus address where nothing listens):
+    // its check runs the keychain child, which must be that child and not the bundle that started it.
+    if (process.platform === 'linux') {
+      const env = {
+        HOME: join(scratch, 'home'),
+        SWITCHBOARD_HOME: join(scratch, 'switchboard'),
+        SWITCHBOARD_SKIP_UI_BUILD: '1',
+        DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(scratch, 'no-bus')}`,
+      };
+      const serve = await runNode(
+        root,
+        [BUNDLES.cli, 'serve', '--port', '0'],
+        undefined,
+        env,
+        30_000,
+        'No keychain:',
+      );
+      if (!serve.output.includes('No keychain:'))
+        problems.push(`${BUNDLES.cli} serve did not say that there is no keychain:\n${serve.output}`);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return problems;
+}
+
+/** Runs `node ARGS` in `root` until it exits (or says `until`, then SIGTERM), with the app's Node-mode setting. */
+function runNode(
+  root: string,
+  args: string[],
+  input: string | undefined,
+  env: Record<string, string>,
+  timeoutMs: number,
+  until?: string,
+): Promise<{ output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const seen = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (until && output.includes(until)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve({ output });
+    });
+    child.stdin.end(input);
+  });
+}
+
 if (import.meta.main) {
   if (!process.argv.includes('--check')) await buildLikeForge();
-  const problems = bundleProblems();
+  const problems = [...bundleProblems(), ...(await bundleRunProblems())];
   for (const p of problems) console.error(`verify-bundles: ${p}`);
-  if (problems.length === 0) console.log(`verify-bundles: ${Object.values(BUNDLES).join(', ')} OK`);
+  if (problems.length === 0)
+    console.log(
+      `verify-bundles: ${[...Object.values(BUNDLES), ...Object.values(CHILD_BUNDLES)].join(', ')} OK`,
+    );
   process.exitCode = problems.length ? 1 : 0;
 }

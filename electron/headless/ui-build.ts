@@ -14,7 +14,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// A plain path: a bundler turns `new URL('../..', import.meta.url)` into an inlined data: URL, which
+// made the desktop app's `switchboard serve` (.vite/cli) throw before it started.
+const ROOT = join(import.meta.dirname, '..', '..');
 const BUILT = join(ROOT, 'renderer', 'dist', 'index.html');
 const SOURCES = [
   'renderer/src',

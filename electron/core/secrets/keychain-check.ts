@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { getCompileCacheDir } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KeychainError, OsKeychain, type Keychain } from './keychain.ts';
+import { childScript, nodeChildEnv } from '../child-script.ts';
+import { KeychainError, type Keychain } from './keychain.ts';
 
 /** A name no secret has: looking it up touches the keychain without reading anything of the person's. */
 const PROBE_NAME = 'switchboard-keychain-check';
@@ -46,7 +46,10 @@ export interface MissingKeychain {
  * keychain module (~1.5 MB resident, with its D-Bus connection) only when a secret is needed, and a
  * wedged D-Bus cannot hold anything of serve's.
  */
-export function missingKeychainInChild(timeoutMs = 10_000): Promise<MissingKeychain | undefined> {
+export function missingKeychainInChild(
+  timeoutMs = 10_000,
+  script = childScript('keychain-check'),
+): Promise<MissingKeychain | undefined> {
   // getCompileCacheDir() names the folder for this Node version inside the one enabled: the child is
   // given the enabled one, so it shares this cache (given the inner one, it would make a folder of its
   // own inside it, with the umask's mode, in the private home).
@@ -55,8 +58,11 @@ export function missingKeychainInChild(timeoutMs = 10_000): Promise<MissingKeych
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [fileURLToPath(import.meta.url)],
-      { timeout: timeoutMs, env: cache ? { ...process.env, NODE_COMPILE_CACHE: cache } : process.env },
+      [script],
+      {
+        timeout: timeoutMs,
+        env: nodeChildEnv(cache ? { ...process.env, NODE_COMPILE_CACHE: cache } : process.env),
+      },
       (err, stdout) => {
         if (err || stdout.trim() === '') return resolve(undefined);
         try {
@@ -68,9 +74,3 @@ export function missingKeychainInChild(timeoutMs = 10_000): Promise<MissingKeych
     );
   });
 }
-
-if (import.meta.main)
-  void missingKeychain(new OsKeychain()).then((err) => {
-    if (err)
-      process.stdout.write(JSON.stringify({ reason: err.reason, hint: err.hint } satisfies MissingKeychain));
-  });

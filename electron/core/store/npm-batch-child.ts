@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { getCompileCacheDir } from 'node:module';
 import type { Socket } from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { childScript, nodeChildEnv } from '../child-script.ts';
 import type { NpmProgram } from './npm-in-process.ts';
 
 /** One lock to write, as the parent sends it to the child (one JSON line on its stdin). */
@@ -25,8 +26,8 @@ export const BatchReplySchema = z.object({
 });
 export type BatchReply = z.infer<typeof BatchReplySchema>;
 
-/** The script the child runs: beside this file in a source checkout (not in the desktop app's bundle). */
-export const BATCH_CHILD_SCRIPT = join(import.meta.dirname, 'npm-batch-child-main.ts');
+/** The script the child runs: npm-batch-child-main.ts from source, its own bundle in the desktop app. */
+export const BATCH_CHILD_SCRIPT = childScript('npm-batch-child');
 
 /**
  * How long a child waits for more of its batch after its last answer before it is told to end:
@@ -71,8 +72,8 @@ export class NpmBatchChild {
 
   /** Writes `dir/package-lock.json` as npm would; false when the caller must run npm itself. */
   write(dir: string, program: NpmProgram, timeoutMs: number): Promise<boolean> {
-    // The desktop app's bundle carries no script, and Electron's binary is not a plain Node.
-    this.#available ??= existsSync(this.#script) && process.versions.electron === undefined;
+    // A build without the child's bundle (the caller then runs npm, as before).
+    this.#available ??= existsSync(this.#script);
     if (!this.#available) return Promise.resolve(false);
     const running = (this.#running ??= this.#start(program.staging));
     clearTimeout(running.linger);
@@ -106,7 +107,7 @@ export class NpmBatchChild {
     const cache = versioned === undefined ? undefined : dirname(versioned);
     const child = spawn(process.execPath, [this.#script], {
       cwd,
-      env: cache ? { ...process.env, NODE_COMPILE_CACHE: cache } : process.env,
+      env: nodeChildEnv(cache ? { ...process.env, NODE_COMPILE_CACHE: cache } : process.env),
       stdio: ['pipe', 'pipe', 'ignore'],
       windowsHide: true,
     });

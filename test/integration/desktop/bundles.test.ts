@@ -20,7 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractAll, listPackage } from '@electron/asar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLES, buildLikeForge, bundleProblems, PROJECT_DIR } from '../../../build/verify-bundles.ts';
+import {
+  BUNDLES,
+  buildLikeForge,
+  bundleProblems,
+  bundleRunProblems,
+  CHILD_BUNDLES,
+  PROJECT_DIR,
+} from '../../../build/verify-bundles.ts';
 import { packageWithStandInElectron } from '../../../build/verify-package.ts';
 import { resolveHome } from '../../../electron/core/home.ts';
 import { desktopCliTarget } from '../../../electron/desktop/cli-command.ts';
@@ -90,6 +97,11 @@ describe('the desktop bundles Forge builds', () => {
   it('are all there, stand alone, and inline no script or source path', () => {
     expect(bundleProblems()).toEqual([]);
   });
+
+  it('the child scripts are packaged, and run from the package: the npm batch child answers, serve finds the keychain child', async () => {
+    for (const child of Object.values(CHILD_BUNDLES)) expect(existsSync(join(app, child))).toBe(true);
+    expect(await bundleRunProblems(app)).toEqual([]);
+  }, 60_000);
 
   it('package only .vite/, package.json and the native keychain module, its binary unpacked', () => {
     // Files only: the packager keeps (empty) folders for every production dependency.
