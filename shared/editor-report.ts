@@ -81,6 +81,13 @@ export const ImportCandidateListingSchema = z.object({
   name: z.string(),
   problem: z.string().nullable(),
   duplicateOf: z.string().nullable(),
+  /**
+   * already-imported or duplicate: the env variables (headers) and `cwd` it sets differently from the
+   * server it maps to, whose values the editor then gets (names only, compared as written)
+   */
+  differs: z.array(z.string()),
+  /** the same, said for a person: what the editor will get and how to keep this one (null: none) */
+  differenceNote: z.string().nullable(),
   /** the keys whose literal secrets move into the keychain (env variable, header, `args[N]`, `url`) */
   movesToKeychain: z.array(z.string()),
   /** what it runs, line by line, as the listing shows it (secret values never shown) */

@@ -3,12 +3,12 @@ import { displayText } from '../../../shared/display-text.ts';
 import { syncServers } from '../../core/editors/desired.ts';
 import {
   applyImport,
-  describeForeign,
   importListing,
   scanImports,
   type ImportCandidate,
   type ImportScan,
 } from '../../core/editors/import.ts';
+import { describeForeign, differenceNote } from '../../core/editors/import-describe.ts';
 import type { EditorSync } from '../../core/editors/engine.ts';
 import { importDone } from '../../core/editors/report.ts';
 import {
@@ -73,6 +73,8 @@ export async function importCommand(
   }
   for (const c of scan.candidates) {
     ctx.output.out(`${EDITORS[c.editor].label}: "${displayText(c.entry)}" — ${verdict(c)}`);
+    const note = differenceNote(c);
+    if (note) ctx.output.out(`    note: ${note}`);
     for (const line of describeForeign(c)) ctx.output.out(`    ${line}`);
     if (importable.includes(c)) {
       const runs = programLine(c, lookup);
@@ -178,6 +180,8 @@ async function importJson(
     name: c.name,
     problem: c.problem ?? null,
     duplicateOf: c.duplicateOf ?? null,
+    differs: c.problem ? [] : c.differs,
+    differenceNote: differenceNote(c) ?? null,
     movesToKeychain: c.problem ? [] : c.secrets.map((s) => s.key),
     shows: describeForeign(c),
     runs: importable.includes(c) ? (programLine(c, lookup) ?? null) : null,

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { displayText } from '../../../shared/display-text.ts';
 import type { EditorId } from '../../../shared/editors.ts';
 import {
   SERVER_NAME_PATTERN,
@@ -17,11 +16,18 @@ import { serverEntry } from '../server-entry.ts';
 import type { AppStateStore } from '../trust/app-state.ts';
 import { canonicalJson } from '../trust/canonical-json.ts';
 import { configHash } from '../trust/fingerprint.ts';
-import { shellQuote } from '../trust/command-line.ts';
 import type { Backups, SecretSpan } from './backups.ts';
 import type { SyncServer } from './desired.ts';
 import type { EditorSync } from './engine.ts';
 import type { EditorReport } from './report.ts';
+import {
+  differences,
+  identity,
+  identityOfConfig,
+  settingsOf,
+  settingsOfConfig,
+  type Settings,
+} from './import-match.ts';
 import { ownsEntry } from './ownership.ts';
 import { EDITORS } from './registry.ts';
 import type { ForeignServer } from './types.ts';
@@ -40,6 +46,11 @@ export interface ImportCandidate {
   duplicateOf: string | undefined;
   /** servers.json already has it (same command and args, or URL) under `name` */
   existing: boolean;
+  /**
+   * existing or duplicate: the env variables (headers) and `cwd` it sets differently from the server it
+   * maps to, which the editor then gets instead (names only; compared as written, see import-match.ts)
+   */
+  differs: string[];
   /** literal secrets (in env, headers, args or the url), which move into the keychain */
   secrets: SecretFinding[];
 }
@@ -50,33 +61,18 @@ export interface ImportScan {
   problems: { editor: EditorId; problem: string }[];
 }
 
-/** The identity used to find the same server in several editors: command + args, or the URL. */
-function identity(server: ForeignServer): string {
-  return server.kind === 'stdio'
-    ? JSON.stringify(['stdio', server.command, server.args])
-    : JSON.stringify(['remote', server.url]);
-}
-
-function identityOfConfig(config: unknown): string | undefined {
-  const c = config as { command?: unknown; args?: unknown; url?: unknown };
-  if (typeof c.url === 'string') return JSON.stringify(['remote', c.url]);
-  if (typeof c.command === 'string')
-    return JSON.stringify(['stdio', c.command, Array.isArray(c.args) ? c.args : []]);
-  return undefined;
-}
-
 /** Lists the servers in editors' files that Switchboard does not manage (user entries). */
 export function scanImports(engine: EditorSync, serversFile: string, from?: readonly EditorId[]): ImportScan {
   const existing = readServersFile(serversFile);
   if (!existing.ok)
     throw new UserError(`${serversFile} has errors; fix them first (see: switchboard status)`);
-  const known = new Map<string, string>(); // identity → name in servers.json
+  const known = new Map<string, { name: string; settings: Settings }[]>(); // identity → servers.json's
   for (const [name, config] of existing.servers) {
     const id = identityOfConfig(config);
-    if (id) known.set(id, name);
+    if (id) known.set(id, [...(known.get(id) ?? []), { name, settings: settingsOfConfig(config) }]);
   }
   const taken = new Set(existing.servers.keys());
-  const seen = new Map<string, string>(); // identity → name given to the first candidate
+  const seen = new Map<string, { name: string; settings: Settings }>(); // identity → the first candidate
   const candidates: ImportCandidate[] = [];
   const problems: ImportScan['problems'] = [];
 
@@ -116,6 +112,7 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
         problem: undefined,
         duplicateOf: undefined,
         existing: false,
+        differs: [],
         secrets: [],
       };
       candidates.push(candidate);
@@ -130,23 +127,28 @@ export function scanImports(engine: EditorSync, serversFile: string, from?: read
           : { headers: found.headers, url: found.url },
       ).filter((f) => !inInputReference(valueAt(found, f.path), f));
       const id = identity(found);
-      const already = known.get(id);
+      // Of servers.json's servers with this command, the one whose env differs least (the first on a tie).
+      const already = (known.get(id) ?? [])
+        .map((k) => ({ name: k.name, differs: differences(found, k.settings) }))
+        .sort((a, b) => a.differs.length - b.differs.length)[0];
       if (already !== undefined) {
-        candidate.name = already;
+        candidate.name = already.name;
         candidate.existing = true;
+        candidate.differs = already.differs;
         continue;
       }
       const first = seen.get(id);
       if (first !== undefined) {
-        candidate.name = first;
-        candidate.duplicateOf = first;
+        candidate.name = first.name;
+        candidate.duplicateOf = first.name;
+        candidate.differs = differences(found, first.settings);
         continue;
       }
       candidate.problem = importProblem(found);
       if (candidate.problem) continue;
       candidate.name = freeName(entry, editor, taken);
       taken.add(candidate.name);
-      seen.set(id, candidate.name);
+      seen.set(id, { name: candidate.name, settings: settingsOf(found) });
     }
   }
   return { candidates, problems };
@@ -230,6 +232,7 @@ export function importListing(scan: ImportScan): string {
     problem: c.problem ?? null,
     duplicateOf: c.duplicateOf ?? null,
     existing: c.existing,
+    differs: c.differs,
     server: c.server ?? null,
     secrets: c.secrets.map((f) => f.path),
   }));
@@ -359,41 +362,4 @@ export async function applyImport(scan: ImportScan, options: ImportOptions): Pro
     reports,
     skipped,
   };
-}
-
-/**
- * For listings: what the entry runs, exactly, with secret values never shown and characters that
- * could hide or fake part of a line escaped (shared/display-text.ts).
- */
-export function describeForeign(c: ImportCandidate): string[] {
-  const server = c.server;
-  if (!server) return [];
-  const hidden = '<literal secret: moves to the keychain>';
-  const masked = (path: (string | number)[], value: string) => {
-    const finding = c.secrets.find((f) => JSON.stringify(f.path) === JSON.stringify(path));
-    return finding
-      ? displayText(value.slice(0, finding.start)) + hidden + displayText(value.slice(finding.end))
-      : displayText(value);
-  };
-  const show = (field: 'env' | 'headers', record: Record<string, string>) =>
-    Object.entries(record).map(([k, v]) => `${displayText(k)}=${masked([field, k], v)}`);
-  if (server.kind === 'remote') {
-    return [
-      `url: ${masked(['url'], server.url)}`,
-      ...show('headers', server.headers).map((h) => `header: ${h}`),
-    ];
-  }
-  const words = [
-    displayText(shellQuote(server.command)),
-    ...server.args.map((arg, i) =>
-      c.secrets.some((f) => f.field === 'args' && f.path[1] === i)
-        ? masked(['args', i], arg)
-        : displayText(shellQuote(arg)),
-    ),
-  ];
-  return [
-    `command: ${words.join(' ')}`,
-    ...(server.cwd ? [`cwd: ${displayText(server.cwd)}`] : []),
-    ...show('env', server.env).map((e) => `env: ${e}`),
-  ];
 }

@@ -260,4 +260,67 @@ describe('import', () => {
     expect(notes?.state).toBe('pending-approval');
     expect(notes?.lastError).toContain('its package is not pinned yet');
   });
+  it('says when an entry maps to a server Switchboard has but sets another key or value: which names differ, never the values', async () => {
+    // servers.json's github reads its token from the keychain and one folder; Cursor's copy of the
+    // same command has another pasted token and another folder. Import maps it to servers.json's, so
+    // Cursor would get servers.json's values: the listing says so, per entry, naming what differs.
+    const OTHER = 'ghp_' + 'Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh8Ii9Jj0KkLlMm';
+    t.writeServers({
+      mcpServers: { github: { ...github, env: { GITHUB_TOKEN: '${secret:gh}', ALLOWED_DIR: '/srv/kept' } } },
+    });
+    install(
+      t,
+      'cursor',
+      JSON.stringify({
+        mcpServers: {
+          'github-mine': { ...github, env: { GITHUB_TOKEN: OTHER, ALLOWED_DIR: '/srv/other' } },
+          'github-same': { ...github, env: { GITHUB_TOKEN: '${secret:gh}', ALLOWED_DIR: '/srv/kept' } },
+        },
+      }),
+    );
+    // The same server in two editors, the second with one more variable whose name hides characters.
+    install(t, 'claude-desktop', JSON.stringify({ mcpServers: { memory } }));
+    install(
+      t,
+      'zed',
+      JSON.stringify({ context_servers: { mem: { ...memory, env: { 'MODE\u202Etxt': '1' } } } }),
+    );
+
+    const listing = await runCli(['import'], t.env);
+    expect(listing.code, listing.stderr).toBe(0);
+    const lines = listing.stdout.split('\n');
+    const noteAfter = (head: string) => {
+      const at = lines.findIndex((l) => l.startsWith(head));
+      expect(at, listing.stdout).toBeGreaterThanOrEqual(0);
+      return lines.slice(at + 1).find((l) => !l.startsWith('    ') || l.startsWith('    note: '));
+    };
+    expect(noteAfter('Cursor: "github-mine" — already in servers.json as "github"')).toBe(
+      `    note: same command as servers.json's "github", but its GITHUB_TOKEN and ALLOWED_DIR differ ` +
+        `(compared as written; values not shown): this editor will get servers.json's values. To keep ` +
+        `this one as a separate server, add it under another name as listed above: ` +
+        `switchboard add NEW-NAME --env KEY=VALUE… -- COMMAND ARGS…`,
+    );
+    // Written exactly as servers.json has it: nothing to say.
+    expect(noteAfter('Cursor: "github-same" — already in servers.json as "github"')).not.toMatch(/note:/);
+    expect(noteAfter('Zed: "mem" — same server as "memory" (imported once)')).toBe(
+      `    note: same command as "memory" (imported from another editor), but its MODE\\u{202E}txt differs ` +
+        `(compared as written; values not shown): this editor will get that entry's value. To keep ` +
+        `this one as a separate server, add it under another name as listed above: ` +
+        `switchboard add NEW-NAME --env KEY=VALUE… -- COMMAND ARGS…`,
+    );
+    expect(listing.stdout + listing.stderr).not.toContain(OTHER);
+    expect(listing.stdout).not.toContain('\u202E');
+
+    // --json says the same, names only.
+    const json = await runCli(['import', '--json'], t.env);
+    const parsed = JSON.parse(json.stdout) as {
+      candidates: { entry: string; differs: string[]; differenceNote: string | null }[];
+    };
+    const of = (entry: string) => parsed.candidates.find((c) => c.entry === entry);
+    expect(of('github-mine')?.differs).toEqual(['GITHUB_TOKEN', 'ALLOWED_DIR']);
+    expect(of('github-same')?.differs).toEqual([]);
+    expect(of('github-same')?.differenceNote).toBeNull();
+    expect(of('mem')?.differs).toEqual(['MODE\u202Etxt']);
+    expect(json.stdout).not.toContain(OTHER);
+  });
 });
