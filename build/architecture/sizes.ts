@@ -3,10 +3,11 @@
 // Run: npm run check:sizes (npm test and `npm run lint` run it; test/unit/architecture/sizes.test.ts
 // plants files past each limit to show it fails). Lines are the file's lines, a class's from its
 // `class` line to its closing brace.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { sourceFiles } from './source-files.ts';
 
 /** Where the rules look: the program's sources (tests, fixtures, generated files and bench are not). */
 export const ROOTS = ['electron', 'shared', 'renderer/src'];
@@ -66,23 +67,6 @@ export interface Finding {
   why: string;
 }
 
-function sourceFiles(repo: string, dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(repo, dir));
-  } catch {
-    return [];
-  }
-  const files: string[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'dist' || name === 'stubs') continue;
-    if (/\.(ts|tsx|mts|mjs)$/.test(name) && !/\.d\.ts$/.test(name)) files.push(path);
-    else if (!name.includes('.')) files.push(...sourceFiles(repo, path));
-  }
-  return files;
-}
-
 /** The classes of a source file, with their lines. */
 function classesOf(path: string, text: string): { name: string; lines: number }[] {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false);
@@ -117,7 +101,7 @@ export function checkSizes(
     } else if (lines > limit) findings.push({ place, lines, limit, why: what });
   };
   for (const dir of ROOTS) {
-    for (const file of sourceFiles(repo, dir)) {
+    for (const file of sourceFiles(repo, dir, /\.(ts|tsx|mts|mjs)$/)) {
       const path = relative(repo, join(repo, file)).split(sep).join('/');
       const text = readFileSync(join(repo, file), 'utf8');
       const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);

@@ -18,11 +18,11 @@
 // typed object) counts as using what that call's parameter type declares; to anything untyped or to a
 // library's type, all. A class of ours taken whole as a property (`state: AppStateStore`) is looked
 // into the same way: its public members must be used, or the property be a Pick<> of those that are.
-import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { COMPOSITION_ROOTS } from './sizes.ts';
+import { sourceFiles } from './source-files.ts';
 
 /** Where the rule looks: the program's main-process sources (the renderer is a React tree of props). */
 export const ROOTS = ['electron', 'shared'];
@@ -47,23 +47,6 @@ export interface Finding {
 }
 
 const NESTING = 2;
-
-function sourceFiles(repo: string, dir: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(repo, dir));
-  } catch {
-    return [];
-  }
-  const files: string[] = [];
-  for (const name of names) {
-    const path = join(dir, name);
-    if (name === 'node_modules' || name === 'dist' || name === 'stubs') continue;
-    if (/\.tsx?$/.test(name) && !/\.d\.ts$/.test(name)) files.push(path);
-    else if (!name.includes('.')) files.push(...sourceFiles(repo, path));
-  }
-  return files;
-}
 
 function compilerOptions(repo: string): ts.CompilerOptions {
   const file = join(repo, 'tsconfig.json');
@@ -485,7 +468,7 @@ export function checkUses(
     contexts: CONTEXTS,
   },
 ): Finding[] {
-  const files = rules.roots.flatMap((dir) => sourceFiles(repo, dir)).map((f) => join(repo, f));
+  const files = rules.roots.flatMap((dir) => sourceFiles(repo, dir, /\.tsx?$/)).map((f) => join(repo, f));
   const program = ts.createProgram(files, compilerOptions(repo));
   const checker = program.getTypeChecker();
   const findings: Finding[] = [];
