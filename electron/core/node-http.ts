@@ -12,5 +12,5 @@ const require = createRequire(import.meta.url);
  * `import type` from node:http is erased and costs nothing.
  */
 export const http = require('node:http') as typeof Http;
-/** node:https, the same way (it loads node:http itself). */
-export const https = require('node:https') as typeof Https;
+/** node:https, the same way, and only when first asked: it loads TLS, which most serves never use. */
+export const https = (): typeof Https => require('node:https') as typeof Https;

@@ -11,7 +11,7 @@ import { http, https } from '../node-http.ts';
  */
 export function getJson(url: string, accept: string, timeoutMs: number): Promise<unknown> {
   const address = new URL(url);
-  const client = address.protocol === 'https:' ? https : address.protocol === 'http:' ? http : undefined;
+  const client = address.protocol === 'https:' ? https() : address.protocol === 'http:' ? http : undefined;
   if (!client) return Promise.reject(new Error(`${url}: not an http(s) address`));
   return new Promise((resolve, reject) => {
     const req = client.get(address, { headers: { accept, 'accept-encoding': 'gzip' } });
