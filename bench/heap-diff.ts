@@ -23,18 +23,19 @@ function totals(path: string): { bytes: Map<string, number>; count: Map<string, 
   const s = JSON.parse(readFileSync(path, 'utf8')) as Snapshot;
   const fields = s.snapshot.meta.node_fields;
   const types = s.snapshot.meta.node_types[0];
-  const [iType, iName, iSize] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const [iType = 0, iName = 1, iSize = 3] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const at = (i: number) => s.nodes[i] ?? 0;
   const bytes = new Map<string, number>();
   const count = new Map<string, number>();
   let all = 0;
   for (let i = 0; i < s.nodes.length; i += fields.length) {
-    const type = types[s.nodes[i + iType!]!] ?? '?';
+    const type = types[at(i + iType)] ?? '?';
     const name =
       type === 'string' || type === 'concatenated string' || type === 'sliced string'
         ? ''
-        : (s.strings[s.nodes[i + iName!]!] ?? '').slice(0, 60);
+        : (s.strings[at(i + iName)] ?? '').slice(0, 60);
     const key = `${type} ${name}`;
-    const size = s.nodes[i + iSize!]!;
+    const size = at(i + iSize);
     all += size;
     bytes.set(key, (bytes.get(key) ?? 0) + size);
     count.set(key, (count.get(key) ?? 0) + 1);

@@ -12,12 +12,14 @@
 // --heap DIR (with --serve): serve also gets `--heapsnapshot-signal=SIGUSR2`, and a heap snapshot (a
 // full GC first) is written to DIR before and after the runs, with serve's RSS right after each: what
 // serve's heap still holds, apart from memory V8 has not given back (compare them with
-// bench/heap-diff.ts).
+// bench/heap-diff.ts). --probe (with --serve): serve also loads bench/gc-probe.mjs, and before and
+// after the runs its memory after a full GC is read (RSS, V8's heap used and resident, malloc'd).
 //
-//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3] [--serve [--heap DIR]]
+//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3] [--serve [--heap DIR] [--probe]]
 import { execFile, spawn } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -57,6 +59,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '3' },
     serve: { type: 'boolean', default: false },
     heap: { type: 'string' },
+    probe: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -65,6 +68,7 @@ const RUNS = Number(opts.runs);
 const SERVE = opts.serve;
 const HEAP = SERVE ? opts.heap : undefined;
 if (HEAP) mkdirSync(HEAP, { recursive: true });
+const PROBE = SERVE && opts.probe;
 const load0 = loadavg();
 
 const t = tempHome();
@@ -97,11 +101,28 @@ core.servers.load();
 for (const name of names) core.approvals.approve(name, (await core.approvals.preview(name)).fingerprint);
 const setupMs = performance.now() - setupStart;
 
+const probeFile = join(t.dir, 'gc-probe.jsonl');
+
+/** Serve's memory after a full GC (--probe), as bench/gc-probe.mjs reads it. */
+async function probe(name: string): Promise<string | null> {
+  if (!PROBE || servePid === undefined) return null;
+  const lines = () => (existsSync(probeFile) ? readFileSync(probeFile, 'utf8').trim().split('\n').length : 0);
+  const before = lines();
+  process.kill(servePid, 'SIGWINCH');
+  while (lines() === before) await sleep(100);
+  const last = readFileSync(probeFile, 'utf8').trim().split('\n').at(-1) ?? '{}';
+  return `${name}, after a full GC: ${last}`;
+}
+
 /** `switchboard serve` on the temp home (--serve), once it said it is running. */
 async function startServe(): Promise<number> {
-  const flags = HEAP ? [...BIN_FLAGS, '--heapsnapshot-signal=SIGUSR2'] : BIN_FLAGS;
+  const flags = [
+    ...BIN_FLAGS,
+    ...(HEAP ? ['--heapsnapshot-signal=SIGUSR2'] : []),
+    ...(PROBE ? ['--expose-gc', '--import', join(ROOT, 'bench/gc-probe.mjs')] : []),
+  ];
   const child = spawn(NODE, [...flags, BIN, 'serve', '--port', '0'], {
-    env,
+    env: { ...env, SB_GC_PROBE: probeFile },
     cwd: HEAP ?? process.cwd(), // where Node writes the snapshots
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -225,7 +246,7 @@ const budget = { op: '<=' as const, limit: 3000, text: '≤ 3 s for 20 servers (
 const none = (s: string) => s.startsWith('Every stored package is the newest');
 if (SERVE) await sleep(2_000); // serve's start-up settles before its memory is read
 const rssBefore = rssMb();
-const heapNotes: (string | null)[] = [await snapshot('before')];
+const heapNotes: (string | null)[] = [await probe('before'), await snapshot('before')];
 const current = await measure([], none);
 const one = await measure([names[0] ?? ''], none);
 await registry.publishAs(join(fixtures, 'sb-store-dep'), '1.0.1');
@@ -233,7 +254,7 @@ resolvedBy.length = 0;
 const newer = await measure([], (s) => (s.match(/sb-store-dep 1\.0\.0 → 1\.0\.1/g) ?? []).length === SERVERS);
 const rssAfter = rssMb();
 const rssPeak = servePid === undefined ? null : (procStatusKb(servePid, 'VmHWM') ?? NaN) / 1024;
-heapNotes.push(await snapshot('after'));
+heapNotes.push(await probe('after'), await snapshot('after'));
 
 finish({
   bench: 'outdated',
