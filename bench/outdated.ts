@@ -9,9 +9,25 @@
 // processes under serve resolved (the batch child, or an npm per server). The servers are disabled
 // there (approved, checked, never started): 20 servers starting would only add load to the machine.
 //
-//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3] [--serve]
+// --heap DIR (with --serve): serve also gets `--heapsnapshot-signal=SIGUSR2`, and a heap snapshot (a
+// full GC first) is written to DIR before and after the runs, with serve's RSS right after each: what
+// serve's heap still holds, apart from memory V8 has not given back (compare them with
+// bench/heap-diff.ts). --probe (with --serve): serve also loads bench/gc-probe.mjs, and before and
+// after the runs its memory after a full GC is read (RSS, V8's heap used and resident, malloc'd).
+//
+//   node_modules/.bin/node bench/outdated.ts [--servers 20] [--runs 3] [--serve [--heap DIR] [--probe]]
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -42,12 +58,17 @@ const { values: opts } = parseArgs({
     servers: { type: 'string', default: '20' },
     runs: { type: 'string', default: '3' },
     serve: { type: 'boolean', default: false },
+    heap: { type: 'string' },
+    probe: { type: 'boolean', default: false },
   },
   strict: true,
 });
 const SERVERS = Number(opts.servers);
 const RUNS = Number(opts.runs);
 const SERVE = opts.serve;
+const HEAP = SERVE ? opts.heap : undefined;
+if (HEAP) mkdirSync(HEAP, { recursive: true });
+const PROBE = SERVE && opts.probe;
 const load0 = loadavg();
 
 const t = tempHome();
@@ -80,10 +101,29 @@ core.servers.load();
 for (const name of names) core.approvals.approve(name, (await core.approvals.preview(name)).fingerprint);
 const setupMs = performance.now() - setupStart;
 
+const probeFile = join(t.dir, 'gc-probe.jsonl');
+
+/** Serve's memory after a full GC (--probe), as bench/gc-probe.mjs reads it. */
+async function probe(name: string): Promise<string | null> {
+  if (!PROBE || servePid === undefined) return null;
+  const lines = () => (existsSync(probeFile) ? readFileSync(probeFile, 'utf8').trim().split('\n').length : 0);
+  const before = lines();
+  process.kill(servePid, 'SIGWINCH');
+  while (lines() === before) await sleep(100);
+  const last = readFileSync(probeFile, 'utf8').trim().split('\n').at(-1) ?? '{}';
+  return `${name}, after a full GC: ${last}`;
+}
+
 /** `switchboard serve` on the temp home (--serve), once it said it is running. */
 async function startServe(): Promise<number> {
-  const child = spawn(NODE, [...BIN_FLAGS, BIN, 'serve', '--port', '0'], {
-    env,
+  const flags = [
+    ...BIN_FLAGS,
+    ...(HEAP ? ['--heapsnapshot-signal=SIGUSR2'] : []),
+    ...(PROBE ? ['--expose-gc', '--import', join(ROOT, 'bench/gc-probe.mjs')] : []),
+  ];
+  const child = spawn(NODE, [...flags, BIN, 'serve', '--port', '0'], {
+    env: { ...env, SB_GC_PROBE: probeFile },
+    cwd: HEAP ?? process.cwd(), // where Node writes the snapshots
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const pid = child.pid;
@@ -106,6 +146,25 @@ async function startServe(): Promise<number> {
 }
 const servePid = SERVE ? await startServe() : undefined;
 const rssMb = () => (servePid === undefined ? null : (procStatusKb(servePid, 'VmRSS') ?? NaN) / 1024);
+
+/** A heap snapshot of serve (--heap), named NAME.heapsnapshot; serve's RSS once it is written. */
+async function snapshot(name: string): Promise<string | null> {
+  if (!HEAP || servePid === undefined) return null;
+  const before = new Set(readdirSync(HEAP));
+  process.kill(servePid, 'SIGUSR2');
+  // Node names the file itself; it is complete once its size stops changing.
+  for (let last = -1; ; await sleep(500)) {
+    const made = readdirSync(HEAP).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    if (!made) continue;
+    const size = statSync(join(HEAP, made)).size;
+    if (size > 0 && size === last) {
+      renameSync(join(HEAP, made), join(HEAP, `${name}.heapsnapshot`));
+      break;
+    }
+    last = size;
+  }
+  return `${name}: RSS after its full GC ${rssMb()?.toFixed(1)} MB`;
+}
 
 function isBatchChild(pid: number): boolean {
   try {
@@ -187,6 +246,7 @@ const budget = { op: '<=' as const, limit: 3000, text: '≤ 3 s for 20 servers (
 const none = (s: string) => s.startsWith('Every stored package is the newest');
 if (SERVE) await sleep(2_000); // serve's start-up settles before its memory is read
 const rssBefore = rssMb();
+const heapNotes: (string | null)[] = [await probe('before'), await snapshot('before')];
 const current = await measure([], none);
 const one = await measure([names[0] ?? ''], none);
 await registry.publishAs(join(fixtures, 'sb-store-dep'), '1.0.1');
@@ -194,6 +254,7 @@ resolvedBy.length = 0;
 const newer = await measure([], (s) => (s.match(/sb-store-dep 1\.0\.0 → 1\.0\.1/g) ?? []).length === SERVERS);
 const rssAfter = rssMb();
 const rssPeak = servePid === undefined ? null : (procStatusKb(servePid, 'VmHWM') ?? NaN) / 1024;
+heapNotes.push(await probe('after'), await snapshot('after'));
 
 finish({
   bench: 'outdated',
@@ -220,6 +281,7 @@ finish({
       ? [
           `serve RSS before the runs ${rssBefore?.toFixed(1)} MB, after ${rssAfter?.toFixed(1)} MB, peak (VmHWM) ${rssPeak?.toFixed(1)} MB`,
           `resolved under serve, per run with a newer dependency: ${resolvedBy.join('; ')}`,
+          ...heapNotes.filter((n) => n !== null),
         ]
       : []),
   ],

@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
 import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+
+const require = createRequire(import.meta.url);
 
 /**
  * node:http, loaded with require rather than an ES import. Importing a built-in module as ESM builds
@@ -8,4 +11,6 @@ import type * as Http from 'node:http';
  * the process, measured (17.5 MB against 3.7 MB for the module alone). Use this for values (createServer);
  * `import type` from node:http is erased and costs nothing.
  */
-export const http = createRequire(import.meta.url)('node:http') as typeof Http;
+export const http = require('node:http') as typeof Http;
+/** node:https, the same way, and only when first asked: it loads TLS, which most serves never use. */
+export const https = (): typeof Https => require('node:https') as typeof Https;

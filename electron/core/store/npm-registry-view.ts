@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PackumentSchema, type PackumentSource, type PackumentView } from './npm-lock-current.ts';
 import { npmSettings } from './npm-in-process.ts';
 import type { NpmTools } from './npm-resolve.ts';
+import { getJson } from './registry-get.ts';
 import { runTool } from './run-tool.ts';
 
 /** How long npm's settings are reused: one `outdated` run asks for them once. */
@@ -119,12 +120,7 @@ function registriesOf(settings: unknown, httpsProxy: 'https-proxy' | 'httpsProxy
 async function fetchPackument(url: string, accept: string): Promise<PackumentView | undefined> {
   if (!/^https?:\/\//.test(url)) return undefined;
   try {
-    const res = await fetch(url, {
-      headers: { accept },
-      signal: AbortSignal.timeout(20_000),
-    });
-    if (!res.ok) return undefined;
-    const parsed = PackumentSchema.safeParse(await res.json());
+    const parsed = PackumentSchema.safeParse(await getJson(url, accept, 20_000));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
