@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The sandbox as an ordinary user (bubblewrap then makes an unprivileged user namespace), while CI
 // runs as root. As root, the test runs as uid 4242 through setpriv; as anyone else, as itself.
 // What runs is copied to a temp folder that user can enter (CI's clone is in a private folder): the
-// project's Node, the sandbox's modules (other-user-driver.ts imports nothing else), the one package
+// project's Node, the core and shared/ (the driver imports only the sandbox's modules), the one package
 // they use (ipaddr.js, the network gate's address parser) and the fixture.
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const root = process.getuid?.() === 0;
@@ -36,9 +36,8 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sb-other-user-'));
   chmodSync(dir, 0o755);
   for (const part of [
-    'electron/core/sandbox',
-    'electron/core/node-http.ts',
-    'shared/display-text.ts',
+    'electron/core',
+    'shared',
     'node_modules/ipaddr.js',
     'test/integration/sandbox/other-user-driver.ts',
     'test/fixtures/hostile-server.mjs',
