@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import type * as Http from 'node:http';
 import type * as Https from 'node:https';
 
-const require = createRequire(import.meta.url);
+// Not named `require`: the desktop bundle is CommonJS, where that name is the bundler's own.
+const load = createRequire(import.meta.url);
 
 /**
  * node:http, loaded with require rather than an ES import. Importing a built-in module as ESM builds
@@ -11,6 +12,6 @@ const require = createRequire(import.meta.url);
  * the process, measured (17.5 MB against 3.7 MB for the module alone). Use this for values (createServer);
  * `import type` from node:http is erased and costs nothing.
  */
-export const http = require('node:http') as typeof Http;
+export const http = load('node:http') as typeof Http;
 /** node:https, the same way, and only when first asked: it loads TLS, which most serves never use. */
-export const https = (): typeof Https => require('node:https') as typeof Https;
+export const https = (): typeof Https => load('node:https') as typeof Https;
