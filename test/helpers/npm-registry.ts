@@ -23,7 +23,7 @@ export interface NpmRegistry {
   /** `npm publish` of a package folder against this registry (the real npm, a real tarball) */
   publish(dir: string): Promise<void>;
   /** publishes a copy of a package folder under another version (its code as it is) */
-  publishAs(dir: string, version: string): Promise<void>;
+  publishAs(dir: string, version: string, fields?: Record<string, unknown>): Promise<void>;
   /** takes a package off the registry altogether (as an unpublish or a takedown would) */
   remove(name: string): void;
   /**
@@ -149,11 +149,11 @@ export async function startNpmRegistry(): Promise<NpmRegistry> {
     url: base,
     requests,
     publish,
-    async publishAs(dir, version) {
+    async publishAs(dir, version, fields = {}) {
       const copy = mkdtempSync(join(work, 'package-'));
       cpSync(dir, copy, { recursive: true });
       const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8')) as { version: string };
-      writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...manifest, version }, null, 2));
+      writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...manifest, ...fields, version }, null, 2));
       await publish(copy);
     },
     remove(name) {

@@ -312,14 +312,9 @@ describe('package store: npm', { timeout: 180_000 }, () => {
     expect(approved.code, approved.stderr).toBe(0);
 
     // 1.0.1 needs a newer node than npm runs on: npm keeps 1.0.0, so there is nothing to update.
-    const dir = mkdtempSync(join(t.dir, 'dep-'));
-    cpSync(join(FIXTURES, 'sb-store-dep'), dir, { recursive: true });
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(
-      join(dir, 'package.json'),
-      JSON.stringify({ ...manifest, version: '1.0.1', engines: { node: `>=${major + 1}` } }, null, 2),
-    );
-    await registry.publish(dir);
+    await registry.publishAs(join(FIXTURES, 'sb-store-dep'), '1.0.1', {
+      engines: { node: `>=${major + 1}` },
+    });
     const outdated = await runCli(['outdated'], env);
     expect(outdated.code, outdated.stderr).toBe(0);
     expect(outdated.stdout).toBe('Every stored package is the newest its servers.json entry allows.\n');

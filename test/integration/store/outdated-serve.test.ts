@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, startServe, stopProcess } from '../../helpers/cli.ts';
@@ -69,14 +69,9 @@ describe('outdated while serve runs', { timeout: 240_000 }, () => {
     };
 
     // 1.0.1 needs a newer node than npm runs on: npm keeps 1.0.0, so there is nothing to update.
-    const dir = mkdtempSync(join(t.dir, 'dep-'));
-    cpSync(join(FIXTURES, 'sb-store-dep'), dir, { recursive: true });
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(
-      join(dir, 'package.json'),
-      JSON.stringify({ ...manifest, version: '1.0.1', engines: { node: `>=${major + 1}` } }, null, 2),
-    );
-    await registry.publish(dir);
+    await registry.publishAs(join(FIXTURES, 'sb-store-dep'), '1.0.1', {
+      engines: { node: `>=${major + 1}` },
+    });
     const skipped = await cli(['outdated']);
     expect(skipped.value.code, skipped.value.stderr).toBe(0);
     expect(skipped.value.stdout).toBe(NEWEST);
